@@ -1,0 +1,50 @@
+import './http/types.js';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Runtime, Services } from '@wms/shared';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import { requestContext } from './http/request-context.js';
+import { authRoutes } from './routes/auth.routes.js';
+import { healthRoutes } from './routes/health.routes.js';
+import { tenantsRoutes } from './routes/tenants.routes.js';
+import { warehousesRoutes } from './routes/warehouses.routes.js';
+
+export interface GatewayDeps {
+  runtime: Runtime;
+  services: Services;
+}
+
+/** A body limit of 1 MB (seed section 8) for every JSON body. */
+export const BODY_LIMIT = '1mb';
+
+export function createApp({ runtime, services }: GatewayDeps): Express {
+  const { config, logger } = runtime;
+  const tokens = services.auth.tokens;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', parseTrustProxy(config.trustProxy));
+  app.set('etag', false);
+
+  app.use(requestContext(logger));
+  app.use(helmet());
+  app.use('/health', healthRoutes(runtime));
+
+  const api = express.Router();
+  api.use(express.json({ limit: BODY_LIMIT }));
+  api.use('/auth', authRoutes(services));
+  api.use('/tenants', tenantsRoutes(services, tokens));
+  api.use('/warehouses', warehousesRoutes(services, tokens));
+  app.use('/api/v1', api);
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+/** TRUST_PROXY accepts what Express accepts: true/false, a hop count, or names and CIDRs ("loopback", "10.0.0.0/8"). */
+export function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
+}

@@ -1,0 +1,30 @@
+import type { RequestHandler } from 'express';
+import { AppError, accessForMethod, hasModulePermission, type AdminModule, type TokenService } from '@wms/shared';
+
+/** Verifies `Authorization: Bearer <JWT>` (HS256, typ access) and attaches the payload as req.principal. */
+export function requireJwt(tokens: TokenService): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match?.[1]) throw AppError.unauthorized('Missing bearer token');
+    req.principal = tokens.verifyAccess(match[1]);
+    next();
+  };
+}
+
+/** Role admin passes; other roles need the module in adminModules (GET) or adminModulesWrite (others). */
+export function requireModule(module: AdminModule): RequestHandler {
+  return (req, _res, next) => {
+    const principal = req.principal;
+    if (!principal) throw AppError.unauthorized('Missing bearer token');
+    if (!hasModulePermission(principal, module, accessForMethod(req.method))) {
+      throw AppError.forbidden(`Missing ${accessForMethod(req.method)} permission for module ${module}`);
+    }
+    next();
+  };
+}
+
+export const requireAdminRole: RequestHandler = (req, _res, next) => {
+  if (req.principal?.role !== 'admin') throw AppError.forbidden('Admin role required');
+  next();
+};

@@ -1,0 +1,15 @@
+import type { AccessTokenPayload } from '@wms/shared';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** UUID v4 of this request; also in every answer body and the X-Request-Id header. */
+      requestId: string;
+      /** The verified JWT payload, set by the JWT guard. */
+      principal?: AccessTokenPayload;
+    }
+  }
+}
+
+export {};

@@ -1,0 +1,15 @@
+import { Router } from 'express';
+import { checkDependencies, type Runtime } from '@wms/shared';
+
+export function healthRoutes(runtime: Pick<Runtime, 'db' | 'redis'>): Router {
+  const router = Router();
+  router.get('/live', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/ready', async (req, res) => {
+    const dependencies = await checkDependencies(runtime.db.sequelize, runtime.redis);
+    const ready = dependencies.postgres === 'up' && dependencies.redis === 'up';
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', dependencies, requestId: req.requestId });
+  });
+  return router;
+}

@@ -1,0 +1,31 @@
+import { Router } from 'express';
+import Joi from 'joi';
+import { validate, type Services, type TokenService } from '@wms/shared';
+import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { tenantScopeOf } from '../http/tenant-scope.js';
+
+const createWarehouseSchema = Joi.object({
+  tenantId: Joi.string().uuid(),
+  code: Joi.string().trim().pattern(/^[A-Za-z0-9_.-]{1,64}$/).required(),
+  name: Joi.string().trim().min(1).max(200).required(),
+});
+
+export function warehousesRoutes(services: Services, tokens: TokenService): Router {
+  const router = Router();
+  router.use(requireJwt(tokens), requireModule('warehouses'));
+
+  router.post('/', async (req, res) => {
+    const input = validate(createWarehouseSchema, req.body);
+    const tenantId = tenantScopeOf(req.principal!, input.tenantId, true)!;
+    await services.tenants.requireExisting(tenantId);
+    const warehouse = await services.warehouses.create({ tenantId, code: input.code, name: input.name });
+    res.status(201).json(warehouse);
+  });
+
+  router.get('/', async (req, res) => {
+    const tenantId = tenantScopeOf(req.principal!, req.query.tenantId, false);
+    res.json(await services.warehouses.list(tenantId));
+  });
+
+  return router;
+}

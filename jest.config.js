@@ -1,0 +1,19 @@
+/** Jest runs the TypeScript sources as native ES modules (got is ESM-only), transpiled by swc. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+  },
+  moduleNameMapper: {
+    '^@wms/shared$': '<rootDir>/libs/shared/src/index.ts',
+    '^@wms/testing$': '<rootDir>/libs/testing/src/index.ts',
+    '^@wms/gateway$': '<rootDir>/apps/gateway/src/app.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  testMatch: ['<rootDir>/apps/*/src/**/*.spec.ts', '<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
+  globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
+  globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

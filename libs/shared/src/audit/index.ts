@@ -1,0 +1,1 @@
+export type { AuditLogAttributes } from './audit-log.model.js';

@@ -1,0 +1,13 @@
+export { AuthService, INVALID_CREDENTIALS, ACCOUNT_NOT_ACTIVE, normalizeEmail, principalOf, type LoginResult } from './auth.service.js';
+export { TokenService, type AccessTokenPayload, type RefreshTokenPayload, type TokenPair, type TokenType } from './tokens.js';
+export { hashPassword, verifyPassword } from './passwords.js';
+export {
+  roles,
+  adminModules,
+  hasModulePermission,
+  accessForMethod,
+  type Role,
+  type AdminModule,
+  type Principal,
+  type Access,
+} from './permissions.js';

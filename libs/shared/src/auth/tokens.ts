@@ -1,0 +1,82 @@
+import jwt from 'jsonwebtoken';
+import type { Config } from '../config/index.js';
+import { AppError } from '../errors/index.js';
+import { roles, type Principal } from './permissions.js';
+
+export type TokenType = 'access' | 'refresh';
+
+export interface AccessTokenPayload extends Principal {
+  typ: 'access';
+  iat: number;
+  exp: number;
+}
+
+export interface RefreshTokenPayload {
+  sub: string;
+  typ: 'refresh';
+  iat: number;
+  exp: number;
+}
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+const ALGORITHM = 'HS256';
+
+export class TokenService {
+  constructor(private readonly jwtConfig: Config['jwt']) {}
+
+  issue(principal: Principal): TokenPair {
+    const accessClaims = {
+      sub: principal.sub,
+      email: principal.email,
+      role: principal.role,
+      tenantId: principal.tenantId,
+      adminModules: principal.adminModules,
+      adminModulesWrite: principal.adminModulesWrite,
+      typ: 'access',
+    };
+    const accessToken = jwt.sign(accessClaims, this.jwtConfig.secret, {
+      algorithm: ALGORITHM,
+      expiresIn: this.jwtConfig.accessTtlSeconds,
+    });
+    const refreshToken = jwt.sign({ sub: principal.sub, typ: 'refresh' }, this.jwtConfig.secret, {
+      algorithm: ALGORITHM,
+      expiresIn: this.jwtConfig.refreshTtlSeconds,
+    });
+    return { accessToken, refreshToken };
+  }
+
+  verifyAccess(token: string): AccessTokenPayload {
+    const payload = this.verify(token, 'access');
+    if (
+      typeof payload.email !== 'string' ||
+      !roles.includes(payload.role as never) ||
+      !Array.isArray(payload.adminModules) ||
+      !Array.isArray(payload.adminModulesWrite)
+    ) {
+      throw AppError.unauthorized('Invalid token');
+    }
+    return payload as unknown as AccessTokenPayload;
+  }
+
+  verifyRefresh(token: string): RefreshTokenPayload {
+    return this.verify(token, 'refresh') as unknown as RefreshTokenPayload;
+  }
+
+  private verify(token: string, expected: TokenType): jwt.JwtPayload {
+    let payload: string | jwt.JwtPayload;
+    try {
+      // Pinning the algorithm refuses `alg: none` and any other algorithm.
+      payload = jwt.verify(token, this.jwtConfig.secret, { algorithms: [ALGORITHM] });
+    } catch (error) {
+      if (error instanceof jwt.TokenExpiredError) throw AppError.unauthorized('Token expired');
+      throw AppError.unauthorized('Invalid token');
+    }
+    if (typeof payload === 'string' || typeof payload.sub !== 'string') throw AppError.unauthorized('Invalid token');
+    if (payload.typ !== expected) throw AppError.unauthorized(`Invalid token type: ${expected} token expected`);
+    return payload;
+  }
+}

@@ -1,0 +1,116 @@
+import Joi from 'joi';
+
+/**
+ * Every environment variable the service reads, with its default and a one-line description.
+ * The README's configuration table is checked against this list by a test.
+ */
+export interface VariableSpec {
+  schema: Joi.Schema;
+  description: string;
+}
+
+const seconds = () => Joi.number().integer().min(1);
+const milliseconds = () => Joi.number().integer().min(1);
+
+export const configVariables = {
+  NODE_ENV: {
+    schema: Joi.string().valid('development', 'production', 'test').default('development'),
+    description: 'development, production or test; production refuses unsafe defaults',
+  },
+  PORT: { schema: Joi.number().port().default(3000), description: 'gateway HTTP port' },
+  DATABASE_URL: {
+    schema: Joi.string()
+      .uri({ scheme: ['postgres', 'postgresql'] })
+      .default('postgres://postgres@127.0.0.1:5432/wms'),
+    description: 'PostgreSQL connection URL; the database is created when missing',
+  },
+  DATABASE_POOL_MAX: {
+    schema: Joi.number().integer().min(1).max(200).default(10),
+    description: 'PostgreSQL connections per process',
+  },
+  REDIS_URL: {
+    schema: Joi.string()
+      .uri({ scheme: ['redis', 'rediss'] })
+      .default('redis://127.0.0.1:6379'),
+    description: 'Redis for BullMQ, rate limits, idempotency and caches',
+  },
+  REDIS_KEY_PREFIX: {
+    schema: Joi.string()
+      .pattern(/^[A-Za-z0-9_-]+$/)
+      .default('wms'),
+    description: 'prefix of every Redis key and BullMQ queue (lets several deployments share one Redis)',
+  },
+  JWT_SECRET: {
+    schema: Joi.string().min(16).required(),
+    description: 'HS256 signing secret, at least 16 characters (32+ random in production); no default',
+  },
+  JWT_ACCESS_TTL: { schema: seconds().default(900), description: 'access token lifetime, seconds' },
+  JWT_REFRESH_TTL: { schema: seconds().default(604800), description: 'refresh token lifetime, seconds' },
+  BCRYPT_ROUNDS: {
+    schema: Joi.number().integer().min(4).max(15).default(12),
+    description: 'bcrypt cost factor for passwords (tests may lower it)',
+  },
+  SEED_ADMIN_EMAIL: {
+    schema: Joi.string().email({ tlds: { allow: false } }).default('admin@wms.local'),
+    description: 'e-mail of the admin user the seed routine creates',
+  },
+  SEED_ADMIN_PASSWORD: {
+    schema: Joi.string().min(8).default('change-me-now'),
+    description: 'password of the seeded admin; the default is refused when NODE_ENV=production',
+  },
+  TRUST_PROXY: {
+    schema: Joi.string().default('loopback'),
+    description: 'Express trust-proxy setting; decides how far X-Forwarded-For is believed',
+  },
+  LOGIN_MAX_FAILED_ATTEMPTS: {
+    schema: Joi.number().integer().min(1).default(5),
+    description: 'consecutive wrong passwords that lock an account',
+  },
+  AUTH_ALLOW_REGISTRATION: {
+    schema: Joi.boolean().default(false),
+    description: 'enables POST /api/v1/auth/register',
+  },
+  IDEMPOTENCY_TTL_SECONDS: {
+    schema: seconds().default(86400),
+    description: 'how long an Idempotency-Key and its answer are kept',
+  },
+  BULK_SYNC_TIMEOUT_MS: {
+    schema: Joi.number().integer().min(0).default(30000),
+    description: 'how long a bulk call waits for its ingest job before answering 202',
+  },
+  INGEST_CONCURRENCY: {
+    schema: Joi.number().integer().min(1).max(64).default(4),
+    description: 'bulk jobs one ingest worker process runs at once',
+  },
+  WEBHOOK_CONCURRENCY: {
+    schema: Joi.number().integer().min(1).max(1000).default(50),
+    description: 'deliveries one webhook worker process runs at once',
+  },
+  WEBHOOK_TIMEOUT_MS: { schema: milliseconds().default(10000), description: 'per-attempt delivery timeout' },
+  WEBHOOK_MAX_ATTEMPTS: {
+    schema: Joi.number().integer().min(1).max(50).default(10),
+    description: 'delivery attempts before a delivery is marked failed',
+  },
+  WEBHOOK_BACKOFF_BASE_MS: {
+    schema: milliseconds().default(5000),
+    description: 'attempt n waits about base * 2^(n-1) with jitter, capped at 6 h',
+  },
+  WEBHOOK_ALLOW_PRIVATE_URLS: {
+    schema: Joi.boolean().default(false),
+    description: 'allow subscriber URLs on loopback, private, link-local or metadata addresses',
+  },
+  WORKER_HEALTH_PORT: {
+    schema: Joi.number().port().default(0),
+    description: 'port of a worker process health probe (/health/live, /health/ready); 0 = none',
+  },
+  SHUTDOWN_TIMEOUT_MS: {
+    schema: milliseconds().default(25000),
+    description: 'hard limit for a graceful shutdown after SIGTERM',
+  },
+  LOG_LEVEL: {
+    schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+    description: 'pino log level',
+  },
+} satisfies Record<string, VariableSpec>;
+
+export type ConfigVariableName = keyof typeof configVariables;

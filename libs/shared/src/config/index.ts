@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError, type Config } from './config.js';
+export { configVariables, type ConfigVariableName } from './config.schema.js';

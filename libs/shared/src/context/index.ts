@@ -1,0 +1,1 @@
+export { runWithContext, currentContext, type RequestContext } from './request-context.js';

@@ -1,0 +1,17 @@
+export * from './config/index.js';
+export * from './context/index.js';
+export * from './logging/index.js';
+export * from './errors/index.js';
+export * from './validation/index.js';
+export * from './db/index.js';
+export * from './redis/index.js';
+export * from './health/index.js';
+export * from './lifecycle/index.js';
+export * from './runtime/index.js';
+export * from './queue/index.js';
+export * from './auth/index.js';
+export * from './tenants/index.js';
+export * from './users/index.js';
+export * from './warehouses/index.js';
+export * from './audit/index.js';
+export { createServices, type Services } from './services.js';

@@ -1,0 +1,1 @@
+export { installShutdown } from './shutdown.js';

@@ -1,0 +1,1 @@
+export { createLogger, redactedPaths, type Logger } from './logger.js';

@@ -1,0 +1,44 @@
+import { pino, type Logger } from 'pino';
+import { currentContext } from '../context/index.js';
+
+export type { Logger };
+
+/** Paths pino removes from every line: credentials must never reach a log. */
+export const redactedPaths = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'headers.authorization',
+  'headers["x-api-key"]',
+  '*.password',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.passwordHash',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+  '*.rawKey',
+  '*.keyHash',
+  '*.secret',
+  'password',
+  'secret',
+];
+
+export function createLogger(options: { level: string; name: string; destination?: pino.DestinationStream }): Logger {
+  return pino(
+    {
+      name: options.name,
+      level: options.level,
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+      base: { service: options.name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      // The request id (or job id) of whatever is running is put on every line without passing loggers around.
+      mixin() {
+        const context = currentContext();
+        if (!context) return {};
+        return context.jobId ? { requestId: context.requestId, jobId: context.jobId } : { requestId: context.requestId };
+      },
+    },
+    options.destination,
+  );
+}

@@ -1,0 +1,1 @@
+export { defaultJobOptions, type QueueSettings } from './queues.js';

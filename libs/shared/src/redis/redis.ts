@@ -1,0 +1,24 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Config } from '../config/index.js';
+
+export type RedisRole = 'producer' | 'worker' | 'subscriber';
+
+/**
+ * Producers (the gateway) fail fast when Redis is away instead of queueing commands in memory;
+ * BullMQ workers and subscribers need blocking commands that never time out.
+ */
+export function createRedis(config: Pick<Config, 'redisUrl'>, role: RedisRole, name?: string): Redis {
+  const options: RedisOptions =
+    role === 'producer'
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 }
+      : { maxRetriesPerRequest: null, enableReadyCheck: true };
+  const redis = new Redis(config.redisUrl, { ...options, connectionName: name, lazyConnect: false });
+  // Errors are reported by the health probe and the callers; an unhandled 'error' event would crash the process.
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/** Builds a key inside this deployment's (or this test file's) key space. */
+export function redisKey(prefix: string, ...parts: string[]): string {
+  return [prefix, ...parts].join(':');
+}

@@ -1,0 +1,1 @@
+export { openRuntime, prepareDatabase, type Runtime } from './runtime.js';

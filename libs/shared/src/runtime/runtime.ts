@@ -1,0 +1,45 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/index.js';
+import { createSequelize, defineModels, ensureDatabase, runMigrations, runSeed, type Database } from '../db/index.js';
+import { createLogger, type Logger } from '../logging/index.js';
+import { createRedis, type RedisRole } from '../redis/index.js';
+
+/** The connections one process holds. Apps open one at start and close it on SIGTERM. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  db: Database;
+  redis: Redis;
+  close(): Promise<void>;
+}
+
+export function openRuntime(config: Config, options: { name: string; redisRole: RedisRole; logger?: Logger }): Runtime {
+  const logger = options.logger ?? createLogger({ level: config.logLevel, name: options.name });
+  const sequelize = createSequelize(config);
+  const db: Database = { sequelize, models: defineModels(sequelize) };
+  const redis = createRedis(config, options.redisRole, options.name);
+  let closed = false;
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([redis.quit().catch(() => redis.disconnect()), sequelize.close()]);
+    },
+  };
+}
+
+/** Creates the database when missing, applies migrations and runs the seed routine. */
+export async function prepareDatabase(config: Config, logger: Logger): Promise<void> {
+  if (await ensureDatabase(config.databaseUrl)) logger.info('database created');
+  const sequelize = createSequelize({ ...config, databasePoolMax: 2 });
+  try {
+    await runMigrations(sequelize, config.databaseUrl, logger);
+    await runSeed({ sequelize, models: defineModels(sequelize) }, config, logger);
+  } finally {
+    await sequelize.close();
+  }
+}

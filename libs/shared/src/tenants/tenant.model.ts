@@ -1,0 +1,21 @@
+import { DataTypes, type Model, type ModelStatic, type Sequelize, type Optional } from 'sequelize';
+
+export interface TenantAttributes {
+  id: string;
+  code: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type TenantModel = ModelStatic<Model<TenantAttributes, Optional<TenantAttributes, 'id' | 'createdAt' | 'updatedAt'>>>;
+
+export function defineTenantModel(sequelize: Sequelize): TenantModel {
+  return sequelize.define('Tenant', {
+    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+    code: { type: DataTypes.TEXT, allowNull: false },
+    name: { type: DataTypes.TEXT, allowNull: false },
+    createdAt: DataTypes.DATE,
+    updatedAt: DataTypes.DATE,
+  }, { tableName: 'tenants' });
+}

@@ -1,0 +1,1 @@
+export { toPublicUser, type PublicUser, type UserAttributes, type UserStatus } from './user.model.js';

@@ -1,0 +1,1 @@
+export { validate, toErrorDetails } from './validate.js';

@@ -1,0 +1,1 @@
+export { WarehousesService, RECEIVING_LOCATION_CODE, type Warehouse } from './warehouses.service.js';

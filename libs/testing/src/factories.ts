@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword, type AdminModule, type Role, type PublicUser, toPublicUser, DEFAULT_TENANT_CODE } from '@wms/shared';
+import type { TestContext } from './test-context.js';
+import { request } from './http.js';
+
+export interface CreatedUser {
+  user: PublicUser;
+  password: string;
+}
+
+/** Inserts a user straight into this context's database (no HTTP), for arranging a test. */
+export async function createUser(
+  ctx: Pick<TestContext, 'runtime' | 'config'>,
+  attributes: {
+    email?: string;
+    password?: string;
+    role?: Role;
+    tenantId?: string | null;
+    adminModules?: AdminModule[];
+    adminModulesWrite?: AdminModule[];
+    status?: 'active' | 'inactive' | 'locked';
+  } = {},
+): Promise<CreatedUser> {
+  const password = attributes.password ?? `pw-${randomBytes(6).toString('hex')}`;
+  const row = await ctx.runtime.db.models.User.create({
+    email: attributes.email ?? `user-${randomBytes(4).toString('hex')}@example.test`,
+    passwordHash: await hashPassword(password, ctx.config.bcryptRounds),
+    firstName: 'Test',
+    lastName: 'User',
+    role: attributes.role ?? 'viewer',
+    tenantId: attributes.tenantId ?? null,
+    adminModules: attributes.adminModules ?? [],
+    adminModulesWrite: attributes.adminModulesWrite ?? [],
+    status: attributes.status ?? 'active',
+  });
+  return { user: toPublicUser(row.get({ plain: true })), password };
+}
+
+/** Logs in through the gateway and returns the access token. */
+export async function loginAs(baseUrl: string, email: string, password: string): Promise<string> {
+  const response = await request(baseUrl, 'POST', '/api/v1/auth/login', { body: { email, password } });
+  if (response.status !== 200) throw new Error(`login of ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.accessToken as string;
+}
+
+export async function defaultTenantId(ctx: Pick<TestContext, 'services'>): Promise<string> {
+  const tenant = await ctx.services.tenants.findByCode(DEFAULT_TENANT_CODE);
+  if (!tenant) throw new Error('seed did not create the DEFAULT tenant');
+  return tenant.id;
+}
+
+/** Creates a tenant with a warehouse (and its RECEIVING location). */
+export async function createTenantWithWarehouse(
+  ctx: Pick<TestContext, 'services'>,
+  code = `T${randomBytes(3).toString('hex').toUpperCase()}`,
+  warehouseCode = 'WH1',
+) {
+  const tenant = await ctx.services.tenants.create({ code, name: `Tenant ${code}` });
+  const warehouse = await ctx.services.warehouses.create({ tenantId: tenant.id, code: warehouseCode, name: `Warehouse ${warehouseCode}` });
+  return { tenant, warehouse };
+}

@@ -1,0 +1,4 @@
+export * from './test-context.js';
+export * from './test-database.js';
+export * from './http.js';
+export * from './factories.js';

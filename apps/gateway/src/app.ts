@@ -2,7 +2,9 @@ import './http/types.js';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Runtime, Services } from '@wms/shared';
+import { BODY_LIMIT } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
+import { integrationRouter } from './integration/integration.router.js';
 import { requestContext } from './http/request-context.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
@@ -13,9 +15,6 @@ export interface GatewayDeps {
   runtime: Runtime;
   services: Services;
 }
-
-/** A body limit of 1 MB (seed section 8) for every JSON body. */
-export const BODY_LIMIT = '1mb';
 
 export function createApp({ runtime, services }: GatewayDeps): Express {
   const { config, logger } = runtime;
@@ -28,6 +27,9 @@ export function createApp({ runtime, services }: GatewayDeps): Express {
   app.use(requestContext(logger));
   app.use(helmet());
   app.use('/health', healthRoutes(runtime));
+
+  // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
+  app.use('/api/v1/integration/v1', integrationRouter(runtime, services));
 
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT }));

@@ -14,4 +14,5 @@ export * from './tenants/index.js';
 export * from './users/index.js';
 export * from './warehouses/index.js';
 export * from './audit/index.js';
+export * from './api-keys/index.js';
 export { createServices, type Services } from './services.js';

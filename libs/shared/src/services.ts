@@ -3,6 +3,7 @@ import type { Database } from './db/index.js';
 import { AuthService } from './auth/index.js';
 import { TenantsService } from './tenants/index.js';
 import { WarehousesService } from './warehouses/index.js';
+import { ApiKeysService } from './api-keys/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
@@ -10,6 +11,7 @@ export function createServices(db: Database, config: Config) {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
     warehouses: new WarehousesService(db),
+    apiKeys: new ApiKeysService(db),
   };
 }
 

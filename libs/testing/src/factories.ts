@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword, type AdminModule, type Role, type PublicUser, toPublicUser, DEFAULT_TENANT_CODE } from '@wms/shared';
+import {
+  DEFAULT_TENANT_CODE,
+  hashPassword,
+  toPublicUser,
+  type AdminModule,
+  type ApiKeyInput,
+  type CreatedApiKey,
+  type PublicUser,
+  type Role,
+} from '@wms/shared';
 import type { TestContext } from './test-context.js';
 import { request } from './http.js';
 
@@ -58,4 +67,12 @@ export async function createTenantWithWarehouse(
   const tenant = await ctx.services.tenants.create({ code, name: `Tenant ${code}` });
   const warehouse = await ctx.services.warehouses.create({ tenantId: tenant.id, code: warehouseCode, name: `Warehouse ${warehouseCode}` });
   return { tenant, warehouse };
+}
+
+/** Creates an API key through the service (no HTTP) and returns the record with its raw key. */
+export async function createApiKey(
+  ctx: Pick<TestContext, 'services'>,
+  input: Partial<ApiKeyInput> & { scopes?: string[] } = {},
+): Promise<CreatedApiKey> {
+  return ctx.services.apiKeys.create({ name: input.name ?? 'test key', scopes: input.scopes ?? ['read', 'write'], ...input }, null);
 }

@@ -1,4 +1,4 @@
-import type { AccessTokenPayload } from '@wms/shared';
+import type { AccessTokenPayload, ApiKeyPrincipal } from '@wms/shared';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -8,6 +8,8 @@ declare global {
       requestId: string;
       /** The verified JWT payload, set by the JWT guard. */
       principal?: AccessTokenPayload;
+      /** The verified API key, set by the API-key guard on integration routes. */
+      apiKey?: ApiKeyPrincipal;
     }
   }
 }

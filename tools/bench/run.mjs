@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// `npm run bench`: runs every tools/bench/*.bench.mjs in turn (or those named on the command line) and
+// prints their figures. Loopback only; every load is bounded in requests and time.
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const wanted = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((file) => file.endsWith('.bench.mjs'))
+  .filter((file) => wanted.length === 0 || wanted.some((name) => file.startsWith(name)))
+  .sort();
+
+let failed = false;
+for (const file of files) {
+  console.log(`\n=== ${file.replace('.bench.mjs', '')} ===`);
+  try {
+    const bench = await import(pathToFileURL(join(here, file)).href);
+    await bench.default();
+  } catch (error) {
+    failed = true;
+    console.error(`bench ${file} failed:`, error);
+  }
+}
+process.exit(failed ? 1 : 0);

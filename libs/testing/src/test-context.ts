@@ -20,6 +20,8 @@ export const TEST_ADMIN = { email: 'admin@wms.local', password: 'admin-password-
 
 /** Everything one test file needs: its own database and Redis key space, the services, and ways to start gateways. */
 export interface TestContext {
+  /** The environment this context's config was loaded from, for spawning real app processes over it. */
+  env: NodeJS.ProcessEnv;
   config: Config;
   runtime: Runtime;
   services: Services;
@@ -68,6 +70,7 @@ export async function createTestContext(label: string, overrides: Partial<Record
   const gateways: TestGateway[] = [];
 
   return {
+    env,
     config,
     runtime,
     services,

@@ -1,0 +1,91 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { configTableMarkdown, configVariables } from '@wms/shared';
+
+// No Docker engine runs where the tests run, so the deployment files are checked by reading them.
+const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] | string };
+  depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
+}
+
+describe('docker-compose.yml', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
+  const services = compose.services;
+
+  it('defines postgres, redis and the three apps', () => {
+    expect(Object.keys(services).sort()).toEqual(['gateway', 'ingest-worker', 'postgres', 'redis', 'webhook-worker']);
+  });
+
+  it('keeps Redis data with the append-only file and checks both stores are healthy', () => {
+    expect(services.redis!.command).toEqual(expect.arrayContaining(['--appendonly', 'yes']));
+    expect(JSON.stringify(services.redis!.healthcheck!.test)).toContain('ping');
+    expect(JSON.stringify(services.postgres!.healthcheck!.test)).toContain('pg_isready');
+  });
+
+  it.each(['gateway', 'ingest-worker', 'webhook-worker'])('runs %s from the one image, after healthy stores, with a readiness healthcheck', (name) => {
+    const service = services[name]!;
+    expect(service.image).toBe('wms-integration-service:local');
+    expect(service.command).toEqual(['node', 'tools/start.mjs', name]);
+    expect(service.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    expect(JSON.stringify(service.healthcheck!.test)).toContain('/health/ready');
+    const env = service.environment!;
+    expect(env.NODE_ENV).toBe('production');
+    expect(env.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+    expect(env.REDIS_URL).toBe('redis://redis:6379');
+    expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/);
+  });
+
+  it('publishes a port only for the gateway, so the workers can be scaled', () => {
+    expect(services.gateway!.ports).toHaveLength(1);
+    expect(services['ingest-worker']!.ports).toBeUndefined();
+    expect(services['webhook-worker']!.ports).toBeUndefined();
+  });
+
+  it('uses only variables the service knows', () => {
+    const known = new Set(Object.keys(configVariables));
+    for (const name of ['gateway', 'ingest-worker', 'webhook-worker']) {
+      for (const variable of Object.keys(services[name]!.environment!)) expect(known.has(variable)).toBe(true);
+    }
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+
+  it('builds with npm ci and tsc, prunes dev dependencies and runs as an unprivileged user', () => {
+    expect(dockerfile).toMatch(/^FROM node:20\S* AS build$/m);
+    expect(dockerfile).toContain('RUN npm ci');
+    expect(dockerfile).toMatch(/npx tsc -b && npm prune --omit=dev/);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "tools\/start.mjs", "gateway"\]$/m);
+  });
+
+  it('copies every file the apps need at run time', () => {
+    for (const app of ['gateway', 'ingest-worker', 'webhook-worker']) expect(dockerfile).toContain(`/app/apps/${app}/dist`);
+    expect(dockerfile).toContain('/app/libs/shared/dist');
+    expect(dockerfile).toContain('tools/start.mjs');
+    expect(existsSync(join(root, '.dockerignore'))).toBe(true);
+  });
+});
+
+describe('README.md', () => {
+  const readme = read('README.md');
+
+  it('shows the configuration table exactly as the config schema generates it', () => {
+    expect(readme).toContain(configTableMarkdown());
+  });
+
+  it('has a quick start of two command lines: install and run, then the tests', () => {
+    const quickStart = /## Quick start[\s\S]*?```(?:sh|bash)?\n([\s\S]*?)```/.exec(readme)?.[1]?.trim().split('\n');
+    expect(quickStart).toEqual(['npm ci && npm start', 'npm test']);
+  });
+});

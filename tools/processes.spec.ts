@@ -1,0 +1,101 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { createTestContext, type TestContext } from '@wms/testing';
+
+// The built apps, started as real processes over this file's database and Redis key space.
+const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function startProcess(app: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, [join(root, 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  return { child, output: () => output };
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    child.once('exit', (code) => resolve(code));
+  });
+}
+
+async function waitFor(url: string, deadlineMs = 15_000): Promise<Response> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.status === 200) return response;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in time`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('app processes', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('processes');
+  });
+  afterAll(() => ctx.close());
+
+  it('when the gateway gets SIGTERM during a request, the request completes and the process exits 0', async () => {
+    const port = await freePort();
+    const gateway = startProcess('gateway', { ...ctx.env, PORT: String(port), LOG_LEVEL: 'info' });
+    await waitFor(`http://127.0.0.1:${port}/health/live`);
+
+    // Half a request body is on the wire when the signal arrives; the rest follows after it.
+    const body = JSON.stringify({ email: 'nobody@example.test', password: 'not-the-password' });
+    const answer = new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      req.on('socket', (socket) =>
+        socket.on('connect', () =>
+          setTimeout(() => {
+            gateway.child.kill('SIGTERM');
+            setTimeout(() => req.end(body.slice(10)), 300);
+          }, 100),
+        ),
+      );
+    });
+    const [status, code] = await Promise.all([answer, exitOf(gateway.child)]);
+
+    expect(status).toBe(401);
+    expect(code).toBe(0);
+    expect(gateway.output()).toContain('"msg":"stopped"');
+  });
+
+  it.each(['ingest-worker', 'webhook-worker'])('when %s is started, its health probe answers ready, and on SIGTERM it exits 0', async (app) => {
+    const port = await freePort();
+    const worker = startProcess(app, { ...ctx.env, WORKER_HEALTH_PORT: String(port), LOG_LEVEL: 'info' });
+
+    const ready = await waitFor(`http://127.0.0.1:${port}/health/ready`);
+    worker.child.kill('SIGTERM');
+
+    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { postgres: 'up', redis: 'up' } });
+    expect(await exitOf(worker.child)).toBe(0);
+  });
+});

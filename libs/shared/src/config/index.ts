@@ -1,2 +1,2 @@
-export { loadConfig, ConfigError, type Config } from './config.js';
+export { loadConfig, loadConfigOrExit, ConfigError, type Config } from './config.js';
 export { configVariables, type ConfigVariableName } from './config.schema.js';

@@ -10,6 +10,7 @@ import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { tenantsRoutes } from './routes/tenants.routes.js';
 import { warehousesRoutes } from './routes/warehouses.routes.js';
+import { usersRoutes } from './routes/users.routes.js';
 
 export interface GatewayDeps {
   runtime: Runtime;
@@ -36,6 +37,7 @@ export function createApp({ runtime, services }: GatewayDeps): Express {
   api.use('/auth', authRoutes(services));
   api.use('/tenants', tenantsRoutes(services, tokens));
   api.use('/warehouses', warehousesRoutes(services, tokens));
+  api.use('/users', usersRoutes(services, tokens));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler);

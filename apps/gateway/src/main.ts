@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
-import { createServices, installShutdown, loadConfig, openRuntime } from '@wms/shared';
+import { createServices, installShutdown, loadConfigOrExit, openRuntime } from '@wms/shared';
 import { createApp } from './app.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const runtime = openRuntime(config, { name: 'gateway', redisRole: 'producer' });
 const services = createServices(runtime.db, config);
 const app = createApp({ runtime, services });

@@ -4,6 +4,7 @@ import { AuthService } from './auth/index.js';
 import { TenantsService } from './tenants/index.js';
 import { WarehousesService } from './warehouses/index.js';
 import { ApiKeysService } from './api-keys/index.js';
+import { UsersService } from './users/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
@@ -12,6 +13,7 @@ export function createServices(db: Database, config: Config) {
     tenants: new TenantsService(db),
     warehouses: new WarehousesService(db),
     apiKeys: new ApiKeysService(db),
+    users: new UsersService(db, config),
   };
 }
 

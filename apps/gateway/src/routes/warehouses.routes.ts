@@ -9,6 +9,7 @@ const createWarehouseSchema = Joi.object({
   code: Joi.string().trim().pattern(/^[A-Za-z0-9_.-]{1,64}$/).required(),
   name: Joi.string().trim().min(1).max(200).required(),
 });
+const listWarehousesQuerySchema = Joi.object({ tenantId: Joi.string().uuid() });
 
 export function warehousesRoutes(services: Services, tokens: TokenService): Router {
   const router = Router();
@@ -23,7 +24,8 @@ export function warehousesRoutes(services: Services, tokens: TokenService): Rout
   });
 
   router.get('/', async (req, res) => {
-    const tenantId = tenantScopeOf(req.principal!, req.query.tenantId, false);
+    const query = validate(listWarehousesQuerySchema, req.query);
+    const tenantId = tenantScopeOf(req.principal!, query.tenantId, false);
     res.json(await services.warehouses.list(tenantId));
   });
 

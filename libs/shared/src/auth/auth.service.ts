@@ -1,8 +1,13 @@
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/models.js';
+import { DEFAULT_TENANT_CODE } from '../db/seed.js';
 import { AppError } from '../errors/index.js';
+import { TenantsService } from '../tenants/tenants.service.js';
 import { toPublicUser, type PublicUser, type UserAttributes } from '../users/user.model.js';
-import { createDecoyHash, verifyPassword } from './passwords.js';
+import { UsersRepository } from '../users/users.repository.js';
+import { changePasswordSchema, registerSchema } from '../users/users.schema.js';
+import { validate } from '../validation/index.js';
+import { createDecoyHash, hashPassword, verifyPassword } from './passwords.js';
 import type { Principal } from './permissions.js';
 import { TokenService, type TokenPair } from './tokens.js';
 
@@ -13,6 +18,7 @@ export interface LoginResult extends TokenPair {
 /** One message for unknown e-mail and wrong password, so a caller cannot tell which accounts exist. */
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const ACCOUNT_NOT_ACTIVE = 'Account is inactive or locked';
+export const INVALID_CURRENT_PASSWORD = 'Current password is incorrect';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -29,29 +35,39 @@ export function principalOf(user: UserAttributes): Principal {
   };
 }
 
+/** Refresh tokens carry this; changing the password changes it and so voids every older refresh token. */
+export function sessionVersionOf(user: Pick<UserAttributes, 'passwordChangedAt'>): number {
+  return user.passwordChangedAt ? new Date(user.passwordChangedAt).getTime() : 0;
+}
+
+type AuthConfig = Pick<Config, 'jwt' | 'bcryptRounds' | 'loginMaxFailedAttempts' | 'allowRegistration'>;
+
 export class AuthService {
   readonly tokens: TokenService;
+  private readonly users: UsersRepository;
+  private readonly tenants: TenantsService;
   private decoyHash: string | undefined;
 
   constructor(
     private readonly db: Database,
-    private readonly config: Pick<Config, 'jwt' | 'bcryptRounds' | 'loginMaxFailedAttempts'>,
+    private readonly config: AuthConfig,
   ) {
     this.tokens = new TokenService(config.jwt);
+    this.users = new UsersRepository(db);
+    this.tenants = new TenantsService(db);
   }
 
   async login(email: string, password: string): Promise<LoginResult> {
     const { User } = this.db.models;
-    const found = await User.findOne({ where: { email: normalizeEmail(email) } });
-    if (!found) {
+    const user = await this.users.findByEmail(normalizeEmail(email));
+    if (!user) {
       this.decoyHash ??= createDecoyHash(this.config.bcryptRounds);
       await verifyPassword(password, this.decoyHash);
       throw AppError.unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     }
-    const user = found.get({ plain: true });
     if (user.status !== 'active') throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
     if (!(await verifyPassword(password, user.passwordHash))) {
-      await this.recordFailedLogin(user.id);
+      await this.users.recordFailedLogin(user.id, this.config.loginMaxFailedAttempts);
       throw AppError.unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     }
     const [, updated] = await User.update(
@@ -61,28 +77,70 @@ export class AuthService {
     const current = updated[0]?.get({ plain: true });
     // Locked by concurrent failures between our read and our write.
     if (!current) throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
-    return { user: toPublicUser(current), ...this.tokens.issue(principalOf(current)) };
+    return this.session(current);
   }
 
   /** Exchanges a refresh token for a new pair; the claims come from the user as stored now. */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const payload = this.tokens.verifyRefresh(refreshToken);
-    const found = await this.db.models.User.findByPk(payload.sub);
-    const user = found?.get({ plain: true });
+    const user = await this.users.findById(payload.sub);
     if (!user) throw AppError.unauthorized('Invalid token');
     if (user.status !== 'active') throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
-    return this.tokens.issue(principalOf(user));
+    if (payload.sv !== sessionVersionOf(user)) throw AppError.unauthorized('Token revoked by a password change', 'TOKEN_REVOKED');
+    return this.tokens.issue(principalOf(user), sessionVersionOf(user));
   }
 
-  /** Counts a wrong password atomically; the N-th consecutive one locks the account. */
-  private async recordFailedLogin(userId: string): Promise<void> {
-    await this.db.sequelize.query(
-      `UPDATE users
-          SET failed_login_count = failed_login_count + 1,
-              status = CASE WHEN failed_login_count + 1 >= :max THEN 'locked' ELSE status END,
-              updated_at = now()
-        WHERE id = :userId AND status = 'active'`,
-      { replacements: { userId, max: this.config.loginMaxFailedAttempts } },
-    );
+  /** Self-service sign-up: role viewer in tenant DEFAULT, signed in at once. Off unless AUTH_ALLOW_REGISTRATION. */
+  async register(body: unknown): Promise<LoginResult> {
+    if (!this.config.allowRegistration) throw AppError.forbidden('Registration is disabled', 'REGISTRATION_DISABLED');
+    const input = validate(registerSchema, body);
+    const tenant = await this.tenants.findByCode(DEFAULT_TENANT_CODE);
+    if (!tenant) throw new AppError(503, 'NOT_SEEDED', `Tenant ${DEFAULT_TENANT_CODE} does not exist; run the seed routine`);
+    const user = await this.users.insert({
+      email: input.email,
+      passwordHash: await hashPassword(input.password, this.config.bcryptRounds),
+      firstName: input.firstName,
+      lastName: input.lastName,
+      role: 'viewer',
+      tenantId: tenant.id,
+      lastLoginAt: new Date(),
+    });
+    return this.session(user);
+  }
+
+  /** The caller as stored now (its token may be older than its latest changes). */
+  async me(principal: Pick<Principal, 'sub'>): Promise<PublicUser> {
+    const user = await this.users.findById(principal.sub);
+    if (!user) throw AppError.unauthorized('Invalid token');
+    return toPublicUser(user);
+  }
+
+  /**
+   * Needs the current password; a wrong one is a 400 (the caller's token is fine, so not a 401 that
+   * would make a client sign out) and counts towards the lockout like a failed login. Answers a new
+   * token pair, because every refresh token issued before the change is now refused.
+   */
+  async changePassword(principal: Pick<Principal, 'sub'>, body: unknown): Promise<LoginResult> {
+    const input = validate(changePasswordSchema, body);
+    const user = await this.users.findById(principal.sub);
+    if (!user) throw AppError.unauthorized('Invalid token');
+    if (user.status !== 'active') throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
+    if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+      await this.users.recordFailedLogin(user.id, this.config.loginMaxFailedAttempts);
+      throw new AppError(400, 'INVALID_CURRENT_PASSWORD', INVALID_CURRENT_PASSWORD);
+    }
+    if (input.newPassword === input.currentPassword) {
+      throw new AppError(400, 'PASSWORD_UNCHANGED', 'The new password must differ from the current one');
+    }
+    const updated = await this.users.update(user.id, {
+      passwordHash: await hashPassword(input.newPassword, this.config.bcryptRounds),
+      passwordChangedAt: new Date(),
+      failedLoginCount: 0,
+    });
+    return this.session(updated);
+  }
+
+  private session(user: UserAttributes): LoginResult {
+    return { user: toPublicUser(user), ...this.tokens.issue(principalOf(user), sessionVersionOf(user)) };
   }
 }

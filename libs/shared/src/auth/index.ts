@@ -1,4 +1,13 @@
-export { AuthService, INVALID_CREDENTIALS, ACCOUNT_NOT_ACTIVE, normalizeEmail, principalOf, type LoginResult } from './auth.service.js';
+export {
+  AuthService,
+  INVALID_CREDENTIALS,
+  ACCOUNT_NOT_ACTIVE,
+  INVALID_CURRENT_PASSWORD,
+  normalizeEmail,
+  principalOf,
+  sessionVersionOf,
+  type LoginResult,
+} from './auth.service.js';
 export { TokenService, type AccessTokenPayload, type RefreshTokenPayload, type TokenPair, type TokenType } from './tokens.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export {

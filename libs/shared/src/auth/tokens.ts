@@ -14,6 +14,8 @@ export interface AccessTokenPayload extends Principal {
 export interface RefreshTokenPayload {
   sub: string;
   typ: 'refresh';
+  /** Session version: the user's password-change time (ms) when issued; a later change voids the token. */
+  sv: number;
   iat: number;
   exp: number;
 }
@@ -28,7 +30,7 @@ const ALGORITHM = 'HS256';
 export class TokenService {
   constructor(private readonly jwtConfig: Config['jwt']) {}
 
-  issue(principal: Principal): TokenPair {
+  issue(principal: Principal, sessionVersion = 0): TokenPair {
     const accessClaims = {
       sub: principal.sub,
       email: principal.email,
@@ -42,7 +44,7 @@ export class TokenService {
       algorithm: ALGORITHM,
       expiresIn: this.jwtConfig.accessTtlSeconds,
     });
-    const refreshToken = jwt.sign({ sub: principal.sub, typ: 'refresh' }, this.jwtConfig.secret, {
+    const refreshToken = jwt.sign({ sub: principal.sub, typ: 'refresh', sv: sessionVersion }, this.jwtConfig.secret, {
       algorithm: ALGORITHM,
       expiresIn: this.jwtConfig.refreshTtlSeconds,
     });
@@ -63,7 +65,9 @@ export class TokenService {
   }
 
   verifyRefresh(token: string): RefreshTokenPayload {
-    return this.verify(token, 'refresh') as unknown as RefreshTokenPayload;
+    const payload = this.verify(token, 'refresh');
+    if (typeof payload.sv !== 'number') throw AppError.unauthorized('Invalid token');
+    return payload as unknown as RefreshTokenPayload;
   }
 
   private verify(token: string, expected: TokenType): jwt.JwtPayload {

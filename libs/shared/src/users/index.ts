@@ -1,1 +1,19 @@
-export { toPublicUser, type PublicUser, type UserAttributes, type UserStatus } from './user.model.js';
+export { toPublicUser, toUserRecord, type PublicUser, type UserRecord, type UserAttributes, type UserStatus } from './user.model.js';
+export { UsersRepository, type UserChanges, type UserFilter } from './users.repository.js';
+export { UsersService } from './users.service.js';
+export {
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_MAX_BYTES,
+  emailSchema,
+  passwordSchema,
+  createUserSchema,
+  updateUserSchema,
+  listUsersQuerySchema,
+  registerSchema,
+  changePasswordSchema,
+  type CreateUserInput,
+  type UpdateUserInput,
+  type ListUsersQuery,
+  type RegisterInput,
+  type ChangePasswordInput,
+} from './users.schema.js';

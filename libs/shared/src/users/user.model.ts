@@ -17,13 +17,14 @@ export interface UserAttributes {
   status: UserStatus;
   failedLoginCount: number;
   lastLoginAt: Date | null;
+  passwordChangedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
 type UserCreation = Optional<
   UserAttributes,
-  'id' | 'firstName' | 'lastName' | 'language' | 'tenantId' | 'adminModules' | 'adminModulesWrite' | 'status' | 'failedLoginCount' | 'lastLoginAt' | 'createdAt' | 'updatedAt'
+  'id' | 'firstName' | 'lastName' | 'language' | 'tenantId' | 'adminModules' | 'adminModulesWrite' | 'status' | 'failedLoginCount' | 'lastLoginAt' | 'passwordChangedAt' | 'createdAt' | 'updatedAt'
 >;
 
 export type UserModel = ModelStatic<Model<UserAttributes, UserCreation>>;
@@ -43,6 +44,7 @@ export function defineUserModel(sequelize: Sequelize): UserModel {
     status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'active' },
     failedLoginCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
     lastLoginAt: { type: DataTypes.DATE, allowNull: true },
+    passwordChangedAt: { type: DataTypes.DATE, allowNull: true },
     createdAt: DataTypes.DATE,
     updatedAt: DataTypes.DATE,
   }, { tableName: 'users' });
@@ -72,5 +74,25 @@ export function toPublicUser(user: UserAttributes): PublicUser {
     tenantId: user.tenantId,
     adminModules: user.adminModules,
     adminModulesWrite: user.adminModulesWrite,
+  };
+}
+
+/** The user as the users admin endpoints return it: the public fields plus status and login facts. */
+export interface UserRecord extends PublicUser {
+  status: UserStatus;
+  failedLoginCount: number;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function toUserRecord(user: UserAttributes): UserRecord {
+  return {
+    ...toPublicUser(user),
+    status: user.status,
+    failedLoginCount: user.failedLoginCount,
+    lastLoginAt: user.lastLoginAt,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
   };
 }

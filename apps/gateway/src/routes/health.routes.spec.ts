@@ -1,0 +1,61 @@
+import { createTestContext, request, type HttpResponse, type TestContext } from '@wms/testing';
+
+/**
+ * A gateway's Redis client connects in the background and fails fast until it has (no offline queue),
+ * so a just-started gateway is briefly not ready: poll until the probe reports what we wait for.
+ */
+async function readyWhen(url: string, accept: (response: HttpResponse) => boolean, deadlineMs = 10_000): Promise<HttpResponse> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const response = await request(url, 'GET', '/health/ready');
+    if (accept(response) || Date.now() > deadline) return response;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('health endpoints', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('health-routes');
+  });
+  afterAll(() => ctx.close());
+
+  it('GET /health/live answers 200', async () => {
+    const gateway = await ctx.startGateway();
+
+    const response = await request(gateway.url, 'GET', '/health/live');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ status: 'ok' });
+  });
+
+  it('GET /health/ready answers 200 when PostgreSQL and Redis answer', async () => {
+    const gateway = await ctx.startGateway();
+
+    const response = await readyWhen(gateway.url, (answer) => answer.status === 200);
+
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ status: 'ready', dependencies: { postgres: 'up', redis: 'up' } });
+  });
+
+  it('GET /health/ready answers 503 when Redis does not answer', async () => {
+    const gateway = await ctx.startGateway({ REDIS_URL: 'redis://127.0.0.1:1' });
+
+    const response = await request(gateway.url, 'GET', '/health/ready');
+
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ status: 'unavailable', dependencies: { postgres: 'up', redis: 'down' } });
+  });
+
+  it('GET /health/ready answers 503 when PostgreSQL does not answer, while /health/live still answers 200', async () => {
+    const gateway = await ctx.startGateway({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/wms' });
+
+    const ready = await readyWhen(gateway.url, (answer) => answer.body.dependencies.redis === 'up');
+    const live = await request(gateway.url, 'GET', '/health/live');
+
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: 'unavailable', dependencies: { postgres: 'down', redis: 'up' } });
+    expect(live.status).toBe(200);
+  });
+});

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import type { Services, TokenService } from '@wms/shared';
+import { requireJwt, requireModule } from '../http/jwt-guard.js';
+
+/** Users admin (module `users`); the privilege and tenant rules live in UsersService. */
+export function usersRoutes(services: Services, tokens: TokenService): Router {
+  const router = Router();
+  router.use(requireJwt(tokens), requireModule('users'));
+
+  router.post('/', async (req, res) => {
+    res.status(201).json(await services.users.create(req.principal!, req.body));
+  });
+
+  router.get('/', async (req, res) => {
+    res.json(await services.users.list(req.principal!, req.query));
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(await services.users.get(req.principal!, req.params.id));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    res.json(await services.users.update(req.principal!, req.params.id, req.body));
+  });
+
+  router.post('/:id/disable', async (req, res) => {
+    res.json(await services.users.disable(req.principal!, req.params.id));
+  });
+
+  router.post('/:id/enable', async (req, res) => {
+    res.json(await services.users.enable(req.principal!, req.params.id));
+  });
+
+  router.post('/:id/unlock', async (req, res) => {
+    res.json(await services.users.unlock(req.principal!, req.params.id));
+  });
+
+  return router;
+}

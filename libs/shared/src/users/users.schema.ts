@@ -1,0 +1,98 @@
+import Joi from 'joi';
+import { adminModules, roles, type AdminModule, type Role } from '../auth/permissions.js';
+import type { UserStatus } from './user.model.js';
+
+export const PASSWORD_MIN_LENGTH = 8;
+/** bcrypt reads only the first 72 bytes; a longer password would be silently cut, so it is refused. */
+export const PASSWORD_MAX_BYTES = 72;
+
+/** Syntax only: private domains such as `.local` or `.test` are accepted (CONTRACT.md section 8). */
+export const emailSchema = Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } });
+
+export const passwordSchema = Joi.string()
+  .min(PASSWORD_MIN_LENGTH)
+  .custom((value: string, helpers) => (Buffer.byteLength(value, 'utf8') > PASSWORD_MAX_BYTES ? helpers.error('string.maxBytes') : value))
+  .messages({ 'string.maxBytes': `{{#label}} must be at most ${PASSWORD_MAX_BYTES} bytes long` });
+
+const nameSchema = Joi.string().trim().max(100).allow('');
+const languageSchema = Joi.string().pattern(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/).max(35).messages({
+  'string.pattern.base': '{{#label}} must be a language code such as en or pt-BR',
+});
+const modulesSchema = Joi.array().items(Joi.string().valid(...adminModules)).unique();
+const roleSchema = Joi.string().valid(...roles);
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  role: Role;
+  language?: string;
+  tenantId?: string | null;
+  adminModules?: AdminModule[];
+  adminModulesWrite?: AdminModule[];
+}
+
+export const createUserSchema = Joi.object<CreateUserInput>({
+  email: emailSchema.required(),
+  password: passwordSchema.required(),
+  firstName: nameSchema,
+  lastName: nameSchema,
+  role: roleSchema.required(),
+  language: languageSchema,
+  tenantId: Joi.string().uuid().allow(null),
+  adminModules: modulesSchema,
+  adminModulesWrite: modulesSchema,
+});
+
+export type UpdateUserInput = Partial<Omit<CreateUserInput, 'role'>> & { role?: Role };
+
+export const updateUserSchema = Joi.object<UpdateUserInput>({
+  email: emailSchema,
+  password: passwordSchema,
+  firstName: nameSchema,
+  lastName: nameSchema,
+  role: roleSchema,
+  language: languageSchema,
+  tenantId: Joi.string().uuid().allow(null),
+  adminModules: modulesSchema,
+  adminModulesWrite: modulesSchema,
+})
+  .min(1)
+  .messages({ 'object.min': 'at least one field must be given' });
+
+export interface ListUsersQuery {
+  tenantId?: string;
+  status?: UserStatus;
+  role?: Role;
+}
+
+export const listUsersQuerySchema = Joi.object<ListUsersQuery>({
+  tenantId: Joi.string().uuid(),
+  status: Joi.string().valid('active', 'inactive', 'locked'),
+  role: roleSchema,
+});
+
+export interface RegisterInput {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+export const registerSchema = Joi.object<RegisterInput>({
+  email: emailSchema.required(),
+  password: passwordSchema.required(),
+  firstName: Joi.string().trim().min(1).max(100).required(),
+  lastName: Joi.string().trim().min(1).max(100).required(),
+});
+
+export interface ChangePasswordInput {
+  currentPassword: string;
+  newPassword: string;
+}
+
+export const changePasswordSchema = Joi.object<ChangePasswordInput>({
+  currentPassword: Joi.string().required(),
+  newPassword: passwordSchema.required(),
+});

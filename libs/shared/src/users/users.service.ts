@@ -1,0 +1,212 @@
+import type { Transaction } from 'sequelize';
+import type { Config } from '../config/index.js';
+import type { Database } from '../db/models.js';
+import { AppError } from '../errors/index.js';
+import { hashPassword } from '../auth/passwords.js';
+import { roles, type Principal, type Role } from '../auth/permissions.js';
+import { TenantsService } from '../tenants/tenants.service.js';
+import { validate } from '../validation/index.js';
+import { toUserRecord, type UserAttributes, type UserRecord } from './user.model.js';
+import { UsersRepository, type UserChanges } from './users.repository.js';
+import { createUserSchema, listUsersQuerySchema, updateUserSchema, type UpdateUserInput } from './users.schema.js';
+
+/** Fields a user may change on its own record through the users endpoints; the rest needs another user. */
+const SELF_EDITABLE = new Set(['firstName', 'lastName', 'language']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** admin ranks highest (0), viewer lowest. */
+function rankOf(role: Role): number {
+  return roles.indexOf(role);
+}
+
+/**
+ * Users administration (module `users`) and its privilege rules, so every caller gets them:
+ * - a tenant-bound actor sees and changes only its tenant's users; any other user is a 404;
+ * - a non-admin assigns only roles ranked at or below its own, never `admin`, and changes only users
+ *   ranked at or below its own (so never an admin);
+ * - a non-admin grants only modules it holds itself, at the same level (read or write);
+ * - nobody changes its own role, modules, tenant, e-mail, password or status here (change-password is
+ *   the way to a new password), so no one can raise or lock out themselves.
+ */
+export class UsersService {
+  readonly repository: UsersRepository;
+  private readonly tenants: TenantsService;
+
+  constructor(
+    private readonly db: Database,
+    private readonly config: Pick<Config, 'bcryptRounds'>,
+  ) {
+    this.repository = new UsersRepository(db);
+    this.tenants = new TenantsService(db);
+  }
+
+  async create(actor: Principal, body: unknown): Promise<UserRecord> {
+    const input = validate(createUserSchema, body);
+    assertAssignableRole(actor, input.role);
+    const tenantId = await this.resolveTenant(actor, input.tenantId);
+    const adminModules = input.adminModules ?? [];
+    const adminModulesWrite = input.adminModulesWrite ?? [];
+    assertGrantable(actor, { adminModules: [], adminModulesWrite: [] }, { adminModules, adminModulesWrite });
+    const user = await this.repository.insert({
+      email: input.email,
+      passwordHash: await hashPassword(input.password, this.config.bcryptRounds),
+      firstName: input.firstName ?? '',
+      lastName: input.lastName ?? '',
+      role: input.role,
+      language: input.language ?? 'en',
+      tenantId,
+      adminModules,
+      adminModulesWrite,
+    });
+    return toUserRecord(user);
+  }
+
+  async list(actor: Principal, query: unknown): Promise<UserRecord[]> {
+    const filter = validate(listUsersQuerySchema, query ?? {});
+    if (actor.tenantId && filter.tenantId && filter.tenantId !== actor.tenantId) throw tenantMismatch();
+    const users = await this.repository.list({ ...filter, tenantId: actor.tenantId ?? filter.tenantId });
+    return users.map(toUserRecord);
+  }
+
+  async get(actor: Principal, id: string): Promise<UserRecord> {
+    const user = UUID.test(id) ? await this.repository.findById(id) : null;
+    if (!user || !isVisibleTo(actor, user)) throw userNotFound(id);
+    return toUserRecord(user);
+  }
+
+  async update(actor: Principal, id: string, body: unknown): Promise<UserRecord> {
+    const input = validate(updateUserSchema, body);
+    return this.changeUser(actor, id, async (target, transaction) => {
+      if (target.id === actor.sub) assertSelfEditable(input);
+      if (input.role !== undefined && input.role !== target.role) assertAssignableRole(actor, input.role);
+      const next = {
+        adminModules: input.adminModules ?? target.adminModules,
+        adminModulesWrite: input.adminModulesWrite ?? target.adminModulesWrite,
+      };
+      assertGrantable(actor, target, next);
+      const { password, tenantId, ...fields } = input;
+      const changes: UserChanges = { ...fields };
+      if (tenantId !== undefined) changes.tenantId = await this.resolveTenant(actor, tenantId);
+      if (password !== undefined) {
+        changes.passwordHash = await hashPassword(password, this.config.bcryptRounds);
+        changes.passwordChangedAt = new Date();
+      }
+      return this.repository.update(target.id, changes, transaction);
+    });
+  }
+
+  /** Any state → inactive. Login and refresh are refused from then on. */
+  async disable(actor: Principal, id: string): Promise<UserRecord> {
+    return this.changeUser(actor, id, (target, transaction) => {
+      assertNotSelf(actor, target, 'disable');
+      return this.repository.update(target.id, { status: 'inactive' }, transaction);
+    });
+  }
+
+  /** Any state → active, with the failed-login count reset. */
+  async enable(actor: Principal, id: string): Promise<UserRecord> {
+    return this.changeUser(actor, id, (target, transaction) => {
+      assertNotSelf(actor, target, 'enable');
+      return this.repository.update(target.id, { status: 'active', failedLoginCount: 0 }, transaction);
+    });
+  }
+
+  /** locked → active with the failed-login count reset; never revives a disabled user (that is enable). */
+  async unlock(actor: Principal, id: string): Promise<UserRecord> {
+    return this.changeUser(actor, id, (target, transaction) => {
+      assertNotSelf(actor, target, 'unlock');
+      if (target.status === 'inactive') {
+        throw new AppError(409, 'INVALID_STATE', 'User is inactive, not locked; enable it instead');
+      }
+      return this.repository.update(target.id, { status: 'active', failedLoginCount: 0 }, transaction);
+    });
+  }
+
+  /** Loads the target under a row lock, applies visibility and rank rules, then runs the change. */
+  private async changeUser(
+    actor: Principal,
+    id: string,
+    change: (target: UserAttributes, transaction: Transaction) => Promise<UserAttributes>,
+  ): Promise<UserRecord> {
+    if (!UUID.test(id)) throw userNotFound(id);
+    const updated = await this.db.sequelize.transaction(async (transaction) => {
+      const target = await this.repository.findById(id, { transaction, lock: true });
+      if (!target || !isVisibleTo(actor, target)) throw userNotFound(id);
+      if (!canManage(actor, target)) {
+        throw AppError.forbidden(`A ${actor.role} cannot change a user with role ${target.role}`, 'INSUFFICIENT_ROLE');
+      }
+      return change(target, transaction);
+    });
+    return toUserRecord(updated);
+  }
+
+  /**
+   * A tenant-bound actor's users stay in its tenant (omitted = its own); a cross-tenant actor may name
+   * any existing tenant, or none for a cross-tenant user.
+   */
+  private async resolveTenant(actor: Principal, requested: string | null | undefined): Promise<string | null> {
+    if (actor.tenantId) {
+      if (requested === undefined || requested === actor.tenantId) return actor.tenantId;
+      if (requested === null) throw AppError.forbidden('A tenant-bound user cannot make a cross-tenant user', 'TENANT_MISMATCH');
+      throw tenantMismatch();
+    }
+    if (requested) await this.tenants.requireExisting(requested);
+    return requested ?? null;
+  }
+}
+
+function isVisibleTo(actor: Principal, user: UserAttributes): boolean {
+  return !actor.tenantId || user.tenantId === actor.tenantId;
+}
+
+function canManage(actor: Principal, target: UserAttributes): boolean {
+  if (actor.role === 'admin') return true;
+  return target.role !== 'admin' && rankOf(target.role) >= rankOf(actor.role);
+}
+
+function assertAssignableRole(actor: Principal, role: Role): void {
+  if (actor.role === 'admin') return;
+  if (role === 'admin' || rankOf(role) < rankOf(actor.role)) {
+    throw AppError.forbidden(`A ${actor.role} cannot assign role ${role}`, 'INSUFFICIENT_ROLE');
+  }
+}
+
+/** Only modules the target does not have yet count as granted; keeping or removing one needs nothing. */
+function assertGrantable(
+  actor: Principal,
+  before: { adminModules: string[]; adminModulesWrite: string[] },
+  after: { adminModules: string[]; adminModulesWrite: string[] },
+): void {
+  if (actor.role === 'admin') return;
+  const lacking = [
+    ...after.adminModules.filter((module) => !before.adminModules.includes(module) && !actor.adminModules.includes(module)),
+    ...after.adminModulesWrite
+      .filter((module) => !before.adminModulesWrite.includes(module) && !actor.adminModulesWrite.includes(module))
+      .map((module) => `${module} (write)`),
+  ];
+  if (lacking.length) {
+    throw AppError.forbidden(`You cannot grant modules you do not hold: ${lacking.join(', ')}`, 'MODULE_NOT_GRANTABLE');
+  }
+}
+
+function assertSelfEditable(input: UpdateUserInput): void {
+  const refused = Object.keys(input).filter((field) => !SELF_EDITABLE.has(field));
+  if (refused.length) {
+    throw AppError.forbidden(
+      `You cannot change your own ${refused.join(', ')}; another user with the users module must (use change-password for a new password)`,
+      'SELF_CHANGE_NOT_ALLOWED',
+    );
+  }
+}
+
+function assertNotSelf(actor: Principal, target: UserAttributes, action: string): void {
+  if (target.id === actor.sub) throw AppError.forbidden(`You cannot ${action} your own account`, 'SELF_CHANGE_NOT_ALLOWED');
+}
+
+function userNotFound(id: string): AppError {
+  return AppError.notFound(`User ${id} not found`);
+}
+
+function tenantMismatch(): AppError {
+  return AppError.forbidden('Access to another tenant is not allowed', 'TENANT_MISMATCH');
+}

@@ -18,7 +18,7 @@ import {
   type Services,
 } from '@wms/shared';
 import { randomUUID } from 'node:crypto';
-import { requireScope } from '../http/api-key-guard.js';
+import { jsonBody, scoped } from './scope.js';
 import type { IngestJobs } from './ingest-jobs.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 
@@ -34,8 +34,8 @@ const bulkQuerySchema = Joi.object({ dryRun: Joi.boolean().default(false) });
 export function entityRoutes(runtime: Runtime, services: Services, jobs: IngestJobs, idempotency: RequestHandler): Router {
   const router = Router();
   for (const handler of services.ingest.list()) {
-    router.post(`/${handler.entity}`, requireScope('write'), idempotency, singleWrite(runtime, services, handler));
-    router.post(`/${handler.entity}/bulk`, requireScope('write'), idempotency, bulkWrite(runtime, services, jobs, handler));
+    router.post(`/${handler.entity}`, scoped('write'), jsonBody, idempotency, singleWrite(runtime, services, handler));
+    router.post(`/${handler.entity}/bulk`, scoped('write'), jsonBody, idempotency, bulkWrite(runtime, services, jobs, handler));
   }
   return router;
 }

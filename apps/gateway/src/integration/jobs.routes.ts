@@ -1,12 +1,12 @@
 import { Router } from 'express';
 import { AppError, successEnvelope } from '@wms/shared';
-import { requireScope } from '../http/api-key-guard.js';
+import { scoped } from './scope.js';
 import type { IngestJobs } from './ingest-jobs.js';
 
 /** GET /jobs/:jobId: a bulk job of this API key (another key's job is not found). */
 export function jobsRoutes(jobs: IngestJobs): Router {
   const router = Router();
-  router.get('/jobs/:jobId', requireScope('read'), async (req, res) => {
+  router.get('/jobs/:jobId', scoped('read'), async (req, res) => {
     const jobId = String(req.params.jobId);
     const job = await jobs.read(jobId, req.apiKey!.id);
     if (!job) throw AppError.notFound(`Job ${jobId} not found`);

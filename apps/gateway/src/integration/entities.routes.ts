@@ -71,13 +71,14 @@ function bulkWrite(runtime: Runtime, services: Services, jobs: IngestJobs, handl
 
     // Keyed by the Idempotency-Key's generation: a retry finds the job it started, never a second one.
     const claim = req.idempotency?.claim;
-    const jobId = await jobs.enqueue(
+    const job = await jobs.enqueue(
       handler.entity as IngestJobName,
       { tenantId, apiKeyId: req.apiKey!.id, requestId: req.requestId, entries },
       claim ? `ingest-${claim.claimId}` : randomUUID(),
       claim !== undefined,
     );
-    const outcome = prefersAsync(req.get('Prefer')) ? { state: 'pending' as const } : await jobs.waitForResult(jobId, runtime.config.bulkSyncTimeoutMs);
+    const jobId = job.id!;
+    const outcome = prefersAsync(req.get('Prefer')) ? { state: 'pending' as const } : await jobs.waitForResult(job, runtime.config.bulkSyncTimeoutMs);
     if (outcome.state === 'completed') {
       res.status(bulkHttpStatus(outcome.result)).json(bulkEnvelope(outcome.result, req.requestId));
     } else if (outcome.state === 'failed') {

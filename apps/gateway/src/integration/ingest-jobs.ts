@@ -13,6 +13,8 @@ import {
   type Runtime,
 } from '@wms/shared';
 
+type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
+
 export type JobOutcome = { state: 'completed'; result: IngestJobResult } | { state: 'failed' } | { state: 'pending' };
 export type PublicJobState = 'queued' | 'active' | 'completed' | 'failed';
 
@@ -49,20 +51,20 @@ export class IngestJobs {
    * Adds the job under `jobId`. An id already used (a retry of the same Idempotency-Key) returns the
    * existing job instead of a second one; a failed one is retried.
    */
-  async enqueue(name: IngestJobName, data: IngestJobData, jobId: string, mayExist: boolean): Promise<string> {
+  async enqueue(name: IngestJobName, data: IngestJobData, jobId: string, mayExist: boolean): Promise<IngestJob> {
     try {
       const job = await this.queue.add(name, data, { jobId });
       if (mayExist && (await job.getState()) === 'failed') await job.retry('failed');
-      return job.id ?? jobId;
-    } catch (error) {
-      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The ingest queue is not available; retry later', undefined, undefined);
+      return job;
+    } catch {
+      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The ingest queue is not available; retry later');
     }
   }
 
-  async waitForResult(jobId: string, timeoutMs: number): Promise<JobOutcome> {
+  async waitForResult(job: IngestJob, timeoutMs: number): Promise<JobOutcome> {
     const deadline = Date.now() + timeoutMs;
-    const job = await Job.fromId<IngestJobData, IngestJobResult, IngestJobName>(this.queue, jobId);
-    if (job && timeoutMs > 0 && !this.draining.signal.aborted) {
+    const jobId = job.id!;
+    if (timeoutMs > 0 && !this.draining.signal.aborted) {
       try {
         const result = await this.bounded(job.waitUntilFinished(this.events, timeoutMs), timeoutMs);
         if (result !== undefined) return { state: 'completed', result };
@@ -89,11 +91,11 @@ export class IngestJobs {
 
   private async outcome(jobId: string): Promise<JobOutcome> {
     try {
-      const job = await Job.fromId<IngestJobData, IngestJobResult, IngestJobName>(this.queue, jobId);
-      const state = job ? await job.getState() : 'unknown';
-      if (job && state === 'completed') return { state: 'completed', result: job.returnvalue };
+      const state = await this.queue.getJobState(jobId);
       if (state === 'failed') return { state: 'failed' };
-      return { state: 'pending' };
+      if (state !== 'completed') return { state: 'pending' };
+      const job = await Job.fromId<IngestJobData, IngestJobResult, IngestJobName>(this.queue, jobId);
+      return job ? { state: 'completed', result: job.returnvalue } : { state: 'pending' };
     } catch {
       return { state: 'pending' };
     }

@@ -50,5 +50,7 @@ export function createIngestQueue(settings: QueueSettings): IngestQueue {
     connection: settings.connection,
     prefix: settings.prefix,
     defaultJobOptions: ingestJobOptions,
+    // Completed events carry the bulk result (tens of kB): keep the event stream short.
+    streams: { events: { maxLen: 1_000 } },
   });
 }

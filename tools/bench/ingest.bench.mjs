@@ -1,0 +1,111 @@
+// Bulk ingest end to end (client → gateway → BullMQ → ingest worker → PostgreSQL → answer) against the
+// physical limit here: the same rows written by a plain multi-row upsert with `pg` alone. Also single
+// upserts/s through the gateway. Loopback only; every phase is bounded in requests.
+import pg from 'pg';
+import { createServices, openRuntime } from '@wms/shared';
+import { freePort, load, prepareBenchEnv, ratio, startApp } from './lib.mjs';
+
+const BATCH = 500;
+const BATCHES = 24; // 12,000 items per measured phase
+const ROUNDS = 3;
+const CLIENTS = 4;
+
+const item = (sku) => ({ sku, name: `Bench item ${sku}`, baseUomCode: 'EA', category: 'bench', tracking: 'lot', weightKg: 1.25 });
+const batchOf = (prefix, n) => Array.from({ length: BATCH }, (_, i) => item(`${prefix}-${n}-${i}`));
+
+/** Runs `batches` jobs over `clients` concurrent loops; returns items per second. */
+async function drive(clients, batches, run) {
+  let next = 0;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let n = next++; n < batches; n = next++) await run(n);
+    }),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return (batches * BATCH) / seconds;
+}
+
+async function rawPgUpsert(pool, tenantId, rows) {
+  const values = [];
+  const params = [tenantId];
+  for (const row of rows) {
+    const at = params.length;
+    values.push(`($1, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6})`);
+    params.push(row.sku, row.name, row.baseUomCode, row.category, row.tracking, row.weightKg);
+  }
+  await pool.query(
+    `INSERT INTO items (tenant_id, sku, name, base_uom_code, category, tracking, weight_kg) VALUES ${values.join(',')}
+     ON CONFLICT (tenant_id, sku) DO UPDATE SET name = EXCLUDED.name, base_uom_code = EXCLUDED.base_uom_code,
+       category = EXCLUDED.category, tracking = EXCLUDED.tracking, weight_kg = EXCLUDED.weight_kg, updated_at = now()
+     RETURNING id, (xmax = 0) AS created`,
+    params,
+  );
+}
+
+export default async function ingestBench() {
+  const port = freePort();
+  const bench = await prepareBenchEnv('ingest', { BULK_SYNC_TIMEOUT_MS: '60000', INGEST_CONCURRENCY: '4' });
+  const runtime = openRuntime(bench.config, { name: 'bench-ingest', redisRole: 'producer' });
+  const services = createServices(runtime.db, bench.config);
+  const tenant = await services.tenants.findByCode('DEFAULT');
+  const { rawKey } = await services.apiKeys.create({ name: 'bench', scopes: ['read', 'write'], tenantId: tenant.id }, null);
+  const pool = new pg.Pool({ connectionString: bench.config.databaseUrl, max: CLIENTS });
+  const gateway = await startApp('gateway', bench.env, { port });
+  const worker = await startApp('ingest-worker', { ...bench.env, LOG_LEVEL: process.env.BENCH_WORKER_LOG ?? 'warn' });
+  const url = `http://127.0.0.1:${port}/api/v1/integration/v1`;
+  const headers = { 'x-api-key': rawKey, 'content-type': 'application/json' };
+
+  const bulk = async (prefix, n) => {
+    const response = await fetch(`${url}/items/bulk`, { method: 'POST', headers, body: JSON.stringify({ items: batchOf(prefix, n) }) });
+    const body = await response.json();
+    if (response.status !== 200 || body.created !== BATCH) throw new Error(`bulk answered ${response.status}: ${JSON.stringify(body).slice(0, 200)}`);
+  };
+
+  try {
+    // Warm-up: JIT, connection pools, prepared plans.
+    await drive(CLIENTS, 4, (n) => rawPgUpsert(pool, tenant.id, batchOf('warm-pg', n)));
+    await drive(CLIENTS, 4, (n) => bulk('warm-e2e', n));
+
+    // Interleaved rounds, so drift on the shared cores hits both sides alike.
+    const rawRounds = [];
+    const e2eRounds = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      rawRounds.push(await drive(CLIENTS, BATCHES, (n) => rawPgUpsert(pool, tenant.id, batchOf(`pg-${round}`, n))));
+      e2eRounds.push(await drive(CLIENTS, BATCHES, (n) => bulk(`e2e-${round}`, n)));
+    }
+    const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const raw = mean(rawRounds);
+    const e2e = mean(e2eRounds);
+    const show = (values) => values.map((value) => value.toFixed(0)).join(', ');
+
+    let counter = 0;
+    const single = await load({
+      url: `${url}/items`,
+      connections: 8,
+      amount: 3000,
+      requests: [
+        {
+          method: 'POST',
+          headers,
+          setupRequest: (request) => ({ ...request, body: JSON.stringify(item(`single-${counter++}`)) }),
+        },
+      ],
+    });
+    const non2xx = single.non2xx + single.errors;
+    const singlePerSecond = single.requests.total / single.duration;
+
+    console.log(`raw pg multi-row upsert (${CLIENTS} clients, ${BATCH}/statement): ${raw.toFixed(0)} items/s  (rounds ${show(rawRounds)})`);
+    console.log(`bulk end to end via gateway + ingest worker (${CLIENTS} clients, ${BATCH}/request): ${e2e.toFixed(0)} items/s  (rounds ${show(e2eRounds)})`);
+    console.log(`single upserts via gateway (8 connections): ${singlePerSecond.toFixed(0)} req/s, p99 ${single.latency.p99} ms, non-2xx ${non2xx}`);
+    console.log(`ratio bulk end to end / raw pg: ${ratio(e2e, raw)} (target >= 0.50; per round ${rawRounds.map((value, i) => ratio(e2eRounds[i], value)).join(', ')})`);
+    console.log(`ratio single upserts / raw pg items: ${ratio(singlePerSecond, raw)}`);
+    console.log('note: 2 shared cores; gateway, worker, PostgreSQL, Redis and the clients compete for them, so figures vary by ±15 % between runs');
+  } finally {
+    await worker.stop();
+    await gateway.stop();
+    await pool.end();
+    await runtime.close();
+    await bench.cleanup();
+  }
+}

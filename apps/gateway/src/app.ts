@@ -10,14 +10,31 @@ import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { tenantsRoutes } from './routes/tenants.routes.js';
 import { warehousesRoutes } from './routes/warehouses.routes.js';
+import { createApiKeyAccess, type ApiKeyAccess, type ApiKeyAccessOptions } from './http/api-key-access.js';
+import { apiKeysRoutes } from './routes/api-keys.routes.js';
+import { auditLogsRoutes } from './routes/audit-logs.routes.js';
 
 export interface GatewayDeps {
   runtime: Runtime;
   services: Services;
+  /** Tests only: e.g. a short rate-limit window. Production always runs the defaults. */
+  apiKeys?: Partial<ApiKeyAccessOptions>;
 }
 
-export function createApp({ runtime, services }: GatewayDeps): Express {
+export interface Gateway {
+  app: Express;
+  /** The API-key guard's state; closed with the runtime (request log flushed, subscriber closed). */
+  apiKeyAccess: ApiKeyAccess;
+}
+
+/** The gateway's Express app; its background resources close when `runtime.close()` runs. */
+export function createApp(deps: GatewayDeps): Express {
+  return createGateway(deps).app;
+}
+
+export function createGateway({ runtime, services, apiKeys }: GatewayDeps): Gateway {
   const { config, logger } = runtime;
+  const apiKeyAccess = createApiKeyAccess(runtime, services, apiKeys);
   const tokens = services.auth.tokens;
   const app = express();
   app.disable('x-powered-by');
@@ -29,18 +46,21 @@ export function createApp({ runtime, services }: GatewayDeps): Express {
   app.use('/health', healthRoutes(runtime));
 
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
-  app.use('/api/v1/integration/v1', integrationRouter(runtime, services));
+  app.use('/api/v1/integration/v1', apiKeyAccess.guard, integrationRouter(runtime, services));
 
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT }));
+  api.post('/auth/login', apiKeyAccess.loginThrottle);
   api.use('/auth', authRoutes(services));
   api.use('/tenants', tenantsRoutes(services, tokens));
   api.use('/warehouses', warehousesRoutes(services, tokens));
+  api.use('/api-keys', apiKeysRoutes(services, tokens));
+  api.use('/audit-logs', auditLogsRoutes(services, tokens));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return app;
+  return { app, apiKeyAccess };
 }
 
 /** TRUST_PROXY accepts what Express accepts: true/false, a hop count, or names and CIDRs ("loopback", "10.0.0.0/8"). */

@@ -4,14 +4,17 @@ import { AuthService } from './auth/index.js';
 import { TenantsService } from './tenants/index.js';
 import { WarehousesService } from './warehouses/index.js';
 import { ApiKeysService } from './api-keys/index.js';
+import { AuditService } from './audit/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
+  const audit = new AuditService(db);
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
     warehouses: new WarehousesService(db),
-    apiKeys: new ApiKeysService(db),
+    apiKeys: new ApiKeysService(db, audit),
+    audit,
   };
 }
 

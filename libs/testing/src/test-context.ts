@@ -12,7 +12,7 @@ import {
   type Runtime,
   type Services,
 } from '@wms/shared';
-import { createApp } from '@wms/gateway';
+import { createGateway, type GatewayDeps } from '@wms/gateway';
 import { TEST_REDIS_URL, databaseUrl, templateDatabaseName, testRunId, uniqueDatabaseName, uniqueRedisPrefix } from './test-database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-of-at-least-32-characters!';
@@ -24,7 +24,7 @@ export interface TestContext {
   runtime: Runtime;
   services: Services;
   /** Starts a gateway over this context's database and Redis on a free loopback port. */
-  startGateway(overrides?: Partial<Record<string, string>>): Promise<TestGateway>;
+  startGateway(overrides?: Partial<Record<string, string>>, options?: Pick<GatewayDeps, 'apiKeys'>): Promise<TestGateway>;
   close(): Promise<void>;
 }
 
@@ -32,6 +32,8 @@ export interface TestGateway {
   url: string;
   runtime: Runtime;
   services: Services;
+  /** Writes the buffered API-key request log now (it is otherwise written about once a second). */
+  flushRequestLog(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,20 +73,23 @@ export async function createTestContext(label: string, overrides: Partial<Record
     config,
     runtime,
     services,
-    async startGateway(gatewayOverrides = {}) {
+    async startGateway(gatewayOverrides = {}, options = {}) {
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
       const gatewayRuntime = openRuntime(gatewayConfig, { name: 'test-gateway', redisRole: 'producer', logger });
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
-      const server: Server = createServer(createApp({ runtime: gatewayRuntime, services: gatewayServices }));
+      const { app, apiKeyAccess } = createGateway({ runtime: gatewayRuntime, services: gatewayServices, ...options });
+      const server: Server = createServer(app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       const gateway: TestGateway = {
         url: `http://127.0.0.1:${port}`,
         runtime: gatewayRuntime,
         services: gatewayServices,
+        flushRequestLog: () => apiKeyAccess.requestLog.flush(),
         async close() {
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
+          // Also closes the guard's resources (request-log flusher, pub/sub subscriber).
           await gatewayRuntime.close();
         },
       };

@@ -1,6 +1,5 @@
 import express, { Router } from 'express';
 import type { Runtime, Services } from '@wms/shared';
-import { apiKeyGuard } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
 import { BODY_LIMIT } from '../http/body.js';
 
@@ -11,7 +10,6 @@ import { BODY_LIMIT } from '../http/body.js';
  */
 export function integrationRouter(_runtime: Runtime, services: Services): Router {
   const router = Router();
-  router.use(apiKeyGuard(services));
   router.use((_req, res, next) => {
     useErrorFormat(res, 'envelope');
     next();

@@ -77,6 +77,7 @@ export async function createTestContext(label: string, overrides: Partial<Record
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
       const gatewayRuntime = openRuntime(gatewayConfig, { name: 'test-gateway', redisRole: 'producer', logger });
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
+      await connected(gatewayRuntime);
       const { app, apiKeyAccess } = createGateway({ runtime: gatewayRuntime, services: gatewayServices, ...options });
       const server: Server = createServer(app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -103,6 +104,24 @@ export async function createTestContext(label: string, overrides: Partial<Record
       await dropDatabase(config.databaseUrl);
     },
   };
+}
+
+/**
+ * Waits until the gateway's Redis connection is ready (or has failed, for tests of a Redis outage), so
+ * a test's first request is not answered by the in-process fallbacks of a connection still opening.
+ */
+async function connected(runtime: Runtime): Promise<void> {
+  const { redis } = runtime;
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
 }
 
 async function deleteRedisKeys(runtime: Runtime, prefix: string): Promise<void> {

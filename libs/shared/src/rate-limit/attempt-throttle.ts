@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { isRefusal } from './refusal.js';
 
 export interface AttemptThrottleOptions {
   keyPrefix: string;
@@ -35,7 +36,7 @@ export class AttemptThrottle {
       return null;
     } catch (rejection) {
       // Anything but a refusal (both stores failing) must not lock callers out.
-      if (!(rejection instanceof RateLimiterRes)) return null;
+      if (!isRefusal(rejection)) return null;
       return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
     }
   }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import { isRefusal } from './refusal.js';
 import type { Logger } from '../logging/index.js';
 
 /**
@@ -123,7 +124,7 @@ export class SlidingWindowLimiter {
       const result = await limiter.consume(id);
       return { allowed: true, limit, remaining: result.remainingPoints, resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)), store: 'memory' };
     } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      if (!isRefusal(rejection)) throw rejection;
       return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), store: 'memory' };
     }
   }

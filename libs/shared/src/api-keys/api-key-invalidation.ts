@@ -48,6 +48,8 @@ export class ApiKeyInvalidationBus {
   }
 
   async close(): Promise<void> {
+    // QUIT would wait in the offline queue of a subscriber that never connected.
+    if (this.subscriber.status !== 'ready') return this.subscriber.disconnect();
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 }

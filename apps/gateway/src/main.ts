@@ -15,5 +15,6 @@ installShutdown(runtime.logger, config.shutdownTimeoutMs, async () => {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await closed;
+  // Also flushes the API-key request log and closes the invalidation subscriber (runtime.onClose hooks).
   await runtime.close();
 });

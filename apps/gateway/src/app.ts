@@ -5,23 +5,40 @@ import type { AppLifecycle, Runtime, Services } from '@wms/shared';
 import { BODY_LIMIT } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
-import { docsRoutes } from './integration/docs.routes.js';
+import { docsRoutes, openApiRoutes } from './integration/docs.routes.js';
 import { requestContext } from './http/request-context.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { tenantsRoutes } from './routes/tenants.routes.js';
 import { warehousesRoutes } from './routes/warehouses.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
+import { createApiKeyAccess, type ApiKeyAccess, type ApiKeyAccessOptions } from './http/api-key-access.js';
+import { apiKeysRoutes } from './routes/api-keys.routes.js';
+import { auditLogsRoutes } from './routes/audit-logs.routes.js';
 
 export interface GatewayDeps {
   runtime: Runtime;
   services: Services;
   /** Resources the app opens (the ingest queue and its events); the caller drains and closes them on shutdown. */
   lifecycle: AppLifecycle;
+  /** Tests only: e.g. a short rate-limit window. Production always runs the defaults. */
+  apiKeys?: Partial<ApiKeyAccessOptions>;
 }
 
-export function createApp({ runtime, services, lifecycle }: GatewayDeps): Express {
+export interface Gateway {
+  app: Express;
+  /** The API-key guard's state; closed with the runtime (request log flushed, subscriber closed). */
+  apiKeyAccess: ApiKeyAccess;
+}
+
+/** The gateway's Express app; its background resources close when `runtime.close()` runs. */
+export function createApp(deps: GatewayDeps): Express {
+  return createGateway(deps).app;
+}
+
+export function createGateway({ runtime, services, lifecycle, apiKeys }: GatewayDeps): Gateway {
   const { config, logger } = runtime;
+  const apiKeyAccess = createApiKeyAccess(runtime, services, apiKeys);
   const tokens = services.auth.tokens;
   const app = express();
   app.disable('x-powered-by');
@@ -33,20 +50,24 @@ export function createApp({ runtime, services, lifecycle }: GatewayDeps): Expres
   app.use('/health', healthRoutes(runtime));
 
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
-  app.use('/api/v1/integration/v1', integrationRouter(runtime, services, lifecycle));
+  // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
+  app.use('/api/v1/integration/v1', openApiRoutes(services), apiKeyAccess.guard, integrationRouter(runtime, services, lifecycle));
   app.use('/docs', docsRoutes(services));
 
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT }));
+  api.post('/auth/login', apiKeyAccess.loginThrottle);
   api.use('/auth', authRoutes(services));
   api.use('/tenants', tenantsRoutes(services, tokens));
   api.use('/warehouses', warehousesRoutes(services, tokens));
   api.use('/users', usersRoutes(services, tokens));
+  api.use('/api-keys', apiKeysRoutes(services, tokens));
+  api.use('/audit-logs', auditLogsRoutes(services, tokens));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return app;
+  return { app, apiKeyAccess };
 }
 
 /** TRUST_PROXY accepts what Express accepts: true/false, a hop count, or names and CIDRs ("loopback", "10.0.0.0/8"). */

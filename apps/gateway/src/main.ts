@@ -27,5 +27,6 @@ installShutdown(runtime.logger, config.shutdownTimeoutMs, async () => {
   await closed;
   clearInterval(sweeper);
   await lifecycle.close();
+  // Also flushes the API-key request log and closes the invalidation subscriber (runtime.onClose hooks).
   await runtime.close();
 });

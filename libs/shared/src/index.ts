@@ -18,4 +18,5 @@ export * from './api-keys/index.js';
 export * from './integration/index.js';
 export * from './master-data/index.js';
 export * from './idempotency/index.js';
+export * from './rate-limit/index.js';
 export { createServices, type Services } from './services.js';

@@ -8,15 +8,18 @@ import { UsersService } from './users/index.js';
 import { IdempotencyService } from './idempotency/index.js';
 import { IngestRegistry } from './integration/index.js';
 import { MasterDataService, masterDataIngestHandlers } from './master-data/index.js';
+import { AuditService } from './audit/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
+  const audit = new AuditService(db);
   const masterData = new MasterDataService(db);
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
     warehouses: new WarehousesService(db),
-    apiKeys: new ApiKeysService(db),
+    apiKeys: new ApiKeysService(db, audit),
+    audit,
     users: new UsersService(db, config),
     masterData,
     idempotency: new IdempotencyService(db, config),

@@ -13,7 +13,7 @@ import {
   type Runtime,
   type Services,
 } from '@wms/shared';
-import { createApp } from '@wms/gateway';
+import { createGateway, type GatewayDeps } from '@wms/gateway';
 import { startIngestWorker } from '@wms/ingest-worker';
 import { TEST_REDIS_URL, databaseUrl, templateDatabaseName, testRunId, uniqueDatabaseName, uniqueRedisPrefix } from './test-database.js';
 
@@ -28,7 +28,7 @@ export interface TestContext {
   runtime: Runtime;
   services: Services;
   /** Starts a gateway over this context's database and Redis on a free loopback port. */
-  startGateway(overrides?: Partial<Record<string, string>>): Promise<TestGateway>;
+  startGateway(overrides?: Partial<Record<string, string>>, options?: Pick<GatewayDeps, 'apiKeys'>): Promise<TestGateway>;
   /** Starts an ingest worker in this process over this context's database and Redis prefix. */
   startIngestWorker(overrides?: Partial<Record<string, string>>): Promise<TestWorker>;
   close(): Promise<void>;
@@ -42,6 +42,8 @@ export interface TestGateway {
   url: string;
   runtime: Runtime;
   services: Services;
+  /** Writes the buffered API-key request log now (it is otherwise written about once a second). */
+  flushRequestLog(): Promise<void>;
   close(): Promise<void>;
   /**
    * Stops the gateway as a crash would: its database and Redis connections go first, so whatever its
@@ -88,23 +90,27 @@ export async function createTestContext(label: string, overrides: Partial<Record
     config,
     runtime,
     services,
-    async startGateway(gatewayOverrides = {}) {
+    async startGateway(gatewayOverrides = {}, options = {}) {
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
       const gatewayRuntime = openRuntime(gatewayConfig, { name: 'test-gateway', redisRole: 'producer', logger });
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
+      await connected(gatewayRuntime);
       const lifecycle = new AppLifecycle();
-      const server: Server = createServer(createApp({ runtime: gatewayRuntime, services: gatewayServices, lifecycle }));
+      const { app, apiKeyAccess } = createGateway({ runtime: gatewayRuntime, services: gatewayServices, lifecycle, ...options });
+      const server: Server = createServer(app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       const gateway: TestGateway = {
         url: `http://127.0.0.1:${port}`,
         runtime: gatewayRuntime,
         services: gatewayServices,
+        flushRequestLog: () => apiKeyAccess.requestLog.flush(),
         async close() {
           await lifecycle.drain();
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
           await lifecycle.close();
+          // Also closes the guard's resources (request-log flusher, pub/sub subscriber).
           await gatewayRuntime.close();
         },
         async kill() {
@@ -142,6 +148,24 @@ export async function createTestContext(label: string, overrides: Partial<Record
       await dropDatabase(config.databaseUrl);
     },
   };
+}
+
+/**
+ * Waits until the gateway's Redis connection is ready (or has failed, for tests of a Redis outage), so
+ * a test's first request is not answered by the in-process fallbacks of a connection still opening.
+ */
+async function connected(runtime: Runtime): Promise<void> {
+  const { redis } = runtime;
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      redis.off('ready', done);
+      redis.off('error', done);
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('error', done);
+  });
 }
 
 async function deleteRedisKeys(runtime: Runtime, prefix: string): Promise<void> {

@@ -1,5 +1,22 @@
-import type { RequestHandler } from 'express';
-import { AppError, MISSING_API_KEY, MISSING_SCOPE, hasScope, type ApiKeyScope, type Services } from '@wms/shared';
+import type { RequestHandler, Response } from 'express';
+import {
+  AppError,
+  INVALID_API_KEY,
+  MISSING_API_KEY,
+  MISSING_SCOPE,
+  hasScope,
+  isUsable,
+  isWellFormedKey,
+  type ApiKeyRequestLog,
+  type ApiKeyScope,
+  type ApiKeyVerifier,
+  type AttemptThrottle,
+  type RateLimitDecision,
+  type SlidingWindowLimiter,
+  type VerifiedKey,
+} from '@wms/shared';
+import { clientIp } from './client-ip.js';
+import { tooManyRequests } from './too-many-requests.js';
 
 /** Seed 5.2: `X-API-Key: <key>` or `Authorization: ApiKey <key>`. */
 export function extractApiKey(headers: { authorization?: string; 'x-api-key'?: string | string[] }): string | undefined {
@@ -10,20 +27,99 @@ export function extractApiKey(headers: { authorization?: string; 'x-api-key'?: s
   return match?.[1];
 }
 
+export interface ApiKeyGuardDeps {
+  verifier: ApiKeyVerifier;
+  limiter: SlidingWindowLimiter;
+  /** Per-address throttle of look-ups that find no usable key. */
+  failedLookups: AttemptThrottle;
+  requestLog: ApiKeyRequestLog;
+}
+
+/** Seed 4.4: GET (and HEAD) endpoints need `read`, every write needs `write`. */
+export function scopeForMethod(method: string): ApiKeyScope {
+  return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
+}
+
+const invalidKey = () => AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY');
+
 /**
- * The API-key guard of every integration route, in the seed's order: extract, verify (hash, active,
- * expiry), then attach the key to the request.
+ * The API-key guard of every integration route, in the seed's order (5.2 steps 1-8): extract; look up
+ * (a malformed key is refused before any look-up); active and not expired; scope; IP whitelist; origin;
+ * rate limit; attach the key and log the request after the answer.
  */
-export function apiKeyGuard(services: Pick<Services, 'apiKeys'>): RequestHandler {
-  return async (req, _res, next) => {
+export function apiKeyGuard(deps: ApiKeyGuardDeps): RequestHandler {
+  return async (req, res, next) => {
+    const startedAt = process.hrtime.bigint();
     const rawKey = extractApiKey(req.headers);
     if (!rawKey) throw AppError.unauthorized(MISSING_API_KEY, 'MISSING_API_KEY');
-    req.apiKey = await services.apiKeys.authenticate(rawKey);
+    if (!isWellFormedKey(rawKey)) throw invalidKey();
+    const ip = clientIp(req);
+    const key = await lookUp(deps, rawKey, ip, res);
+    if (!key || !isUsable(key.principal)) throw invalidKey();
+    const principal = key.principal;
+    if (!hasScope(principal, scopeForMethod(req.method))) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
+    if (key.ipWhitelist && !key.ipWhitelist.allows(ip)) {
+      throw AppError.forbidden(`Client IP ${ip} is not in the API key's IP whitelist`, 'IP_NOT_ALLOWED');
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && key.allowedOrigins && !key.allowedOrigins.allows(origin)) {
+      throw AppError.forbidden(`Origin ${origin} is not allowed for this API key`, 'ORIGIN_NOT_ALLOWED');
+    }
+    if (principal.rateLimitPerMinute > 0) {
+      const decision = await deps.limiter.hit(principal.id, principal.rateLimitPerMinute);
+      setRateLimitHeaders(res, decision, deps.limiter.windowSeconds);
+      if (!decision.allowed) {
+        throw tooManyRequests(
+          res,
+          'RATE_LIMITED',
+          `Rate limit exceeded for this API key. Retry in ${decision.resetSeconds} seconds.`,
+          decision.resetSeconds,
+        );
+      }
+    }
+    req.apiKey = principal;
+    res.on('finish', () => {
+      deps.requestLog.record({
+        apiKeyId: principal.id,
+        endpoint: req.originalUrl.split('?')[0] ?? req.originalUrl,
+        method: req.method,
+        ip: ip || null,
+        origin: origin ?? null,
+        statusCode: res.statusCode,
+        responseTimeMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
+        createdAt: new Date(),
+      });
+    });
     next();
   };
 }
 
-/** Seed 5.2 step 4: GET needs `read`, writes need `write`; `admin` passes every scope check. */
+/**
+ * A key fresh in the cache costs nothing. Otherwise the look-up counts against the caller's address
+ * until it finds a usable key, so guessing keys is throttled per address before it reaches the database.
+ */
+async function lookUp(deps: ApiKeyGuardDeps, rawKey: string, ip: string, res: Response): Promise<VerifiedKey | null> {
+  if (deps.verifier.isCached(rawKey)) return deps.verifier.lookup(rawKey);
+  const wait = await deps.failedLookups.attempt(ip);
+  if (wait !== null) {
+    throw tooManyRequests(res, 'TOO_MANY_INVALID_KEYS', `Too many invalid API key attempts from this address. Retry in ${wait} seconds.`, wait);
+  }
+  const key = await deps.verifier.lookup(rawKey);
+  if (key && isUsable(key.principal)) void deps.failedLookups.succeeded(ip);
+  return key;
+}
+
+function setRateLimitHeaders(res: Response, decision: RateLimitDecision, windowSeconds: number): void {
+  res.setHeader('X-RateLimit-Limit', String(decision.limit));
+  res.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  res.setHeader('RateLimit-Policy', `"key";q=${decision.limit};w=${windowSeconds}`);
+  res.setHeader('RateLimit', `"key";r=${decision.remaining};t=${decision.resetSeconds}`);
+}
+
+/**
+ * Route-level scope check for handlers that need more than their method implies. The guard already
+ * checks the method's scope (seed 5.2 step 4, before IP, origin and rate limit); `admin` passes.
+ */
 export function requireScope(scope: ApiKeyScope): RequestHandler {
   return (req, _res, next) => {
     if (!req.apiKey || !hasScope(req.apiKey, scope)) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');

@@ -1,25 +1,21 @@
 import './request.types.js';
 import { Router } from 'express';
 import type { AppLifecycle, Runtime, Services } from '@wms/shared';
-import { apiKeyGuard } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
-import { openApiRoutes } from './docs.routes.js';
 import { entityRoutes } from './entities.routes.js';
 import { idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from './ingest-jobs.js';
 import { jobsRoutes } from './jobs.routes.js';
 
 /**
- * `/api/v1/integration/v1`: the OpenAPI document is public; then the guard runs (its 401/403/429 use the
- * plain error shape), and everything after it answers errors in the integration envelope. Each route
+ * `/api/v1/integration/v1` behind the API-key guard (mounted in app.ts; its 401/403/429 use the plain
+ * error shape): everything here answers errors in the integration envelope. Each route
  * checks its scope, then parses its body (1 MB), so a caller without the right key learns nothing
  * about its payload.
  */
 export function integrationRouter(runtime: Runtime, services: Services, lifecycle: AppLifecycle): Router {
   const jobs = new IngestJobs(runtime, lifecycle);
   const router = Router();
-  router.use(openApiRoutes(services));
-  router.use(apiKeyGuard(services));
   router.use((_req, res, next) => {
     useErrorFormat(res, 'envelope');
     next();

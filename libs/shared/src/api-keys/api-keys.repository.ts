@@ -8,6 +8,39 @@ export const API_KEY_COLUMNS = `
   rate_limit_per_minute AS "rateLimitPerMinute", active, key_prefix AS "keyPrefix",
   created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
 
+/** Fields an edit may change, with their columns; arrays bind as PostgreSQL array literals. */
+const EDITABLE_COLUMNS = {
+  name: 'name',
+  description: 'description',
+  scopes: 'scopes',
+  expiresAt: 'expires_at',
+  ipWhitelist: 'ip_whitelist',
+  allowedOrigins: 'allowed_origins',
+  rateLimitPerMinute: 'rate_limit_per_minute',
+  active: 'active',
+} as const;
+export type EditableField = keyof typeof EDITABLE_COLUMNS;
+const ARRAY_FIELDS = new Set<EditableField>(['scopes', 'ipWhitelist', 'allowedOrigins']);
+
+export interface RequestLogEntry {
+  apiKeyId: string;
+  endpoint: string;
+  method: string;
+  ip: string | null;
+  origin: string | null;
+  statusCode: number;
+  responseTimeMs: number;
+  createdAt: Date;
+}
+
+export interface ApiKeyStats {
+  requests7d: number;
+  requests24h: number;
+  errorRate: number;
+  avgResponseTimeMs: number;
+  recentRequests: Array<Omit<RequestLogEntry, 'apiKeyId'>>;
+}
+
 export class ApiKeysRepository {
   constructor(private readonly db: Database) {}
 
@@ -45,9 +78,124 @@ export class ApiKeysRepository {
     )) as [ApiKeyPrincipal[], unknown];
     return rows[0] ?? null;
   }
+
+  /** `tenantId` null lists every tenant's keys. Newest first. */
+  async list(tenantId: string | null): Promise<ApiKeyRecord[]> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys
+        WHERE (CAST(:tenantId AS uuid) IS NULL OR tenant_id = CAST(:tenantId AS uuid))
+        ORDER BY created_at DESC, id`,
+      { replacements: { tenantId } },
+    )) as [ApiKeyRecord[], unknown];
+    return rows;
+  }
+
+  /** The key, locked for the rest of `transaction` when one is given. */
+  async findById(id: string, transaction?: Transaction): Promise<ApiKeyRecord | null> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = :id${transaction ? ' FOR UPDATE' : ''}`,
+      { replacements: { id }, transaction },
+    )) as [ApiKeyRecord[], unknown];
+    return rows[0] ?? null;
+  }
+
+  async update(id: string, changes: Partial<Pick<ApiKeyRecord, EditableField>>, transaction?: Transaction): Promise<ApiKeyRecord> {
+    const fields = Object.keys(changes) as EditableField[];
+    const assignments = fields.map((field) => `${EDITABLE_COLUMNS[field]} = :${field}${ARRAY_FIELDS.has(field) ? '::text[]' : ''}`);
+    const replacements: Record<string, unknown> = { id };
+    for (const field of fields) {
+      const value = changes[field];
+      replacements[field] = ARRAY_FIELDS.has(field) ? toArrayLiteral(value as string[]) : value;
+    }
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE api_keys SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = :id RETURNING ${API_KEY_COLUMNS}`,
+      { replacements, transaction },
+    )) as [ApiKeyRecord[], unknown];
+    return rows[0]!;
+  }
+
+  /** One multi-row insert for a whole batch of request-log records. */
+  async insertRequestLogs(entries: RequestLogEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db.sequelize.query(
+      `INSERT INTO api_key_request_logs (api_key_id, endpoint, method, ip, origin, status_code, response_time_ms, created_at)
+       SELECT * FROM unnest(:ids::uuid[], :endpoints::text[], :methods::text[], :ips::text[], :origins::text[],
+                            :statusCodes::int[], :responseTimes::float8[], :createdAts::timestamptz[])`,
+      {
+        replacements: {
+          ids: toArrayLiteral(entries.map((entry) => entry.apiKeyId)),
+          endpoints: toArrayLiteral(entries.map((entry) => entry.endpoint)),
+          methods: toArrayLiteral(entries.map((entry) => entry.method)),
+          ips: toArrayLiteral(entries.map((entry) => entry.ip)),
+          origins: toArrayLiteral(entries.map((entry) => entry.origin)),
+          statusCodes: `{${entries.map((entry) => entry.statusCode).join(',')}}`,
+          responseTimes: `{${entries.map((entry) => entry.responseTimeMs).join(',')}}`,
+          createdAts: toArrayLiteral(entries.map((entry) => entry.createdAt.toISOString())),
+        },
+      },
+    );
+  }
+
+  /**
+   * Sets lastUsedAt of the given keys, skipping any a replica already touched within the last minute,
+   * so each key's row is written at most once a minute however many gateways serve it.
+   */
+  async touchLastUsed(usage: Array<{ id: string; at: Date }>): Promise<void> {
+    if (usage.length === 0) return;
+    await this.db.sequelize.query(
+      `UPDATE api_keys AS k SET last_used_at = u.at
+         FROM unnest(:ids::uuid[], :ats::timestamptz[]) AS u(id, at)
+        WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at - interval '1 minute')`,
+      {
+        replacements: {
+          ids: toArrayLiteral(usage.map((entry) => entry.id)),
+          ats: toArrayLiteral(usage.map((entry) => entry.at.toISOString())),
+        },
+      },
+    );
+  }
+
+  /** Deletes at most `batchSize` request-log records older than `retentionDays`; returns how many went. */
+  async purgeRequestLogs(retentionDays: number, batchSize: number): Promise<number> {
+    const [, result] = (await this.db.sequelize.query(
+      `DELETE FROM api_key_request_logs WHERE id IN (
+         SELECT id FROM api_key_request_logs WHERE created_at < now() - make_interval(days => :retentionDays) LIMIT :batchSize)`,
+      { replacements: { retentionDays, batchSize } },
+    )) as [unknown, { rowCount?: number }];
+    return result?.rowCount ?? 0;
+  }
+
+  /** Seed 2.4: counts over 7 days and 24 hours; error rate and average response time over the 7 days. */
+  async stats(id: string, recentLimit: number): Promise<ApiKeyStats> {
+    const [[totals], [recent]] = (await Promise.all([
+      this.db.sequelize.query(
+        `SELECT count(*)::int AS "requests7d",
+                count(*) FILTER (WHERE created_at > now() - interval '24 hours')::int AS "requests24h",
+                count(*) FILTER (WHERE status_code >= 400)::int AS "errors",
+                coalesce(avg(response_time_ms), 0)::float8 AS "avgResponseTimeMs"
+           FROM api_key_request_logs
+          WHERE api_key_id = :id AND created_at > now() - interval '7 days'`,
+        { replacements: { id } },
+      ),
+      this.db.sequelize.query(
+        `SELECT endpoint, method, ip, origin, status_code AS "statusCode", response_time_ms AS "responseTimeMs", created_at AS "createdAt"
+           FROM api_key_request_logs WHERE api_key_id = :id
+          ORDER BY created_at DESC, id DESC LIMIT :recentLimit`,
+        { replacements: { id, recentLimit } },
+      ),
+    ])) as [[Array<{ requests7d: number; requests24h: number; errors: number; avgResponseTimeMs: number }>, unknown], [ApiKeyStats['recentRequests'], unknown]];
+    const row = totals[0]!;
+    return {
+      requests7d: row.requests7d,
+      requests24h: row.requests24h,
+      errorRate: row.requests7d === 0 ? 0 : row.errors / row.requests7d,
+      avgResponseTimeMs: Math.round(row.avgResponseTimeMs * 100) / 100,
+      recentRequests: recent,
+    };
+  }
 }
 
-/** A PostgreSQL array literal, so an empty list binds as '{}' rather than an invalid ARRAY[]. */
-export function toArrayLiteral(values: string[]): string {
-  return `{${values.map((value) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+/** A PostgreSQL array literal, so an empty list binds as '{}' rather than an invalid ARRAY[]; null stays NULL. */
+export function toArrayLiteral(values: Array<string | null>): string {
+  return `{${values.map((value) => (value === null ? 'NULL' : `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)).join(',')}}`;
 }

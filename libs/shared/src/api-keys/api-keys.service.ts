@@ -1,48 +1,169 @@
+import type { AuditService } from '../audit/index.js';
 import type { Database } from '../db/models.js';
 import { AppError } from '../errors/index.js';
-import type { ApiKeyInput, ApiKeyPrincipal, CreatedApiKey } from './api-key.types.js';
-import { ApiKeysRepository } from './api-keys.repository.js';
+import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
+import { ApiKeysRepository, type ApiKeyStats, type EditableField } from './api-keys.repository.js';
 import { displayPrefix, generateRawKey, hashKey, isWellFormedKey } from './key-format.js';
 
 export const MISSING_API_KEY = 'Missing API key';
 export const INVALID_API_KEY = 'Invalid, revoked, or expired API key';
 export const MISSING_SCOPE = 'API key missing required scope(s)';
 
+/** Seed section 8: the latest 50 requests per key. */
+export const RECENT_REQUESTS_SHOWN = 50;
+export const API_KEY_ENTITY = 'api_key';
+
+export type ApiKeyUpdate = Partial<Omit<ApiKeyInput, 'tenantId'>>;
+
+/** Who acts, and which tenant they are bound to (null: cross-tenant, sees every key). */
+export interface ApiKeyActor {
+  userId: string | null;
+  tenantId: string | null;
+}
+
+type ChangeListener = (keyId: string) => void;
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date || b instanceof Date) return (a ? new Date(a as Date).getTime() : null) === (b ? new Date(b as Date).getTime() : null);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** What an audit entry keeps of a new key: everything but secrets and server-set fields. */
+function creationSnapshot(record: ApiKeyRecord): Record<string, unknown> {
+  const { name, description, scopes, tenantId, expiresAt, ipWhitelist, allowedOrigins, rateLimitPerMinute, keyPrefix } = record;
+  return { name, description, scopes, tenantId, expiresAt, ipWhitelist, allowedOrigins, rateLimitPerMinute, keyPrefix };
+}
+
 export class ApiKeysService {
   readonly repository: ApiKeysRepository;
+  private readonly listeners: ChangeListener[] = [];
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly audit: AuditService,
+  ) {
     this.repository = new ApiKeysRepository(db);
+  }
+
+  /** Called after every committed change of a key (the gateway invalidates its verification caches). */
+  onChange(listener: ChangeListener): void {
+    this.listeners.push(listener);
   }
 
   async create(input: ApiKeyInput, actorUserId: string | null): Promise<CreatedApiKey> {
     const rawKey = generateRawKey();
-    const record = await this.repository.insert({
-      name: input.name,
-      description: input.description ?? '',
-      scopes: input.scopes,
-      tenantId: input.tenantId ?? null,
-      expiresAt: input.expiresAt ?? null,
-      ipWhitelist: input.ipWhitelist ?? [],
-      allowedOrigins: input.allowedOrigins ?? [],
-      rateLimitPerMinute: input.rateLimitPerMinute ?? 0,
-      keyHash: hashKey(rawKey),
-      keyPrefix: displayPrefix(rawKey),
-      createdBy: actorUserId,
+    const tenantId = input.tenantId ?? null;
+    if (tenantId) await this.requireTenant(tenantId);
+    const record = await this.db.sequelize.transaction(async (transaction) => {
+      const created = await this.repository.insert(
+        {
+          name: input.name,
+          description: input.description ?? '',
+          scopes: input.scopes,
+          tenantId,
+          expiresAt: input.expiresAt ?? null,
+          ipWhitelist: input.ipWhitelist ?? [],
+          allowedOrigins: input.allowedOrigins ?? [],
+          rateLimitPerMinute: input.rateLimitPerMinute ?? 0,
+          keyHash: hashKey(rawKey),
+          keyPrefix: displayPrefix(rawKey),
+          createdBy: actorUserId,
+        },
+        transaction,
+      );
+      await this.audit.record(
+        { action: 'api_key.created', entityType: API_KEY_ENTITY, entityId: created.id, tenantId, actorUserId, changes: creationSnapshot(created) },
+        transaction,
+      );
+      return created;
     });
     return { ...record, rawKey };
   }
 
+  async list(actor: ApiKeyActor, tenantFilter: string | null = null): Promise<ApiKeyRecord[]> {
+    return this.repository.list(actor.tenantId ?? tenantFilter);
+  }
+
+  /** Another tenant's key answers exactly as a missing one. */
+  async get(id: string, actor: ApiKeyActor): Promise<ApiKeyRecord> {
+    const record = await this.repository.findById(id);
+    if (!record || (actor.tenantId && record.tenantId !== actor.tenantId)) throw AppError.notFound(`API key ${id} not found`);
+    return record;
+  }
+
+  async update(id: string, input: ApiKeyUpdate, actor: ApiKeyActor): Promise<ApiKeyRecord> {
+    const changes: Partial<Pick<ApiKeyRecord, EditableField>> = {};
+    for (const [field, value] of Object.entries(input) as Array<[EditableField, unknown]>) {
+      if (value === undefined) continue;
+      // An empty rate limit is the seed's "unlimited", stored as 0.
+      (changes as Record<string, unknown>)[field] = field === 'rateLimitPerMinute' && value === null ? 0 : value;
+    }
+    return this.change(id, actor, 'api_key.updated', changes);
+  }
+
+  async revoke(id: string, actor: ApiKeyActor): Promise<ApiKeyRecord> {
+    return this.change(id, actor, 'api_key.revoked', { active: false });
+  }
+
+  async activate(id: string, actor: ApiKeyActor): Promise<ApiKeyRecord> {
+    return this.change(id, actor, 'api_key.activated', { active: true });
+  }
+
+  async stats(id: string, actor: ApiKeyActor): Promise<ApiKeyStats> {
+    await this.get(id, actor);
+    return this.repository.stats(id, RECENT_REQUESTS_SHOWN);
+  }
+
   /**
-   * Seed 5.2 steps 2 and 3: a malformed key (bad prefix, length or checksum) is refused without any
-   * look-up; an unknown, inactive or expired key gets the same 401.
+   * Applies what actually differs under a row lock and audits it with before and after values; a change
+   * that changes nothing (revoking a revoked key) writes nothing and audits nothing.
+   */
+  private async change(
+    id: string,
+    actor: ApiKeyActor,
+    action: string,
+    wanted: Partial<Pick<ApiKeyRecord, EditableField>>,
+  ): Promise<ApiKeyRecord> {
+    await this.get(id, actor);
+    const { record, changed } = await this.db.sequelize.transaction(async (transaction) => {
+      const current = (await this.repository.findById(id, transaction))!;
+      const diff: Record<string, { from: unknown; to: unknown }> = {};
+      const effective: Partial<Pick<ApiKeyRecord, EditableField>> = {};
+      for (const [field, value] of Object.entries(wanted) as Array<[EditableField, unknown]>) {
+        if (sameValue(current[field], value)) continue;
+        diff[field] = { from: current[field], to: value };
+        (effective as Record<string, unknown>)[field] = value;
+      }
+      if (Object.keys(effective).length === 0) return { record: current, changed: false };
+      const updated = await this.repository.update(id, effective, transaction);
+      await this.audit.record(
+        { action, entityType: API_KEY_ENTITY, entityId: id, tenantId: current.tenantId, actorUserId: actor.userId, changes: diff },
+        transaction,
+      );
+      return { record: updated, changed: true };
+    });
+    if (changed) for (const listener of this.listeners) listener(id);
+    return record;
+  }
+
+  private async requireTenant(tenantId: string): Promise<void> {
+    const [rows] = (await this.db.sequelize.query('SELECT 1 FROM tenants WHERE id = :tenantId', { replacements: { tenantId } })) as [unknown[], unknown];
+    if (rows.length === 0) throw AppError.validation('Request validation failed', [{ path: 'tenantId', message: `tenantId ${tenantId} does not exist` }]);
+  }
+
+  /**
+   * Seed 5.2 steps 2 and 3 without a cache: a malformed key (bad prefix, length or checksum) is refused
+   * without any look-up; an unknown, inactive or expired key gets the same 401.
    */
   async authenticate(rawKey: string, now = new Date()): Promise<ApiKeyPrincipal> {
     if (!isWellFormedKey(rawKey)) throw AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY');
     const principal = await this.repository.findPrincipalByHash(hashKey(rawKey));
-    if (!principal || !principal.active || (principal.expiresAt && principal.expiresAt <= now)) {
-      throw AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY');
-    }
+    if (!isUsable(principal, now)) throw AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY');
     return principal;
   }
+}
+
+/** Seed 5.2 step 3: the key exists, is active and has not expired. */
+export function isUsable(principal: ApiKeyPrincipal | null, now = new Date()): principal is ApiKeyPrincipal {
+  return !!principal && principal.active && !(principal.expiresAt && new Date(principal.expiresAt) <= now);
 }

@@ -1,1 +1,2 @@
 export type { AuditLogAttributes } from './audit-log.model.js';
+export { AuditService, type AuditEntry, type AuditRecordInput, type AuditQuery } from './audit.service.js';

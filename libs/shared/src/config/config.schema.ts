@@ -107,6 +107,14 @@ export const configVariables = {
     schema: milliseconds().default(25000),
     description: 'hard limit for a graceful shutdown after SIGTERM',
   },
+  API_KEY_FAILURES_PER_IP_PER_MINUTE: {
+    schema: Joi.number().integer().min(1).default(30),
+    description: 'failed API-key look-ups (unknown, revoked or expired key) one client address may make per minute before 429',
+  },
+  LOGIN_FAILURES_PER_IP_PER_MINUTE: {
+    schema: Joi.number().integer().min(1).default(20),
+    description: 'failed logins one client address may make per minute before 429 (on top of the per-account lock)',
+  },
   LOG_LEVEL: {
     schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
     description: 'pino log level',

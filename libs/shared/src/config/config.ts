@@ -27,6 +27,7 @@ export interface Config {
   workerHealthPort: number;
   shutdownTimeoutMs: number;
   logLevel: string;
+  throttle: { apiKeyFailuresPerIpPerMinute: number; loginFailuresPerIpPerMinute: number };
 }
 
 export class ConfigError extends Error {
@@ -81,6 +82,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workerHealthPort: value.WORKER_HEALTH_PORT,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     logLevel: value.LOG_LEVEL,
+    throttle: {
+      apiKeyFailuresPerIpPerMinute: value.API_KEY_FAILURES_PER_IP_PER_MINUTE,
+      loginFailuresPerIpPerMinute: value.LOGIN_FAILURES_PER_IP_PER_MINUTE,
+    },
   };
 }
 

@@ -10,6 +10,8 @@ export interface Runtime {
   logger: Logger;
   db: Database;
   redis: Redis;
+  /** Registers what must stop before the connections close (flushers, subscribers); run newest first. */
+  onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -19,14 +21,21 @@ export function openRuntime(config: Config, options: { name: string; redisRole: 
   const db: Database = { sequelize, models: defineModels(sequelize) };
   const redis = createRedis(config, options.redisRole, options.name);
   let closed = false;
+  const hooks: Array<() => Promise<void>> = [];
   return {
     config,
     logger,
     db,
     redis,
+    onClose(hook) {
+      hooks.push(hook);
+    },
     async close() {
       if (closed) return;
       closed = true;
+      for (const hook of hooks.reverse()) {
+        await hook().catch((error: unknown) => logger.error({ err: error }, 'close hook failed'));
+      }
       await Promise.allSettled([redis.quit().catch(() => redis.disconnect()), sequelize.close()]);
     },
   };

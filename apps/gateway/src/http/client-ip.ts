@@ -1,0 +1,10 @@
+import type { Request } from 'express';
+import { normalizeIp } from '@wms/shared';
+
+/**
+ * The client address under TRUST_PROXY: Express' req.ip believes X-Forwarded-For only as far as trusted
+ * proxies wrote it. IPv4-mapped IPv6 (`::ffff:a.b.c.d`) is reported as the IPv4 address.
+ */
+export function clientIp(req: Request): string {
+  return normalizeIp(req.ip ?? req.socket.remoteAddress ?? '');
+}

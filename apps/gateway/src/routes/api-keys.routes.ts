@@ -1,0 +1,61 @@
+import { Router, type Request } from 'express';
+import Joi from 'joi';
+import { AppError, createApiKeySchema, updateApiKeySchema, validate, type ApiKeyActor, type Services, type TokenService } from '@wms/shared';
+import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { tenantScopeOf } from '../http/tenant-scope.js';
+
+const listQuerySchema = Joi.object({ tenantId: Joi.string().uuid() });
+const uuid = Joi.string().uuid();
+
+function actorOf(req: Request): ApiKeyActor {
+  return { userId: req.principal!.sub, tenantId: req.principal!.tenantId };
+}
+
+/** CONTRACT.md section 3. A tenant-bound user manages only its tenant's keys; another tenant's key is a 404. */
+export function apiKeysRoutes(services: Services, tokens: TokenService): Router {
+  const router = Router();
+  router.use(requireJwt(tokens), requireModule('api-keys'));
+  router.param('id', (_req, _res, next, id: string) => {
+    if (uuid.validate(id).error) throw AppError.notFound(`API key ${id} not found`);
+    next();
+  });
+
+  router.post('/', async (req, res) => {
+    const input = validate(createApiKeySchema, req.body);
+    const tenantId = tenantScopeOf(req.principal!, input.tenantId, false);
+    const created = await services.apiKeys.create(
+      { ...input, tenantId, rateLimitPerMinute: input.rateLimitPerMinute ?? 0 },
+      req.principal!.sub,
+    );
+    res.status(201).json(created);
+  });
+
+  router.get('/', async (req, res) => {
+    const query = validate(listQuerySchema, req.query);
+    tenantScopeOf(req.principal!, query.tenantId, false);
+    res.json(await services.apiKeys.list(actorOf(req), query.tenantId ?? null));
+  });
+
+  router.get('/:id', async (req, res) => {
+    res.json(await services.apiKeys.get(req.params.id as string, actorOf(req)));
+  });
+
+  router.patch('/:id', async (req, res) => {
+    const input = validate(updateApiKeySchema, req.body);
+    res.json(await services.apiKeys.update(req.params.id as string, input, actorOf(req)));
+  });
+
+  router.post('/:id/revoke', async (req, res) => {
+    res.json(await services.apiKeys.revoke(req.params.id as string, actorOf(req)));
+  });
+
+  router.post('/:id/activate', async (req, res) => {
+    res.json(await services.apiKeys.activate(req.params.id as string, actorOf(req)));
+  });
+
+  router.get('/:id/stats', async (req, res) => {
+    res.json(await services.apiKeys.stats(req.params.id as string, actorOf(req)));
+  });
+
+  return router;
+}

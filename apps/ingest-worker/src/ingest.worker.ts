@@ -1,5 +1,5 @@
 import { Worker } from 'bullmq';
-import { INGEST_QUEUE, createRedis, type IngestJobData, type IngestJobName, type IngestJobResult, type Runtime, type Services } from '@wms/shared';
+import { INGEST_QUEUE, closeRedis, createRedis, type IngestJobData, type IngestJobName, type IngestJobResult, type Runtime, type Services } from '@wms/shared';
 import { createIngestProcessor } from './ingest.processor.js';
 
 export interface IngestWorkerHandle {
@@ -23,7 +23,7 @@ export function startIngestWorker(runtime: Runtime, services: Pick<Services, 'in
     worker,
     async close() {
       await worker.close();
-      await connection.quit().catch(() => connection.disconnect());
+      await closeRedis(connection);
     },
   };
 }

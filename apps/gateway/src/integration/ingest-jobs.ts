@@ -4,7 +4,9 @@ import {
   AppError,
   INGEST_QUEUE,
   createIngestQueue,
+  closeRedis,
   createRedis,
+  settleWithin,
   type AppLifecycle,
   type IngestJobData,
   type IngestJobName,
@@ -41,9 +43,10 @@ export class IngestJobs {
     this.queue.on('error', () => undefined);
     lifecycle.onDrain(() => this.draining.abort());
     lifecycle.onClose(async () => {
-      await this.events.close().catch(() => undefined);
-      await this.queue.close().catch(() => undefined);
-      await this.eventsRedis.quit().catch(() => this.eventsRedis.disconnect());
+      // BullMQ's close waits for a connection that may never come when Redis is away: bound it.
+      await settleWithin(this.events.close(), 2_000);
+      await settleWithin(this.queue.close(), 2_000);
+      await closeRedis(this.eventsRedis);
     });
   }
 

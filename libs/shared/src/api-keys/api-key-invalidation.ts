@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logging/index.js';
+import { closeRedis } from '../redis/index.js';
 
 const SUBSCRIBE_WAIT_MS = 2_000;
 
@@ -50,6 +51,6 @@ export class ApiKeyInvalidationBus {
   async close(): Promise<void> {
     // QUIT would wait in the offline queue of a subscriber that never connected.
     if (this.subscriber.status !== 'ready') return this.subscriber.disconnect();
-    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
+    await closeRedis(this.subscriber);
   }
 }

@@ -1,2 +1,2 @@
 export { installShutdown } from './shutdown.js';
-export { AppLifecycle } from './app-lifecycle.js';
+export { AppLifecycle, settleWithin } from './app-lifecycle.js';

@@ -1,2 +1,2 @@
-export { createRedis, redisKey, type RedisRole } from './redis.js';
+export { createRedis, closeRedis, redisKey, type RedisRole } from './redis.js';
 export type { Redis } from 'ioredis';

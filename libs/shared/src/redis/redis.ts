@@ -22,3 +22,21 @@ export function createRedis(config: Pick<Config, 'redisUrl'>, role: RedisRole, n
 export function redisKey(prefix: string, ...parts: string[]): string {
   return [prefix, ...parts].join(':');
 }
+
+/**
+ * Closes a connection without ever hanging: a ready connection gets QUIT (bounded), anything else (still
+ * connecting, reconnecting to a Redis that is away) is dropped at once.
+ */
+export async function closeRedis(redis: Redis, timeoutMs = 1_000): Promise<void> {
+  if (redis.status === 'end') return;
+  if (redis.status === 'ready') {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([redis.quit().catch(() => undefined), timedOut]);
+    clearTimeout(timer);
+  }
+  // QUIT (above) may have ended it meanwhile.
+  if ((redis.status as string) !== 'end') redis.disconnect();
+}

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { createSequelize, defineModels, ensureDatabase, runMigrations, runSeed, type Database } from '../db/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
-import { createRedis, type RedisRole } from '../redis/index.js';
+import { closeRedis, createRedis, type RedisRole } from '../redis/index.js';
 
 /** The connections one process holds. Apps open one at start and close it on SIGTERM. */
 export interface Runtime {
@@ -36,7 +36,7 @@ export function openRuntime(config: Config, options: { name: string; redisRole: 
       for (const hook of hooks.reverse()) {
         await hook().catch((error: unknown) => logger.error({ err: error }, 'close hook failed'));
       }
-      await Promise.allSettled([redis.quit().catch(() => redis.disconnect()), sequelize.close()]);
+      await Promise.allSettled([closeRedis(redis), sequelize.close()]);
     },
   };
 }

@@ -15,4 +15,6 @@ export * from './users/index.js';
 export * from './warehouses/index.js';
 export * from './audit/index.js';
 export * from './api-keys/index.js';
+export * from './events/index.js';
+export * from './webhooks/index.js';
 export { createServices, type Services } from './services.js';

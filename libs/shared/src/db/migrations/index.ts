@@ -1,6 +1,7 @@
 import type { Migration } from '../migration.js';
 import { foundation } from './0001-foundation.js';
 import { apiKeys } from './0002-api-keys.js';
+import { eventsWebhooks } from './0004-events-webhooks.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
-export const migrations: Migration[] = [foundation, apiKeys];
+export const migrations: Migration[] = [foundation, apiKeys, eventsWebhooks];

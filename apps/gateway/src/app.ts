@@ -1,7 +1,7 @@
 import './http/types.js';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { Runtime, Services } from '@wms/shared';
+import { DeliveryEnqueuer, createWebhookDeliveryQueue, type Runtime, type Services } from '@wms/shared';
 import { BODY_LIMIT } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
@@ -10,13 +10,16 @@ import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { tenantsRoutes } from './routes/tenants.routes.js';
 import { warehousesRoutes } from './routes/warehouses.routes.js';
+import { webhooksRoutes } from './routes/webhooks.routes.js';
 
 export interface GatewayDeps {
   runtime: Runtime;
   services: Services;
+  /** createApp registers here what it opens (producer queues); the caller runs the hooks at shutdown, before runtime.close(). */
+  onClose: (hook: () => Promise<void>) => void;
 }
 
-export function createApp({ runtime, services }: GatewayDeps): Express {
+export function createApp({ runtime, services, onClose }: GatewayDeps): Express {
   const { config, logger } = runtime;
   const tokens = services.auth.tokens;
   const app = express();
@@ -31,11 +34,17 @@ export function createApp({ runtime, services }: GatewayDeps): Express {
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
   app.use('/api/v1/integration/v1', integrationRouter(runtime, services));
 
+  // Producer queues share the gateway's fail-fast Redis connection; closing them leaves it to runtime.close().
+  const webhookQueue = createWebhookDeliveryQueue(runtime.redis, config.redisKeyPrefix, config.webhook.maxAttempts);
+  webhookQueue.on('error', () => undefined);
+  onClose(() => webhookQueue.close());
+
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT }));
   api.use('/auth', authRoutes(services));
   api.use('/tenants', tenantsRoutes(services, tokens));
   api.use('/warehouses', warehousesRoutes(services, tokens));
+  api.use('/webhooks', webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 2_000 }), logger));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler);

@@ -5,7 +5,8 @@ import { createApp } from './app.js';
 const config = loadConfig();
 const runtime = openRuntime(config, { name: 'gateway', redisRole: 'producer' });
 const services = createServices(runtime.db, config);
-const server = createServer(createApp({ runtime, services }));
+const closeHooks: Array<() => Promise<void>> = [];
+const server = createServer(createApp({ runtime, services, onClose: (hook) => closeHooks.push(hook) }));
 server.keepAliveTimeout = 65_000;
 
 server.listen(config.port, () => runtime.logger.info({ port: config.port }, 'gateway listening'));
@@ -15,5 +16,6 @@ installShutdown(runtime.logger, config.shutdownTimeoutMs, async () => {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await closed;
+  await Promise.allSettled(closeHooks.map((hook) => hook()));
   await runtime.close();
 });

@@ -25,6 +25,8 @@ export interface TestContext {
   services: Services;
   /** Starts a gateway over this context's database and Redis on a free loopback port. */
   startGateway(overrides?: Partial<Record<string, string>>): Promise<TestGateway>;
+  /** Registers something the test started (a worker) that close() stops first. */
+  onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function createTestContext(label: string, overrides: Partial<Record
   const services = createServices(runtime.db, config);
   await runSeed(runtime.db, config);
   const gateways: TestGateway[] = [];
+  const closeHooks: Array<() => Promise<void>> = [];
 
   return {
     config,
@@ -75,7 +78,9 @@ export async function createTestContext(label: string, overrides: Partial<Record
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
       const gatewayRuntime = openRuntime(gatewayConfig, { name: 'test-gateway', redisRole: 'producer', logger });
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
-      const server: Server = createServer(createApp({ runtime: gatewayRuntime, services: gatewayServices }));
+      const closeHooks: Array<() => Promise<void>> = [];
+      const app = createApp({ runtime: gatewayRuntime, services: gatewayServices, onClose: (hook) => closeHooks.push(hook) });
+      const server: Server = createServer(app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       const gateway: TestGateway = {
@@ -85,13 +90,18 @@ export async function createTestContext(label: string, overrides: Partial<Record
         async close() {
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
+          await Promise.allSettled(closeHooks.map((hook) => hook()));
           await gatewayRuntime.close();
         },
       };
       gateways.push(gateway);
       return gateway;
     },
+    onClose(hook) {
+      closeHooks.push(hook);
+    },
     async close() {
+      await Promise.allSettled(closeHooks.map((hook) => hook()));
       await Promise.allSettled(gateways.map((gateway) => gateway.close()));
       await deleteRedisKeys(runtime, redisPrefix);
       await runtime.close();

@@ -5,7 +5,9 @@ import {
   WEBHOOK_DELIVERY_QUEUE,
   createRedis,
   verifyWebhookSignature,
+  type AppendEventInput,
   type Config,
+  type CreatedWebhookSubscription,
   type WebhookDeliveryJobData,
 } from '@wms/shared';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '@wms/webhook-worker';
@@ -145,4 +147,60 @@ export function startTestWebhookWorker(
 /** A queue handle on the context's delivery queue, for assertions on jobs. Close it in the test. */
 export function webhookDeliveryQueueOf(ctx: TestContext): Queue<WebhookDeliveryJobData> {
   return new Queue<WebhookDeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, { connection: ctx.runtime.redis, prefix: ctx.config.redisKeyPrefix });
+}
+
+/** One event of each of the eight business events, with CONTRACT 5's data shapes. */
+export function sampleEvents(tenantId: string): AppendEventInput[] {
+  return [
+    {
+      tenantId,
+      event: 'asn.received',
+      data: { asnNo: 'ASN-20250101-000001', grnNo: 'GRN-20250101-000001', warehouseCode: 'WH1', lines: [{ lineNo: 1, sku: 'SKU-1', expectedQty: 10, receivedQty: 4 }] },
+    },
+    { tenantId, event: 'asn.completed', data: { asnNo: 'ASN-20250101-000001', warehouseCode: 'WH1' } },
+    {
+      tenantId,
+      event: 'order.allocated',
+      data: { orderNo: 'SO-20250101-000001', warehouseCode: 'WH1', lines: [{ lineNo: 1, sku: 'SKU-1', qtyOrdered: 5, qtyAllocated: 5 }] },
+    },
+    {
+      tenantId,
+      event: 'order.released',
+      data: {
+        orderNo: 'SO-20250101-000001',
+        warehouseCode: 'WH1',
+        pickTasks: [{ id: '6f9619ff-8b86-4d11-b42d-00c04fc964ff', sku: 'SKU-1', locationCode: 'A-01', lotNo: 'LOT1', qty: 5 }],
+      },
+    },
+    { tenantId, event: 'order.shipped', data: { orderNo: 'SO-20250101-000001', shipmentNo: 'SHP-20250101-000001', trackingNo: '1Z999' } },
+    { tenantId, event: 'order.cancelled', data: { orderNo: 'SO-20250101-000002', referenceNo: 'REF-2', previousStatus: 'released' } },
+    {
+      tenantId,
+      event: 'stock.adjusted',
+      data: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU-1', lotNo: null, qtyDelta: -2, qtyOnHand: 8, reason: 'damaged' },
+    },
+    {
+      tenantId,
+      event: 'cyclecount.variance',
+      data: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU-1', lotNo: null, systemQty: 8, countedQty: 7, variance: -1 },
+    },
+  ];
+}
+
+/** Appends events the way an operation does: inside a transaction of its own. */
+export async function appendEvents(ctx: Pick<TestContext, 'runtime' | 'services'>, events: AppendEventInput[]) {
+  return ctx.runtime.db.sequelize.transaction(async (transaction) => {
+    const appended = [];
+    for (const event of events) appended.push(await ctx.services.events.append(transaction, event));
+    return appended;
+  });
+}
+
+/** Creates a subscription through the service (no HTTP). */
+export async function createSubscription(
+  ctx: Pick<TestContext, 'services'>,
+  input: { url: string; events?: string[]; tenantId?: string | null; description?: string },
+): Promise<CreatedWebhookSubscription> {
+  const { tenantId = null, ...body } = input;
+  return ctx.services.webhooks.create({ events: ['*'], ...body }, tenantId, null);
 }

@@ -197,4 +197,24 @@ describe('webhook delivery', () => {
     expect(verifyReceived(received!, subscription.secret)).toBe(true);
     expect(JSON.parse(received!.body)).toMatchObject({ event: 'webhook.test', data: { subscriptionId: subscription.id, tenantId: null } });
   });
+
+  it('when private URLs are not allowed at delivery, a subscriber address or name that leads to loopback is refused and never contacted', async () => {
+    const worker = startTestWebhookWorker(ctx, { webhook: { ...fastRetries, allowPrivateUrls: false } });
+    const { tenant } = await createTenantWithWarehouse(ctx);
+    const literal = await createSubscription(ctx, { url: receiver.urlFor('/ssrf-literal'), tenantId: tenant.id, events: ['asn.completed'] });
+    const byName = await createSubscription(ctx, {
+      url: receiver.urlFor('/ssrf-name').replace('127.0.0.1', 'localhost'),
+      tenantId: tenant.id,
+      events: ['asn.completed'],
+    });
+
+    await appendEvents(ctx, sampleEvents(tenant.id));
+    await waitFor(async () => (await deliveriesOf(literal.id))[0]?.status === 'failed' && (await deliveriesOf(byName.id))[0]?.status === 'failed');
+    await worker.close();
+
+    expect(receiver.requestsTo('/ssrf-literal')).toHaveLength(0);
+    expect(receiver.requestsTo('/ssrf-name')).toHaveLength(0);
+    expect((await deliveriesOf(literal.id))[0]!.lastError).toBe('address 127.0.0.1 is not allowed');
+    expect((await deliveriesOf(byName.id))[0]!.lastError).toContain('EBLOCKEDADDRESS');
+  });
 });

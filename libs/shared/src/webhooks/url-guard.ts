@@ -10,7 +10,10 @@ import { AppError } from '../errors/index.js';
  * DNS gives (see `guardedLookup`), so a name that changes to a private address after registration
  * is refused when connecting.
  */
-const blocked = new BlockList();
+// Two lists: Node's BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules, and the IPv6 list
+// blocks all of ::ffff:0:0/96 and ::/96.
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
 for (const [network, prefix] of [
   ['0.0.0.0', 8], // "this network", unspecified
   ['10.0.0.0', 8],
@@ -28,7 +31,7 @@ for (const [network, prefix] of [
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
+  blockedV4.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
   ['::', 128], // unspecified
@@ -45,13 +48,13 @@ for (const [network, prefix] of [
   ['fec0::', 10], // site-local (deprecated)
   ['ff00::', 8], // multicast
 ] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
+  blockedV6.addSubnet(network, prefix, 'ipv6');
 }
 
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) return blocked.check(address, 'ipv6');
+  if (family === 4) return blockedV4.check(address, 'ipv4');
+  if (family === 6) return blockedV6.check(address, 'ipv6');
   return true; // not an address at all: refuse rather than guess
 }
 

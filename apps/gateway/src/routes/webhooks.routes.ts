@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { AppError, type DeliveryEnqueuer, type Logger, type Services, type TokenService } from '@wms/shared';
+import { type DeliveryEnqueuer, type Logger, type Services, type TokenService } from '@wms/shared';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 
@@ -19,9 +19,9 @@ export function webhooksRoutes(services: Services, tokens: TokenService, enqueue
   };
 
   router.post('/', async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    if (typeof body !== 'object' || Array.isArray(body)) throw AppError.validation('Request validation failed');
-    const tenantId = tenantScopeOf(req.principal!, body.tenantId, false);
+    // The service validates the whole body; only the tenant is read here, to scope it.
+    const body: unknown = req.body ?? {};
+    const tenantId = tenantScopeOf(req.principal!, (body as { tenantId?: unknown }).tenantId, false);
     if (tenantId) await services.tenants.requireExisting(tenantId);
     res.status(201).json(await services.webhooks.create(body, tenantId, req.principal!.sub));
   });

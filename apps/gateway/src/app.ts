@@ -1,7 +1,7 @@
 import './http/types.js';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { AppLifecycle, Runtime, Services } from '@wms/shared';
+import { DeliveryEnqueuer, createWebhookDeliveryQueue, settleWithin, type AppLifecycle, type Runtime, type Services } from '@wms/shared';
 import { BODY_LIMIT } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
@@ -15,6 +15,7 @@ import { usersRoutes } from './routes/users.routes.js';
 import { createApiKeyAccess, type ApiKeyAccess, type ApiKeyAccessOptions } from './http/api-key-access.js';
 import { apiKeysRoutes } from './routes/api-keys.routes.js';
 import { auditLogsRoutes } from './routes/audit-logs.routes.js';
+import { webhooksRoutes } from './routes/webhooks.routes.js';
 
 export interface GatewayDeps {
   runtime: Runtime;
@@ -53,6 +54,11 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
   app.use('/api/v1/integration/v1', openApiRoutes(services), apiKeyAccess.guard, integrationRouter(runtime, services, lifecycle));
   app.use('/docs', docsRoutes(services));
+
+  // Producer queues share the gateway's fail-fast Redis connection; closing them leaves it to runtime.close().
+  const webhookQueue = createWebhookDeliveryQueue(runtime.redis, config.redisKeyPrefix, config.webhook.maxAttempts);
+  webhookQueue.on('error', () => undefined);
+  lifecycle.onClose(() => settleWithin(webhookQueue.close(), 2_000));
 
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT }));

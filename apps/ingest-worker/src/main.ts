@@ -1,8 +1,8 @@
 import type { Server } from 'node:http';
-import { createServices, installShutdown, loadConfig, openRuntime, startHealthServer, waitForDependencies } from '@wms/shared';
+import { createServices, installShutdown, loadConfigOrExit, openRuntime, startHealthServer, waitForDependencies } from '@wms/shared';
 import { startIngestWorker, type IngestWorkerHandle } from './ingest.worker.js';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const runtime = openRuntime(config, { name: 'ingest-worker', redisRole: 'worker' });
 const services = createServices(runtime.db, config);
 const { logger } = runtime;

@@ -19,4 +19,6 @@ export * from './integration/index.js';
 export * from './master-data/index.js';
 export * from './idempotency/index.js';
 export * from './rate-limit/index.js';
+export * from './events/index.js';
+export * from './webhooks/index.js';
 export { createServices, type Services } from './services.js';

@@ -9,6 +9,8 @@ import { IdempotencyService } from './idempotency/index.js';
 import { IngestRegistry } from './integration/index.js';
 import { MasterDataService, masterDataIngestHandlers } from './master-data/index.js';
 import { AuditService } from './audit/index.js';
+import { EventsService } from './events/index.js';
+import { WebhooksService } from './webhooks/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
@@ -25,6 +27,8 @@ export function createServices(db: Database, config: Config) {
     idempotency: new IdempotencyService(db, config),
     /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
     ingest: new IngestRegistry([...masterDataIngestHandlers(masterData)]),
+    events: new EventsService(db),
+    webhooks: new WebhooksService(db, config),
   };
 }
 

@@ -31,6 +31,8 @@ export interface TestContext {
   startGateway(overrides?: Partial<Record<string, string>>, options?: Pick<GatewayDeps, 'apiKeys'>): Promise<TestGateway>;
   /** Starts an ingest worker in this process over this context's database and Redis prefix. */
   startIngestWorker(overrides?: Partial<Record<string, string>>): Promise<TestWorker>;
+  /** Registers something the test started (a worker) that close() stops first. */
+  onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -84,6 +86,7 @@ export async function createTestContext(label: string, overrides: Partial<Record
   await runSeed(runtime.db, config);
   const gateways: TestGateway[] = [];
   const workers: TestWorker[] = [];
+  const closeHooks: Array<() => Promise<void>> = [];
 
   return {
     env,
@@ -140,7 +143,11 @@ export async function createTestContext(label: string, overrides: Partial<Record
       workers.push(worker);
       return worker;
     },
+    onClose(hook) {
+      closeHooks.push(hook);
+    },
     async close() {
+      await Promise.allSettled(closeHooks.map((hook) => hook()));
       await Promise.allSettled(workers.map((worker) => worker.close()));
       await Promise.allSettled(gateways.map((gateway) => gateway.close()));
       await deleteRedisKeys(runtime, redisPrefix);

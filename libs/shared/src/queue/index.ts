@@ -9,3 +9,4 @@ export {
   type IngestJobResult,
   type IngestQueue,
 } from './ingest.contract.js';
+export * from './webhook-delivery.contract.js';

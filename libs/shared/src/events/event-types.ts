@@ -1,0 +1,90 @@
+/**
+ * The business events of seed section 6, with the `data` of CONTRACT.md section 5, plus `webhook.test`
+ * (sent by the test endpoint, never fanned out). Every event's data carries `tenantId`; `append` adds
+ * it from the event's tenant, so the two can never disagree.
+ */
+export interface EventDataMap {
+  'asn.received': {
+    asnNo: string;
+    grnNo: string;
+    warehouseCode: string;
+    lines: Array<{ lineNo: number; sku: string; expectedQty: number; receivedQty: number }>;
+  };
+  'asn.completed': { asnNo: string; warehouseCode: string };
+  'order.allocated': {
+    orderNo: string;
+    warehouseCode: string;
+    lines: Array<{ lineNo: number; sku: string; qtyOrdered: number; qtyAllocated: number }>;
+  };
+  'order.released': {
+    orderNo: string;
+    warehouseCode: string;
+    pickTasks: Array<{ id: string; sku: string; locationCode: string; lotNo: string | null; qty: number }>;
+  };
+  'order.shipped': { orderNo: string; shipmentNo: string; trackingNo: string | null };
+  'order.cancelled': { orderNo: string; referenceNo: string | null; previousStatus: string };
+  'stock.adjusted': {
+    warehouseCode: string;
+    locationCode: string;
+    sku: string;
+    lotNo: string | null;
+    qtyDelta: number;
+    qtyOnHand: number;
+    reason: string;
+  };
+  'cyclecount.variance': {
+    warehouseCode: string;
+    locationCode: string;
+    sku: string;
+    lotNo: string | null;
+    systemQty: number;
+    countedQty: number;
+    variance: number;
+  };
+  'webhook.test': { subscriptionId: string; message: string };
+}
+
+export type EventName = keyof EventDataMap;
+export type BusinessEventName = Exclude<EventName, 'webhook.test'>;
+
+/** What subscribers may name in `events`; `*` is every business event. */
+export const businessEventNames = [
+  'asn.received',
+  'asn.completed',
+  'order.allocated',
+  'order.released',
+  'order.shipped',
+  'order.cancelled',
+  'stock.adjusted',
+  'cyclecount.variance',
+] as const satisfies readonly BusinessEventName[];
+
+export const TEST_EVENT = 'webhook.test' satisfies EventName;
+
+/** The stored and delivered data of an event: the input data plus its tenant. */
+export type EventData<E extends EventName> = EventDataMap[E] & { tenantId: string | null };
+
+export type AppendEventInput = {
+  [E in BusinessEventName]: { tenantId: string; event: E; data: EventDataMap[E] };
+}[BusinessEventName];
+
+export interface AppendedEvent {
+  id: string;
+  event: EventName;
+  tenantId: string | null;
+  occurredAt: Date;
+}
+
+/** An event as the feed and the webhook body show it (CONTRACT 7 adds `id`). */
+export interface PublishedEvent {
+  id: string;
+  event: EventName;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export interface EventPage {
+  events: PublishedEvent[];
+  /** Pass as `after` to get the next page; the cursor given (or null) when nothing new has arrived. */
+  nextCursor: string | null;
+}

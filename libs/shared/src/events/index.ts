@@ -1,0 +1,3 @@
+export * from './event-types.js';
+export { EventsService, FEED_MAX_LIMIT } from './events.service.js';
+export { EventsRepository, EVENTS_CHANNEL } from './events.repository.js';

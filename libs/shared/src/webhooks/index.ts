@@ -1,0 +1,10 @@
+export * from './webhook.types.js';
+export { WebhooksService } from './webhooks.service.js';
+export { WebhookDeliveryService, type AttemptOutcome } from './delivery.service.js';
+export { DeliveryEnqueuer } from './delivery-enqueuer.js';
+export { OutboxRelay, type RelayOptions, type RelayPass } from './outbox-relay.js';
+export { SecretBox } from './secret-box.js';
+export { generateWebhookSecret, signWebhook, verifyWebhookSignature, webhookHeaders } from './signing.js';
+export { assertDeliverableUrl, guardedLookup, isBlockedAddress, parseWebhookUrl, type UrlPolicy } from './url-guard.js';
+export { backoffDelay, parseRetryAfter, MAX_BACKOFF_MS } from './backoff.js';
+export { RESPONSE_SNIPPET_BYTES } from './http-sender.js';

@@ -1,0 +1,178 @@
+import pg from 'pg';
+import type { Database } from '../db/models.js';
+import { EVENTS_CHANNEL } from '../events/index.js';
+import type { Logger } from '../logging/index.js';
+import type { DeliveryEnqueuer } from './delivery-enqueuer.js';
+
+/** Serialises fan-out passes across relays, so feed positions become visible in the order they are given. */
+const FAN_OUT_LOCK_KEY = 0x77_6d_73_01; // "wms" + 1
+
+export interface RelayPass {
+  events: number;
+  deliveries: number;
+  enqueued: number;
+}
+
+export interface RelayOptions {
+  pollIntervalMs?: number;
+  batchSize?: number;
+  /** When set, the relay LISTENs for append notifications and wakes at once instead of at the next poll. */
+  listenDatabaseUrl?: string;
+}
+
+/**
+ * The outbox relay (runs in the webhook worker). Each pass:
+ * 1. fan-out, PostgreSQL only: claims committed, unrelayed events, writes one delivery row per matching
+ *    subscription (unique per event and subscription), gives each event its feed position and marks it
+ *    relayed, in one statement. It needs no Redis, so events keep flowing into deliveries during an outage.
+ * 2. enqueue: moves unqueued delivery rows into BullMQ (DeliveryEnqueuer), one job per delivery.
+ * Events committed out of sequence order are simply picked up by a later pass: nothing is read by cursor.
+ */
+export class OutboxRelay {
+  private running = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private nudged = false;
+  private listener: pg.Client | undefined;
+  private lastErrorLog = 0;
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly enqueuer: DeliveryEnqueuer,
+    private readonly logger: Logger,
+    private readonly options: RelayOptions = {},
+  ) {
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  /** Fan-out of up to one batch of events. */
+  async fanOut(): Promise<{ events: number; deliveries: number }> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const [[lock]] = (await this.db.sequelize.query('SELECT pg_try_advisory_xact_lock(:key) AS locked', {
+        replacements: { key: FAN_OUT_LOCK_KEY },
+        transaction,
+      })) as [Array<{ locked: boolean }>, unknown];
+      if (!lock?.locked) return { events: 0, deliveries: 0 }; // another relay is fanning out right now
+      const [[counts]] = (await this.db.sequelize.query(
+        `WITH claimed AS (
+           SELECT id, seq, tenant_id, event FROM events
+            WHERE relayed_at IS NULL
+            ORDER BY seq
+            LIMIT :batch
+            FOR UPDATE SKIP LOCKED
+         ), positioned AS (
+           SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
+         ), inserted AS (
+           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at)
+           SELECT c.id, s.id, now()
+             FROM claimed c
+             JOIN webhook_subscriptions s
+               ON s.active
+              AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
+              AND (c.event = ANY (s.events) OR '*' = ANY (s.events))
+           ON CONFLICT (event_id, subscription_id) DO NOTHING
+           RETURNING 1
+         ), marked AS (
+           UPDATE events e SET relayed_at = now(), feed_position = p.position
+             FROM positioned p WHERE e.id = p.id
+           RETURNING 1
+         )
+         SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries`,
+        { replacements: { batch: this.batchSize }, transaction },
+      )) as [Array<{ events: number; deliveries: number }>, unknown];
+      return counts!;
+    });
+  }
+
+  /** One pass: fan-out, then enqueue. Fan-out runs even when the enqueue fails (Redis down). */
+  async runOnce(): Promise<RelayPass> {
+    const fanned = await this.fanOut();
+    const enqueued = await this.enqueuer.enqueue(this.batchSize);
+    return { ...fanned, enqueued };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops after the pass in progress; closes the listener. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+    await this.listener?.end().catch(() => undefined);
+    this.listener = undefined;
+  }
+
+  private async run(): Promise<void> {
+    let lastListenAttempt = 0;
+    while (this.running) {
+      if (this.options.listenDatabaseUrl && !this.listener && Date.now() - lastListenAttempt > 5_000) {
+        lastListenAttempt = Date.now();
+        await this.listen(this.options.listenDatabaseUrl);
+      }
+      try {
+        let pass: RelayPass;
+        do {
+          pass = await this.runOnce();
+        } while (this.running && (pass.events === this.batchSize || pass.enqueued === this.batchSize));
+      } catch (error) {
+        this.logThrottled(error);
+      }
+      await this.sleep();
+    }
+  }
+
+  private sleep(): Promise<void> {
+    if (this.nudged || !this.running) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined = undefined;
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      timer = setTimeout(done, this.pollIntervalMs);
+      this.wake = done;
+    });
+  }
+
+  /** Runs the next pass now (a notification arrived) instead of at the next poll. */
+  nudge(): void {
+    if (this.wake) this.wake();
+    else this.nudged = true;
+  }
+
+  private async listen(databaseUrl: string): Promise<void> {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    client.on('error', () => {
+      if (this.listener === client) this.listener = undefined;
+    });
+    client.on('end', () => {
+      if (this.listener === client) this.listener = undefined;
+    });
+    client.on('notification', () => this.nudge());
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      this.listener = client;
+    } catch (error) {
+      this.logThrottled(error);
+      await client.end().catch(() => undefined);
+    }
+  }
+
+  private logThrottled(error: unknown): void {
+    if (Date.now() - this.lastErrorLog < 10_000) return;
+    this.lastErrorLog = Date.now();
+    this.logger.warn({ err: error }, 'outbox relay pass failed; events wait in PostgreSQL and are retried');
+  }
+}

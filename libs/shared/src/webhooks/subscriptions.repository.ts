@@ -1,0 +1,120 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '../db/models.js';
+import { toArrayLiteral } from '../api-keys/index.js';
+import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
+
+const SUBSCRIPTION_COLUMNS = `
+  id, tenant_id AS "tenantId", url, events, description, active, disabled_reason AS "disabledReason",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+const DELIVERY_COLUMNS = `
+  d.id, d.event_id AS "eventId", e.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
+  d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt"`;
+
+export class SubscriptionsRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(row: {
+    tenantId: string | null;
+    url: string;
+    events: string[];
+    description: string;
+    secretSealed: string;
+    createdBy: string | null;
+  }): Promise<WebhookSubscription> {
+    const [rows] = (await this.db.sequelize.query(
+      `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, secret_sealed, created_by)
+       VALUES (:tenantId, :url, :events::text[], :description, :secretSealed, :createdBy)
+       RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      { replacements: { ...row, events: toArrayLiteral(row.events) } },
+    )) as [WebhookSubscription[], unknown];
+    return rows[0]!;
+  }
+
+  /** `tenantId` undefined = every subscription; null = cross-tenant subscriptions only. */
+  async list(filter: { tenantId?: string | null }): Promise<WebhookSubscription[]> {
+    const where = filter.tenantId === undefined ? '' : filter.tenantId === null ? 'WHERE tenant_id IS NULL' : 'WHERE tenant_id = :tenantId';
+    const [rows] = (await this.db.sequelize.query(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ${where} ORDER BY created_at, id`, {
+      replacements: { tenantId: filter.tenantId ?? null },
+    })) as [WebhookSubscription[], unknown];
+    return rows;
+  }
+
+  async findById(id: string, transaction?: Transaction): Promise<WebhookSubscription | null> {
+    const [rows] = (await this.db.sequelize.query(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = :id`, {
+      replacements: { id },
+      transaction,
+    })) as [WebhookSubscription[], unknown];
+    return rows[0] ?? null;
+  }
+
+  async update(id: string, patch: UpdateSubscriptionInput): Promise<WebhookSubscription | null> {
+    const sets: string[] = ['updated_at = now()'];
+    if (patch.url !== undefined) sets.push('url = :url');
+    if (patch.events !== undefined) sets.push('events = :events::text[]');
+    if (patch.description !== undefined) sets.push('description = :description');
+    if (patch.active !== undefined) sets.push('active = :active', 'disabled_reason = NULL');
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE webhook_subscriptions SET ${sets.join(', ')} WHERE id = :id RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      {
+        replacements: {
+          id,
+          url: patch.url ?? null,
+          events: patch.events ? toArrayLiteral(patch.events) : null,
+          description: patch.description ?? null,
+          active: patch.active ?? null,
+        },
+      },
+    )) as [WebhookSubscription[], unknown];
+    return rows[0] ?? null;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const [rows] = (await this.db.sequelize.query('DELETE FROM webhook_subscriptions WHERE id = :id RETURNING id', {
+      replacements: { id },
+    })) as [unknown[], unknown];
+    return rows.length > 0;
+  }
+
+  async listDeliveries(subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${DELIVERY_COLUMNS}
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE d.subscription_id = :subscriptionId
+        ORDER BY d.created_at DESC, d.id
+        LIMIT :limit`,
+      { replacements: { subscriptionId, limit } },
+    )) as [WebhookDelivery[], unknown];
+    return rows;
+  }
+
+  async findDelivery(subscriptionId: string, deliveryId: string, transaction?: Transaction): Promise<WebhookDelivery | null> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${DELIVERY_COLUMNS}
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE d.subscription_id = :subscriptionId AND d.id = :deliveryId`,
+      { replacements: { subscriptionId, deliveryId }, transaction },
+    )) as [WebhookDelivery[], unknown];
+    return rows[0] ?? null;
+  }
+
+  /** Starts a new run of a finished delivery: back to pending, a new generation (so a new job id), not yet enqueued. */
+  async restartDelivery(subscriptionId: string, deliveryId: string, transaction: Transaction): Promise<boolean> {
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE webhook_deliveries
+          SET status = 'pending', generation = generation + 1, enqueued_at = NULL, next_attempt_at = now(), updated_at = now()
+        WHERE id = :deliveryId AND subscription_id = :subscriptionId AND status <> 'pending'
+        RETURNING id`,
+      { replacements: { subscriptionId, deliveryId }, transaction },
+    )) as [unknown[], unknown];
+    return rows.length > 0;
+  }
+
+  async insertDelivery(eventId: string, subscriptionId: string, transaction: Transaction): Promise<string> {
+    const [rows] = (await this.db.sequelize.query(
+      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at) VALUES (:eventId, :subscriptionId, now()) RETURNING id`,
+      { replacements: { eventId, subscriptionId }, transaction },
+    )) as [Array<{ id: string }>, unknown];
+    return rows[0]!.id;
+  }
+}

@@ -1,0 +1,123 @@
+import type { Config } from '../config/index.js';
+import type { Database } from '../db/models.js';
+import { AppError } from '../errors/index.js';
+import { EventsService } from '../events/index.js';
+import { validate } from '../validation/index.js';
+import { SecretBox } from './secret-box.js';
+import { generateWebhookSecret } from './signing.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { assertDeliverableUrl, type UrlPolicy } from './url-guard.js';
+import { createSubscriptionSchema, listDeliveriesSchema, updateSubscriptionSchema } from './webhook.schema.js';
+import type {
+  CreateSubscriptionInput,
+  CreatedWebhookSubscription,
+  UpdateSubscriptionInput,
+  ViewerScope,
+  WebhookDelivery,
+  WebhookSubscription,
+} from './webhook.types.js';
+
+/** Subscription administration (CONTRACT 6). Delivery itself is WebhookDeliveryService's. */
+export class WebhooksService {
+  readonly repository: SubscriptionsRepository;
+  readonly secrets: SecretBox;
+  private readonly urlPolicy: UrlPolicy;
+
+  constructor(
+    private readonly db: Database,
+    config: Pick<Config, 'nodeEnv' | 'jwt' | 'webhook'>,
+    private readonly events = new EventsService(db),
+  ) {
+    this.repository = new SubscriptionsRepository(db);
+    this.secrets = new SecretBox(config.jwt.secret);
+    this.urlPolicy = { allowPrivate: config.webhook.allowPrivateUrls, requireHttps: config.nodeEnv === 'production' };
+  }
+
+  /** `tenantId` is the tenant the subscription is bound to (null = every tenant's events), already scoped by the caller. */
+  async create(body: unknown, tenantId: string | null, actorUserId: string | null): Promise<CreatedWebhookSubscription> {
+    const input = validate(createSubscriptionSchema, body) as CreateSubscriptionInput;
+    const url = await assertDeliverableUrl(input.url, this.urlPolicy);
+    const secret = generateWebhookSecret();
+    const record = await this.repository.insert({
+      tenantId,
+      url,
+      events: input.events,
+      description: input.description ?? '',
+      secretSealed: this.secrets.seal(secret),
+      createdBy: actorUserId,
+    });
+    return { ...record, secret };
+  }
+
+  /** A tenant-bound viewer lists its tenant's subscriptions; a cross-tenant viewer all, or one tenant's. */
+  async list(viewer: ViewerScope, tenantFilter?: string | null): Promise<WebhookSubscription[]> {
+    return this.repository.list({ tenantId: viewer.tenantId ?? tenantFilter ?? undefined });
+  }
+
+  async get(id: string, viewer: ViewerScope): Promise<WebhookSubscription> {
+    const subscription = isUuid(id) ? await this.repository.findById(id) : null;
+    // Another tenant's subscription behaves as if it did not exist.
+    if (!subscription || (viewer.tenantId && subscription.tenantId !== viewer.tenantId)) {
+      throw AppError.notFound(`Webhook subscription ${id} not found`);
+    }
+    return subscription;
+  }
+
+  async update(id: string, body: unknown, viewer: ViewerScope): Promise<WebhookSubscription> {
+    const patch = validate(updateSubscriptionSchema, body) as UpdateSubscriptionInput;
+    await this.get(id, viewer);
+    if (patch.url !== undefined) patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
+    const updated = await this.repository.update(id, patch);
+    if (!updated) throw AppError.notFound(`Webhook subscription ${id} not found`);
+    return updated;
+  }
+
+  async remove(id: string, viewer: ViewerScope): Promise<void> {
+    await this.get(id, viewer);
+    await this.repository.delete(id);
+  }
+
+  async listDeliveries(id: string, viewer: ViewerScope, query: unknown = {}): Promise<WebhookDelivery[]> {
+    const { limit } = validate(listDeliveriesSchema, query, 'Invalid query');
+    await this.get(id, viewer);
+    return this.repository.listDeliveries(id, limit);
+  }
+
+  /**
+   * Starts a new run of a finished (succeeded or failed) delivery: same event id, so the same
+   * `webhook-id`. The caller enqueues it; if that fails the relay does it within a poll interval.
+   */
+  async redeliver(id: string, deliveryId: string, viewer: ViewerScope): Promise<WebhookDelivery> {
+    const subscription = await this.get(id, viewer);
+    this.assertActive(subscription);
+    return this.db.sequelize.transaction(async (transaction) => {
+      const delivery = isUuid(deliveryId) ? await this.repository.findDelivery(id, deliveryId, transaction) : null;
+      if (!delivery) throw AppError.notFound(`Delivery ${deliveryId} not found`);
+      if (!(await this.repository.restartDelivery(id, deliveryId, transaction))) {
+        throw AppError.conflict('INVALID_STATE', 'Delivery is pending; it can be redelivered once it has succeeded or failed');
+      }
+      return (await this.repository.findDelivery(id, deliveryId, transaction))!;
+    });
+  }
+
+  /** Writes a `webhook.test` event and its delivery to this subscription only, whatever its event filter. */
+  async sendTest(id: string, viewer: ViewerScope): Promise<WebhookDelivery> {
+    const subscription = await this.get(id, viewer);
+    this.assertActive(subscription);
+    return this.db.sequelize.transaction(async (transaction) => {
+      const event = await this.events.appendTest(transaction, { tenantId: subscription.tenantId, subscriptionId: id });
+      const deliveryId = await this.repository.insertDelivery(event.id, id, transaction);
+      return (await this.repository.findDelivery(id, deliveryId, transaction))!;
+    });
+  }
+
+  private assertActive(subscription: WebhookSubscription): void {
+    if (!subscription.active) {
+      throw AppError.conflict('SUBSCRIPTION_DISABLED', 'Webhook subscription is disabled; set active to true first');
+    }
+  }
+}
+
+function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

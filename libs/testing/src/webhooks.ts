@@ -1,0 +1,206 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Queue } from 'bullmq';
+import {
+  WEBHOOK_DELIVERY_QUEUE,
+  createRedis,
+  verifyWebhookSignature,
+  type AppendEventInput,
+  type Config,
+  type CreatedWebhookSubscription,
+  type WebhookDeliveryJobData,
+} from '@wms/shared';
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '@wms/webhook-worker';
+import type { TestContext } from './test-context.js';
+
+export interface ReceivedRequest {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  receivedAt: number;
+}
+
+/** How the receiver answers one request; `delayMs` holds the answer back, `hang` never answers. */
+export interface ReceiverAnswer {
+  status?: number;
+  delayMs?: number;
+  hang?: boolean;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export type ReceiverBehaviour = (request: ReceivedRequest, indexOnPath: number) => ReceiverAnswer;
+
+export interface WebhookReceiver {
+  url: string;
+  /** The URL of one path on this receiver (several subscribers can share one receiver). */
+  urlFor(path: string): string;
+  requests: ReceivedRequest[];
+  on(path: string, behaviour: ReceiverBehaviour): void;
+  requestsTo(path: string): ReceivedRequest[];
+  /** Waits until `count` requests reached `path`, or throws after `timeoutMs`. */
+  waitForRequests(path: string, count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+/** A loopback HTTP receiver that records every request and answers as told (200 by default). */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const requests: ReceivedRequest[] = [];
+  const behaviours = new Map<string, ReceiverBehaviour>();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const path = req.url ?? '/';
+      const received: ReceivedRequest = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+      const index = requests.filter((request) => request.path === path).length;
+      requests.push(received);
+      const answer = behaviours.get(path)?.(received, index) ?? {};
+      if (answer.hang) return;
+      setTimeout(() => {
+        if (res.destroyed) return;
+        res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(answer.body ?? 'ok');
+      }, answer.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const requestsTo = (path: string) => requests.filter((request) => request.path === path);
+  return {
+    url,
+    urlFor: (path) => `${url}${path}`,
+    requests,
+    on: (path, behaviour) => void behaviours.set(path, behaviour),
+    requestsTo,
+    async waitForRequests(path, count, timeoutMs = 15_000) {
+      await waitFor(() => requestsTo(path).length >= count, timeoutMs, `${count} request(s) to ${path}`);
+      return requestsTo(path);
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Polls `condition` until it holds, or throws naming what was awaited. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Checks a received request the way an integrator would: the Standard Webhooks signature over the raw body. */
+export function verifyReceived(request: ReceivedRequest, secret: string): boolean {
+  const id = String(request.headers['webhook-id']);
+  const timestamp = Number(request.headers['webhook-timestamp']);
+  return verifyWebhookSignature(secret, id, timestamp, request.body, String(request.headers['webhook-signature'] ?? ''));
+}
+
+export interface TestWebhookWorker extends WebhookWorker {
+  /** Stops like a killed process: no waiting for attempts in flight, connections dropped. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Runs the relay and the delivery worker in this process over the context's database and key prefix.
+ * `webhook` overrides the context's WEBHOOK_* settings (short backoff, timeouts). Closed by ctx.close()
+ * only if the test does not close it first.
+ */
+export function startTestWebhookWorker(
+  ctx: TestContext,
+  options: { webhook?: Partial<Config['webhook']> } & Partial<Omit<WebhookWorkerOptions, 'connection'>> = {},
+): TestWebhookWorker {
+  const { webhook, ...workerOptions } = options;
+  const config: Config = { ...ctx.config, webhook: { ...ctx.config.webhook, ...webhook } };
+  const connection = createRedis(config, 'worker', 'test-webhook-worker');
+  const started = startWebhookWorker(config, ctx.runtime.db, ctx.runtime.logger, {
+    relayPollIntervalMs: 100,
+    lockDurationMs: 2_000,
+    stalledIntervalMs: 500,
+    ...workerOptions,
+    connection,
+  });
+  let closed = false;
+  const close = async (force = false) => {
+    if (closed) return;
+    closed = true;
+    await started.close(force);
+    connection.disconnect();
+  };
+  ctx.onClose(() => close(true));
+  return {
+    ...started,
+    close,
+    async kill() {
+      connection.disconnect();
+      await close(true);
+    },
+  };
+}
+
+/** A queue handle on the context's delivery queue, for assertions on jobs. Close it in the test. */
+export function webhookDeliveryQueueOf(ctx: TestContext): Queue<WebhookDeliveryJobData> {
+  return new Queue<WebhookDeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, { connection: ctx.runtime.redis, prefix: ctx.config.redisKeyPrefix });
+}
+
+/** One event of each of the eight business events, with CONTRACT 5's data shapes. */
+export function sampleEvents(tenantId: string): AppendEventInput[] {
+  return [
+    {
+      tenantId,
+      event: 'asn.received',
+      data: { asnNo: 'ASN-20250101-000001', grnNo: 'GRN-20250101-000001', warehouseCode: 'WH1', lines: [{ lineNo: 1, sku: 'SKU-1', expectedQty: 10, receivedQty: 4 }] },
+    },
+    { tenantId, event: 'asn.completed', data: { asnNo: 'ASN-20250101-000001', warehouseCode: 'WH1' } },
+    {
+      tenantId,
+      event: 'order.allocated',
+      data: { orderNo: 'SO-20250101-000001', warehouseCode: 'WH1', lines: [{ lineNo: 1, sku: 'SKU-1', qtyOrdered: 5, qtyAllocated: 5 }] },
+    },
+    {
+      tenantId,
+      event: 'order.released',
+      data: {
+        orderNo: 'SO-20250101-000001',
+        warehouseCode: 'WH1',
+        pickTasks: [{ id: '6f9619ff-8b86-4d11-b42d-00c04fc964ff', sku: 'SKU-1', locationCode: 'A-01', lotNo: 'LOT1', qty: 5 }],
+      },
+    },
+    { tenantId, event: 'order.shipped', data: { orderNo: 'SO-20250101-000001', shipmentNo: 'SHP-20250101-000001', trackingNo: '1Z999' } },
+    { tenantId, event: 'order.cancelled', data: { orderNo: 'SO-20250101-000002', referenceNo: 'REF-2', previousStatus: 'released' } },
+    {
+      tenantId,
+      event: 'stock.adjusted',
+      data: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU-1', lotNo: null, qtyDelta: -2, qtyOnHand: 8, reason: 'damaged' },
+    },
+    {
+      tenantId,
+      event: 'cyclecount.variance',
+      data: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU-1', lotNo: null, systemQty: 8, countedQty: 7, variance: -1 },
+    },
+  ];
+}
+
+/** Appends events the way an operation does: inside a transaction of its own. */
+export async function appendEvents(ctx: Pick<TestContext, 'runtime' | 'services'>, events: AppendEventInput[]) {
+  return ctx.runtime.db.sequelize.transaction(async (transaction) => {
+    const appended = [];
+    for (const event of events) appended.push(await ctx.services.events.append(transaction, event));
+    return appended;
+  });
+}
+
+/** Creates a subscription through the service (no HTTP). */
+export async function createSubscription(
+  ctx: Pick<TestContext, 'services'>,
+  input: { url: string; events?: string[]; tenantId?: string | null; description?: string },
+): Promise<CreatedWebhookSubscription> {
+  const { tenantId = null, ...body } = input;
+  return ctx.services.webhooks.create({ events: ['*'], ...body }, tenantId, null);
+}

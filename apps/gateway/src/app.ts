@@ -69,6 +69,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use('/users', usersRoutes(services, tokens));
   api.use('/api-keys', apiKeysRoutes(services, tokens));
   api.use('/audit-logs', auditLogsRoutes(services, tokens));
+  api.use('/webhooks', webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 2_000 }), logger));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler);

@@ -9,6 +9,7 @@ export default {
     '^@wms/shared$': '<rootDir>/libs/shared/src/index.ts',
     '^@wms/testing$': '<rootDir>/libs/testing/src/index.ts',
     '^@wms/gateway$': '<rootDir>/apps/gateway/src/app.ts',
+    '^@wms/ingest-worker$': '<rootDir>/apps/ingest-worker/src/ingest.worker.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testMatch: ['<rootDir>/apps/*/src/**/*.spec.ts', '<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],

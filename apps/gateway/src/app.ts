@@ -1,10 +1,11 @@
 import './http/types.js';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import type { Runtime, Services } from '@wms/shared';
+import type { AppLifecycle, Runtime, Services } from '@wms/shared';
 import { BODY_LIMIT } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
+import { docsRoutes } from './integration/docs.routes.js';
 import { requestContext } from './http/request-context.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
@@ -15,9 +16,11 @@ import { usersRoutes } from './routes/users.routes.js';
 export interface GatewayDeps {
   runtime: Runtime;
   services: Services;
+  /** Resources the app opens (the ingest queue and its events); the caller drains and closes them on shutdown. */
+  lifecycle: AppLifecycle;
 }
 
-export function createApp({ runtime, services }: GatewayDeps): Express {
+export function createApp({ runtime, services, lifecycle }: GatewayDeps): Express {
   const { config, logger } = runtime;
   const tokens = services.auth.tokens;
   const app = express();
@@ -30,7 +33,8 @@ export function createApp({ runtime, services }: GatewayDeps): Express {
   app.use('/health', healthRoutes(runtime));
 
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
-  app.use('/api/v1/integration/v1', integrationRouter(runtime, services));
+  app.use('/api/v1/integration/v1', integrationRouter(runtime, services, lifecycle));
+  app.use('/docs', docsRoutes(services));
 
   const api = express.Router();
   api.use(express.json({ limit: BODY_LIMIT }));

@@ -15,4 +15,7 @@ export * from './users/index.js';
 export * from './warehouses/index.js';
 export * from './audit/index.js';
 export * from './api-keys/index.js';
+export * from './integration/index.js';
+export * from './master-data/index.js';
+export * from './idempotency/index.js';
 export { createServices, type Services } from './services.js';

@@ -5,15 +5,23 @@ import { TenantsService } from './tenants/index.js';
 import { WarehousesService } from './warehouses/index.js';
 import { ApiKeysService } from './api-keys/index.js';
 import { UsersService } from './users/index.js';
+import { IdempotencyService } from './idempotency/index.js';
+import { IngestRegistry } from './integration/index.js';
+import { MasterDataService, masterDataIngestHandlers } from './master-data/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
+  const masterData = new MasterDataService(db);
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
     warehouses: new WarehousesService(db),
     apiKeys: new ApiKeysService(db),
     users: new UsersService(db, config),
+    masterData,
+    idempotency: new IdempotencyService(db, config),
+    /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
+    ingest: new IngestRegistry([...masterDataIngestHandlers(masterData)]),
   };
 }
 

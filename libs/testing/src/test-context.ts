@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  AppLifecycle,
   createLogger,
   createServices,
   dropDatabase,
@@ -13,6 +14,7 @@ import {
   type Services,
 } from '@wms/shared';
 import { createApp } from '@wms/gateway';
+import { startIngestWorker } from '@wms/ingest-worker';
 import { TEST_REDIS_URL, databaseUrl, templateDatabaseName, testRunId, uniqueDatabaseName, uniqueRedisPrefix } from './test-database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-of-at-least-32-characters!';
@@ -27,6 +29,12 @@ export interface TestContext {
   services: Services;
   /** Starts a gateway over this context's database and Redis on a free loopback port. */
   startGateway(overrides?: Partial<Record<string, string>>): Promise<TestGateway>;
+  /** Starts an ingest worker in this process over this context's database and Redis prefix. */
+  startIngestWorker(overrides?: Partial<Record<string, string>>): Promise<TestWorker>;
+  close(): Promise<void>;
+}
+
+export interface TestWorker {
   close(): Promise<void>;
 }
 
@@ -35,6 +43,11 @@ export interface TestGateway {
   runtime: Runtime;
   services: Services;
   close(): Promise<void>;
+  /**
+   * Stops the gateway as a crash would: its database and Redis connections go first, so whatever its
+   * in-flight requests still wanted to store is lost.
+   */
+  kill(): Promise<void>;
 }
 
 export function testEnv(databaseName: string, redisPrefix: string, overrides: Partial<Record<string, string>> = {}): NodeJS.ProcessEnv {
@@ -68,6 +81,7 @@ export async function createTestContext(label: string, overrides: Partial<Record
   const services = createServices(runtime.db, config);
   await runSeed(runtime.db, config);
   const gateways: TestGateway[] = [];
+  const workers: TestWorker[] = [];
 
   return {
     env,
@@ -78,7 +92,8 @@ export async function createTestContext(label: string, overrides: Partial<Record
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
       const gatewayRuntime = openRuntime(gatewayConfig, { name: 'test-gateway', redisRole: 'producer', logger });
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
-      const server: Server = createServer(createApp({ runtime: gatewayRuntime, services: gatewayServices }));
+      const lifecycle = new AppLifecycle();
+      const server: Server = createServer(createApp({ runtime: gatewayRuntime, services: gatewayServices, lifecycle }));
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       const gateway: TestGateway = {
@@ -86,15 +101,41 @@ export async function createTestContext(label: string, overrides: Partial<Record
         runtime: gatewayRuntime,
         services: gatewayServices,
         async close() {
+          await lifecycle.drain();
           server.closeAllConnections();
           await new Promise<void>((resolve) => server.close(() => resolve()));
+          await lifecycle.close();
           await gatewayRuntime.close();
+        },
+        async kill() {
+          await gatewayRuntime.close();
+          server.closeAllConnections();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+          await lifecycle.close();
         },
       };
       gateways.push(gateway);
       return gateway;
     },
+    async startIngestWorker(workerOverrides = {}) {
+      const workerConfig = loadConfig({ ...env, ...workerOverrides });
+      const workerRuntime = openRuntime(workerConfig, { name: 'test-ingest-worker', redisRole: 'worker', logger });
+      const handle = startIngestWorker(workerRuntime, createServices(workerRuntime.db, workerConfig));
+      await handle.worker.waitUntilReady();
+      let closed = false;
+      const worker: TestWorker = {
+        async close() {
+          if (closed) return;
+          closed = true;
+          await handle.close();
+          await workerRuntime.close();
+        },
+      };
+      workers.push(worker);
+      return worker;
+    },
     async close() {
+      await Promise.allSettled(workers.map((worker) => worker.close()));
       await Promise.allSettled(gateways.map((gateway) => gateway.close()));
       await deleteRedisKeys(runtime, redisPrefix);
       await runtime.close();

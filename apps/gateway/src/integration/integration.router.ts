@@ -1,21 +1,30 @@
-import express, { Router } from 'express';
-import type { Runtime, Services } from '@wms/shared';
+import './request.types.js';
+import { Router } from 'express';
+import type { AppLifecycle, Runtime, Services } from '@wms/shared';
 import { apiKeyGuard } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
-import { BODY_LIMIT } from '../http/body.js';
+import { openApiRoutes } from './docs.routes.js';
+import { entityRoutes } from './entities.routes.js';
+import { idempotency } from './idempotency.middleware.js';
+import { IngestJobs } from './ingest-jobs.js';
+import { jobsRoutes } from './jobs.routes.js';
 
 /**
- * `/api/v1/integration/v1`: the guard runs first (its 401/403/429 use the plain error shape), then
- * everything after it answers errors in the integration envelope. The body is parsed only after the
- * guard, so an unauthenticated caller learns nothing about its payload.
+ * `/api/v1/integration/v1`: the OpenAPI document is public; then the guard runs (its 401/403/429 use the
+ * plain error shape), and everything after it answers errors in the integration envelope. Each route
+ * checks its scope, then parses its body (1 MB), so a caller without the right key learns nothing
+ * about its payload.
  */
-export function integrationRouter(_runtime: Runtime, services: Services): Router {
+export function integrationRouter(runtime: Runtime, services: Services, lifecycle: AppLifecycle): Router {
+  const jobs = new IngestJobs(runtime, lifecycle);
   const router = Router();
+  router.use(openApiRoutes(services));
   router.use(apiKeyGuard(services));
   router.use((_req, res, next) => {
     useErrorFormat(res, 'envelope');
     next();
   });
-  router.use(express.json({ limit: BODY_LIMIT }));
+  router.use(entityRoutes(runtime, services, jobs, idempotency(services, runtime.logger)));
+  router.use(jobsRoutes(jobs));
   return router;
 }

@@ -1,1 +1,2 @@
 export { installShutdown } from './shutdown.js';
+export { AppLifecycle } from './app-lifecycle.js';

@@ -1,0 +1,74 @@
+type Json = Record<string, any>;
+
+const escape = (value: unknown) =>
+  String(value).replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+function typeOf(schema: Json): string {
+  if (schema.$ref) return String(schema.$ref).split('/').pop()!;
+  if (schema.enum) return schema.enum.map((value: unknown) => JSON.stringify(value)).join(' | ');
+  if (schema.type === 'array') return `array of ${schema.items ? typeOf(schema.items) : 'any'}`;
+  const type = Array.isArray(schema.type) ? schema.type.join(' | ') : (schema.type ?? (schema.const !== undefined ? JSON.stringify(schema.const) : 'any'));
+  return schema.format ? `${type} (${schema.format})` : type;
+}
+
+function constraints(schema: Json): string {
+  const parts: string[] = [];
+  for (const [key, label] of [['minLength', 'min length'], ['maxLength', 'max length'], ['minimum', 'min'], ['maximum', 'max'], ['minItems', 'min items'], ['maxItems', 'max items']]) {
+    if (schema[key!] !== undefined) parts.push(`${label} ${schema[key!]}`);
+  }
+  if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
+  return parts.join(', ');
+}
+
+function schemaTable(name: string, schema: Json): string {
+  const properties: Json = schema.properties ?? {};
+  const required = new Set<string>(schema.required ?? []);
+  const rows = Object.entries(properties)
+    .map(([field, child]) => {
+      const nested = child.type === 'object' && child.properties ? schemaTable(`${name}.${field}`, child) : '';
+      return `<tr><td><code>${escape(field)}</code></td><td>${escape(typeOf(child))}</td><td>${required.has(field) ? 'yes' : ''}</td>` +
+        `<td>${escape([child.description, constraints(child)].filter(Boolean).join('; '))}${nested}</td></tr>`;
+    })
+    .join('');
+  return `<table><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr>${rows}</table>` +
+    (schema.additionalProperties === false ? '<p class="note">Unknown fields are refused.</p>' : '');
+}
+
+/** A readable page of the OpenAPI document: endpoints, their bodies and answers, schemas, error codes. */
+export function renderDocsPage(document: Json, openApiPath: string): string {
+  const base = document.servers?.[0]?.url ?? '';
+  const endpoints = Object.entries(document.paths as Json)
+    .flatMap(([path, operations]) =>
+      Object.entries(operations as Json).map(([method, operation]) => {
+        const body = operation.requestBody?.content?.['application/json']?.schema;
+        const parameters = (operation.parameters ?? [])
+          .map((parameter: Json) => (parameter.$ref ? 'Idempotency-Key (header)' : `${parameter.name} (${parameter.in})`))
+          .join(', ');
+        const responses = Object.entries(operation.responses ?? {})
+          .map(([status, response]) => `<li><b>${escape(status)}</b> ${escape((response as Json).description ?? '')}</li>`)
+          .join('');
+        return `<section><h3><span class="method">${method.toUpperCase()}</span> <code>${escape(base + path)}</code></h3>` +
+          `<p>${escape(operation.summary ?? '')}</p>${operation.description ? `<p>${escape(operation.description)}</p>` : ''}` +
+          (parameters ? `<p>Parameters: ${escape(parameters)}</p>` : '') +
+          (body ? `<p>Body: <a href="#schema-${escape(typeOf(body))}">${escape(typeOf(body))}</a></p>` : '') +
+          `<ul>${responses}</ul></section>`;
+      }),
+    )
+    .join('');
+  const schemas = Object.entries(document.components?.schemas ?? {})
+    .map(([name, schema]) => `<section id="schema-${escape(name)}"><h3>${escape(name)}</h3>${schemaTable(name, schema as Json)}</section>`)
+    .join('');
+  const errors = (document['x-error-codes'] ?? [])
+    .map((error: Json) => `<tr><td>${escape(error.status)}</td><td><code>${escape(error.code)}</code></td><td>${escape(error.meaning)}</td></tr>`)
+    .join('');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(document.info?.title)}</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
+.method{background:#225;color:#fff;padding:0 .4rem;border-radius:3px}.note{color:#666;font-size:90%}code{font-size:95%}</style></head>
+<body><h1>${escape(document.info?.title)}</h1><p>${escape(document.info?.description ?? '')}</p>
+<p>Machine-readable: <a href="${escape(openApiPath)}">${escape(openApiPath)}</a> (OpenAPI ${escape(document.openapi)}).
+Authenticate with <code>X-API-Key: &lt;key&gt;</code> or <code>Authorization: ApiKey &lt;key&gt;</code>.</p>
+<h2>Endpoints</h2>${endpoints}<h2>Error codes</h2><p>Errors of the integration handlers answer
+<code>{ status: "error", code, message, details?, requestId }</code>.</p><table><tr><th>HTTP</th><th>code</th><th>meaning</th></tr>${errors}</table>
+<h2>Schemas</h2>${schemas}</body></html>`;
+}

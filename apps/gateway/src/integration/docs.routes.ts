@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import { buildOpenApiDocument, type Services } from '@wms/shared';
+import { renderDocsPage } from './docs-page.js';
+
+export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
+
+/** The document is built once per process from the same joi schemas that validate requests. */
+function openApiDocument(services: Pick<Services, 'ingest'>) {
+  return buildOpenApiDocument(services.ingest.list(), { version: '1', serverUrl: '/api/v1/integration/v1' });
+}
+
+/**
+ * GET /openapi.json under the integration base: public, no API key (it describes only request and
+ * answer shapes, nothing of any tenant), so client generators and the docs page can read it.
+ */
+export function openApiRoutes(services: Pick<Services, 'ingest'>): Router {
+  const router = Router();
+  const document = openApiDocument(services);
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  return router;
+}
+
+/** GET /docs: the same document as a static HTML page (no scripts, nothing from a CDN). */
+export function docsRoutes(services: Pick<Services, 'ingest'>): Router {
+  const router = Router();
+  const html = renderDocsPage(openApiDocument(services), OPENAPI_PATH);
+  router.get('/', (_req, res) => {
+    res.type('html').send(html);
+  });
+  return router;
+}

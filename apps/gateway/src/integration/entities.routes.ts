@@ -1,0 +1,95 @@
+import './request.types.js';
+import { Router, type RequestHandler } from 'express';
+import Joi from 'joi';
+import {
+  AppError,
+  bulkBodySchema,
+  bulkEnvelope,
+  bulkHttpStatus,
+  runBulk,
+  singleBodySchema,
+  successEnvelope,
+  validate,
+  writeOne,
+  type AcceptedEnvelope,
+  type IngestHandler,
+  type IngestJobName,
+  type Runtime,
+  type Services,
+} from '@wms/shared';
+import { randomUUID } from 'node:crypto';
+import { jsonBody, scoped } from './scope.js';
+import type { IngestJobs } from './ingest-jobs.js';
+import { bodyTenant, keyTenant } from './key-tenant.js';
+
+export const INTEGRATION_BASE_PATH = '/api/v1/integration/v1';
+
+const bulkQuerySchema = Joi.object({ dryRun: Joi.boolean().default(false) });
+
+/**
+ * POST /<entity> and POST /<entity>/bulk for every handler of the ingest registry. A single write runs
+ * here, in one transaction with its idempotency record; a bulk call becomes one ingest job (or, with
+ * ?dryRun=true, runs here and is rolled back).
+ */
+export function entityRoutes(runtime: Runtime, services: Services, jobs: IngestJobs, idempotency: RequestHandler): Router {
+  const router = Router();
+  for (const handler of services.ingest.list()) {
+    router.post(`/${handler.entity}`, scoped('write'), jsonBody, idempotency, singleWrite(runtime, services, handler));
+    router.post(`/${handler.entity}/bulk`, scoped('write'), jsonBody, idempotency, bulkWrite(runtime, services, jobs, handler));
+  }
+  return router;
+}
+
+function singleWrite(runtime: Runtime, services: Services, handler: IngestHandler): RequestHandler {
+  const schema = singleBodySchema(handler);
+  return async (req, res) => {
+    const tenantId = await keyTenant(req, services, bodyTenant(req.body));
+    const { tenantId: _named, ...entry } = validate<Record<string, unknown>>(schema, req.body);
+    const body = await runtime.db.sequelize.transaction(async (transaction) => {
+      const envelope = successEnvelope(await writeOne(handler, { tenantId, transaction }, entry), req.requestId);
+      await req.idempotency?.storeInTransaction(handler.singleStatus, envelope, transaction);
+      return envelope;
+    });
+    req.idempotency?.markStored();
+    res.status(handler.singleStatus).json(body);
+  };
+}
+
+function bulkWrite(runtime: Runtime, services: Services, jobs: IngestJobs, handler: IngestHandler): RequestHandler {
+  const schema = bulkBodySchema(handler);
+  return async (req, res) => {
+    const { dryRun } = validate<{ dryRun: boolean }>(bulkQuerySchema, req.query, 'Query validation failed');
+    const body = validate<Record<string, unknown>>(schema, req.body, 'Bulk request validation failed');
+    const tenantId = await keyTenant(req, services, body.tenantId);
+    const entries = body[handler.entity] as unknown[];
+
+    if (dryRun) {
+      const result = await runBulk(runtime.db, handler, entries, { tenantId, dryRun: true });
+      res.status(bulkHttpStatus(result)).json(bulkEnvelope(result, req.requestId));
+      return;
+    }
+
+    // Keyed by the Idempotency-Key's generation: a retry finds the job it started, never a second one.
+    const claim = req.idempotency?.claim;
+    const jobId = await jobs.enqueue(
+      handler.entity as IngestJobName,
+      { tenantId, apiKeyId: req.apiKey!.id, requestId: req.requestId, entries },
+      claim ? `ingest-${claim.claimId}` : randomUUID(),
+      claim !== undefined,
+    );
+    const outcome = prefersAsync(req.get('Prefer')) ? { state: 'pending' as const } : await jobs.waitForResult(jobId, runtime.config.bulkSyncTimeoutMs);
+    if (outcome.state === 'completed') {
+      res.status(bulkHttpStatus(outcome.result)).json(bulkEnvelope(outcome.result, req.requestId));
+    } else if (outcome.state === 'failed') {
+      throw new AppError(500, 'INGEST_FAILED', `Bulk job ${jobId} failed; retry the request`);
+    } else {
+      const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl: `${INTEGRATION_BASE_PATH}/jobs/${jobId}`, requestId: req.requestId };
+      res.status(202).json(accepted);
+    }
+  };
+}
+
+/** RFC 7240: `Prefer: respond-async` (possibly among other preferences). */
+export function prefersAsync(prefer: string | undefined): boolean {
+  return !!prefer && prefer.split(',').some((preference) => preference.trim().toLowerCase().split(/[;=\s]/)[0] === 'respond-async');
+}

@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import { AppError, successEnvelope } from '@wms/shared';
+import { scoped } from './scope.js';
+import type { IngestJobs } from './ingest-jobs.js';
+
+/** GET /jobs/:jobId: a bulk job of this API key (another key's job is not found). */
+export function jobsRoutes(jobs: IngestJobs): Router {
+  const router = Router();
+  router.get('/jobs/:jobId', scoped('read'), async (req, res) => {
+    const jobId = String(req.params.jobId);
+    const job = await jobs.read(jobId, req.apiKey!.id);
+    if (!job) throw AppError.notFound(`Job ${jobId} not found`);
+    res.json(successEnvelope({ jobId, state: job.state, result: job.result }, req.requestId));
+  });
+  return router;
+}

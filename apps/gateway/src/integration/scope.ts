@@ -1,0 +1,29 @@
+import express, { type RequestHandler } from 'express';
+import type { ApiKeyScope } from '@wms/shared';
+import { requireScope } from '../http/api-key-guard.js';
+import { useErrorFormat } from '../http/errors.js';
+import { BODY_LIMIT } from '../http/body.js';
+import './request.types.js';
+
+/**
+ * The scope check is part of the guard, so its 401 keeps the guard's plain shape; after it, errors
+ * answer in the integration envelope.
+ */
+export function scoped(scope: ApiKeyScope): RequestHandler {
+  const check = requireScope(scope);
+  return (req, res, next) => {
+    useErrorFormat(res, 'plain');
+    check(req, res, () => {
+      useErrorFormat(res, 'envelope');
+      next();
+    });
+  };
+}
+
+/** Parses a JSON body of at most 1 MB after the guard and scope check, keeping its bytes for the idempotency fingerprint. */
+export const jsonBody: RequestHandler = express.json({
+  limit: BODY_LIMIT,
+  verify: (req, _res, buffer) => {
+    (req as express.Request).rawBody = buffer;
+  },
+});

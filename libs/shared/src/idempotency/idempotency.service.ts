@@ -1,0 +1,170 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Config } from '../config/index.js';
+import type { Database } from '../db/index.js';
+import { AppError } from '../errors/index.js';
+
+/** The request that holds an Idempotency-Key right now. */
+export interface IdempotencyClaim {
+  recordId: string;
+  /** One generation of the key: stays the same when a retry takes over from a dead request, so a bulk job keyed by it is enqueued once. */
+  claimId: string;
+  token: string;
+}
+
+export type ClaimOutcome =
+  | { kind: 'claimed'; claim: IdempotencyClaim }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'in_progress' }
+  | { kind: 'mismatch' };
+
+/** How long past the bulk wait a claim is presumed alive before a retry may take it over. */
+const LEASE_GRACE_MS = 5_000;
+const MAX_KEY_LENGTH = 255;
+
+/** CONTRACT.md section 4: the fingerprint of a request is its method, path (with query) and body. */
+export function requestFingerprint(method: string, path: string, body: Buffer | string | undefined): string {
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n`)
+    .update(body ?? '')
+    .digest('hex');
+}
+
+export function checkIdempotencyKey(key: string): string {
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
+    throw AppError.validation('Request validation failed', [
+      { path: 'Idempotency-Key', message: `Idempotency-Key must be 1 to ${MAX_KEY_LENGTH} visible ASCII characters` },
+    ]);
+  }
+  return key;
+}
+
+interface RecordRow {
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  live: boolean;
+  leased: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+}
+
+/**
+ * Idempotency-Key records in PostgreSQL (seed 4.5, CONTRACT.md section 4), per API key. A claim is one
+ * atomic INSERT … ON CONFLICT: of concurrent requests with one key exactly one claims it. The answer is
+ * stored with the claim's token, so a request that lost its claim can never overwrite another's answer;
+ * single writes store it in the transaction of their write (the write and its answer commit together).
+ */
+export class IdempotencyService {
+  private readonly ttlSeconds: number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly db: Database,
+    config: Pick<Config, 'idempotencyTtlSeconds' | 'bulkSyncTimeoutMs'>,
+  ) {
+    this.ttlSeconds = config.idempotencyTtlSeconds;
+    this.leaseMs = config.bulkSyncTimeoutMs + LEASE_GRACE_MS;
+  }
+
+  async claim(apiKeyId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+    // A record can expire or lose its lease between our INSERT and our SELECT: then claim again.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const claimed = await this.tryClaim(apiKeyId, key, fingerprint);
+      if (claimed) return { kind: 'claimed', claim: claimed };
+      const record = await this.find(apiKeyId, key);
+      if (!record || !record.live) continue;
+      if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      if (record.state === 'completed') return { kind: 'replay', status: record.responseStatus!, body: record.responseBody! };
+      if (record.leased) return { kind: 'in_progress' };
+    }
+    return { kind: 'in_progress' };
+  }
+
+  /**
+   * Stores the answer of the claim's request. Pass the write's transaction to commit both together.
+   * Returns false when the claim was lost (another request took it over after the lease ran out).
+   */
+  async complete(claim: IdempotencyClaim, status: number, body: string, transaction?: Transaction): Promise<boolean> {
+    const [, affected] = (await this.db.sequelize.query(
+      `UPDATE idempotency_records SET state = 'completed', response_status = $3, response_body = $4, updated_at = now()
+       WHERE id = $1 AND token = $2 AND state = 'in_progress'`,
+      { bind: [claim.recordId, claim.token, status, body], type: QueryTypes.UPDATE, transaction },
+    )) as [unknown, number];
+    return affected === 1;
+  }
+
+  /** Like complete, inside a write's transaction: a lost claim rolls the write back. */
+  async completeInTransaction(claim: IdempotencyClaim, status: number, body: string, transaction: Transaction): Promise<void> {
+    if (!(await this.complete(claim, status, body, transaction))) throw inProgressError();
+  }
+
+  /**
+   * Gives the key back after a failure that is not stored (5xx): the same request may be retried at once.
+   * The generation (claimId) is kept, so a bulk job already enqueued under it is found again, not doubled.
+   */
+  async release(claim: IdempotencyClaim): Promise<void> {
+    await this.db.sequelize.query(
+      `UPDATE idempotency_records SET lease_until = now(), updated_at = now() WHERE id = $1 AND token = $2 AND state = 'in_progress'`,
+      { bind: [claim.recordId, claim.token], type: QueryTypes.UPDATE },
+    );
+  }
+
+  /** Deletes expired records, a bounded number per call. */
+  async purgeExpired(limit = 1_000): Promise<number> {
+    const deleted = await this.db.sequelize.query(
+      `DELETE FROM idempotency_records WHERE id IN (
+         SELECT id FROM idempotency_records WHERE expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      { bind: [limit], type: QueryTypes.SELECT },
+    );
+    return deleted.length;
+  }
+
+  /**
+   * Inserts a new claim, or takes over a record that expired (new generation) or whose holder's lease
+   * ran out with the same request (same generation). Returns null when the key is held or answered.
+   */
+  private async tryClaim(apiKeyId: string, key: string, fingerprint: string): Promise<IdempotencyClaim | null> {
+    const token = randomUUID();
+    const rows = await this.db.sequelize.query<{ id: string; claimId: string }>(
+      `INSERT INTO idempotency_records AS r
+         (api_key_id, idempotency_key, fingerprint, state, claim_id, token, lease_until, expires_at)
+       VALUES ($1, $2, $3, 'in_progress', gen_random_uuid(), $4,
+               now() + $5 * interval '1 millisecond', now() + $6 * interval '1 second')
+       ON CONFLICT (api_key_id, idempotency_key) DO UPDATE SET
+         fingerprint = EXCLUDED.fingerprint,
+         state = 'in_progress',
+         claim_id = CASE WHEN r.expires_at <= now() THEN EXCLUDED.claim_id ELSE r.claim_id END,
+         expires_at = CASE WHEN r.expires_at <= now() THEN EXCLUDED.expires_at ELSE r.expires_at END,
+         token = EXCLUDED.token,
+         lease_until = EXCLUDED.lease_until,
+         response_status = NULL,
+         response_body = NULL,
+         updated_at = now()
+       WHERE r.expires_at <= now()
+          OR (r.state = 'in_progress' AND r.lease_until <= now() AND r.fingerprint = EXCLUDED.fingerprint)
+       RETURNING id, claim_id AS "claimId"`,
+      { bind: [apiKeyId, key, fingerprint, token, this.leaseMs, this.ttlSeconds], type: QueryTypes.SELECT },
+    );
+    const row = rows[0];
+    return row ? { recordId: row.id, claimId: row.claimId, token } : null;
+  }
+
+  private async find(apiKeyId: string, key: string): Promise<RecordRow | null> {
+    const rows = await this.db.sequelize.query<RecordRow>(
+      `SELECT fingerprint, state, expires_at > now() AS live, lease_until > now() AS leased,
+              response_status AS "responseStatus", response_body AS "responseBody"
+       FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2`,
+      { bind: [apiKeyId, key], type: QueryTypes.SELECT },
+    );
+    return rows[0] ?? null;
+  }
+}
+
+export function inProgressError(): AppError {
+  return AppError.conflict('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress');
+}
+
+export function mismatchError(): AppError {
+  return AppError.conflict('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was used with a different request');
+}

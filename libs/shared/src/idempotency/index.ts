@@ -1,0 +1,9 @@
+export {
+  IdempotencyService,
+  requestFingerprint,
+  checkIdempotencyKey,
+  inProgressError,
+  mismatchError,
+  type IdempotencyClaim,
+  type ClaimOutcome,
+} from './idempotency.service.js';

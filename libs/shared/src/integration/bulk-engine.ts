@@ -1,0 +1,91 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '../db/index.js';
+import { AppError } from '../errors/index.js';
+import { toErrorDetails } from '../validation/index.js';
+import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
+import type { EntryOutcome, IngestHandler } from './ingest-handler.js';
+
+const VALIDATION_OPTIONS = { abortEarly: false, allowUnknown: false, stripUnknown: false, convert: true } as const;
+
+export interface BulkRunOptions {
+  tenantId: string;
+  /** Validate and run every statement, then roll back: the answer says what would happen. */
+  dryRun?: boolean;
+}
+
+/** Validates one entry with the handler's schema; the error lists every bad path. */
+export function validateEntry<Entry>(handler: IngestHandler<Entry>, entry: unknown): { value: Entry } | { error: string } {
+  const result = handler.entrySchema.validate(entry, VALIDATION_OPTIONS);
+  if (!result.error) return { value: result.value as Entry };
+  return { error: toErrorDetails(result.error).map((detail) => detail.message).join('; ') };
+}
+
+/**
+ * Processes a bulk request: each entry is validated on its own, valid entries are written in batches
+ * inside one transaction (so a retried job never finds half of itself written), and every entry gets
+ * its result at its own index.
+ */
+export async function runBulk(db: Database, handler: IngestHandler, entries: unknown[], options: BulkRunOptions): Promise<BulkResult> {
+  const results: BulkEntryResult[] = new Array(entries.length);
+  const valid: { index: number; key: string; value: unknown }[] = [];
+  entries.forEach((entry, index) => {
+    const key = handler.keyOf(entry);
+    const checked = validateEntry(handler, entry);
+    if ('error' in checked) results[index] = { index, key, status: 'error', error: checked.error };
+    else valid.push({ index, key: handler.keyOf(checked.value), value: checked.value });
+  });
+
+  if (valid.length) {
+    const transaction = await db.sequelize.transaction();
+    try {
+      for (let start = 0; start < valid.length; start += handler.batchSize) {
+        await writeBatch(handler, valid.slice(start, start + handler.batchSize), { tenantId: options.tenantId, transaction }, results, options.dryRun);
+      }
+      if (options.dryRun) await transaction.rollback();
+      else await transaction.commit();
+    } catch (error) {
+      await transaction.rollback().catch(() => undefined);
+      throw error;
+    }
+  }
+  return toBulkResult(results);
+}
+
+async function writeBatch(
+  handler: IngestHandler,
+  batch: { index: number; key: string; value: unknown }[],
+  context: { tenantId: string; transaction: Transaction },
+  results: BulkEntryResult[],
+  dryRun = false,
+): Promise<void> {
+  // With merging, each key is written once with its last entry's values; every entry still gets a result.
+  const lastByKey = new Map<string, number>();
+  if (handler.mergeDuplicates) batch.forEach((entry, position) => lastByKey.set(entry.key, position));
+  const written = handler.mergeDuplicates ? [...lastByKey.values()].sort((a, b) => a - b).map((position) => batch[position]!) : batch;
+  const outcomes = await handler.writeBatch(context, written.map((entry) => entry.value));
+  const outcomeByKey = new Map<string, EntryOutcome>();
+  written.forEach((entry, position) => outcomeByKey.set(entry.key, outcomes[position]!));
+
+  const seen = new Set<string>();
+  batch.forEach((entry, position) => {
+    const outcome = handler.mergeDuplicates ? outcomeByKey.get(entry.key)! : outcomes[position]!;
+    const repeated = handler.mergeDuplicates && seen.has(entry.key);
+    seen.add(entry.key);
+    if (!outcome.ok) {
+      results[entry.index] = { index: entry.index, key: entry.key, status: 'error', error: outcome.error.message };
+      return;
+    }
+    // The first entry of a key reports what the statement did; later ones updated what it wrote.
+    const created = outcome.created && !repeated;
+    const data = dryRun && outcome.created ? { ...outcome.data, id: null } : outcome.data;
+    results[entry.index] = { index: entry.index, key: entry.key, status: created ? 'created' : 'updated', data };
+  });
+}
+
+/** Writes one entry in the caller's transaction; an entry error becomes the request's error. */
+export async function writeOne(handler: IngestHandler, context: { tenantId: string; transaction: Transaction }, entry: unknown) {
+  const [outcome] = await handler.writeBatch(context, [entry]);
+  if (!outcome) throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+  if (!outcome.ok) throw outcome.error;
+  return { ...outcome.data, created: outcome.created };
+}

@@ -1,0 +1,64 @@
+/** The integration API's answers (seed 4.6, CONTRACT.md sections 4 and 8). */
+export interface SuccessEnvelope<T> {
+  status: 'success';
+  data: T;
+  requestId: string;
+}
+
+export function successEnvelope<T>(data: T, requestId: string): SuccessEnvelope<T> {
+  return { status: 'success', data, requestId };
+}
+
+/** What a created or updated entry reports: its id and its natural key fields. */
+export type EntryRef = { id: string | null } & Record<string, unknown>;
+
+export type BulkEntryResult =
+  | { index: number; key: string; status: 'created' | 'updated'; data: EntryRef }
+  | { index: number; key: string; status: 'error'; error: string };
+
+export interface BulkEntryError {
+  index: number;
+  key: string;
+  error: string;
+}
+
+/** The bulk envelope without its requestId: what an ingest job returns and GET /jobs/:jobId shows. */
+export interface BulkResult {
+  status: 'success' | 'partial';
+  total: number;
+  created: number;
+  updated: number;
+  errors: BulkEntryError[];
+  data: BulkEntryResult[];
+}
+
+export type BulkEnvelope = BulkResult & { requestId: string };
+
+export interface AcceptedEnvelope {
+  status: 'accepted';
+  jobId: string;
+  statusUrl: string;
+  requestId: string;
+}
+
+/** Builds the bulk result from index-aligned entry results. */
+export function toBulkResult(entries: BulkEntryResult[]): BulkResult {
+  const errors: BulkEntryError[] = [];
+  let created = 0;
+  let updated = 0;
+  for (const entry of entries) {
+    if (entry.status === 'created') created += 1;
+    else if (entry.status === 'updated') updated += 1;
+    if (entry.status === 'error') errors.push({ index: entry.index, key: entry.key, error: entry.error });
+  }
+  return { status: errors.length ? 'partial' : 'success', total: entries.length, created, updated, errors, data: entries };
+}
+
+/** Seed 4.6: 200 when every entry succeeded, 207 when at least one has an error. */
+export function bulkHttpStatus(result: Pick<BulkResult, 'errors'>): 200 | 207 {
+  return result.errors.length ? 207 : 200;
+}
+
+export function bulkEnvelope(result: BulkResult, requestId: string): BulkEnvelope {
+  return { ...result, requestId };
+}

@@ -1,0 +1,18 @@
+export {
+  successEnvelope,
+  toBulkResult,
+  bulkHttpStatus,
+  bulkEnvelope,
+  type SuccessEnvelope,
+  type EntryRef,
+  type BulkEntryResult,
+  type BulkEntryError,
+  type BulkResult,
+  type BulkEnvelope,
+  type AcceptedEnvelope,
+} from './envelopes.js';
+export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE } from './tenant-resolution.js';
+export { IngestRegistry, stringField, type IngestHandler, type EntryOutcome, type WriteContext } from './ingest-handler.js';
+export { runBulk, writeOne, validateEntry, type BulkRunOptions } from './bulk-engine.js';
+export { bulkBodySchema, singleBodySchema } from './bodies.js';
+export { buildOpenApiDocument, joiToJsonSchema } from './openapi.js';

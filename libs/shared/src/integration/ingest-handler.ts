@@ -1,0 +1,71 @@
+import type Joi from 'joi';
+import type { Transaction } from 'sequelize';
+import type { AppError } from '../errors/index.js';
+import type { EntryRef } from './envelopes.js';
+
+/** What writing one entry came to: its reference (id and natural key) or the error that refused it. */
+export type EntryOutcome = { ok: true; created: boolean; data: EntryRef } | { ok: false; error: AppError };
+
+export interface WriteContext {
+  tenantId: string;
+  transaction: Transaction;
+}
+
+/**
+ * One entity the integration API accepts singly and in bulk (items, partners, locations; later ASNs and
+ * orders). The gateway's single write and the ingest worker's bulk write both go through it, so both
+ * validate with the same schema and write with the same statements.
+ */
+export interface IngestHandler<Entry = unknown> {
+  /** Path segment and bulk body field (`items` → POST /items, POST /items/bulk with `{ items: [...] }`), and the job name. */
+  entity: string;
+  /** Singular name for documentation (`Item`). */
+  title: string;
+  /** Seed section 8: entries per bulk request. */
+  maxEntries: number;
+  /** Entries written per statement. */
+  batchSize: number;
+  /** Validates one entry; unknown fields are refused. */
+  entrySchema: Joi.ObjectSchema<Entry>;
+  /** Schema of the reference a created or updated entry reports (documentation). */
+  refSchema: Joi.ObjectSchema;
+  /** HTTP status of a successful single write (200 for upserts, 201 for created documents). */
+  singleStatus: 200 | 201;
+  /** The natural key of an entry, as reported in bulk results; best effort for an invalid entry. */
+  keyOf(entry: unknown): string;
+  /**
+   * When true, a later entry with the same key updates an earlier one of the same batch: the batch
+   * is deduplicated before the statement runs (ON CONFLICT cannot touch one row twice in a statement).
+   */
+  mergeDuplicates: boolean;
+  /** Writes valid entries; the answer is aligned with `entries`. */
+  writeBatch(context: WriteContext, entries: Entry[]): Promise<EntryOutcome[]>;
+}
+
+/** The entities the integration API knows, by name. Capabilities register theirs in services.ts. */
+export class IngestRegistry {
+  private readonly handlers = new Map<string, IngestHandler>();
+
+  constructor(handlers: IngestHandler<any>[] = []) {
+    for (const handler of handlers) this.register(handler);
+  }
+
+  register(handler: IngestHandler<any>): void {
+    if (this.handlers.has(handler.entity)) throw new Error(`ingest handler ${handler.entity} registered twice`);
+    this.handlers.set(handler.entity, handler);
+  }
+
+  get(entity: string): IngestHandler | undefined {
+    return this.handlers.get(entity);
+  }
+
+  list(): IngestHandler[] {
+    return [...this.handlers.values()];
+  }
+}
+
+/** Reads a string field of an entry that may not have passed validation. */
+export function stringField(entry: unknown, field: string): string {
+  const value = entry && typeof entry === 'object' ? (entry as Record<string, unknown>)[field] : undefined;
+  return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+}

@@ -1,0 +1,54 @@
+import { stringField, type IngestHandler } from '../integration/index.js';
+import type { MasterDataService } from './master-data.service.js';
+import {
+  itemRefSchema,
+  itemSchema,
+  locationRefSchema,
+  locationSchema,
+  partnerRefSchema,
+  partnerSchema,
+  type ItemInput,
+  type LocationInput,
+  type PartnerInput,
+} from './master-data.schemas.js';
+
+/** Seed section 8: bulk items, partners and locations take at most 500 entries per request. */
+export const MASTER_DATA_BULK_LIMIT = 500;
+
+/** The natural key of a location as bulk results report it. */
+export function locationKey(entry: unknown): string {
+  return `${stringField(entry, 'warehouseCode')}/${stringField(entry, 'code')}`;
+}
+
+/** Items, partners and locations as entities of the integration API (single and bulk upserts). */
+export function masterDataIngestHandlers(service: MasterDataService): IngestHandler<any>[] {
+  const common = { maxEntries: MASTER_DATA_BULK_LIMIT, batchSize: MASTER_DATA_BULK_LIMIT, singleStatus: 200 as const, mergeDuplicates: true };
+  const items: IngestHandler<ItemInput> = {
+    ...common,
+    entity: 'items',
+    title: 'Item',
+    entrySchema: itemSchema,
+    refSchema: itemRefSchema,
+    keyOf: (entry) => stringField(entry, 'sku'),
+    writeBatch: (context, entries) => service.upsertItems(context, entries),
+  };
+  const partners: IngestHandler<PartnerInput> = {
+    ...common,
+    entity: 'partners',
+    title: 'Partner',
+    entrySchema: partnerSchema,
+    refSchema: partnerRefSchema,
+    keyOf: (entry) => stringField(entry, 'code'),
+    writeBatch: (context, entries) => service.upsertPartners(context, entries),
+  };
+  const locations: IngestHandler<LocationInput> = {
+    ...common,
+    entity: 'locations',
+    title: 'Location',
+    entrySchema: locationSchema,
+    refSchema: locationRefSchema,
+    keyOf: locationKey,
+    writeBatch: (context, entries) => service.upsertLocations(context, entries),
+  };
+  return [items, partners, locations];
+}

@@ -19,3 +19,7 @@ export * from './integration/index.js';
 export * from './master-data/index.js';
 export * from './idempotency/index.js';
 export { createServices, type Services } from './services.js';
+export * from './numbering/index.js';
+export * from './inventory/index.js';
+export * from './inbound/index.js';
+export * from './outbound/index.js';

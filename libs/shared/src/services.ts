@@ -8,10 +8,15 @@ import { UsersService } from './users/index.js';
 import { IdempotencyService } from './idempotency/index.js';
 import { IngestRegistry } from './integration/index.js';
 import { MasterDataService, masterDataIngestHandlers } from './master-data/index.js';
+import { AsnService, GrnService, asnIngestHandler } from './inbound/index.js';
+import { OrdersService, orderIngestHandler } from './outbound/index.js';
+import { StockService } from './inventory/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
   const masterData = new MasterDataService(db);
+  const asns = new AsnService(db);
+  const orders = new OrdersService(db);
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
@@ -21,7 +26,11 @@ export function createServices(db: Database, config: Config) {
     masterData,
     idempotency: new IdempotencyService(db, config),
     /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
-    ingest: new IngestRegistry([...masterDataIngestHandlers(masterData)]),
+    ingest: new IngestRegistry([...masterDataIngestHandlers(masterData), asnIngestHandler(asns), orderIngestHandler(orders)]),
+    asns,
+    grns: new GrnService(db),
+    orders,
+    stock: new StockService(db),
   };
 }
 

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { IngestHandler } from './ingest-handler.js';
+import { bulkFieldOf, type IngestHandler } from './ingest-handler.js';
 
 const tenantId = Joi.string().guid().description('the tenant, for a cross-tenant API key; a bound key may name only its own');
 
@@ -9,7 +9,7 @@ const tenantId = Joi.string().guid().description('the tenant, for a cross-tenant
  */
 export function bulkBodySchema(handler: IngestHandler, entries: Joi.Schema = Joi.any()): Joi.ObjectSchema {
   return Joi.object({
-    [handler.entity]: Joi.array().items(entries).min(1).max(handler.maxEntries).required(),
+    [bulkFieldOf(handler)]: Joi.array().items(entries).min(1).max(handler.maxEntries).required(),
     tenantId,
   }).label(`${handler.title}Bulk`);
 }

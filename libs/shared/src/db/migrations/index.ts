@@ -3,6 +3,7 @@ import { foundation } from './0001-foundation.js';
 import { apiKeys } from './0002-api-keys.js';
 import { masterData } from './0003-master-data.js';
 import { auth } from './0005-auth.js';
+import { documents } from './0006-documents.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
-export const migrations: Migration[] = [foundation, apiKeys, masterData, auth];
+export const migrations: Migration[] = [foundation, apiKeys, masterData, auth, documents];

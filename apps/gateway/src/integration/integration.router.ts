@@ -5,6 +5,7 @@ import { apiKeyGuard } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
 import { openApiRoutes } from './docs.routes.js';
 import { entityRoutes } from './entities.routes.js';
+import { documentRoutes } from './documents.routes.js';
 import { idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from './ingest-jobs.js';
 import { jobsRoutes } from './jobs.routes.js';
@@ -24,7 +25,9 @@ export function integrationRouter(runtime: Runtime, services: Services, lifecycl
     useErrorFormat(res, 'envelope');
     next();
   });
-  router.use(entityRoutes(runtime, services, jobs, idempotency(services, runtime.logger)));
+  const idempotent = idempotency(services, runtime.logger);
+  router.use(entityRoutes(runtime, services, jobs, idempotent));
+  router.use(documentRoutes(runtime, services, idempotent));
   router.use(jobsRoutes(jobs));
   return router;
 }

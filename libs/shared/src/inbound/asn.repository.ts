@@ -84,10 +84,10 @@ export class AsnRepository {
   async insertAsns(tenantId: string, asns: NewAsn[], transaction: Transaction): Promise<InsertedAsn[]> {
     return this.db.sequelize.query<InsertedAsn>(
       `INSERT INTO asns (tenant_id, asn_no, reference_no, warehouse_id, supplier_id, expected_date)
-       SELECT $1::uuid, r."asnNo", r."referenceNo", r."warehouseId", r."supplierId", r."expectedDate"
-       FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY
-            AS r("asnNo" text, "referenceNo" text, "warehouseId" uuid, "supplierId" uuid, "expectedDate" date, ord bigint)
-       ORDER BY r.ord
+       SELECT $1::uuid, e.value->>'asnNo', e.value->>'referenceNo', (e.value->>'warehouseId')::uuid,
+              (e.value->>'supplierId')::uuid, (e.value->>'expectedDate')::date
+       FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)
+       ORDER BY e.ord
        ON CONFLICT (tenant_id, reference_no) DO NOTHING
        RETURNING id, asn_no AS "asnNo", reference_no AS "referenceNo", ${isoSql('created_at')} AS "createdAt"`,
       { bind: [tenantId, JSON.stringify(asns)], type: QueryTypes.SELECT, transaction },

@@ -68,11 +68,10 @@ export class OrdersRepository {
   async insertOrders(tenantId: string, orders: NewOrder[], transaction: Transaction): Promise<InsertedOrder[]> {
     return this.db.sequelize.query<InsertedOrder>(
       `INSERT INTO sales_orders (tenant_id, order_no, reference_no, warehouse_id, customer_id, required_date, priority, ship_to)
-       SELECT $1::uuid, r."orderNo", r."referenceNo", r."warehouseId", r."customerId", r."requiredDate", r.priority, r."shipTo"
-       FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY
-            AS r("orderNo" text, "referenceNo" text, "warehouseId" uuid, "customerId" uuid, "requiredDate" date,
-                 priority integer, "shipTo" jsonb, ord bigint)
-       ORDER BY r.ord
+       SELECT $1::uuid, e.value->>'orderNo', e.value->>'referenceNo', (e.value->>'warehouseId')::uuid,
+              (e.value->>'customerId')::uuid, (e.value->>'requiredDate')::date, (e.value->>'priority')::integer, NULLIF(e.value->'shipTo', 'null'::jsonb)
+       FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)
+       ORDER BY e.ord
        ON CONFLICT (tenant_id, reference_no) DO NOTHING
        RETURNING id, order_no AS "orderNo", reference_no AS "referenceNo", ${isoSql('created_at')} AS "createdAt"`,
       { bind: [tenantId, JSON.stringify(orders)], type: QueryTypes.SELECT, transaction },

@@ -52,7 +52,7 @@ const ORDER_DOCUMENT = `SELECT ${ORDER_HEADER},
   (SELECT COALESCE(json_agg(json_build_object(
       'id', t.id, 'lineNo', l.line_no, 'sku', i.sku, 'locationCode', loc.code, 'lotNo', NULLIF(t.lot_no, ''),
       'qty', t.qty::float8, 'qtyPicked', t.qty_picked::float8, 'status', t.status)
-    ORDER BY l.line_no, t.created_at, t.id), '[]'::json)
+    ORDER BY l.line_no, t.created_at, loc.code, t.id), '[]'::json)
    FROM pick_tasks t JOIN sales_order_lines l ON l.id = t.order_line_id JOIN items i ON i.id = l.item_id
    JOIN locations loc ON loc.id = t.location_id WHERE t.order_id = o.id) AS "pickTasks",
   (SELECT json_build_object(

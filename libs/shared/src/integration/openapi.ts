@@ -243,7 +243,8 @@ export function buildOpenApiDocument(
     paths[`/${handler.entity}`] = singleWritePath(handler, components);
     paths[`/${handler.entity}/bulk`] = bulkPath(handler, components);
   }
-  Object.assign(paths, options.paths);
+  // A path may carry both an entity's POST and a list's GET: merge operations, never replace a path.
+  for (const [path, operations] of Object.entries(options.paths ?? {})) paths[path] = { ...(paths[path] as object), ...(operations as object) };
   Object.assign(components, options.schemas);
   paths['/jobs/{jobId}'] = {
     get: {

@@ -20,7 +20,7 @@ import { jsonBody, scoped } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 
 const tenantIdField = Joi.string().guid();
-const grnBodySchema = (grnSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField });
+const grnBodySchema = (grnSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField }).required();
 const cancelBodySchema = Joi.object({ tenantId: tenantIdField }).label('CancelBody');
 const tenantQuerySchema = Joi.object({ tenantId: tenantIdField });
 const orderListSchema = listQuerySchema(ORDER_STATUSES);

@@ -237,6 +237,16 @@ describe('integration ASN, GRN and stock inquiry', () => {
     expect(noSku.body.code).toBe('VALIDATION_FAILED');
   });
 
+  it('when a GRN or an ASN is posted without a body, it answers 400 VALIDATION_FAILED', async () => {
+    const grn = await request(gateway.url, 'POST', `${BASE}/grn`, { headers: { 'x-api-key': key } });
+    const asnAnswer = await request(gateway.url, 'POST', `${BASE}/asn`, { headers: { 'x-api-key': key } });
+
+    expect(grn.status).toBe(400);
+    expect(grn.body.code).toBe('VALIDATION_FAILED');
+    expect(asnAnswer.status).toBe(400);
+    expect(asnAnswer.body.code).toBe('VALIDATION_FAILED');
+  });
+
   it('when an ASN number is unknown, the inquiry answers 404 with the seed message', async () => {
     const response = await get('/asn/ASN-19990101-999999');
 

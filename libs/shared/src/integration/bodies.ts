@@ -16,5 +16,6 @@ export function bulkBodySchema(handler: IngestHandler, entries: Joi.Schema = Joi
 
 /** A single write's body: the entry itself, plus `tenantId` for a cross-tenant key. */
 export function singleBodySchema(handler: IngestHandler): Joi.ObjectSchema {
-  return handler.entrySchema.keys({ tenantId });
+  // required: a POST without a body is a 400, not an undefined entry.
+  return handler.entrySchema.keys({ tenantId }).required();
 }

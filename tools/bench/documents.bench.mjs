@@ -14,7 +14,6 @@ const LOTS = 5;
 export default async function documentsBench() {
   const bench = await prepareBenchEnv('documents');
   const port = freePort();
-  const barePort = freePort();
   const runtime = openRuntime(bench.config, { name: 'bench-setup', redisRole: 'producer' });
   const services = createServices(runtime.db, bench.config);
   let gateway;
@@ -26,7 +25,8 @@ export default async function documentsBench() {
     await arrangeStock(runtime, services, tenant.id);
     gateway = await startApp('gateway', bench.env, { port });
     worker = await startApp('ingest-worker', bench.env);
-    bare = await startBare(bench.config.databaseUrl, bench.config.databasePoolMax, tenant.id, barePort);
+    bare = await startBare(bench.config.databaseUrl, bench.config.databasePoolMax, tenant.id);
+    const barePort = bare.port;
 
     const base = `http://127.0.0.1:${port}/api/v1/integration/v1`;
     const headers = { 'x-api-key': key.rawKey, 'content-type': 'application/json' };
@@ -126,7 +126,7 @@ const STOCK_SQL = `WITH item AS (SELECT id, sku, name, tracking FROM items WHERE
   FROM item i`;
 
 /** The bare comparison: the same statements, straight on pg, no guard, validation, envelope or queue. */
-async function startBare(connectionString, max, tenantId, port) {
+async function startBare(connectionString, max, tenantId) {
   const pool = new pg.Pool({ connectionString, max });
   const app = express();
   app.use(express.json({ limit: '1mb' }));
@@ -140,10 +140,12 @@ async function startBare(connectionString, max, tenantId, port) {
   app.post('/orders/bulk', async (req, res) => {
     res.json({ data: await bareCreate(pool, tenantId, req.body.orders) });
   });
-  const server = await new Promise((resolve) => {
-    const listening = app.listen(port, '127.0.0.1', () => resolve(listening));
+  // Port 0: the system picks a free one, so the bare server never collides with anything else running.
+  const server = await new Promise((resolve, reject) => {
+    const listening = app.listen(0, '127.0.0.1', (error) => (error ? reject(error) : resolve(listening)));
   });
   return {
+    port: server.address().port,
     async close() {
       await new Promise((resolve) => server.close(resolve));
       await pool.end();

@@ -28,7 +28,7 @@ describe('integration order cancel', () => {
 
   const post = (path: string) => request(gateway.url, 'POST', `${BASE}${path}`, { headers: { 'x-api-key': key } });
   const get = (path: string) => request(gateway.url, 'GET', `${BASE}${path}`, { headers: { 'x-api-key': key } });
-  const query = <T>(sql: string, bind: unknown[]) => ctx.runtime.db.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+  const query = <T extends object>(sql: string, bind: unknown[]): Promise<T[]> => ctx.runtime.db.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
   const inTransaction = <T>(work: (transaction: any) => Promise<T>) => ctx.runtime.db.sequelize.transaction(work);
 
   /** An item with `onHand` at A-01 and B-01 each, and an open order of `qty` for it. */

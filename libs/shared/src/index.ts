@@ -22,3 +22,7 @@ export * from './rate-limit/index.js';
 export * from './events/index.js';
 export * from './webhooks/index.js';
 export { createServices, type Services } from './services.js';
+export * from './numbering/index.js';
+export * from './inventory/index.js';
+export * from './inbound/index.js';
+export * from './outbound/index.js';

@@ -11,11 +11,17 @@ import { MasterDataService, masterDataIngestHandlers } from './master-data/index
 import { AuditService } from './audit/index.js';
 import { EventsService } from './events/index.js';
 import { WebhooksService } from './webhooks/index.js';
+import { AsnService, GrnService, asnIngestHandler } from './inbound/index.js';
+import { OrdersService, orderIngestHandler } from './outbound/index.js';
+import { StockService } from './inventory/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
   const audit = new AuditService(db);
   const masterData = new MasterDataService(db);
+  const asns = new AsnService(db);
+  const events = new EventsService(db);
+  const orders = new OrdersService(db, events);
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
@@ -26,9 +32,13 @@ export function createServices(db: Database, config: Config) {
     masterData,
     idempotency: new IdempotencyService(db, config),
     /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
-    ingest: new IngestRegistry([...masterDataIngestHandlers(masterData)]),
-    events: new EventsService(db),
+    ingest: new IngestRegistry([...masterDataIngestHandlers(masterData), asnIngestHandler(asns), orderIngestHandler(orders)]),
+    events,
     webhooks: new WebhooksService(db, config),
+    asns,
+    grns: new GrnService(db, events),
+    orders,
+    stock: new StockService(db),
   };
 }
 

@@ -76,3 +76,24 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   return ctx.services.apiKeys.create({ name: input.name ?? 'test key', scopes: input.scopes ?? ['read', 'write'], ...input }, null);
 }
+
+/** Upserts items, partners and locations of a tenant through the master-data service (no HTTP), for arranging document tests. */
+export async function createMasterData(
+  ctx: Pick<TestContext, 'runtime' | 'services'>,
+  tenantId: string,
+  data: {
+    items?: { sku: string; baseUomCode?: string; tracking?: 'none' | 'lot' | 'serial'; name?: string }[];
+    partners?: { code: string; type: 'supplier' | 'customer' | 'carrier' | 'other'; name?: string }[];
+    locations?: { warehouseCode: string; code: string; pickFace?: boolean }[];
+  },
+): Promise<void> {
+  await ctx.runtime.db.sequelize.transaction(async (transaction) => {
+    const context = { tenantId, transaction };
+    const items = (data.items ?? []).map((item) => ({ name: `Item ${item.sku}`, baseUomCode: 'EA', tracking: 'none' as const, ...item }));
+    const partners = (data.partners ?? []).map((partner) => ({ name: `Partner ${partner.code}`, ...partner }));
+    const locations = (data.locations ?? []).map((location) => ({ type: 'storage' as const, pickFace: false, ...location }));
+    if (items.length) await ctx.services.masterData.upsertItems(context, items);
+    if (partners.length) await ctx.services.masterData.upsertPartners(context, partners);
+    if (locations.length) await ctx.services.masterData.upsertLocations(context, locations);
+  });
+}

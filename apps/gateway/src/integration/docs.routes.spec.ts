@@ -17,8 +17,20 @@ describe('OpenAPI document and docs page', () => {
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
     expect(Object.keys(response.body.paths).sort()).toEqual(
-      ['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'].sort(),
+      [
+        ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
+        ...['/asn', '/asn/bulk', '/asn/{asnNo}', '/grn', '/orders', '/orders/bulk', '/orders/{orderNo}', '/orders/{orderNo}/cancel', '/stock'],
+      ].sort(),
     );
+  });
+
+  it('when documents are described, /orders has its create and its list, and the ASN bulk body is { asns }', async () => {
+    const response = await request(gateway.url, 'GET', '/api/v1/integration/v1/openapi.json');
+
+    expect(Object.keys(response.body.paths['/orders']).sort()).toEqual(['get', 'post']);
+    expect(response.body.components.schemas.AsnBulk.properties.asns).toMatchObject({ type: 'array', maxItems: 100 });
+    expect(response.body.components.schemas.Grn.properties.lines.items.properties).toHaveProperty('asnLineNo');
+    expect(response.body['x-error-codes'].map((entry: any) => entry.code)).toEqual(expect.arrayContaining(['DUPLICATE_REFERENCE', 'INVALID_STATE']));
   });
 
   it('when the item schema is converted, the document says what the validator enforces', async () => {

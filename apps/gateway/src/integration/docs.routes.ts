@@ -1,12 +1,13 @@
 import { Router } from 'express';
 import { buildOpenApiDocument, type Services } from '@wms/shared';
 import { renderDocsPage } from './docs-page.js';
+import { documentOpenApi } from './documents.openapi.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
 
 /** The document is built once per process from the same joi schemas that validate requests. */
 function openApiDocument(services: Pick<Services, 'ingest'>) {
-  return buildOpenApiDocument(services.ingest.list(), { version: '1', serverUrl: '/api/v1/integration/v1' });
+  return buildOpenApiDocument(services.ingest.list(), { version: '1', serverUrl: '/api/v1/integration/v1', ...documentOpenApi() });
 }
 
 /**

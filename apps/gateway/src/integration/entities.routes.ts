@@ -5,6 +5,7 @@ import {
   AppError,
   bulkBodySchema,
   bulkEnvelope,
+  bulkFieldOf,
   bulkHttpStatus,
   runBulk,
   singleBodySchema,
@@ -61,7 +62,7 @@ function bulkWrite(runtime: Runtime, services: Services, jobs: IngestJobs, handl
     const { dryRun } = validate<{ dryRun: boolean }>(bulkQuerySchema, req.query, 'Query validation failed');
     const body = validate<Record<string, unknown>>(schema, req.body, 'Bulk request validation failed');
     const tenantId = await keyTenant(req, services, body.tenantId);
-    const entries = body[handler.entity] as unknown[];
+    const entries = body[bulkFieldOf(handler)] as unknown[];
 
     if (dryRun) {
       const result = await runBulk(runtime.db, handler, entries, { tenantId, dryRun: true });

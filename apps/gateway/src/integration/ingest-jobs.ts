@@ -84,10 +84,11 @@ export class IngestJobs {
 
   /** State and result of a job, or null when there is no such job of this key. */
   async read(jobId: string, apiKeyId: string): Promise<{ state: PublicJobState; result: IngestJobResult | null } | null> {
+    // State first, then the job: a job read before it completed would show `completed` without its result.
+    const state = await this.queue.getJobState(jobId);
+    if (state === 'unknown') return null;
     const job = await Job.fromId<IngestJobData, IngestJobResult, IngestJobName>(this.queue, jobId);
     if (!job || job.data.apiKeyId !== apiKeyId) return null;
-    const state = await job.getState();
-    if (state === 'unknown') return null;
     const publicState: PublicJobState = state === 'completed' || state === 'failed' || state === 'active' ? state : 'queued';
     return { state: publicState, result: state === 'completed' ? job.returnvalue : null };
   }

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { AppLifecycle, Runtime, Services } from '@wms/shared';
 import { useErrorFormat } from '../http/errors.js';
 import { entityRoutes } from './entities.routes.js';
+import { documentRoutes } from './documents.routes.js';
 import { idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from './ingest-jobs.js';
 import { jobsRoutes } from './jobs.routes.js';
@@ -20,7 +21,9 @@ export function integrationRouter(runtime: Runtime, services: Services, lifecycl
     useErrorFormat(res, 'envelope');
     next();
   });
-  router.use(entityRoutes(runtime, services, jobs, idempotency(services, runtime.logger)));
+  const idempotent = idempotency(services, runtime.logger);
+  router.use(entityRoutes(runtime, services, jobs, idempotent));
+  router.use(documentRoutes(runtime, services, idempotent));
   router.use(jobsRoutes(jobs));
   return router;
 }

@@ -87,5 +87,5 @@ export async function writeOne(handler: IngestHandler, context: { tenantId: stri
   const [outcome] = await handler.writeBatch(context, [entry]);
   if (!outcome) throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
   if (!outcome.ok) throw outcome.error;
-  return { ...outcome.data, created: outcome.created };
+  return outcome.document ?? { ...outcome.data, created: outcome.created };
 }

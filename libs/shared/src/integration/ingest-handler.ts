@@ -4,7 +4,15 @@ import type { AppError } from '../errors/index.js';
 import type { EntryRef } from './envelopes.js';
 
 /** What writing one entry came to: its reference (id and natural key) or the error that refused it. */
-export type EntryOutcome = { ok: true; created: boolean; data: EntryRef } | { ok: false; error: AppError };
+export type EntryOutcome =
+  | {
+      ok: true;
+      created: boolean;
+      data: EntryRef;
+      /** A created document (ASN, order) in full: the answer of a single write instead of `data` + `created`. */
+      document?: Record<string, unknown>;
+    }
+  | { ok: false; error: AppError };
 
 export interface WriteContext {
   tenantId: string;
@@ -19,6 +27,8 @@ export interface WriteContext {
 export interface IngestHandler<Entry = unknown> {
   /** Path segment and bulk body field (`items` → POST /items, POST /items/bulk with `{ items: [...] }`), and the job name. */
   entity: string;
+  /** The bulk body's array field when it differs from `entity` (`/asn/bulk` takes `{ asns: [...] }`). */
+  bulkField?: string;
   /** Singular name for documentation (`Item`). */
   title: string;
   /** Seed section 8: entries per bulk request. */
@@ -62,6 +72,11 @@ export class IngestRegistry {
   list(): IngestHandler[] {
     return [...this.handlers.values()];
   }
+}
+
+/** The array field of the handler's bulk body. */
+export function bulkFieldOf(handler: Pick<IngestHandler, 'entity' | 'bulkField'>): string {
+  return handler.bulkField ?? handler.entity;
 }
 
 /** Reads a string field of an entry that may not have passed validation. */

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import type { IngestHandler } from './ingest-handler.js';
+import { bulkFieldOf, type IngestHandler } from './ingest-handler.js';
 import { bulkBodySchema, singleBodySchema } from './bodies.js';
 
 /** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
@@ -93,6 +93,8 @@ const ERROR_CODES: [number, string, string][] = [
   [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
   [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
   [409, 'IDEMPOTENCY_KEY_MISMATCH', 'the Idempotency-Key was used with a different method, path or body'],
+  [409, 'DUPLICATE_REFERENCE', 'an ASN or order with this referenceNo exists in the tenant; the message names its number'],
+  [409, 'INVALID_STATE', 'the document\'s state does not allow the operation; the message names the state'],
   [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB'],
   [429, 'RATE_LIMITED', 'guard answer: over the key\'s rateLimitPerMinute (Retry-After header)'],
 ];
@@ -142,19 +144,22 @@ const errorResponse = (description: string) => json(ref('ErrorEnvelope'), descri
 
 function singleWritePath(handler: IngestHandler, components: Record<string, JsonSchema>) {
   const refSchema = joiToJsonSchema(handler.refSchema);
-  const data = { ...refSchema, properties: { ...(refSchema.properties as object), created: { type: 'boolean' } } };
+  const document = handler.singleStatus === 201;
+  const data = document
+    ? { type: 'object', description: `the created ${handler.title.toLowerCase()} with its lines, as its inquiry shows it` }
+    : { ...refSchema, properties: { ...(refSchema.properties as object), created: { type: 'boolean' } } };
   components[handler.title] = joiToJsonSchema(singleBodySchema(handler));
   return {
     post: {
-      summary: `Create or update one ${handler.title.toLowerCase()}`,
-      tags: ['master data'],
+      summary: document ? `Create one ${handler.title.toLowerCase()}` : `Create or update one ${handler.title.toLowerCase()}`,
+      tags: [document ? 'documents' : 'master data'],
       security: [{ ApiKey: [] }, { ApiKeyAuthorization: [] }],
       parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       requestBody: { required: true, content: { 'application/json': { schema: ref(handler.title) } } },
       responses: {
         [handler.singleStatus]: json(
           { type: 'object', properties: { status: { const: 'success' }, data, requestId: { type: 'string', format: 'uuid' } } },
-          'written; created tells whether it was new',
+          document ? 'created' : 'written; created tells whether it was new',
         ),
         ...commonErrors(),
       },
@@ -164,15 +169,18 @@ function singleWritePath(handler: IngestHandler, components: Record<string, Json
 
 function bulkPath(handler: IngestHandler, components: Record<string, JsonSchema>) {
   components[`${handler.title}Bulk`] = joiToJsonSchema(bulkBodySchema(handler, handler.entrySchema));
+  const merging = handler.mergeDuplicates;
   return {
     post: {
-      summary: `Create or update up to ${handler.maxEntries} ${handler.entity} through the ingest worker`,
+      summary: `${merging ? 'Create or update' : 'Create'} up to ${handler.maxEntries} ${handler.entity} through the ingest worker`,
       description:
-        'Entries are processed in order; a later entry with the same natural key updates the earlier one. ' +
+        (merging
+          ? 'Entries are processed in order; a later entry with the same natural key updates the earlier one. '
+          : `Entries are processed in order under the key referenceNo; a referenceNo that exists (earlier in the body too) is an entry error 409 DUPLICATE_REFERENCE. Body: { ${bulkFieldOf(handler)}: [...] }. `) +
         'The call waits up to BULK_SYNC_TIMEOUT_MS for the job, then answers 202 with a statusUrl. ' +
         'With ?dryRun=true every entry is validated and written in a transaction that is rolled back; ' +
         'entries that would be created report id null.',
-      tags: ['master data'],
+      tags: [merging ? 'master data' : 'documents'],
       security: [{ ApiKey: [] }, { ApiKeyAuthorization: [] }],
       parameters: [
         { $ref: '#/components/parameters/IdempotencyKey' },
@@ -201,7 +209,10 @@ function commonErrors() {
 }
 
 /** The integration API's OpenAPI 3.1 document, generated from the registered handlers' joi schemas. */
-export function buildOpenApiDocument(handlers: IngestHandler[], options: { version: string; serverUrl: string }): Record<string, unknown> {
+export function buildOpenApiDocument(
+  handlers: IngestHandler[],
+  options: { version: string; serverUrl: string; paths?: Record<string, unknown>; schemas?: Record<string, JsonSchema> },
+): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {
     ErrorEnvelope: errorEnvelope,
     BulkEntryResult: bulkEntryResult,
@@ -232,6 +243,9 @@ export function buildOpenApiDocument(handlers: IngestHandler[], options: { versi
     paths[`/${handler.entity}`] = singleWritePath(handler, components);
     paths[`/${handler.entity}/bulk`] = bulkPath(handler, components);
   }
+  // A path may carry both an entity's POST and a list's GET: merge operations, never replace a path.
+  for (const [path, operations] of Object.entries(options.paths ?? {})) paths[path] = { ...(paths[path] as object), ...(operations as object) };
+  Object.assign(components, options.schemas);
   paths['/jobs/{jobId}'] = {
     get: {
       summary: 'State and result of a bulk job of this API key',

@@ -12,3 +12,4 @@ export {
   type PartnerInput,
   type LocationInput,
 } from './master-data.schemas.js';
+export { ReferenceRepository, References, type WarehouseRef, type PartnerRef, type ItemRef } from './references.js';

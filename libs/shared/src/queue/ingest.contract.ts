@@ -10,7 +10,7 @@ import { defaultJobOptions, type QueueSettings } from './queues.js';
 export const INGEST_QUEUE = 'ingest';
 
 /** Job names are the entities of the ingest registry; later capabilities (asns, orders) add theirs here. */
-export type IngestJobName = 'items' | 'partners' | 'locations';
+export type IngestJobName = 'items' | 'partners' | 'locations' | 'asn' | 'orders';
 
 export interface IngestJobData {
   tenantId: string;

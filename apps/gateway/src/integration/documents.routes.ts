@@ -1,0 +1,109 @@
+import './request.types.js';
+import { Router, type Request, type RequestHandler } from 'express';
+import Joi from 'joi';
+import {
+  ASN_STATUSES,
+  ORDER_STATUSES,
+  grnSchema,
+  listQuerySchema,
+  stockQuerySchema,
+  successEnvelope,
+  validate,
+  type GrnInput,
+  type ListQuery,
+  type Runtime,
+  type Services,
+  type StockQuery,
+  type WriteContext,
+} from '@wms/shared';
+import { jsonBody, scoped } from './scope.js';
+import { bodyTenant, keyTenant } from './key-tenant.js';
+
+const tenantIdField = Joi.string().guid();
+const grnBodySchema = (grnSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField }).required();
+const cancelBodySchema = Joi.object({ tenantId: tenantIdField }).label('CancelBody');
+const tenantQuerySchema = Joi.object({ tenantId: tenantIdField });
+const orderListSchema = listQuerySchema(ORDER_STATUSES);
+const asnListSchema = listQuerySchema(ASN_STATUSES);
+
+/**
+ * GRN creation, order cancel, and the inquiries and lists of orders, ASNs and stock. (ASN and order
+ * creation are entities of the ingest registry: entities.routes.ts.) Writes run in one transaction
+ * with their idempotency record; reads are one statement each.
+ */
+export function documentRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
+  const router = Router();
+  const write = (status: 200 | 201, work: (req: Request, context: WriteContext) => Promise<unknown>): RequestHandler[] => [
+    scoped('write'),
+    jsonBody,
+    idempotency,
+    async (req, res) => {
+      const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
+      const body = await runtime.db.sequelize.transaction(async (transaction) => {
+        const envelope = successEnvelope(await work(req, { tenantId, transaction }), req.requestId);
+        await req.idempotency?.storeInTransaction(status, envelope, transaction);
+        return envelope;
+      });
+      req.idempotency?.markStored();
+      res.status(status).json(body);
+    },
+  ];
+  const read = (work: (req: Request, tenantId: string) => Promise<unknown>): RequestHandler[] => [
+    scoped('read'),
+    async (req, res) => {
+      const tenantId = await keyTenant(req, services, req.query.tenantId);
+      res.json(successEnvelope(await work(req, tenantId), req.requestId));
+    },
+  ];
+
+  router.post(
+    '/grn',
+    ...write(201, (req, context) => {
+      const { tenantId: _named, ...input } = validate<GrnInput & { tenantId?: string }>(grnBodySchema, req.body);
+      return services.grns.receive(context, input);
+    }),
+  );
+  router.post(
+    '/orders/:orderNo/cancel',
+    ...write(200, (req, context) => {
+      validate(cancelBodySchema, req.body ?? {});
+      return services.orders.cancel(context, String(req.params.orderNo));
+    }),
+  );
+
+  router.get('/orders', scoped('read'), list(services, orderListSchema, (tenantId, query) => services.orders.list(tenantId, query)));
+  router.get('/asn', scoped('read'), list(services, asnListSchema, (tenantId, query) => services.asns.list(tenantId, query)));
+  router.get(
+    '/orders/:orderNo',
+    ...read((req, tenantId) => {
+      validate(tenantQuerySchema, req.query, 'Query validation failed');
+      return services.orders.inquire(tenantId, String(req.params.orderNo));
+    }),
+  );
+  router.get(
+    '/asn/:asnNo',
+    ...read((req, tenantId) => {
+      validate(tenantQuerySchema, req.query, 'Query validation failed');
+      return services.asns.inquire(tenantId, String(req.params.asnNo));
+    }),
+  );
+  router.get(
+    '/stock',
+    ...read((req, tenantId) => services.stock.inquire(tenantId, validate<StockQuery>(stockQuerySchema, req.query, 'Query validation failed'))),
+  );
+  return router;
+}
+
+/** CONTRACT.md sections 7 and 8: `{ status, data: [...], nextCursor, requestId }`. */
+function list(
+  services: Services,
+  schema: Joi.ObjectSchema,
+  fetch: (tenantId: string, query: ListQuery<any>) => Promise<{ data: unknown[]; nextCursor: string | null }>,
+): RequestHandler {
+  return async (req, res) => {
+    const query = validate<ListQuery & { tenantId?: string }>(schema, req.query, 'Query validation failed');
+    const tenantId = await keyTenant(req, services, query.tenantId);
+    const page = await fetch(tenantId, query);
+    res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: req.requestId });
+  };
+}

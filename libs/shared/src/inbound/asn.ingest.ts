@@ -1,0 +1,27 @@
+import { stringField, type IngestHandler } from '../integration/index.js';
+import type { AsnService } from './asn.service.js';
+import { asnRefSchema, asnSchema, type AsnInput } from './asn.schemas.js';
+
+/** Seed section 8: bulk ASNs and orders take at most 100 entries per request. */
+export const DOCUMENT_BULK_LIMIT = 100;
+
+/**
+ * ASNs as an entity of the integration API: POST /asn (201 with the created ASN) and POST /asn/bulk with
+ * `{ asns: [...] }`. Documents are created, never updated: an entry whose referenceNo exists (earlier in
+ * the same bulk included) is an entry error 409 DUPLICATE_REFERENCE, so entries are not merged.
+ */
+export function asnIngestHandler(service: AsnService): IngestHandler<AsnInput> {
+  return {
+    entity: 'asn',
+    bulkField: 'asns',
+    title: 'Asn',
+    maxEntries: DOCUMENT_BULK_LIMIT,
+    batchSize: DOCUMENT_BULK_LIMIT,
+    entrySchema: asnSchema,
+    refSchema: asnRefSchema,
+    singleStatus: 201,
+    mergeDuplicates: false,
+    keyOf: (entry) => stringField(entry, 'referenceNo'),
+    writeBatch: (context, entries) => service.createAsns(context, entries),
+  };
+}

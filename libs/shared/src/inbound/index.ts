@@ -1,0 +1,17 @@
+export { AsnService } from './asn.service.js';
+export { GrnService } from './grn.service.js';
+export { AsnRepository, type LockedAsn } from './asn.repository.js';
+export { asnIngestHandler, DOCUMENT_BULK_LIMIT } from './asn.ingest.js';
+export {
+  asnSchema,
+  grnSchema,
+  asnRefSchema,
+  ASN_STATUSES,
+  RECEIVING_LOCATION,
+  DOCUMENT_LINES_MAX,
+  type AsnInput,
+  type AsnLineInput,
+  type AsnStatus,
+  type GrnInput,
+  type GrnLineInput,
+} from './asn.schemas.js';

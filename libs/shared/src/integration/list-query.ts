@@ -1,0 +1,69 @@
+import Joi from 'joi';
+
+export const LIST_LIMIT_MAX = 500;
+const LIST_LIMIT_DEFAULT = 100;
+
+/** Where the previous page stopped: the last row's (updated_at, id), the list's sort key. */
+export interface CursorPosition {
+  updatedAt: string;
+  id: string;
+}
+
+export interface ListQuery<Status extends string = string> {
+  updatedSince?: string;
+  status?: Status;
+  limit: number;
+  cursor?: CursorPosition;
+}
+
+export interface ListPage<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * The query of an integration list (CONTRACT.md section 7): rows changed at or after updatedSince,
+ * optionally of one status, oldest change first, at most `limit`, continued with the opaque cursor.
+ */
+export function listQuerySchema(statuses: readonly string[]): Joi.ObjectSchema {
+  return Joi.object({
+    updatedSince: Joi.string().isoDate().description('ISO 8601 timestamp; rows updated at or after it'),
+    status: Joi.string().valid(...statuses),
+    limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
+    cursor: Joi.string()
+      .max(200)
+      .custom((value: string, helpers) => decodeCursor(value) ?? helpers.error('any.invalid'))
+      .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' })
+      .description('nextCursor of the previous page'),
+    tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
+  }).label('ListQuery');
+}
+
+export function encodeCursor(position: CursorPosition): string {
+  return Buffer.from(JSON.stringify([position.updatedAt, position.id])).toString('base64url');
+}
+
+/** The position a cursor names, or null when it is not one of ours. */
+export function decodeCursor(cursor: string): CursorPosition | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [updatedAt, id] = value;
+    if (typeof updatedAt !== 'string' || Number.isNaN(Date.parse(updatedAt))) return null;
+    if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) return null;
+    return { updatedAt, id };
+  } catch {
+    return null;
+  }
+}
+
+/** Builds a page from `limit + 1` rows fetched in sort order: the extra row says whether there is more. */
+export function toPage<T extends { cursor: CursorPosition }>(rows: T[], limit: number): ListPage<Omit<T, 'cursor'>> {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    data: page.map(({ cursor: _cursor, ...row }) => row),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.cursor) : null,
+  };
+}
+

@@ -1,0 +1,4 @@
+export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql } from './fields.js';
+export { StockRepository, stockKey, type StockReceipt, type StockDelta } from './stock.repository.js';
+export { StockService, stockQuerySchema, type StockQuery, type StockInquiry, type StockRowView } from './stock.service.js';
+export { lineProblems, documentInvalid, duplicateReference } from './document-rules.js';

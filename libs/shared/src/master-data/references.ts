@@ -1,0 +1,99 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Database } from '../db/index.js';
+import { AppError } from '../errors/index.js';
+import type { ITEM_TRACKING, PARTNER_TYPES } from './master-data.schemas.js';
+
+export interface WarehouseRef {
+  id: string;
+  code: string;
+}
+
+export interface PartnerRef {
+  id: string;
+  code: string;
+  type: (typeof PARTNER_TYPES)[number];
+}
+
+export interface ItemRef {
+  id: string;
+  sku: string;
+  name: string;
+  baseUomCode: string;
+  tracking: (typeof ITEM_TRACKING)[number];
+}
+
+/** The master data a batch of documents names, resolved in one tenant (another tenant's rows are not found). */
+export class References {
+  constructor(
+    readonly warehouses: Map<string, WarehouseRef>,
+    readonly partners: Map<string, PartnerRef>,
+    readonly items: Map<string, ItemRef>,
+  ) {}
+
+  warehouse(code: string): WarehouseRef {
+    const found = this.warehouses.get(code);
+    if (!found) throw AppError.referenceNotFound(`Warehouse code ${code} not found`);
+    return found;
+  }
+
+  partner(code: string): PartnerRef {
+    const found = this.partners.get(code);
+    if (!found) throw AppError.referenceNotFound(`Partner code ${code} not found`);
+    return found;
+  }
+
+  item(sku: string): ItemRef {
+    const found = this.items.get(sku);
+    if (!found) throw AppError.referenceNotFound(`Item SKU ${sku} not found`);
+    return found;
+  }
+}
+
+/** Resolves natural keys (warehouseCode, partner code, sku) to rows of the tenant in one round trip. */
+export class ReferenceRepository {
+  constructor(private readonly db: Database) {}
+
+  async resolve(
+    tenantId: string,
+    wanted: { warehouseCodes?: string[]; partnerCodes?: string[]; skus?: string[] },
+    transaction?: Transaction,
+  ): Promise<References> {
+    const rows = await this.db.sequelize.query<{ kind: 'w' | 'p' | 'i'; ref: any }>(
+      `SELECT 'w' AS kind, json_build_object('id', id, 'code', code) AS ref
+         FROM warehouses WHERE tenant_id = $1 AND code = ANY($2::text[])
+       UNION ALL
+       SELECT 'p', json_build_object('id', id, 'code', code, 'type', type)
+         FROM partners WHERE tenant_id = $1 AND code = ANY($3::text[])
+       UNION ALL
+       SELECT 'i', json_build_object('id', id, 'sku', sku, 'name', name, 'baseUomCode', base_uom_code, 'tracking', tracking)
+         FROM items WHERE tenant_id = $1 AND sku = ANY($4::text[])`,
+      {
+        bind: [tenantId, unique(wanted.warehouseCodes), unique(wanted.partnerCodes), unique(wanted.skus)],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+    const warehouses = new Map<string, WarehouseRef>();
+    const partners = new Map<string, PartnerRef>();
+    const items = new Map<string, ItemRef>();
+    for (const { kind, ref } of rows) {
+      if (kind === 'w') warehouses.set(ref.code, ref);
+      else if (kind === 'p') partners.set(ref.code, ref);
+      else items.set(ref.sku, ref);
+    }
+    return new References(warehouses, partners, items);
+  }
+
+  /** Location ids by code within one warehouse. */
+  async locationIds(warehouseId: string, codes: string[], transaction?: Transaction): Promise<Map<string, string>> {
+    const rows = await this.db.sequelize.query<{ id: string; code: string }>(
+      'SELECT id, code FROM locations WHERE warehouse_id = $1 AND code = ANY($2::text[])',
+      { bind: [warehouseId, unique(codes)], type: QueryTypes.SELECT, transaction },
+    );
+    return new Map(rows.map((row) => [row.code, row.id]));
+  }
+}
+
+function unique(values: string[] = []): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,43 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Database } from '../db/index.js';
+
+export type DocumentKind = 'ASN' | 'GRN' | 'SO' | 'SHP';
+
+const SEQUENCES: Record<DocumentKind, string> = {
+  ASN: 'asn_number_seq',
+  GRN: 'grn_number_seq',
+  SO: 'sales_order_number_seq',
+  SHP: 'shipment_number_seq',
+};
+
+/**
+ * Document numbers `<KIND>-YYYYMMDD-NNNNNN`: the UTC day of issue and a value of the kind's PostgreSQL
+ * sequence. nextval never blocks and never returns a value twice, so numbers are unique (per tenant,
+ * and in fact across tenants) under any concurrency, without a hot counter row serialising creates.
+ * It runs on the caller's transaction connection, so a create never needs a second pool connection.
+ * A number taken by a create that fails is not reused (gaps, as with any sequence). NNNNNN is zero-
+ * padded to six digits and simply grows past 999999.
+ */
+export class DocumentNumbers {
+  constructor(private readonly db: Database) {}
+
+  async next(kind: DocumentKind, transaction?: Transaction): Promise<string> {
+    const [number] = await this.reserve(kind, 1, transaction);
+    return number!;
+  }
+
+  /** `count` numbers of one kind in one statement (a bulk batch takes its numbers at once). */
+  async reserve(kind: DocumentKind, count: number, transaction?: Transaction): Promise<string[]> {
+    if (count <= 0) return [];
+    const rows = await this.db.sequelize.query<{ day: string; value: string }>(
+      `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYYMMDD') AS day, nextval('${SEQUENCES[kind]}')::text AS value
+       FROM generate_series(1, $1)`,
+      { bind: [count], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.map((row) => formatNumber(kind, row.day, row.value));
+  }
+}
+
+export function formatNumber(kind: DocumentKind, day: string, value: string | number): string {
+  return `${kind}-${day}-${String(value).padStart(6, '0')}`;
+}

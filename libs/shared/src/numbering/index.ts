@@ -1,0 +1,1 @@
+export { DocumentNumbers, formatNumber, type DocumentKind } from './document-numbers.js';

@@ -1,0 +1,171 @@
+import type { Database } from '../db/index.js';
+import { AppError, type ErrorDetail } from '../errors/index.js';
+import type { EventsService } from '../events/index.js';
+import { toPage, type EntryOutcome, type ListPage, type ListQuery, type WriteContext } from '../integration/index.js';
+import { StockRepository, documentInvalid, duplicateReference, lineProblems } from '../inventory/index.js';
+import { ReferenceRepository, type ItemRef, type References } from '../master-data/index.js';
+import { DocumentNumbers } from '../numbering/index.js';
+import { OrdersRepository, type InsertedOrder } from './orders.repository.js';
+import type { OrderInput, OrderStatus } from './order.schemas.js';
+
+/** Partner types an order may be for. */
+const CUSTOMER_TYPES = ['customer', 'other'];
+
+/** CONTRACT.md section 4: cancel is allowed from any state before shipped. */
+const NOT_CANCELLABLE: OrderStatus[] = ['shipped', 'cancelled'];
+
+interface CheckedOrder {
+  input: OrderInput;
+  warehouseId: string;
+  customerId: string;
+  items: ItemRef[];
+}
+
+/**
+ * Sales orders: creation (single and bulk through the ingest registry), the order inquiry and list, and
+ * cancel. A batch resolves references in one query and writes headers and lines in one statement each.
+ */
+export class OrdersService {
+  private readonly repository: OrdersRepository;
+  private readonly stock: StockRepository;
+  private readonly references: ReferenceRepository;
+  private readonly numbers: DocumentNumbers;
+
+  constructor(db: Database, private readonly events: Pick<EventsService, 'append'>) {
+    this.repository = new OrdersRepository(db);
+    this.stock = new StockRepository(db);
+    this.references = new ReferenceRepository(db);
+    this.numbers = new DocumentNumbers(db);
+  }
+
+  async createOrders({ tenantId, transaction }: WriteContext, inputs: OrderInput[]): Promise<EntryOutcome[]> {
+    const refs = await this.references.resolve(
+      tenantId,
+      {
+        warehouseCodes: inputs.map((input) => input.warehouseCode),
+        partnerCodes: inputs.map((input) => input.customerCode),
+        skus: inputs.flatMap((input) => input.lines.map((line) => line.sku)),
+      },
+      transaction,
+    );
+    const outcomes: EntryOutcome[] = new Array(inputs.length);
+    const checked: { index: number; order: CheckedOrder }[] = [];
+    inputs.forEach((input, index) => {
+      try {
+        checked.push({ index, order: checkOrder(input, refs) });
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        outcomes[index] = { ok: false, error };
+      }
+    });
+    if (!checked.length) return outcomes;
+
+    const numbers = await this.numbers.reserve('SO', checked.length, transaction);
+    const headers = checked.map(({ order }, position) => ({
+      orderNo: numbers[position]!,
+      referenceNo: order.input.referenceNo,
+      warehouseId: order.warehouseId,
+      customerId: order.customerId,
+      requiredDate: order.input.requiredDate ?? null,
+      priority: order.input.priority,
+      shipTo: order.input.shipTo ?? null,
+    }));
+    const inserted = new Map((await this.repository.insertOrders(tenantId, headers, transaction)).map((row) => [row.orderNo, row]));
+    await this.repository.insertLines(
+      checked.flatMap(({ order }, position) => {
+        const row = inserted.get(headers[position]!.orderNo);
+        return row ? order.input.lines.map((line, n) => ({ orderId: row.id, lineNo: line.lineNo, itemId: order.items[n]!.id, uomCode: line.uomCode, qtyOrdered: line.qtyOrdered })) : [];
+      }),
+      transaction,
+    );
+
+    const skipped = checked.filter((_, position) => !inserted.has(headers[position]!.orderNo)).map(({ order }) => order.input.referenceNo);
+    const existing = skipped.length ? await this.repository.numbersByReference(tenantId, skipped, transaction) : new Map<string, string>();
+    checked.forEach(({ index, order }, position) => {
+      const row = inserted.get(headers[position]!.orderNo);
+      outcomes[index] = row
+        ? { ok: true, created: true, data: { id: row.id, orderNo: row.orderNo, referenceNo: row.referenceNo }, document: orderDocument(order, row) }
+        : { ok: false, error: duplicateReference('Order', order.input.referenceNo, existing.get(order.input.referenceNo)) };
+    });
+    return outcomes;
+  }
+
+  /** Seed 2.11: the order, its lines, its pick tasks and the summary. Another tenant's order is not found. */
+  async inquire(tenantId: string, orderNo: string): Promise<Record<string, unknown>> {
+    const document = await this.repository.findDocument(tenantId, orderNo);
+    if (!document) throw AppError.notFound(`Order ${orderNo} not found`);
+    return document;
+  }
+
+  async list(tenantId: string, query: ListQuery<OrderStatus>): Promise<ListPage<Record<string, unknown>>> {
+    return toPage(await this.repository.list(tenantId, query), query.limit);
+  }
+
+  /**
+   * Seed 3.3 / CONTRACT.md section 4, in the caller's transaction: the order row is locked first, then
+   * every allocation's reservation is taken off its stock row and every picked quantity is put back on
+   * hand at the row it was picked from (rows locked in id order), open pick tasks are cancelled, and the
+   * `order.cancelled` event is appended (the events seam).
+   */
+  async cancel({ tenantId, transaction }: WriteContext, orderNo: string): Promise<{ orderNo: string; status: 'cancelled' }> {
+    const order = await this.repository.lock(tenantId, orderNo, transaction);
+    if (!order) throw AppError.notFound(`Order ${orderNo} not found`);
+    if (NOT_CANCELLABLE.includes(order.status)) {
+      throw AppError.conflict('INVALID_STATE', `Order ${orderNo} is ${order.status} and cannot be cancelled`);
+    }
+    const held = await this.repository.heldStock(order.id, transaction);
+    await this.stock.apply(
+      held.map((hold) => (hold.kind === 'allocated' ? { stockRowId: hold.stockRowId, onHand: 0, allocated: -hold.qty } : { stockRowId: hold.stockRowId, onHand: hold.qty, allocated: 0 })),
+      transaction,
+    );
+    await this.repository.markCancelled(order.id, transaction);
+    await this.events.append(transaction, {
+      tenantId,
+      event: 'order.cancelled',
+      data: { orderNo: order.orderNo, referenceNo: order.referenceNo, previousStatus: order.status },
+    });
+    return { orderNo: order.orderNo, status: 'cancelled' };
+  }
+}
+
+function checkOrder(input: OrderInput, refs: References): CheckedOrder {
+  const warehouse = refs.warehouse(input.warehouseCode);
+  const customer = refs.partner(input.customerCode);
+  const items = input.lines.map((line) => refs.item(line.sku));
+  const details: ErrorDetail[] = [];
+  if (!CUSTOMER_TYPES.includes(customer.type)) {
+    details.push({ path: 'customerCode', message: `Partner code ${customer.code} is a ${customer.type}, not a customer` });
+  }
+  input.lines.forEach((line, n) => details.push(...lineProblems(`lines.${n}`, line.lineNo, items[n]!, line.uomCode, null)));
+  if (details.length) throw documentInvalid(details);
+  return { input, warehouseId: warehouse.id, customerId: customer.id, items };
+}
+
+function orderDocument(order: CheckedOrder, row: InsertedOrder): Record<string, unknown> {
+  const lines = order.input.lines.map((line, n) => ({
+    lineNo: line.lineNo,
+    sku: order.items[n]!.sku,
+    uomCode: line.uomCode,
+    qtyOrdered: line.qtyOrdered,
+    qtyAllocated: 0,
+    qtyPicked: 0,
+    qtyShipped: 0,
+  }));
+  return {
+    id: row.id,
+    orderNo: row.orderNo,
+    referenceNo: row.referenceNo,
+    warehouseCode: order.input.warehouseCode,
+    customerCode: order.input.customerCode,
+    requiredDate: order.input.requiredDate ?? null,
+    priority: order.input.priority,
+    shipTo: order.input.shipTo ?? null,
+    status: 'open',
+    createdAt: row.createdAt,
+    updatedAt: row.createdAt,
+    cancelledAt: null,
+    lines,
+    pickTasks: [],
+    summary: { totalOrdered: Number(lines.reduce((sum, line) => sum + line.qtyOrdered, 0).toFixed(4)), totalAllocated: 0, totalPicked: 0, totalShipped: 0 },
+  };
+}

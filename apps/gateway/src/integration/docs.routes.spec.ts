@@ -20,6 +20,7 @@ describe('OpenAPI document and docs page', () => {
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
         ...['/asn', '/asn/bulk', '/asn/{asnNo}', '/grn', '/orders', '/orders/bulk', '/orders/{orderNo}', '/orders/{orderNo}/cancel', '/stock'],
+        '/events',
       ].sort(),
     );
   });

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { eventFeedQuerySchema } from './events.routes.js';
 import { ASN_STATUSES, LIST_LIMIT_MAX, ORDER_STATUSES, grnSchema, joiToJsonSchema, stockQuerySchema } from '@wms/shared';
 
 const security = [{ ApiKey: [] }, { ApiKeyAuthorization: [] }];
@@ -47,7 +48,7 @@ function listPath(what: string, statuses: readonly string[]) {
   };
 }
 
-/** The paths of routes that are not ingest entities: GRN, cancel, inquiries and lists. */
+/** The paths of routes that are not ingest entities: GRN, cancel, inquiries, lists and the event feed. */
 export function documentOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, Record<string, unknown>> } {
   const schemas = { Grn: joiToJsonSchema((grnSchema as Joi.ObjectSchema).keys({ tenantId: Joi.string().guid() })) };
   const paths = {
@@ -108,6 +109,39 @@ export function documentOpenApi(): { paths: Record<string, unknown>; schemas: Re
           200: success({ type: 'object' }, 'the stock; a known item without stock has zero totals and no rows'),
           400: error('VALIDATION_FAILED or REFERENCE_NOT_FOUND (warehouseCode)'),
           404: error('NOT_FOUND: Item SKU <sku> not found'),
+        },
+      },
+    },
+    '/events': {
+      get: {
+        summary: "Reconciliation feed: the key's tenant events (the webhook bodies), oldest first; keep nextCursor for the next call",
+        tags: ['events'],
+        security,
+        parameters: queryParameters(eventFeedQuerySchema),
+        responses: {
+          200: {
+            description: 'one page; nextCursor stays the same when there is nothing newer',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    status: { const: 'success' },
+                    data: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: { id: { type: 'string', format: 'uuid' }, event: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' }, data: { type: 'object' } },
+                      },
+                    },
+                    nextCursor: { type: ['string', 'null'] },
+                    requestId: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+          400: error('VALIDATION_FAILED (a bad cursor or limit) or TENANT_REQUIRED'),
         },
       },
     },

@@ -4,6 +4,7 @@ import type { AppLifecycle, Runtime, Services } from '@wms/shared';
 import { useErrorFormat } from '../http/errors.js';
 import { entityRoutes } from './entities.routes.js';
 import { documentRoutes } from './documents.routes.js';
+import { eventFeedRoutes } from './events.routes.js';
 import { idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from './ingest-jobs.js';
 import { jobsRoutes } from './jobs.routes.js';
@@ -24,6 +25,7 @@ export function integrationRouter(runtime: Runtime, services: Services, lifecycl
   const idempotent = idempotency(services, runtime.logger);
   router.use(entityRoutes(runtime, services, jobs, idempotent));
   router.use(documentRoutes(runtime, services, idempotent));
+  router.use(eventFeedRoutes(services));
   router.use(jobsRoutes(jobs));
   return router;
 }

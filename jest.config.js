@@ -16,6 +16,7 @@ export default {
   testMatch: ['<rootDir>/apps/*/src/**/*.spec.ts', '<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
+  reporters: ['default', '<rootDir>/tools/jest-summary-reporter.cjs'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

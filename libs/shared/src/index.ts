@@ -2,6 +2,7 @@ export * from './config/index.js';
 export * from './context/index.js';
 export * from './logging/index.js';
 export * from './errors/index.js';
+export * from './batching/index.js';
 export * from './validation/index.js';
 export * from './db/index.js';
 export * from './redis/index.js';

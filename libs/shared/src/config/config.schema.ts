@@ -83,8 +83,8 @@ export const configVariables = {
     description: 'bulk jobs one ingest worker process runs at once',
   },
   WEBHOOK_CONCURRENCY: {
-    schema: Joi.number().integer().min(1).max(1000).default(50),
-    description: 'deliveries one webhook worker process runs at once',
+    schema: Joi.number().integer().min(1).max(1000).default(100),
+    description: 'deliveries one webhook worker process runs at once (they mostly wait on subscribers)',
   },
   WEBHOOK_TIMEOUT_MS: { schema: milliseconds().default(10000), description: 'per-attempt delivery timeout' },
   WEBHOOK_MAX_ATTEMPTS: {

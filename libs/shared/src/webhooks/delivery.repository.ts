@@ -1,3 +1,4 @@
+import { MicroBatcher } from '../batching/index.js';
 import type { Database } from '../db/models.js';
 import type { EventName } from '../events/index.js';
 import type { DeliveryStatus } from './webhook.types.js';
@@ -31,49 +32,78 @@ export interface AttemptRecord {
   disableSubscription?: string;
 }
 
+/**
+ * The delivery worker's reads and writes. Concurrent attempts of one process share round trips: the
+ * loads and the records made in the same event-loop turn each go to PostgreSQL as one statement (every
+ * caller still waits for its own row to be read or written).
+ */
 export class DeliveryRepository {
+  private readonly loads = new MicroBatcher<string, DeliveryWork | null>((ids) => this.loadMany(ids));
+  private readonly records = new MicroBatcher<AttemptRecord, void>((attempts) => this.recordMany(attempts));
+
   constructor(private readonly db: Database) {}
 
-  async load(deliveryId: string): Promise<DeliveryWork | null> {
+  load(deliveryId: string): Promise<DeliveryWork | null> {
+    return this.loads.submit(deliveryId);
+  }
+
+  /**
+   * Writes the attempt and the delivery's new state. The delivery is only changed while it is still
+   * pending in the same run (generation): a late answer of an attempt that was presumed dead (worker
+   * killed, job re-run) cannot turn a success back into a failure.
+   */
+  record(attempt: AttemptRecord): Promise<void> {
+    return this.records.submit(attempt);
+  }
+
+  private async loadMany(deliveryIds: string[]): Promise<Array<DeliveryWork | null>> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT d.id, d.status, d.generation, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
               s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt"
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id
          JOIN events e ON e.id = d.event_id
-        WHERE d.id = :deliveryId`,
-      { replacements: { deliveryId } },
+        WHERE d.id = ANY(:deliveryIds::uuid[])`,
+      { replacements: { deliveryIds: `{${deliveryIds.join(',')}}` } },
     )) as [DeliveryWork[], unknown];
-    return rows[0] ?? null;
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return deliveryIds.map((id) => byId.get(id) ?? null);
   }
 
-  /**
-   * Writes the attempt and the delivery's new state in one statement. The delivery is only changed
-   * while it is still pending in the same run (generation): a late answer of an attempt that was
-   * presumed dead (worker killed, job re-run) cannot turn a success back into a failure.
-   */
-  async record(attempt: AttemptRecord): Promise<void> {
+  private async recordMany(attempts: AttemptRecord[]): Promise<void[]> {
+    const rows = attempts.map((attempt) => ({
+      delivery_id: attempt.deliveryId,
+      generation: attempt.generation,
+      status_code: attempt.statusCode,
+      latency_ms: attempt.latencyMs,
+      error: attempt.error,
+      response_body: attempt.responseBody,
+      status: attempt.status,
+      next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
+      disabled_reason: attempt.disableSubscription ?? null,
+    }));
     await this.db.sequelize.query(
-      `WITH attempt AS (
+      `WITH input AS (
+         SELECT * FROM jsonb_to_recordset(:rows::jsonb) AS r(
+           delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
+           response_body text, status text, next_attempt_at timestamptz, disabled_reason text)
+       ), attempt AS (
          INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body)
-         VALUES (:deliveryId, :generation, :statusCode, :latencyMs, :error, :responseBody)
+         SELECT delivery_id, generation, status_code, latency_ms, error, response_body FROM input
        ), delivery AS (
-         UPDATE webhook_deliveries
-            SET attempts = attempts + 1, status = :status, last_status_code = :statusCode, last_error = :error,
-                next_attempt_at = :nextAttemptAt, updated_at = now()
-          WHERE id = :deliveryId AND generation = :generation AND status = 'pending'
-          RETURNING subscription_id
+         UPDATE webhook_deliveries d
+            SET attempts = d.attempts + 1, status = i.status, last_status_code = i.status_code, last_error = i.error,
+                next_attempt_at = i.next_attempt_at, updated_at = now()
+           FROM input i
+          WHERE d.id = i.delivery_id AND d.generation = i.generation AND d.status = 'pending'
+          RETURNING d.subscription_id, i.disabled_reason
        )
-       UPDATE webhook_subscriptions SET active = false, disabled_reason = :disabledReason, updated_at = now()
-        WHERE :disable AND id IN (SELECT subscription_id FROM delivery)`,
-      {
-        replacements: {
-          ...attempt,
-          disabledReason: attempt.disableSubscription ?? null,
-          disable: Boolean(attempt.disableSubscription),
-        },
-      },
+       UPDATE webhook_subscriptions s SET active = false, disabled_reason = delivery.disabled_reason, updated_at = now()
+         FROM delivery
+        WHERE delivery.disabled_reason IS NOT NULL AND s.id = delivery.subscription_id`,
+      { replacements: { rows: JSON.stringify(rows) } },
     );
+    return attempts.map(() => undefined);
   }
 
   /** Ends a run without an HTTP attempt (subscription disabled, secret unreadable, address refused). */

@@ -1,0 +1,1 @@
+export { MicroBatcher } from './micro-batcher.js';

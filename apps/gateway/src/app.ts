@@ -16,6 +16,7 @@ import { createApiKeyAccess, type ApiKeyAccess, type ApiKeyAccessOptions } from 
 import { apiKeysRoutes } from './routes/api-keys.routes.js';
 import { auditLogsRoutes } from './routes/audit-logs.routes.js';
 import { webhooksRoutes } from './routes/webhooks.routes.js';
+import { operationsRoutes } from './routes/operations.routes.js';
 
 export interface GatewayDeps {
   runtime: Runtime;
@@ -70,6 +71,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use('/api-keys', apiKeysRoutes(services, tokens));
   api.use('/audit-logs', auditLogsRoutes(services, tokens));
   api.use('/webhooks', webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 2_000 }), logger));
+  api.use(operationsRoutes(runtime, services, tokens));
   app.use('/api/v1', api);
 
   app.use(notFoundHandler);

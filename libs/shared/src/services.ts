@@ -14,6 +14,8 @@ import { WebhooksService } from './webhooks/index.js';
 import { AsnService, GrnService, asnIngestHandler } from './inbound/index.js';
 import { OrdersService, orderIngestHandler } from './outbound/index.js';
 import { StockService } from './inventory/index.js';
+import { AllocationService, PickingService, ShippingService } from './outbound/index.js';
+import { AdjustmentsService, CycleCountsService } from './inventory/index.js';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
@@ -39,6 +41,11 @@ export function createServices(db: Database, config: Config) {
     grns: new GrnService(db, events),
     orders,
     stock: new StockService(db),
+    allocation: new AllocationService(db, events),
+    picking: new PickingService(db, events),
+    shipping: new ShippingService(db, events),
+    adjustments: new AdjustmentsService(db, events),
+    cycleCounts: new CycleCountsService(db, events),
   };
 }
 

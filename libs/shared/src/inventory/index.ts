@@ -2,3 +2,5 @@ export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql 
 export { StockRepository, stockKey, type StockReceipt, type StockDelta } from './stock.repository.js';
 export { StockService, stockQuerySchema, type StockQuery, type StockInquiry, type StockRowView } from './stock.service.js';
 export { lineProblems, documentInvalid, duplicateReference } from './document-rules.js';
+export { AdjustmentsService, adjustmentSchema, type AdjustmentInput, type AdjustmentView } from './adjustments.service.js';
+export { CycleCountsService, cycleCountSchema, type CycleCountInput, type CycleCountView } from './cycle-counts.service.js';

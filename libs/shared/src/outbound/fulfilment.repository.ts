@@ -2,6 +2,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { StockRepository } from '../inventory/index.js';
 import type { OrderStatus } from './order.schemas.js';
+import { PickingRepository } from './picking.repository.js';
 
 /**
  * The stock-moving steps of fulfilment, one per method, each in the caller's transaction with the rows
@@ -11,9 +12,11 @@ import type { OrderStatus } from './order.schemas.js';
  */
 export class FulfilmentRepository {
   private readonly stock: StockRepository;
+  private readonly picking: PickingRepository;
 
   constructor(private readonly db: Database) {
     this.stock = new StockRepository(db);
+    this.picking = new PickingRepository(db);
   }
 
   /** Reserves qty of a stock row for an order line. The stock row's CHECK refuses more than is available. */
@@ -41,26 +44,14 @@ export class FulfilmentRepository {
   }
 
   /**
-   * Confirms an open task with what was picked (at most its qty): that quantity leaves the row's on hand,
-   * the task's whole reservation leaves its allocated (a short pick gives the rest back), and the line's
-   * picked quantity grows. Returns false when the task is not open.
+   * Confirms an open task with what was picked (at most its qty), by the rule of PickingRepository.confirm:
+   * that quantity leaves the row's on hand and allocated and the allocation, the line's picked quantity
+   * grows, and a short pick leaves the difference reserved. Returns false when the task is not open.
    */
   async confirmPick(taskId: string, qtyPicked: number, transaction: Transaction): Promise<boolean> {
-    const tasks = await this.db.sequelize.query<{ stockRowId: string; allocationId: string; qty: number }>(
-      `SELECT stock_row_id AS "stockRowId", allocation_id AS "allocationId", qty::float8 AS qty
-       FROM pick_tasks WHERE id = $1 AND status = 'open' FOR UPDATE`,
-      { bind: [taskId], type: QueryTypes.SELECT, transaction },
-    );
-    const task = tasks[0];
-    if (!task) return false;
-    await this.stock.apply([{ stockRowId: task.stockRowId, onHand: -qtyPicked, allocated: -task.qty }], transaction);
-    await this.db.sequelize.query(
-      `WITH task AS (UPDATE pick_tasks SET status = 'picked', qty_picked = $2, confirmed_at = now(), updated_at = now()
-                     WHERE id = $1 RETURNING order_line_id, allocation_id, qty),
-            allocation AS (UPDATE allocations a SET qty = a.qty - task.qty, updated_at = now() FROM task WHERE a.id = task.allocation_id)
-       UPDATE sales_order_lines l SET qty_picked = l.qty_picked + $2 FROM task WHERE l.id = task.order_line_id`,
-      { bind: [taskId, qtyPicked], type: QueryTypes.UPDATE, transaction },
-    );
+    const task = await this.picking.lockTask(taskId, transaction);
+    if (task?.status !== 'open') return false;
+    await this.picking.confirm(task, qtyPicked, transaction);
     return true;
   }
 

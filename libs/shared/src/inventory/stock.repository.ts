@@ -20,7 +20,7 @@ export interface StockDelta {
 }
 
 /**
- * Writes of stock rows. Every change locks the rows it touches in one order (by key or by id), inside
+ * Writes of stock rows. Every change locks the rows it touches in id order, inside
  * the caller's transaction; the table's CHECK refuses any change that would let allocated exceed on
  * hand or go below zero, so no interleaving can drive available stock negative.
  */
@@ -39,6 +39,16 @@ export class StockRepository {
       const existing = merged.get(key);
       merged.set(key, existing ? { ...existing, qty: existing.qty + receipt.qty, expiryDate: existing.expiryDate ?? receipt.expiryDate } : receipt);
     }
+    const input = JSON.stringify([...merged.values()]);
+    // Rows that exist already are locked in id order first, like every other stock change, so a receipt
+    // and an allocation over the same rows cannot deadlock; the upsert then only waits on new keys.
+    await this.db.sequelize.query(
+      `SELECT s.id FROM stock_rows s
+         JOIN jsonb_to_recordset($1::jsonb) AS r("warehouseId" uuid, "locationId" uuid, "itemId" uuid, "lotNo" text)
+           ON s.warehouse_id = r."warehouseId" AND s.location_id = r."locationId" AND s.item_id = r."itemId" AND s.lot_no = r."lotNo"
+        ORDER BY s.id FOR UPDATE OF s`,
+      { bind: [input], type: QueryTypes.SELECT, transaction },
+    );
     const rows = await this.db.sequelize.query<{ id: string; key: string }>(
       `INSERT INTO stock_rows AS s (tenant_id, warehouse_id, location_id, item_id, lot_no, expiry_date, qty_on_hand)
        SELECT $1::uuid, r."warehouseId", r."locationId", r."itemId", r."lotNo", r."expiryDate", r.qty
@@ -49,7 +59,7 @@ export class StockRepository {
          expiry_date = COALESCE(s.expiry_date, EXCLUDED.expiry_date),
          updated_at = now()
        RETURNING id, warehouse_id || '/' || location_id || '/' || item_id || '/' || lot_no AS key`,
-      { bind: [tenantId, JSON.stringify([...merged.values()])], type: QueryTypes.SELECT, transaction },
+      { bind: [tenantId, input], type: QueryTypes.SELECT, transaction },
     );
     return new Map(rows.map((row) => [row.key, row.id]));
   }

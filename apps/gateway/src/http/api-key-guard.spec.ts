@@ -258,5 +258,16 @@ describe('API-key guard', () => {
       expect(fourth.headers.get('retry-after')).toBe(String(fourth.body.retryAfter));
       expect(bystander.status).toBe(404);
     });
+
+    it('when a valid key sends many requests at once from one address, none is refused by the throttle', async () => {
+      const throttled = await ctx.startGateway({ API_KEY_FAILURES_PER_IP_PER_MINUTE: '3' });
+      const { rawKey } = await createApiKey(ctx);
+
+      const responses = await Promise.all(
+        Array.from({ length: 40 }, () => request(throttled.url, 'GET', PASSING_PATH, { headers: { 'x-forwarded-for': '198.51.100.70', 'x-api-key': rawKey } })),
+      );
+
+      expect(responses.map((response) => response.status)).toEqual(Array(40).fill(404));
+    });
   });
 });

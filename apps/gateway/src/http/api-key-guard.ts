@@ -95,17 +95,18 @@ export function apiKeyGuard(deps: ApiKeyGuardDeps): RequestHandler {
 }
 
 /**
- * A key fresh in the cache costs nothing. Otherwise the look-up counts against the caller's address
- * until it finds a usable key, so guessing keys is throttled per address before it reaches the database.
+ * A key fresh in the cache costs nothing. Otherwise an address whose look-ups found no usable key too
+ * often is refused before it reaches the database; only failed look-ups count, so a busy client whose
+ * many requests miss the cache at once (every cache refresh) is never refused for that.
  */
 async function lookUp(deps: ApiKeyGuardDeps, rawKey: string, ip: string, res: Response): Promise<VerifiedKey | null> {
   if (deps.verifier.isCached(rawKey)) return deps.verifier.lookup(rawKey);
-  const wait = await deps.failedLookups.attempt(ip);
+  const wait = await deps.failedLookups.blockedFor(ip);
   if (wait !== null) {
     throw tooManyRequests(res, 'TOO_MANY_INVALID_KEYS', `Too many invalid API key attempts from this address. Retry in ${wait} seconds.`, wait);
   }
   const key = await deps.verifier.lookup(rawKey);
-  if (key && isUsable(key.principal)) void deps.failedLookups.succeeded(ip);
+  if (!key || !isUsable(key.principal)) await deps.failedLookups.failed(ip);
   return key;
 }
 

@@ -17,8 +17,10 @@ export interface AttemptThrottleOptions {
  */
 export class AttemptThrottle {
   private readonly limiter: RateLimiterRedis;
+  private readonly points: number;
 
   constructor(redis: Redis, options: AttemptThrottleOptions) {
+    this.points = options.points;
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: options.keyPrefix,
@@ -39,6 +41,25 @@ export class AttemptThrottle {
       if (!isRefusal(rejection)) return null;
       return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
     }
+  }
+
+  /**
+   * Whole seconds the address must still wait when its failures have used up the limit, else null; counts
+   * nothing. For checks where success is the rule (known API keys), so a burst of good requests is never
+   * refused for being in flight at once; only `failed` adds up.
+   */
+  async blockedFor(address: string): Promise<number | null> {
+    try {
+      const state = await this.limiter.get(address);
+      return state && state.consumedPoints >= this.points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Counts one failed attempt against the address. */
+  async failed(address: string): Promise<void> {
+    await this.limiter.penalty(address, 1).catch(() => undefined);
   }
 
   /** The attempt succeeded: it does not count against the address. */

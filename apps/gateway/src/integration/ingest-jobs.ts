@@ -41,6 +41,9 @@ export class IngestJobs {
     this.events = new QueueEvents(INGEST_QUEUE, { connection: this.eventsRedis, prefix: config.redisKeyPrefix });
     this.events.on('error', () => undefined);
     this.queue.on('error', () => undefined);
+    // Every bulk call waiting on its job listens for the queue closing (BullMQ's waitUntilFinished) and
+    // removes its listener when done: many concurrent calls are normal, not a leak.
+    this.queue.setMaxListeners(0);
     lifecycle.onDrain(() => this.draining.abort());
     lifecycle.onClose(async () => {
       // BullMQ's close waits for a connection that may never come when Redis is away: bound it.

@@ -1,3 +1,4 @@
+import type Joi from 'joi';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
@@ -13,9 +14,21 @@ export interface BulkRunOptions {
   dryRun?: boolean;
 }
 
+// A schema with its preferences bound once: passing options on every call makes joi merge them per entry.
+const boundSchemas = new WeakMap<IngestHandler<any>, Joi.ObjectSchema>();
+
+function entrySchemaOf<Entry>(handler: IngestHandler<Entry>): Joi.ObjectSchema<Entry> {
+  let schema = boundSchemas.get(handler);
+  if (!schema) {
+    schema = handler.entrySchema.prefs(VALIDATION_OPTIONS);
+    boundSchemas.set(handler, schema);
+  }
+  return schema as Joi.ObjectSchema<Entry>;
+}
+
 /** Validates one entry with the handler's schema; the error lists every bad path. */
 export function validateEntry<Entry>(handler: IngestHandler<Entry>, entry: unknown): { value: Entry } | { error: string } {
-  const result = handler.entrySchema.validate(entry, VALIDATION_OPTIONS);
+  const result = entrySchemaOf(handler).validate(entry);
   if (!result.error) return { value: result.value as Entry };
   return { error: toErrorDetails(result.error).map((detail) => detail.message).join('; ') };
 }

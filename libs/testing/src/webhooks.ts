@@ -2,6 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import {
+  DeliveryEnqueuer,
+  OutboxRelay,
   WEBHOOK_DELIVERY_QUEUE,
   createRedis,
   verifyWebhookSignature,
@@ -9,6 +11,7 @@ import {
   type Config,
   type CreatedWebhookSubscription,
   type WebhookDeliveryJobData,
+  type WebhookDeliveryQueue,
 } from '@wms/shared';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '@wms/webhook-worker';
 import type { TestContext } from './test-context.js';
@@ -203,4 +206,14 @@ export async function createSubscription(
 ): Promise<CreatedWebhookSubscription> {
   const { tenantId = null, ...body } = input;
   return ctx.services.webhooks.create({ events: ['*'], ...body }, tenantId, null);
+}
+
+/** A relay over the context's database that enqueues into `target` (a short add timeout simulates Redis being away). */
+export function relayOver(ctx: Pick<TestContext, 'runtime'>, target: WebhookDeliveryQueue, addTimeoutMs = 5_000): OutboxRelay {
+  return new OutboxRelay(ctx.runtime.db, new DeliveryEnqueuer(ctx.runtime.db, target, { addTimeoutMs }), ctx.runtime.logger, { pollIntervalMs: 50 });
+}
+
+/** Runs relay passes until one finds nothing to fan out or enqueue. */
+export async function drainRelay(relay: OutboxRelay): Promise<void> {
+  for (let pass = await relay.runOnce(); pass.events + pass.enqueued > 0; pass = await relay.runOnce());
 }

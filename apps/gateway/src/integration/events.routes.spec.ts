@@ -1,14 +1,10 @@
-import {
-  DeliveryEnqueuer,
-  OutboxRelay,
-  createWebhookDeliveryQueue,
-  type WebhookDeliveryQueue,
-} from '@wms/shared';
+import { createWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@wms/shared';
 import {
   appendEvents,
   createApiKey,
   createTenantWithWarehouse,
   createTestContext,
+  relayOver,
   request,
   sampleEvents,
   type TestContext,
@@ -31,10 +27,7 @@ describe('GET /api/v1/integration/v1/events (reconciliation feed)', () => {
   });
 
   /** The relay gives committed events their feed position (as the webhook worker does continuously). */
-  async function relayOnce() {
-    const relay = new OutboxRelay(ctx.runtime.db, new DeliveryEnqueuer(ctx.runtime.db, queue, { addTimeoutMs: 5_000 }), ctx.runtime.logger);
-    await relay.fanOut();
-  }
+  const relayOnce = () => relayOver(ctx, queue).fanOut();
 
   const feed = (rawKey: string, query = '') => request(gateway.url, 'GET', `/api/v1/integration/v1/events${query}`, { headers: { 'x-api-key': rawKey } });
 

@@ -1,7 +1,5 @@
 import { Queue } from 'bullmq';
 import {
-  DeliveryEnqueuer,
-  OutboxRelay,
   createRedis,
   createWebhookDeliveryQueue,
   deliveryJobId,
@@ -12,6 +10,8 @@ import {
   createSubscription,
   createTestContext,
   createTenantWithWarehouse,
+  drainRelay,
+  relayOver,
   sampleEvents,
   waitFor,
   type TestContext,
@@ -30,9 +30,6 @@ describe('events outbox and relay', () => {
     await ctx.close();
   });
 
-  const relayOver = (target: WebhookDeliveryQueue, addTimeoutMs = 5_000) =>
-    new OutboxRelay(ctx.runtime.db, new DeliveryEnqueuer(ctx.runtime.db, target, { addTimeoutMs }), ctx.runtime.logger, { pollIntervalMs: 50 });
-
   async function deliveriesOf(subscriptionId: string) {
     const [rows] = (await ctx.runtime.db.sequelize.query(
       `SELECT d.event_id AS "eventId", e.event, e.tenant_id AS "tenantId", d.enqueued_at AS "enqueuedAt"
@@ -40,10 +37,6 @@ describe('events outbox and relay', () => {
       { replacements: { subscriptionId } },
     )) as [Array<{ eventId: string; event: string; tenantId: string; enqueuedAt: Date | null }>, unknown];
     return rows;
-  }
-
-  async function drainRelay(relay: OutboxRelay) {
-    for (let pass = await relay.runOnce(); pass.events + pass.enqueued > 0; pass = await relay.runOnce());
   }
 
   it('when events are appended, each reaches the subscriptions whose tenant and event filters match, and * matches every event', async () => {
@@ -57,7 +50,7 @@ describe('events outbox and relay', () => {
 
     await appendEvents(ctx, sampleEvents(t1.id));
     await appendEvents(ctx, sampleEvents(t2.id).filter((event) => event.event === 'order.shipped'));
-    await drainRelay(relayOver(queue));
+    await drainRelay(relayOver(ctx, queue));
 
     const ofAllT1 = await deliveriesOf(allOfT1.id);
     expect(ofAllT1).toHaveLength(8);
@@ -80,7 +73,7 @@ describe('events outbox and relay', () => {
         throw new Error('the operation failed after appending');
       }),
     ).rejects.toThrow('the operation failed');
-    await drainRelay(relayOver(queue));
+    await drainRelay(relayOver(ctx, queue));
 
     expect(await deliveriesOf(subscription.id)).toEqual([]);
     expect((await ctx.services.events.listForTenant(tenant.id, null)).events).toEqual([]);
@@ -93,7 +86,7 @@ describe('events outbox and relay', () => {
     const deadRedis = createRedis({ redisUrl: 'redis://127.0.0.1:1' }, 'producer', 'dead');
     const deadQueue = createWebhookDeliveryQueue(deadRedis, ctx.config.redisKeyPrefix, 3);
     deadQueue.on('error', () => undefined);
-    const downRelay = relayOver(deadQueue, 300);
+    const downRelay = relayOver(ctx, deadQueue, 300);
     downRelay.start();
 
     // Arrange: events keep coming while the relay cannot reach Redis.
@@ -104,7 +97,7 @@ describe('events outbox and relay', () => {
     expect((await deliveriesOf(everything.id)).every((row) => row.enqueuedAt === null)).toBe(true);
 
     // Act: Redis is back; two relays (two scaled workers) race for the same rows.
-    const relays = [relayOver(queue), relayOver(queue)];
+    const relays = [relayOver(ctx, queue), relayOver(ctx, queue)];
     await Promise.all(relays.map((relay) => drainRelay(relay)));
 
     // Assert: one job per (event, subscription), no more.
@@ -124,7 +117,7 @@ describe('events outbox and relay', () => {
   it('when an event commits after a later one, the feed still lists it after the cursor already handed out', async () => {
     const { tenant } = await createTenantWithWarehouse(ctx);
     const [early, late] = sampleEvents(tenant.id);
-    const relay = relayOver(queue);
+    const relay = relayOver(ctx, queue);
     const slow = await ctx.runtime.db.sequelize.transaction();
     const slowEvent = await ctx.services.events.append(slow, early!);
     const [fastEvent] = await appendEvents(ctx, [late!]);
@@ -150,7 +143,7 @@ describe('events outbox and relay', () => {
     const { tenant: other } = await createTenantWithWarehouse(ctx);
     const appended = await appendEvents(ctx, sampleEvents(tenant.id));
     await appendEvents(ctx, sampleEvents(other.id));
-    await relayOver(queue).fanOut();
+    await relayOver(ctx, queue).fanOut();
 
     const first = await ctx.services.events.listForTenant(tenant.id, null, 5);
     const second = await ctx.services.events.listForTenant(tenant.id, first.nextCursor, 5);

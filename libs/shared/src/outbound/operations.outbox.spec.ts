@@ -1,14 +1,21 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import {
-  DeliveryEnqueuer,
-  OutboxRelay,
   createRedis,
   createWebhookDeliveryQueue,
   deliveryJobId,
   type WebhookDeliveryQueue,
   type WriteContext,
 } from '@wms/shared';
-import { createMasterData, createSubscription, createTenantWithWarehouse, createTestContext, waitFor, type TestContext } from '@wms/testing';
+import {
+  createMasterData,
+  createSubscription,
+  createTenantWithWarehouse,
+  createTestContext,
+  drainRelay,
+  relayOver,
+  waitFor,
+  type TestContext,
+} from '@wms/testing';
 
 /**
  * The operations' events travel through the transactional outbox: while Redis is unreachable, orders
@@ -28,13 +35,6 @@ describe('operations events through the outbox', () => {
     await ctx.close();
   });
 
-  const relayOver = (target: WebhookDeliveryQueue, addTimeoutMs = 5_000) =>
-    new OutboxRelay(ctx.runtime.db, new DeliveryEnqueuer(ctx.runtime.db, target, { addTimeoutMs }), ctx.runtime.logger, { pollIntervalMs: 50 });
-
-  async function drainRelay(relay: OutboxRelay) {
-    for (let pass = await relay.runOnce(); pass.events + pass.enqueued > 0; pass = await relay.runOnce());
-  }
-
   const deliveriesOf = (subscriptionIds: string[]) =>
     ctx.runtime.db.sequelize.query<{ id: string; eventId: string; subscriptionId: string; generation: number; event: string; enqueuedAt: Date | null }>(
       `SELECT d.id, d.event_id AS "eventId", d.subscription_id AS "subscriptionId", d.generation, e.event, d.enqueued_at AS "enqueuedAt"
@@ -51,7 +51,7 @@ describe('operations events through the outbox', () => {
     const deadRedis = createRedis({ redisUrl: 'redis://127.0.0.1:1' }, 'producer', 'dead');
     const deadQueue = createWebhookDeliveryQueue(deadRedis, ctx.config.redisKeyPrefix, 3);
     deadQueue.on('error', () => undefined);
-    const downRelay = relayOver(deadQueue, 300);
+    const downRelay = relayOver(ctx, deadQueue, 300);
     downRelay.start();
     const run = <T>(work: (context: WriteContext) => Promise<T>) =>
       ctx.runtime.db.sequelize.transaction((transaction: Transaction) => work({ tenantId, transaction }));
@@ -92,8 +92,8 @@ describe('operations events through the outbox', () => {
     expect(waiting.every((row) => row.enqueuedAt === null)).toBe(true);
 
     // Redis is back: two relays race for the same rows, then a further pass finds nothing left.
-    await Promise.all([relayOver(queue), relayOver(queue)].map((relay) => drainRelay(relay)));
-    const lastPass = await relayOver(queue).runOnce();
+    await Promise.all([relayOver(ctx, queue), relayOver(ctx, queue)].map((relay) => drainRelay(relay)));
+    const lastPass = await relayOver(ctx, queue).runOnce();
 
     const rows = await deliveriesOf([everything.id, orderFlow.id]);
     expect(rows.filter((row) => row.subscriptionId === everything.id).map((row) => row.event)).toEqual(expectedEvents);

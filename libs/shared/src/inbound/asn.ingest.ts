@@ -21,6 +21,7 @@ export function asnIngestHandler(service: AsnService): IngestHandler<AsnInput> {
     refSchema: asnRefSchema,
     singleStatus: 201,
     mergeDuplicates: false,
+    singleStatement: false,
     keyOf: (entry) => stringField(entry, 'referenceNo'),
     writeBatch: (context, entries) => service.createAsns(context, entries),
   };

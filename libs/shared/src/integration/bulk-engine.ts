@@ -33,49 +33,57 @@ export function validateEntry<Entry>(handler: IngestHandler<Entry>, entry: unkno
   return { error: toErrorDetails(result.error).map((detail) => detail.message).join('; ') };
 }
 
+type ValidEntry = { index: number; key: string; value: unknown };
+
 /**
  * Processes a bulk request: each entry is validated on its own, valid entries are written in batches
  * inside one transaction (so a retried job never finds half of itself written), and every entry gets
- * its result at its own index.
+ * its result at its own index. A single-statement handler's bulk that fits one batch needs no
+ * transaction: its one statement is atomic already.
  */
 export async function runBulk(db: Database, handler: IngestHandler, entries: unknown[], options: BulkRunOptions): Promise<BulkResult> {
   const results: BulkEntryResult[] = new Array(entries.length);
-  const valid: { index: number; key: string; value: unknown }[] = [];
+  const valid: ValidEntry[] = [];
   entries.forEach((entry, index) => {
     const key = handler.keyOf(entry);
     const checked = validateEntry(handler, entry);
     if ('error' in checked) results[index] = { index, key, status: 'error', error: checked.error };
     else valid.push({ index, key: handler.keyOf(checked.value), value: checked.value });
   });
+  if (!valid.length) return toBulkResult(results);
 
-  if (valid.length) {
-    const transaction = await db.sequelize.transaction();
-    try {
-      for (let start = 0; start < valid.length; start += handler.batchSize) {
-        await writeBatch(handler, valid.slice(start, start + handler.batchSize), { tenantId: options.tenantId, transaction }, results, options.dryRun);
-      }
-      if (options.dryRun) await transaction.rollback();
-      else await transaction.commit();
-    } catch (error) {
-      await transaction.rollback().catch(() => undefined);
-      throw error;
+  const { tenantId, dryRun = false } = options;
+  if (handler.singleStatement && !dryRun && valid.length <= handler.batchSize) {
+    await writeBatch(handler, valid, (values) => handler.writeBatch({ tenantId }, values), results, false);
+    return toBulkResult(results);
+  }
+  const transaction = await db.sequelize.transaction();
+  try {
+    for (let start = 0; start < valid.length; start += handler.batchSize) {
+      const batch = valid.slice(start, start + handler.batchSize);
+      await writeBatch(handler, batch, (values) => handler.writeBatch({ tenantId, transaction }, values), results, dryRun);
     }
+    if (dryRun) await transaction.rollback();
+    else await transaction.commit();
+  } catch (error) {
+    await transaction.rollback().catch(() => undefined);
+    throw error;
   }
   return toBulkResult(results);
 }
 
 async function writeBatch(
   handler: IngestHandler,
-  batch: { index: number; key: string; value: unknown }[],
-  context: { tenantId: string; transaction: Transaction },
+  batch: ValidEntry[],
+  write: (values: unknown[]) => Promise<EntryOutcome[]>,
   results: BulkEntryResult[],
-  dryRun = false,
+  dryRun: boolean,
 ): Promise<void> {
   // With merging, each key is written once with its last entry's values; every entry still gets a result.
   const lastByKey = new Map<string, number>();
   if (handler.mergeDuplicates) batch.forEach((entry, position) => lastByKey.set(entry.key, position));
   const written = handler.mergeDuplicates ? [...lastByKey.values()].sort((a, b) => a - b).map((position) => batch[position]!) : batch;
-  const outcomes = await handler.writeBatch(context, written.map((entry) => entry.value));
+  const outcomes = await write(written.map((entry) => entry.value));
   const outcomeByKey = new Map<string, EntryOutcome>();
   written.forEach((entry, position) => outcomeByKey.set(entry.key, outcomes[position]!));
 

@@ -12,7 +12,7 @@ export {
   type AcceptedEnvelope,
 } from './envelopes.js';
 export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE } from './tenant-resolution.js';
-export { IngestRegistry, stringField, bulkFieldOf, type IngestHandler, type EntryOutcome, type WriteContext } from './ingest-handler.js';
+export { IngestRegistry, stringField, bulkFieldOf, type IngestHandler, type EntryOutcome, type StatementContext, type WriteContext } from './ingest-handler.js';
 export { runBulk, writeOne, validateEntry, type BulkRunOptions } from './bulk-engine.js';
 export { bulkBodySchema, singleBodySchema } from './bodies.js';
 export { buildOpenApiDocument, joiToJsonSchema } from './openapi.js';

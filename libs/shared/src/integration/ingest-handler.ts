@@ -19,12 +19,13 @@ export interface WriteContext {
   transaction: Transaction;
 }
 
-/**
- * One entity the integration API accepts singly and in bulk (items, partners, locations; later ASNs and
- * orders). The gateway's single write and the ingest worker's bulk write both go through it, so both
- * validate with the same schema and write with the same statements.
- */
-export interface IngestHandler<Entry = unknown> {
+/** The context of a write that is one statement: it runs in the caller's transaction when there is one. */
+export interface StatementContext {
+  tenantId: string;
+  transaction?: Transaction;
+}
+
+interface IngestHandlerBase<Entry> {
   /** Path segment and bulk body field (`items` → POST /items, POST /items/bulk with `{ items: [...] }`), and the job name. */
   entity: string;
   /** The bulk body's array field when it differs from `entity` (`/asn/bulk` takes `{ asns: [...] }`). */
@@ -48,9 +49,30 @@ export interface IngestHandler<Entry = unknown> {
    * is deduplicated before the statement runs (ON CONFLICT cannot touch one row twice in a statement).
    */
   mergeDuplicates: boolean;
-  /** Writes valid entries; the answer is aligned with `entries`. */
-  writeBatch(context: WriteContext, entries: Entry[]): Promise<EntryOutcome[]>;
 }
+
+/**
+ * One entity the integration API accepts singly and in bulk (items, partners, locations, ASNs, orders).
+ * The gateway's single write and the ingest worker's bulk write both go through it, so both validate
+ * with the same schema and write with the same statements.
+ *
+ * A handler whose batch is written by one statement (reads aside) says so with `singleStatement`: that
+ * statement is atomic by itself, so a bulk that fits one batch runs it without BEGIN and COMMIT around
+ * it. Any other handler always gets a transaction.
+ */
+export type IngestHandler<Entry = unknown> = IngestHandlerBase<Entry> &
+  (
+    | {
+        singleStatement: true;
+        /** Writes valid entries in one statement; the answer is aligned with `entries`. */
+        writeBatch(context: StatementContext, entries: Entry[]): Promise<EntryOutcome[]>;
+      }
+    | {
+        singleStatement: false;
+        /** Writes valid entries in the transaction given; the answer is aligned with `entries`. */
+        writeBatch(context: WriteContext, entries: Entry[]): Promise<EntryOutcome[]>;
+      }
+  );
 
 /** The entities the integration API knows, by name. Capabilities register theirs in services.ts. */
 export class IngestRegistry {

@@ -30,6 +30,7 @@ export function masterDataIngestHandlers(service: MasterDataService): IngestHand
     entrySchema: itemSchema,
     refSchema: itemRefSchema,
     keyOf: (entry) => stringField(entry, 'sku'),
+    singleStatement: true,
     writeBatch: (context, entries) => service.upsertItems(context, entries),
   };
   const partners: IngestHandler<PartnerInput> = {
@@ -39,6 +40,7 @@ export function masterDataIngestHandlers(service: MasterDataService): IngestHand
     entrySchema: partnerSchema,
     refSchema: partnerRefSchema,
     keyOf: (entry) => stringField(entry, 'code'),
+    singleStatement: true,
     writeBatch: (context, entries) => service.upsertPartners(context, entries),
   };
   const locations: IngestHandler<LocationInput> = {
@@ -48,6 +50,7 @@ export function masterDataIngestHandlers(service: MasterDataService): IngestHand
     entrySchema: locationSchema,
     refSchema: locationRefSchema,
     keyOf: locationKey,
+    singleStatement: true,
     writeBatch: (context, entries) => service.upsertLocations(context, entries),
   };
   return [items, partners, locations];

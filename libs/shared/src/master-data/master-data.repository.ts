@@ -16,7 +16,7 @@ export interface UpsertedRow {
 export class MasterDataRepository {
   constructor(private readonly db: Database) {}
 
-  async upsertItems(tenantId: string, items: ItemInput[], transaction: Transaction): Promise<UpsertedRow[]> {
+  async upsertItems(tenantId: string, items: ItemInput[], transaction?: Transaction): Promise<UpsertedRow[]> {
     return this.run(
       `INSERT INTO items AS t (tenant_id, sku, name, barcode, base_uom_code, category, tracking, shelf_life_days, weight_kg)
        SELECT $1::uuid, r.sku, r.name, r.barcode, r."baseUomCode", r.category, r.tracking, r."shelfLifeDays", r."weightKg"
@@ -33,7 +33,7 @@ export class MasterDataRepository {
     );
   }
 
-  async upsertPartners(tenantId: string, partners: PartnerInput[], transaction: Transaction): Promise<UpsertedRow[]> {
+  async upsertPartners(tenantId: string, partners: PartnerInput[], transaction?: Transaction): Promise<UpsertedRow[]> {
     const rows = partners.map((partner) => ({ ...partner, contact: partner.contact ?? {} }));
     return this.run(
       `INSERT INTO partners AS t (tenant_id, code, name, type, contact)
@@ -52,7 +52,7 @@ export class MasterDataRepository {
   async upsertLocations(
     tenantId: string,
     locations: (LocationInput & { warehouseId: string })[],
-    transaction: Transaction,
+    transaction?: Transaction,
   ): Promise<UpsertedRow[]> {
     return this.run(
       `INSERT INTO locations AS t (tenant_id, warehouse_id, code, zone, type, pick_face)
@@ -76,7 +76,7 @@ export class MasterDataRepository {
     return new Map(rows.map((row) => [row.code, row.id]));
   }
 
-  private async run(sql: string, bind: unknown[], transaction: Transaction): Promise<UpsertedRow[]> {
+  private async run(sql: string, bind: unknown[], transaction?: Transaction): Promise<UpsertedRow[]> {
     return this.db.sequelize.query<UpsertedRow>(sql, { bind, type: QueryTypes.SELECT, transaction });
   }
 }

@@ -1,13 +1,13 @@
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import type { EntryOutcome, WriteContext } from '../integration/index.js';
+import type { EntryOutcome, StatementContext } from '../integration/index.js';
 import { MasterDataRepository, type UpsertedRow } from './master-data.repository.js';
 import type { ItemInput, LocationInput, PartnerInput } from './master-data.schemas.js';
 
 /**
  * Create-or-update of items (by sku), partners (by code) and locations (by warehouseCode and code)
- * within one tenant. Each call is one statement per batch, so the gateway's single write and the
- * worker's bulk write are the same code path. Answers are aligned with the entries given.
+ * within one tenant. Each call is one write statement, in the caller's transaction when it has one, so
+ * the gateway's single write and the worker's bulk write are the same code path. Answers are aligned with the entries given.
  */
 export class MasterDataService {
   private readonly repository: MasterDataRepository;
@@ -16,18 +16,18 @@ export class MasterDataService {
     this.repository = new MasterDataRepository(db);
   }
 
-  async upsertItems({ tenantId, transaction }: WriteContext, items: ItemInput[]): Promise<EntryOutcome[]> {
+  async upsertItems({ tenantId, transaction }: StatementContext, items: ItemInput[]): Promise<EntryOutcome[]> {
     const rows = await this.repository.upsertItems(tenantId, items, transaction);
     return alignOutcomes(items.map((item) => item.sku), rows, (item, row) => ({ id: row.id, sku: item }));
   }
 
-  async upsertPartners({ tenantId, transaction }: WriteContext, partners: PartnerInput[]): Promise<EntryOutcome[]> {
+  async upsertPartners({ tenantId, transaction }: StatementContext, partners: PartnerInput[]): Promise<EntryOutcome[]> {
     const rows = await this.repository.upsertPartners(tenantId, partners, transaction);
     return alignOutcomes(partners.map((partner) => partner.code), rows, (code, row) => ({ id: row.id, code }));
   }
 
   /** A warehouse code unknown in the tenant (another tenant's included) refuses that entry only. */
-  async upsertLocations({ tenantId, transaction }: WriteContext, locations: LocationInput[]): Promise<EntryOutcome[]> {
+  async upsertLocations({ tenantId, transaction }: StatementContext, locations: LocationInput[]): Promise<EntryOutcome[]> {
     const codes = [...new Set(locations.map((location) => location.warehouseCode))];
     const warehouseIds = await this.repository.warehouseIdsByCode(tenantId, codes, transaction);
     const known = locations.flatMap((location) => {

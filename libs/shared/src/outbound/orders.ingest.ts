@@ -20,6 +20,7 @@ export function orderIngestHandler(service: OrdersService): IngestHandler<OrderI
     refSchema: orderRefSchema,
     singleStatus: 201,
     mergeDuplicates: false,
+    singleStatement: false,
     keyOf: (entry) => stringField(entry, 'referenceNo'),
     writeBatch: (context, entries) => service.createOrders(context, entries),
   };

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import { createLogger, dropDatabase, loadConfig, prepareDatabase } from '@wms/shared';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,8 +32,22 @@ export async function prepareBenchEnv(name, overrides = {}) {
     config,
     async cleanup() {
       await dropDatabase(config.databaseUrl);
+      await deleteRedisPrefix(config.redisUrl, config.redisKeyPrefix);
     },
   };
+}
+
+/** Removes every key of the bench's prefix: finished jobs keep their payloads for an hour otherwise. */
+async function deleteRedisPrefix(url, prefix) {
+  const redis = new Redis(url, { lazyConnect: true });
+  await redis.connect();
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) {
+      if (keys.length) await redis.unlink(...keys);
+    }
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Starts one app (gateway | ingest-worker | webhook-worker) as a child process; resolves once it is up. */

@@ -2,11 +2,9 @@ import type Joi from 'joi';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import { toErrorDetails } from '../validation/index.js';
+import { compileFastCheck, ENTRY_PREFERENCES, toErrorDetails, type FastCheck } from '../validation/index.js';
 import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
 import type { EntryOutcome, IngestHandler } from './ingest-handler.js';
-
-const VALIDATION_OPTIONS = { abortEarly: false, allowUnknown: false, stripUnknown: false, convert: true } as const;
 
 export interface BulkRunOptions {
   tenantId: string;
@@ -14,21 +12,31 @@ export interface BulkRunOptions {
   dryRun?: boolean;
 }
 
-// A schema with its preferences bound once: passing options on every call makes joi merge them per entry.
-const boundSchemas = new WeakMap<IngestHandler<any>, Joi.ObjectSchema>();
+interface EntryValidator {
+  /** The entry schema with its preferences bound once: passing options on every call makes joi merge them per entry. */
+  schema: Joi.ObjectSchema;
+  /** The compiled check of plainly valid entries, when the schema has the shapes it knows. */
+  fast: FastCheck | null;
+}
 
-function entrySchemaOf<Entry>(handler: IngestHandler<Entry>): Joi.ObjectSchema<Entry> {
-  let schema = boundSchemas.get(handler);
-  if (!schema) {
-    schema = handler.entrySchema.prefs(VALIDATION_OPTIONS);
-    boundSchemas.set(handler, schema);
+const validators = new WeakMap<IngestHandler<any>, EntryValidator>();
+
+function validatorOf(handler: IngestHandler<any>): EntryValidator {
+  let validator = validators.get(handler);
+  if (!validator) {
+    const schema = handler.entrySchema.prefs(ENTRY_PREFERENCES);
+    validator = { schema, fast: compileFastCheck(schema) };
+    validators.set(handler, validator);
   }
-  return schema as Joi.ObjectSchema<Entry>;
+  return validator;
 }
 
 /** Validates one entry with the handler's schema; the error lists every bad path. */
 export function validateEntry<Entry>(handler: IngestHandler<Entry>, entry: unknown): { value: Entry } | { error: string } {
-  const result = entrySchemaOf(handler).validate(entry);
+  const { schema, fast } = validatorOf(handler);
+  const value = fast?.(entry);
+  if (value !== undefined) return { value: value as Entry };
+  const result = schema.validate(entry);
   if (!result.error) return { value: result.value as Entry };
   return { error: toErrorDetails(result.error).map((detail) => detail.message).join('; ') };
 }

@@ -44,7 +44,7 @@ describe('warehouse operations', () => {
   const inquiry = async (tenantId: string, orderNo: string) => (await call('GET', `/orders/${orderNo}`, tenantId)).body;
 
   /** A tenant with warehouse WH1, locations, items (LOT is lot-tracked) and a customer. */
-  async function tenantWithStock(receipts: Receipt[], extraLocations: { code: string; pickFace?: boolean }[] = []) {
+  async function tenantWithStock(receipts: Receipt[], extraLocations: { code: string; pickFace?: boolean; type?: string }[] = []) {
     const { tenant } = await createTenantWithWarehouse(ctx, undefined, 'WH1');
     const locations = [{ code: 'A-01' }, { code: 'B-01' }, ...extraLocations].map((location) => ({ warehouseCode: 'WH1', ...location }));
     await createMasterData(ctx, tenant.id, {
@@ -276,6 +276,27 @@ describe('warehouse operations', () => {
       expect(secondTasks.map((task: any) => [task.locationCode, task.lotNo, task.qty])).toEqual([
         ['A-02', 'LATE', 1],
         ['A-04', 'NOEXP', 2],
+      ]);
+    });
+
+    it('when stock is past its expiry date or held in a quarantine location, allocation passes it over', async () => {
+      const tenantId = await tenantWithStock(
+        [
+          { sku: 'LOT', qty: 3, locationCode: 'A-01', lotNo: 'EXPIRED', expiryDate: '2020-01-01' },
+          { sku: 'LOT', qty: 3, locationCode: 'Q-01', lotNo: 'HELD', expiryDate: '2030-01-01' },
+          { sku: 'LOT', qty: 2, locationCode: 'B-01', lotNo: 'GOOD', expiryDate: '2031-01-01' },
+        ],
+        [{ code: 'Q-01', type: 'quarantine' }],
+      );
+      const orderNo = await createOrder(tenantId, [{ sku: 'LOT', qty: 5 }]);
+
+      const response = await call('POST', `/orders/${orderNo}/allocate`, tenantId);
+
+      expect(response.body).toMatchObject({ status: 'open', summary: { totalAllocated: 2 } });
+      expect(await rowsOf(tenantId, 'LOT')).toEqual([
+        ['A-01', 'EXPIRED', 3, 0],
+        ['B-01', 'GOOD', 2, 2],
+        ['Q-01', 'HELD', 3, 0],
       ]);
     });
 

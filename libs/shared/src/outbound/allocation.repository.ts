@@ -43,8 +43,9 @@ export class AllocationRepository {
   /**
    * Locks the warehouse's rows of these items that have stock available, in id order (the order every
    * stock change locks in, so allocations and other changes never deadlock), and answers them in FEFO
-   * order. A row another transaction changed while we waited is re-read after the lock (PostgreSQL
-   * re-checks the WHERE on its newest version), so `available` is what it has now.
+   * order. Stock held in a quarantine location and lots past their expiry date are not offered. A row
+   * another transaction changed while we waited is re-read after the lock (PostgreSQL re-checks the WHERE
+   * on its newest version), so `available` is what it has now.
    */
   async lockCandidates(warehouseId: string, itemIds: string[], transaction: Transaction): Promise<CandidateRow[]> {
     return this.db.sequelize.query<CandidateRow>(
@@ -52,6 +53,7 @@ export class AllocationRepository {
          SELECT s.id, s.item_id, s.lot_no, s.expiry_date, s.qty_on_hand, s.qty_allocated, l.code AS location_code, l.pick_face
          FROM stock_rows s JOIN locations l ON l.id = s.location_id
          WHERE s.warehouse_id = $1 AND s.item_id = ANY($2::uuid[]) AND s.qty_on_hand > s.qty_allocated
+           AND l.type <> 'quarantine' AND (s.expiry_date IS NULL OR s.expiry_date >= current_date)
          ORDER BY s.id
          FOR UPDATE OF s)
        SELECT c.id, c.item_id AS "itemId", (c.qty_on_hand - c.qty_allocated)::float8 AS available

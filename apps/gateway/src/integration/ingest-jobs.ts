@@ -32,12 +32,19 @@ export class IngestJobs {
   private readonly events: QueueEvents;
   private readonly eventsRedis;
   private draining = new AbortController();
+  private readonly closing = new AbortController();
 
   constructor(runtime: Runtime, lifecycle: AppLifecycle) {
     const { config } = runtime;
-    // Producer connection (fails fast when Redis is away); QueueEvents needs a blocking one of its own.
+    // Producer connection (fails fast when Redis is away); QueueEvents needs a blocking one of its own,
+    // which it makes by duplicating the one given: that one is only a template and never connects. BullMQ's
+    // close() waits for the duplicate to be ready, so once closing it stops retrying and the close can end.
     this.queue = createIngestQueue({ connection: runtime.redis, prefix: config.redisKeyPrefix });
-    this.eventsRedis = createRedis(config, 'subscriber', 'gateway-queue-events');
+    const closing = this.closing;
+    this.eventsRedis = createRedis(config, 'subscriber', 'gateway-queue-events', {
+      lazyConnect: true,
+      retryStrategy: (attempt) => (closing.signal.aborted ? null : Math.min(attempt * 50, 2_000)),
+    });
     this.events = new QueueEvents(INGEST_QUEUE, { connection: this.eventsRedis, prefix: config.redisKeyPrefix });
     this.events.on('error', () => undefined);
     this.queue.on('error', () => undefined);
@@ -46,8 +53,9 @@ export class IngestJobs {
     this.queue.setMaxListeners(0);
     lifecycle.onDrain(() => this.draining.abort());
     lifecycle.onClose(async () => {
+      this.closing.abort();
       // BullMQ's close waits for a connection that may never come when Redis is away: bound it.
-      await settleWithin(this.events.close(), 2_000);
+      await settleWithin(this.events.close(), 2_500);
       await settleWithin(this.queue.close(), 2_000);
       await closeRedis(this.eventsRedis);
     });

@@ -1,3 +1,5 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { createTestContext, request, type HttpResponse, type TestContext } from '@wms/testing';
 
 /**
@@ -46,6 +48,31 @@ describe('health endpoints', () => {
 
     expect(response.status).toBe(503);
     expect(response.body).toMatchObject({ status: 'unavailable', dependencies: { postgres: 'up', redis: 'down' } });
+  });
+
+  it('when a gateway closes while Redis is away, none of its connections goes on trying to reach Redis', async () => {
+    // A "Redis" that hangs up on every connection: every client of the gateway keeps retrying it.
+    const attempts: number[] = [];
+    const hangUp = createServer((socket) => {
+      attempts.push(Date.now());
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => hangUp.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = hangUp.address() as AddressInfo;
+      const gateway = await ctx.startGateway({ REDIS_URL: `redis://127.0.0.1:${port}` });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(attempts.length).toBeGreaterThan(0);
+
+      await gateway.close();
+      const closedAt = Date.now();
+      // A retry already under way may still land; after it, nothing for longer than the longest retry delay (2 s).
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+
+      expect(attempts.filter((at) => at > closedAt + 500)).toEqual([]);
+    } finally {
+      await new Promise((resolve) => hangUp.close(resolve));
+    }
   });
 
   it('GET /health/ready answers 503 when PostgreSQL does not answer, while /health/live still answers 200', async () => {

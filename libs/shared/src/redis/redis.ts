@@ -7,12 +7,12 @@ export type RedisRole = 'producer' | 'worker' | 'subscriber';
  * Producers (the gateway) fail fast when Redis is away instead of queueing commands in memory;
  * BullMQ workers and subscribers need blocking commands that never time out.
  */
-export function createRedis(config: Pick<Config, 'redisUrl'>, role: RedisRole, name?: string): Redis {
+export function createRedis(config: Pick<Config, 'redisUrl'>, role: RedisRole, name?: string, overrides: RedisOptions = {}): Redis {
   const options: RedisOptions =
     role === 'producer'
       ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 }
       : { maxRetriesPerRequest: null, enableReadyCheck: true };
-  const redis = new Redis(config.redisUrl, { ...options, connectionName: name, lazyConnect: false });
+  const redis = new Redis(config.redisUrl, { ...options, connectionName: name, lazyConnect: false, ...overrides });
   // Errors are reported by the health probe and the callers; an unhandled 'error' event would crash the process.
   redis.on('error', () => undefined);
   return redis;

@@ -1,9 +1,10 @@
-import { UnrecoverableError, type BackoffStrategy, type Job, type Processor } from 'bullmq';
+import { DelayedError, UnrecoverableError, type BackoffStrategy, type Job, type Processor } from 'bullmq';
 import {
   backoffDelay,
   runWithContext,
   webhookDeliveryJobSchema,
   type Logger,
+  type SubscriptionSlots,
   type WebhookDeliveryJobData,
   type WebhookDeliveryJobName,
   type WebhookDeliveryJobResult,
@@ -24,16 +25,26 @@ export class DeliveryRetryError extends Error {
 
 type DeliveryJob = Job<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>;
 
-/** Turns one attempt's outcome into BullMQ's terms: return = done, DeliveryRetryError = retry, UnrecoverableError = failed. */
+/**
+ * Turns one attempt's outcome into BullMQ's terms: return = done, DeliveryRetryError = retry, UnrecoverableError
+ * = failed. A delivery whose subscription already has its share of this worker's slots is put back as
+ * delayed (not an attempt) and runs when a slot of its subscription is free.
+ */
 export function deliveryProcessor(
   delivery: WebhookDeliveryService,
   logger: Logger,
+  slots: SubscriptionSlots,
 ): Processor<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName> {
-  return (job: DeliveryJob) =>
+  return (job: DeliveryJob, token?: string) =>
     runWithContext({ requestId: job.id ?? 'job', jobId: job.id }, async (): Promise<WebhookDeliveryJobResult> => {
       const { error, value } = webhookDeliveryJobSchema.validate(job.data);
       if (error) throw new UnrecoverableError(`invalid job payload: ${error.message}`);
-      const outcome = await delivery.attempt(value.deliveryId, job.id!, job.attemptsMade + 1);
+      const slot = value.subscriptionId ? slots.take(value.subscriptionId) : undefined;
+      if (slot && !slot.taken) {
+        await job.moveToDelayed(Date.now() + slot.retryInMs, token);
+        throw new DelayedError();
+      }
+      const outcome = await delivery.attempt(value.deliveryId, job.id!, job.attemptsMade + 1).finally(() => slot?.release());
       switch (outcome.kind) {
         case 'succeeded':
           return { outcome: 'succeeded', statusCode: outcome.statusCode };

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { businessEventNames, type WebhookDelivery } from '@wms/shared';
 import {
   TEST_ADMIN,
@@ -163,6 +165,50 @@ describe('webhook delivery', () => {
 
     // Every slow attempt is still in flight (none has even been recorded) while the fast subscriber is done.
     expect(slowDeliveries.every((delivery) => delivery.status === 'pending' && delivery.attempts === 0)).toBe(true);
+  });
+
+  it('when a subscriber hangs, once it is known to be slow it holds at most its share of the worker and another subscriber is served', async () => {
+    // A subscriber that never answers, counting how many of our requests it holds open at once.
+    let open = 0;
+    let timedOut = 0;
+    let watching = false;
+    let mostOpenWhileWatched = 0;
+    const hanging = createServer((_req, res) => {
+      open += 1;
+      if (watching) mostOpenWhileWatched = Math.max(mostOpenWhileWatched, open);
+      res.on('close', () => {
+        open -= 1;
+        timedOut += 1;
+      });
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const worker = startTestWebhookWorker(ctx, {
+        webhook: { backoffBaseMs: 100, maxAttempts: 10, timeoutMs: 600, concurrency: 6, concurrencyPerSlowSubscription: 1 },
+      });
+      const { tenant } = await createTenantWithWarehouse(ctx);
+      await createSubscription(ctx, { url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`, tenantId: tenant.id });
+      const fast = await createSubscription(ctx, { url: receiver.urlFor('/served'), tenantId: tenant.id });
+
+      await appendEvents(ctx, [...sampleEvents(tenant.id), ...sampleEvents(tenant.id)]);
+      // The first attempts run uncapped until one times out; after one more timeout period every attempt
+      // that started before the worker learned is over.
+      await waitFor(() => timedOut > 0, 10_000, 'a first timeout');
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      watching = true;
+      await waitFor(async () => (await deliveriesOf(fast.id)).every((delivery) => delivery.status === 'succeeded'), 10_000, 'the other subscriber served');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      watching = false;
+      await worker.close(true);
+
+      // One slot for the slow subscriber, plus at most one attempt whose close the receiver has not seen yet.
+      expect(mostOpenWhileWatched).toBeGreaterThan(0);
+      expect(mostOpenWhileWatched).toBeLessThanOrEqual(2);
+      expect(receiver.requestsTo('/served')).toHaveLength(16);
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise((resolve) => hanging.close(resolve));
+    }
   });
 
   it('when the worker is killed mid-delivery, the delivery is completed after a restart (at least once)', async () => {

@@ -5,6 +5,7 @@ import {
   DeliveryEnqueuer,
   OutboxRelay,
   SecretBox,
+  SubscriptionSlots,
   WEBHOOK_DELIVERY_QUEUE,
   WebhookDeliveryService,
   createRedis,
@@ -60,7 +61,11 @@ export function startWebhookWorker(config: Config, db: Database, logger: Logger,
 
   const worker = new Worker<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>(
     WEBHOOK_DELIVERY_QUEUE,
-    deliveryProcessor(delivery, logger),
+    deliveryProcessor(
+      delivery,
+      logger,
+      new SubscriptionSlots({ perSlowSubscription: config.webhook.concurrencyPerSlowSubscription, attemptTimeoutMs: config.webhook.timeoutMs }),
+    ),
     {
       connection: options.connection,
       prefix: config.redisKeyPrefix,

@@ -86,6 +86,10 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).max(1000).default(100),
     description: 'deliveries one webhook worker process runs at once (they mostly wait on subscribers)',
   },
+  WEBHOOK_CONCURRENCY_PER_SLOW_SUBSCRIPTION: {
+    schema: Joi.number().integer().min(1).max(1000).default(10),
+    description: 'deliveries to one slow subscription (attempts typically taking 1 s or half the timeout) one webhook worker process runs at once; the rest wait, so a slow subscriber cannot take every slot',
+  },
   WEBHOOK_TIMEOUT_MS: { schema: milliseconds().default(10000), description: 'per-attempt delivery timeout' },
   WEBHOOK_MAX_ATTEMPTS: {
     schema: Joi.number().integer().min(1).max(50).default(10),

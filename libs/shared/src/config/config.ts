@@ -19,6 +19,7 @@ export interface Config {
   ingestConcurrency: number;
   webhook: {
     concurrency: number;
+    concurrencyPerSlowSubscription: number;
     timeoutMs: number;
     maxAttempts: number;
     backoffBaseMs: number;
@@ -74,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestConcurrency: value.INGEST_CONCURRENCY,
     webhook: {
       concurrency: value.WEBHOOK_CONCURRENCY,
+      concurrencyPerSlowSubscription: value.WEBHOOK_CONCURRENCY_PER_SLOW_SUBSCRIPTION,
       timeoutMs: value.WEBHOOK_TIMEOUT_MS,
       maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,
       backoffBaseMs: value.WEBHOOK_BACKOFF_BASE_MS,

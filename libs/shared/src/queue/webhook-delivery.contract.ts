@@ -4,7 +4,8 @@ import { defaultJobOptions } from './queues.js';
 
 /**
  * The webhook delivery queue: one job per delivery (one event to one subscription). The payload is the
- * delivery id only; the worker reads URL, secret and body from PostgreSQL, so no secret sits in Redis.
+ * delivery and subscription ids only; the worker reads URL, secret and body from PostgreSQL, so no secret
+ * sits in Redis.
  */
 export const WEBHOOK_DELIVERY_QUEUE = 'webhook-delivery';
 export const WEBHOOK_DELIVERY_JOB = 'deliver';
@@ -13,6 +14,11 @@ export const WEBHOOK_BACKOFF_TYPE = 'webhook';
 
 export interface WebhookDeliveryJobData {
   deliveryId: string;
+  /**
+   * The subscription delivered to, so a worker can cap how many of one subscriber's deliveries it runs at
+   * once. Absent in jobs queued before it was added; those are not capped.
+   */
+  subscriptionId?: string;
 }
 
 export interface WebhookDeliveryJobResult {
@@ -25,6 +31,7 @@ export type WebhookDeliveryQueue = Queue<WebhookDeliveryJobData, WebhookDelivery
 
 export const webhookDeliveryJobSchema = Joi.object<WebhookDeliveryJobData>({
   deliveryId: Joi.string().uuid().required(),
+  subscriptionId: Joi.string().uuid(),
 });
 
 /**

@@ -39,7 +39,7 @@ export class DeliveryEnqueuer {
       if (rows.length === 0) return 0;
       await withTimeout(
         this.queue.addBulk(
-          rows.map((row) => ({ name: WEBHOOK_DELIVERY_JOB, data: { deliveryId: row.id }, opts: { jobId: deliveryJobId(row) } })),
+          rows.map((row) => ({ name: WEBHOOK_DELIVERY_JOB, data: { deliveryId: row.id, subscriptionId: row.subscriptionId }, opts: { jobId: deliveryJobId(row) } })),
         ),
         this.options.addTimeoutMs ?? 5_000,
       );

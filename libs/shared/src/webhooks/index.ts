@@ -8,3 +8,4 @@ export { generateWebhookSecret, signWebhook, verifyWebhookSignature, webhookHead
 export { assertDeliverableUrl, guardedLookup, isBlockedAddress, parseWebhookUrl, type UrlPolicy } from './url-guard.js';
 export { backoffDelay, parseRetryAfter, MAX_BACKOFF_MS } from './backoff.js';
 export { RESPONSE_SNIPPET_BYTES } from './http-sender.js';
+export { SubscriptionSlots, type SlotDecision, type SubscriptionSlotsOptions } from './subscription-slots.js';

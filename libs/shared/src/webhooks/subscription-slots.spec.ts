@@ -3,7 +3,14 @@ import { SubscriptionSlots, type SlotDecision } from './subscription-slots.js';
 function slotsWithClock(perSlowSubscription = 2, attemptTimeoutMs = 10_000) {
   let now = 0;
   const slots = new SubscriptionSlots({ perSlowSubscription, attemptTimeoutMs, now: () => now, random: () => 0.5 });
-  return { slots, advance: (ms: number) => void (now += ms) };
+  const advance = (ms: number) => void (now += ms);
+  /** One attempt of the subscription that took `ms`. */
+  const attempt = (subscriptionId: string, ms: number) => {
+    const slot = taken(slots.take(subscriptionId));
+    advance(ms);
+    slot.release();
+  };
+  return { slots, attempt };
 }
 
 function taken(decision: SlotDecision): { release(): void } {
@@ -13,10 +20,8 @@ function taken(decision: SlotDecision): { release(): void } {
 
 describe('slots per subscription of a webhook worker', () => {
   it('when a subscriber answers fast, its deliveries are never capped', () => {
-    const { slots, advance } = slotsWithClock(2);
-    const first = taken(slots.take('fast'));
-    advance(20);
-    first.release();
+    const { slots, attempt } = slotsWithClock(2);
+    attempt('fast', 20);
 
     const running = Array.from({ length: 50 }, () => slots.take('fast'));
 
@@ -25,10 +30,8 @@ describe('slots per subscription of a webhook worker', () => {
   });
 
   it('when a subscriber turns slow, it gets no more than its share and the rest wait about one of its attempts', () => {
-    const { slots, advance } = slotsWithClock(2, 10_000);
-    const probe = taken(slots.take('slow'));
-    advance(10_000); // an attempt that ran into the timeout
-    probe.release();
+    const { slots, attempt } = slotsWithClock(2, 10_000);
+    attempt('slow', 10_000); // an attempt that ran into the timeout
 
     const first = slots.take('slow');
     const second = slots.take('slow');
@@ -41,10 +44,8 @@ describe('slots per subscription of a webhook worker', () => {
   });
 
   it('when a slow subscriber frees a slot, the next delivery takes it; a slot given back twice counts once', () => {
-    const { slots, advance } = slotsWithClock(1, 2_000);
-    const probe = taken(slots.take('slow'));
-    advance(2_000);
-    probe.release();
+    const { slots, attempt } = slotsWithClock(1, 2_000);
+    attempt('slow', 2_000);
     const running = taken(slots.take('slow'));
     expect(slots.take('slow').taken).toBe(false);
 
@@ -57,32 +58,22 @@ describe('slots per subscription of a webhook worker', () => {
   });
 
   it('when a slow subscriber recovers, the cap lifts as its typical attempt time falls', () => {
-    const { slots, advance } = slotsWithClock(1, 10_000);
-    const slow = taken(slots.take('sub'));
-    advance(10_000);
-    slow.release();
+    const { slots, attempt } = slotsWithClock(1, 10_000);
+    attempt('sub', 10_000);
 
-    for (let attempt = 0; attempt < 20; attempt += 1) {
-      const quick = taken(slots.take('sub'));
-      advance(10);
-      quick.release();
-    }
+    for (let quick = 0; quick < 20; quick += 1) attempt('sub', 10);
 
     expect([slots.take('sub').taken, slots.take('sub').taken, slots.take('sub').taken]).toEqual([true, true, true]);
   });
 
   it('counts a subscriber as slow at 1 s, or at half the timeout when that is shorter', () => {
     const long = slotsWithClock(1, 10_000);
-    const atOneSecond = taken(long.slots.take('sub'));
-    long.advance(1_000);
-    atOneSecond.release();
+    long.attempt('sub', 1_000);
     taken(long.slots.take('sub'));
     expect(long.slots.take('sub').taken).toBe(false);
 
     const short = slotsWithClock(1, 600);
-    const atHalf = taken(short.slots.take('sub'));
-    short.advance(299);
-    atHalf.release();
+    short.attempt('sub', 299);
     taken(short.slots.take('sub'));
     expect(short.slots.take('sub').taken).toBe(true);
   });

@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import { compileFastCheck, ENTRY_PREFERENCES, toErrorDetails, type FastCheck } from '../validation/index.js';
+import { compileEntryCheck, ENTRY_PREFERENCES, toErrorDetails, type EntryCheck } from '../validation/index.js';
 import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
 import type { EntryOutcome, IngestHandler } from './ingest-handler.js';
 
@@ -16,7 +16,7 @@ interface EntryValidator {
   /** The entry schema with its preferences bound once: passing options on every call makes joi merge them per entry. */
   schema: Joi.ObjectSchema;
   /** The compiled check of plainly valid entries, when the schema has the shapes it knows. */
-  fast: FastCheck | null;
+  compiled: EntryCheck | null;
 }
 
 const validators = new WeakMap<IngestHandler<any>, EntryValidator>();
@@ -25,7 +25,7 @@ function validatorOf(handler: IngestHandler<any>): EntryValidator {
   let validator = validators.get(handler);
   if (!validator) {
     const schema = handler.entrySchema.prefs(ENTRY_PREFERENCES);
-    validator = { schema, fast: compileFastCheck(schema) };
+    validator = { schema, compiled: compileEntryCheck(schema) };
     validators.set(handler, validator);
   }
   return validator;
@@ -33,8 +33,8 @@ function validatorOf(handler: IngestHandler<any>): EntryValidator {
 
 /** Validates one entry with the handler's schema; the error lists every bad path. */
 export function validateEntry<Entry>(handler: IngestHandler<Entry>, entry: unknown): { value: Entry } | { error: string } {
-  const { schema, fast } = validatorOf(handler);
-  const value = fast?.(entry);
+  const { schema, compiled } = validatorOf(handler);
+  const value = compiled?.(entry);
   if (value !== undefined) return { value: value as Entry };
   const result = schema.validate(entry);
   if (!result.error) return { value: result.value as Entry };

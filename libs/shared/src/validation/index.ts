@@ -1,2 +1,2 @@
 export { validate, toErrorDetails } from './validate.js';
-export { compileFastCheck, ENTRY_PREFERENCES, type FastCheck } from './fast-check.js';
+export { compileEntryCheck, ENTRY_PREFERENCES, type EntryCheck } from './entry-check.js';

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { itemSchema, locationSchema, partnerSchema } from '../master-data/index.js';
 import { asnSchema } from '../inbound/index.js';
 import { orderSchema } from '../outbound/index.js';
-import { compileFastCheck, ENTRY_PREFERENCES } from './fast-check.js';
+import { compileEntryCheck, ENTRY_PREFERENCES } from './entry-check.js';
 
 const bound = (schema: Joi.ObjectSchema) => schema.prefs(ENTRY_PREFERENCES);
 
@@ -77,7 +77,7 @@ describe('the compiled check of bulk entries', () => {
   ] as const;
 
   it.each(compiled)('answers for %s exactly what joi answers, or leaves the entry to joi', (_name, schema) => {
-    const check = compileFastCheck(schema)!;
+    const check = compileEntryCheck(schema)!;
     const keys = (schema.describe() as { keys: Record<string, Joi.Description> }).keys;
     const { next, pick } = random(20261122);
     let answered = 0;
@@ -97,7 +97,7 @@ describe('the compiled check of bulk entries', () => {
   });
 
   it.each(compiled)('answers every plainly right %s entry itself, as joi does', (_name, schema) => {
-    const check = compileFastCheck(schema)!;
+    const check = compileEntryCheck(schema)!;
     const keys = (schema.describe() as { keys: Record<string, Joi.Description> }).keys;
     const { pick } = random(7);
     for (let round = 0; round < 500; round += 1) {
@@ -109,7 +109,7 @@ describe('the compiled check of bulk entries', () => {
   });
 
   it('leaves entries that are not plain objects to joi', () => {
-    const check = compileFastCheck(bound(itemSchema))!;
+    const check = compileEntryCheck(bound(itemSchema))!;
     const right = { sku: 'A-1', name: 'Bolt', baseUomCode: 'EA' };
     for (const entry of [null, undefined, 'A-1', 7, [right], Object.assign(Object.create(null), right), JSON.parse('{"sku":"A-1","name":"Bolt","baseUomCode":"EA","__proto__":{"x":1}}')]) {
       expect(check(entry)).toBeUndefined();
@@ -118,7 +118,7 @@ describe('the compiled check of bulk entries', () => {
   });
 
   it('converts as joi does: trims, sets defaults, answers 0 for -0', () => {
-    const check = compileFastCheck(bound(itemSchema))!;
+    const check = compileEntryCheck(bound(itemSchema))!;
     expect(check({ sku: ' A-1 ', name: '\tBolt\n', baseUomCode: 'EA', barcode: '   ', weightKg: -0 })).toStrictEqual({
       sku: 'A-1',
       name: 'Bolt',
@@ -143,7 +143,7 @@ describe('the compiled check of bulk entries', () => {
       Joi.object({ code: Joi.string() }), // not bound to the entry preferences
       Joi.object({ code: Joi.string() }).prefs({ ...ENTRY_PREFERENCES, convert: false }),
     ]) {
-      expect(compileFastCheck(schema)).toBeNull();
+      expect(compileEntryCheck(schema)).toBeNull();
     }
   });
 });

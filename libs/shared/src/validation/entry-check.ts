@@ -4,7 +4,7 @@ import type Joi from 'joi';
  * What joi would answer for an entry it accepts, or undefined: "not sure, ask joi". It never refuses
  * anything itself, so every error message still comes from joi.
  */
-export type FastCheck = (entry: unknown) => Record<string, unknown> | undefined;
+export type EntryCheck = (entry: unknown) => Record<string, unknown> | undefined;
 
 /** The parts of joi's `describe()` output this compiler reads. */
 interface Description {
@@ -34,7 +34,7 @@ export const ENTRY_PREFERENCES = { abortEarly: false, allowUnknown: false, strip
  * validates every entry. Joi spends most of a bulk job's CPU on per-key machinery; this skips it for
  * the entries that are simply right.
  */
-export function compileFastCheck(schema: Joi.ObjectSchema): FastCheck | null {
+export function compileEntryCheck(schema: Joi.ObjectSchema): EntryCheck | null {
   const description = schema.describe() as Description;
   if (!onlyHas(description, ['type', 'flags', 'keys', 'preferences']) || description.type !== 'object' || !description.keys) return null;
   if (!documentationOnly(description.flags) || !entryPreferences(description.preferences)) return null;

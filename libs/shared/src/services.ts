@@ -30,7 +30,7 @@ export function createServices(db: Database, config: Config) {
     warehouses: new WarehousesService(db),
     apiKeys: new ApiKeysService(db, audit),
     audit,
-    users: new UsersService(db, config),
+    users: new UsersService(db, config, audit),
     masterData,
     idempotency: new IdempotencyService(db, config),
     /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */

@@ -150,6 +150,35 @@ describe('users admin endpoints', () => {
       expect((await call('GET', `/api/v1/users/${user.id}`, adminToken)).body.status).toBe('inactive');
     });
 
+    it('each change of a user is audited with its actor and what changed; a password only as changed; a no-op not at all', async () => {
+      const adminId = (await call('GET', '/api/v1/auth/me', adminToken)).body.id;
+      const created = await call('POST', '/api/v1/users', adminToken, { email: 'audited@warehouse.local', password: 'first-password', role: 'viewer' });
+      const id = created.body.id;
+
+      await call('PATCH', `/api/v1/users/${id}`, adminToken, { role: 'operator', password: 'second-password' });
+      await call('PATCH', `/api/v1/users/${id}`, adminToken, { role: 'operator' });
+      await call('POST', `/api/v1/users/${id}/disable`, adminToken);
+      await call('POST', `/api/v1/users/${id}/disable`, adminToken);
+      await call('POST', `/api/v1/users/${id}/enable`, adminToken);
+      const audit = await call('GET', `/api/v1/audit-logs?entityType=user&entityId=${id}`, adminToken);
+
+      expect(audit.status).toBe(200);
+      const byAction = Object.fromEntries(
+        audit.body.map((entry: { action: string; actorUserId: string; changes: unknown }) => [entry.action, [entry.actorUserId, entry.changes]]),
+      );
+      expect(audit.body).toHaveLength(4);
+      expect(byAction).toEqual({
+        'user.created': [
+          adminId,
+          { email: 'audited@warehouse.local', firstName: '', lastName: '', role: 'viewer', language: 'en', tenantId: null, adminModules: [], adminModulesWrite: [], status: 'active' },
+        ],
+        'user.updated': [adminId, { role: { from: 'viewer', to: 'operator' }, password: 'changed' }],
+        'user.disabled': [adminId, { status: { from: 'active', to: 'inactive' } }],
+        'user.enabled': [adminId, { status: { from: 'inactive', to: 'active' } }],
+      });
+      expect(JSON.stringify(audit.body)).not.toMatch(/password\b.*\$2[aby]\$|first-password|second-password/);
+    });
+
     it('the admin cannot disable itself', async () => {
       const { id } = (await call('GET', '/api/v1/auth/me', adminToken)).body;
 

@@ -1,4 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Transaction } from 'sequelize';
+import type { AuditService } from '../audit/index.js';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/models.js';
 import { AppError } from '../errors/index.js';
@@ -13,6 +15,10 @@ import { createUserSchema, listUsersQuerySchema, updateUserSchema, type UpdateUs
 /** Fields a user may change on its own record through the users endpoints; the rest needs another user. */
 const SELF_EDITABLE = new Set(['firstName', 'lastName', 'language']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const USER_ENTITY = 'user';
+/** What an audit entry keeps of a user: never the password hash, and no login bookkeeping. */
+const AUDITED_FIELDS = ['email', 'firstName', 'lastName', 'role', 'language', 'tenantId', 'adminModules', 'adminModulesWrite', 'status'] as const;
 
 /** admin ranks highest (0), viewer lowest. */
 function rankOf(role: Role): number {
@@ -35,6 +41,7 @@ export class UsersService {
   constructor(
     private readonly db: Database,
     private readonly config: Pick<Config, 'bcryptRounds'>,
+    private readonly audit: AuditService,
   ) {
     this.repository = new UsersRepository(db);
     this.tenants = new TenantsService(db);
@@ -47,16 +54,28 @@ export class UsersService {
     const adminModules = input.adminModules ?? [];
     const adminModulesWrite = input.adminModulesWrite ?? [];
     assertGrantable(actor, { adminModules: [], adminModulesWrite: [] }, { adminModules, adminModulesWrite });
-    const user = await this.repository.insert({
-      email: input.email,
-      passwordHash: await hashPassword(input.password, this.config.bcryptRounds),
-      firstName: input.firstName ?? '',
-      lastName: input.lastName ?? '',
-      role: input.role,
-      language: input.language ?? 'en',
-      tenantId,
-      adminModules,
-      adminModulesWrite,
+    const passwordHash = await hashPassword(input.password, this.config.bcryptRounds);
+    const user = await this.db.sequelize.transaction(async (transaction) => {
+      const created = await this.repository.insert(
+        {
+          email: input.email,
+          passwordHash,
+          firstName: input.firstName ?? '',
+          lastName: input.lastName ?? '',
+          role: input.role,
+          language: input.language ?? 'en',
+          tenantId,
+          adminModules,
+          adminModulesWrite,
+        },
+        transaction,
+      );
+      const snapshot = Object.fromEntries(AUDITED_FIELDS.map((field) => [field, created[field]]));
+      await this.audit.record(
+        { action: 'user.created', entityType: USER_ENTITY, entityId: created.id, tenantId: created.tenantId, actorUserId: actor.sub, changes: snapshot },
+        transaction,
+      );
+      return created;
     });
     return toUserRecord(user);
   }
@@ -76,7 +95,7 @@ export class UsersService {
 
   async update(actor: Principal, id: string, body: unknown): Promise<UserRecord> {
     const input = validate(updateUserSchema, body);
-    return this.changeUser(actor, id, async (target, transaction) => {
+    return this.changeUser(actor, id, 'user.updated', async (target, transaction) => {
       if (target.id === actor.sub) assertSelfEditable(input);
       if (input.role !== undefined && input.role !== target.role) assertAssignableRole(actor, input.role);
       const next = {
@@ -97,7 +116,7 @@ export class UsersService {
 
   /** Any state → inactive. Login and refresh are refused from then on. */
   async disable(actor: Principal, id: string): Promise<UserRecord> {
-    return this.changeUser(actor, id, (target, transaction) => {
+    return this.changeUser(actor, id, 'user.disabled', (target, transaction) => {
       assertNotSelf(actor, target, 'disable');
       return this.repository.update(target.id, { status: 'inactive' }, transaction);
     });
@@ -105,7 +124,7 @@ export class UsersService {
 
   /** Any state → active, with the failed-login count reset. */
   async enable(actor: Principal, id: string): Promise<UserRecord> {
-    return this.changeUser(actor, id, (target, transaction) => {
+    return this.changeUser(actor, id, 'user.enabled', (target, transaction) => {
       assertNotSelf(actor, target, 'enable');
       return this.repository.update(target.id, { status: 'active', failedLoginCount: 0 }, transaction);
     });
@@ -113,7 +132,7 @@ export class UsersService {
 
   /** locked → active with the failed-login count reset; never revives a disabled user (that is enable). */
   async unlock(actor: Principal, id: string): Promise<UserRecord> {
-    return this.changeUser(actor, id, (target, transaction) => {
+    return this.changeUser(actor, id, 'user.unlocked', (target, transaction) => {
       assertNotSelf(actor, target, 'unlock');
       if (target.status === 'inactive') {
         throw new AppError(409, 'INVALID_STATE', 'User is inactive, not locked; enable it instead');
@@ -122,10 +141,15 @@ export class UsersService {
     });
   }
 
-  /** Loads the target under a row lock, applies visibility and rank rules, then runs the change. */
+  /**
+   * Loads the target under a row lock, applies visibility and rank rules, runs the change and audits what
+   * it changed, in the same transaction. A change that changes nothing audits nothing; a new password is
+   * audited as changed, never by value or hash.
+   */
   private async changeUser(
     actor: Principal,
     id: string,
+    action: string,
     change: (target: UserAttributes, transaction: Transaction) => Promise<UserAttributes>,
   ): Promise<UserRecord> {
     if (!UUID.test(id)) throw userNotFound(id);
@@ -135,7 +159,16 @@ export class UsersService {
       if (!canManage(actor, target)) {
         throw AppError.forbidden(`A ${actor.role} cannot change a user with role ${target.role}`, 'INSUFFICIENT_ROLE');
       }
-      return change(target, transaction);
+      const after = await change(target, transaction);
+      const diff: Record<string, unknown> = {};
+      for (const field of AUDITED_FIELDS) {
+        if (!isDeepStrictEqual(target[field], after[field])) diff[field] = { from: target[field], to: after[field] };
+      }
+      if (after.passwordHash !== target.passwordHash) diff.password = 'changed';
+      if (Object.keys(diff).length) {
+        await this.audit.record({ action, entityType: USER_ENTITY, entityId: id, tenantId: after.tenantId, actorUserId: actor.sub, changes: diff }, transaction);
+      }
+      return after;
     });
     return toUserRecord(updated);
   }

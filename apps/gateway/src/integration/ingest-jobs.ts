@@ -40,10 +40,9 @@ export class IngestJobs {
     // which it makes by duplicating the one given: that one is only a template and never connects. BullMQ's
     // close() waits for the duplicate to be ready, so once closing it stops retrying and the close can end.
     this.queue = createIngestQueue({ connection: runtime.redis, prefix: config.redisKeyPrefix });
-    const closing = this.closing;
     this.eventsRedis = createRedis(config, 'subscriber', 'gateway-queue-events', {
       lazyConnect: true,
-      retryStrategy: (attempt) => (closing.signal.aborted ? null : Math.min(attempt * 50, 2_000)),
+      retryStrategy: (attempt) => (this.closing.signal.aborted ? null : Math.min(attempt * 50, 2_000)),
     });
     this.events = new QueueEvents(INGEST_QUEUE, { connection: this.eventsRedis, prefix: config.redisKeyPrefix });
     this.events.on('error', () => undefined);

@@ -1,4 +1,4 @@
-import type { AuditService } from '../audit/index.js';
+import { changedFields, type AuditService } from '../audit/index.js';
 import type { Database } from '../db/models.js';
 import { AppError } from '../errors/index.js';
 import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
@@ -22,11 +22,6 @@ export interface ApiKeyActor {
 }
 
 type ChangeListener = (keyId: string) => void;
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a instanceof Date || b instanceof Date) return (a ? new Date(a as Date).getTime() : null) === (b ? new Date(b as Date).getTime() : null);
-  return JSON.stringify(a) === JSON.stringify(b);
-}
 
 /** What an audit entry keeps of a new key: everything but secrets and server-set fields. */
 function creationSnapshot(record: ApiKeyRecord): Record<string, unknown> {
@@ -127,14 +122,9 @@ export class ApiKeysService {
     await this.get(id, actor);
     const { record, changed } = await this.db.sequelize.transaction(async (transaction) => {
       const current = (await this.repository.findById(id, transaction))!;
-      const diff: Record<string, { from: unknown; to: unknown }> = {};
-      const effective: Partial<Pick<ApiKeyRecord, EditableField>> = {};
-      for (const [field, value] of Object.entries(wanted) as Array<[EditableField, unknown]>) {
-        if (sameValue(current[field], value)) continue;
-        diff[field] = { from: current[field], to: value };
-        (effective as Record<string, unknown>)[field] = value;
-      }
-      if (Object.keys(effective).length === 0) return { record: current, changed: false };
+      const diff = changedFields(current, wanted, Object.keys(wanted) as EditableField[]);
+      if (Object.keys(diff).length === 0) return { record: current, changed: false };
+      const effective = Object.fromEntries(Object.keys(diff).map((field) => [field, wanted[field as EditableField]])) as Partial<Pick<ApiKeyRecord, EditableField>>;
       const updated = await this.repository.update(id, effective, transaction);
       await this.audit.record(
         { action, entityType: API_KEY_ENTITY, entityId: id, tenantId: current.tenantId, actorUserId: actor.userId, changes: diff },

@@ -1,2 +1,3 @@
 export type { AuditLogAttributes } from './audit-log.model.js';
 export { AuditService, type AuditEntry, type AuditRecordInput, type AuditQuery } from './audit.service.js';
+export { changedFields, type FieldChange } from './changed-fields.js';

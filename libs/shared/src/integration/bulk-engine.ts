@@ -53,9 +53,8 @@ export async function runBulk(db: Database, handler: IngestHandler, entries: unk
   const results: BulkEntryResult[] = new Array(entries.length);
   const valid: ValidEntry[] = [];
   entries.forEach((entry, index) => {
-    const key = handler.keyOf(entry);
     const checked = validateEntry(handler, entry);
-    if ('error' in checked) results[index] = { index, key, status: 'error', error: checked.error };
+    if ('error' in checked) results[index] = { index, key: handler.keyOf(entry), status: 'error', error: checked.error };
     else valid.push({ index, key: handler.keyOf(checked.value), value: checked.value });
   });
   if (!valid.length) return toBulkResult(results);

@@ -1,6 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Transaction } from 'sequelize';
-import type { AuditService } from '../audit/index.js';
+import { changedFields, type AuditService } from '../audit/index.js';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/models.js';
 import { AppError } from '../errors/index.js';
@@ -160,10 +159,7 @@ export class UsersService {
         throw AppError.forbidden(`A ${actor.role} cannot change a user with role ${target.role}`, 'INSUFFICIENT_ROLE');
       }
       const after = await change(target, transaction);
-      const diff: Record<string, unknown> = {};
-      for (const field of AUDITED_FIELDS) {
-        if (!isDeepStrictEqual(target[field], after[field])) diff[field] = { from: target[field], to: after[field] };
-      }
+      const diff: Record<string, unknown> = changedFields(target, after, AUDITED_FIELDS);
       if (after.passwordHash !== target.passwordHash) diff.password = 'changed';
       if (Object.keys(diff).length) {
         await this.audit.record({ action, entityType: USER_ENTITY, entityId: id, tenantId: after.tenantId, actorUserId: actor.sub, changes: diff }, transaction);

@@ -7,6 +7,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY libs/shared libs/shared
 COPY apps apps
+# The admin portal is static files the gateway serves; its build tools are dev dependencies, pruned after.
+RUN npx vite build apps/admin-portal --logLevel warn
 RUN npx tsc -b && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:20-bookworm-slim
@@ -17,6 +19,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/libs/shared/package.json ./libs/shared/package.json
 COPY --from=build /app/libs/shared/dist ./libs/shared/dist
 COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
+COPY --from=build /app/apps/admin-portal/dist ./apps/admin-portal/dist
 COPY --from=build /app/apps/ingest-worker/dist ./apps/ingest-worker/dist
 COPY --from=build /app/apps/webhook-worker/dist ./apps/webhook-worker/dist
 COPY tools/start.mjs ./tools/start.mjs

@@ -3,7 +3,10 @@ export default {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
-    '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } }],
+    '^.+\\.ts$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' } },
+    ],
   },
   moduleNameMapper: {
     '^@wms/shared$': '<rootDir>/libs/shared/src/index.ts',
@@ -13,7 +16,12 @@ export default {
     '^@wms/webhook-worker$': '<rootDir>/apps/webhook-worker/src/webhook-worker.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: ['<rootDir>/apps/*/src/**/*.spec.ts', '<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/tools/**/*.spec.ts'],
+  testMatch: [
+    '<rootDir>/apps/*/src/**/*.spec.ts',
+    '<rootDir>/apps/admin-portal/e2e/**/*.spec.ts',
+    '<rootDir>/libs/*/src/**/*.spec.ts',
+    '<rootDir>/tools/**/*.spec.ts',
+  ],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
   reporters: ['default', '<rootDir>/tools/jest-summary-reporter.cjs'],

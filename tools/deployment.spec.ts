@@ -13,6 +13,7 @@ interface ComposeService {
   command?: string[];
   environment?: Record<string, string>;
   healthcheck?: { test: string[] | string };
+  profiles?: string[];
   depends_on?: Record<string, { condition: string }>;
   ports?: string[];
 }
@@ -21,8 +22,32 @@ describe('docker-compose.yml', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as { services: Record<string, ComposeService> };
   const services = compose.services;
 
-  it('defines postgres, redis and the three apps', () => {
-    expect(Object.keys(services).sort()).toEqual(['gateway', 'ingest-worker', 'postgres', 'redis', 'webhook-worker']);
+  const inProfile = (profile: string) =>
+    Object.keys(services)
+      .filter((name) => services[name]!.profiles?.includes(profile))
+      .sort();
+
+  it('defines postgres, redis and the three apps; everything else is behind a profile', () => {
+    const always = Object.keys(services).filter((name) => !services[name]!.profiles);
+    expect(always.sort()).toEqual(['gateway', 'ingest-worker', 'postgres', 'redis', 'webhook-worker']);
+  });
+
+  it('has a sentinel profile: a replica of redis and three sentinels watching it with quorum 2', () => {
+    expect(inProfile('sentinel')).toEqual([
+      'redis-replica',
+      'redis-sentinel-1',
+      'redis-sentinel-2',
+      'redis-sentinel-3',
+    ]);
+    expect(services['redis-replica']!.command).toEqual(expect.arrayContaining(['--replicaof', 'redis', '6379']));
+    for (const name of ['redis-sentinel-1', 'redis-sentinel-2', 'redis-sentinel-3']) {
+      const command = JSON.stringify(services[name]!.command);
+      expect(command).toContain('sentinel monitor wms-primary redis 6379 2');
+      expect(command).toContain('--sentinel');
+    }
+    // The apps switch to the sentinels only when told to: empty values leave REDIS_URL in charge.
+    expect(services.gateway!.environment!.REDIS_SENTINELS).toBe('${REDIS_SENTINELS:-}');
+    expect(services.gateway!.environment!.REDIS_SENTINEL_NAME).toBe('${REDIS_SENTINEL_NAME:-}');
   });
 
   it('keeps Redis data with the append-only file and checks both stores are healthy', () => {
@@ -31,18 +56,24 @@ describe('docker-compose.yml', () => {
     expect(JSON.stringify(services.postgres!.healthcheck!.test)).toContain('pg_isready');
   });
 
-  it.each(['gateway', 'ingest-worker', 'webhook-worker'])('runs %s from the one image, after healthy stores, with a readiness healthcheck', (name) => {
-    const service = services[name]!;
-    expect(service.image).toBe('wms-integration-service:local');
-    expect(service.command).toEqual(['node', 'tools/start.mjs', name]);
-    expect(service.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
-    expect(JSON.stringify(service.healthcheck!.test)).toContain('/health/ready');
-    const env = service.environment!;
-    expect(env.NODE_ENV).toBe('production');
-    expect(env.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
-    expect(env.REDIS_URL).toBe('redis://redis:6379');
-    expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/);
-  });
+  it.each(['gateway', 'ingest-worker', 'webhook-worker'])(
+    'runs %s from the one image, after healthy stores, with a readiness healthcheck',
+    (name) => {
+      const service = services[name]!;
+      expect(service.image).toBe('wms-integration-service:local');
+      expect(service.command).toEqual(['node', 'tools/start.mjs', name]);
+      expect(service.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
+      expect(JSON.stringify(service.healthcheck!.test)).toContain('/health/ready');
+      const env = service.environment!;
+      expect(env.NODE_ENV).toBe('production');
+      expect(env.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+      expect(env.REDIS_URL).toBe('redis://redis:6379');
+      expect(env.JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?/);
+    },
+  );
 
   it('publishes a port only for the gateway, so the workers can be scaled', () => {
     expect(services.gateway!.ports).toHaveLength(1);
@@ -70,8 +101,10 @@ describe('Dockerfile', () => {
   });
 
   it('copies every file the apps need at run time', () => {
-    for (const app of ['gateway', 'ingest-worker', 'webhook-worker']) expect(dockerfile).toContain(`/app/apps/${app}/dist`);
+    for (const app of ['gateway', 'ingest-worker', 'webhook-worker'])
+      expect(dockerfile).toContain(`/app/apps/${app}/dist`);
     expect(dockerfile).toContain('/app/libs/shared/dist');
+    expect(dockerfile).toContain('/app/apps/admin-portal/dist');
     expect(dockerfile).toContain('tools/start.mjs');
     expect(existsSync(join(root, '.dockerignore'))).toBe(true);
   });

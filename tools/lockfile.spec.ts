@@ -9,7 +9,8 @@ describe('package-lock.json', () => {
     };
     const missing = Object.entries(lock.packages).flatMap(([path, meta]) =>
       Object.keys(meta.optionalDependencies ?? {}).filter(
-        (name) => !lock.packages[`node_modules/${name}`] && !lock.packages[`${path ? `${path}/` : ''}node_modules/${name}`],
+        (name) =>
+          !lock.packages[`node_modules/${name}`] && !lock.packages[`${path ? `${path}/` : ''}node_modules/${name}`],
       ),
     );
 

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
-import { createTestContext, type TestContext } from '@wms/testing';
+import { createTestContext, waitFor, type TestContext } from '@wms/testing';
 
 // The built apps, started as real processes over this file's database and Redis key space.
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
@@ -20,7 +20,10 @@ function freePort(): Promise<number> {
 
 function startProcess(app: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
   let output = '';
-  const child = spawn(process.execPath, [join(root, 'apps', app, 'dist', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'apps', app, 'dist', 'main.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   return { child, output: () => output };
@@ -33,18 +36,15 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   });
 }
 
-async function waitFor(url: string, deadlineMs = 15_000): Promise<Response> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      const response = await fetch(url);
-      if (response.status === 200) return response;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in time`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** Waits until `url` answers 200 (a process still starting refuses the connection). */
+async function answering(url: string): Promise<Response> {
+  const response = await waitFor(
+    () => fetch(url).catch(() => null),
+    (candidate) => candidate?.status === 200,
+    15_000,
+    `${url} to answer 200`,
+  );
+  return response!;
 }
 
 describe('app processes', () => {
@@ -58,13 +58,19 @@ describe('app processes', () => {
   it('when the gateway gets SIGTERM during a request, the request completes and the process exits 0', async () => {
     const port = await freePort();
     const gateway = startProcess('gateway', { ...ctx.env, PORT: String(port), LOG_LEVEL: 'info' });
-    await waitFor(`http://127.0.0.1:${port}/health/live`);
+    await answering(`http://127.0.0.1:${port}/health/live`);
 
     // Half a request body is on the wire when the signal arrives; the rest follows after it.
     const body = JSON.stringify({ email: 'nobody@example.test', password: 'not-the-password' });
     const answer = new Promise<number>((resolve, reject) => {
       const req = httpRequest(
-        { host: '127.0.0.1', port, method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v1/auth/login',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode!));
@@ -88,14 +94,17 @@ describe('app processes', () => {
     expect(gateway.output()).toContain('"msg":"stopped"');
   });
 
-  it.each(['ingest-worker', 'webhook-worker'])('when %s is started, its health probe answers ready, and on SIGTERM it exits 0', async (app) => {
-    const port = await freePort();
-    const worker = startProcess(app, { ...ctx.env, WORKER_HEALTH_PORT: String(port), LOG_LEVEL: 'info' });
+  it.each(['ingest-worker', 'webhook-worker'])(
+    'when %s is started, its health probe answers ready, and on SIGTERM it exits 0',
+    async (app) => {
+      const port = await freePort();
+      const worker = startProcess(app, { ...ctx.env, WORKER_HEALTH_PORT: String(port), LOG_LEVEL: 'info' });
 
-    const ready = await waitFor(`http://127.0.0.1:${port}/health/ready`);
-    worker.child.kill('SIGTERM');
+      const ready = await answering(`http://127.0.0.1:${port}/health/ready`);
+      worker.child.kill('SIGTERM');
 
-    expect(await ready.json()).toEqual({ status: 'ready', dependencies: { postgres: 'up', redis: 'up' } });
-    expect(await exitOf(worker.child)).toBe(0);
-  });
+      expect(await ready.json()).toEqual({ status: 'ready', dependencies: { postgres: 'up', redis: 'up' } });
+      expect(await exitOf(worker.child)).toBe(0);
+    },
+  );
 });

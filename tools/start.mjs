@@ -3,6 +3,8 @@
 //   node tools/start.mjs                 gateway + ingest worker + webhook worker, one process each
 //   node tools/start.mjs <app>           one app in this process (gateway | ingest-worker | webhook-worker)
 //   node tools/start.mjs migrate         create the database when missing, migrate, seed, exit
+//   node tools/start.mjs secrets:reseal  migrate, then re-seal every stored secret under the first key of
+//                                        SECRETS_ENCRYPTION_KEYS (after putting a new key first), exit
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -12,8 +14,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const apps = ['gateway', 'ingest-worker', 'webhook-worker'];
 const mode = process.argv[2] ?? 'all';
-if (mode !== 'all' && mode !== 'migrate' && !apps.includes(mode)) {
-  console.error(`Unknown mode "${mode}"; use one of: all, migrate, ${apps.join(', ')}`);
+const tools = ['migrate', 'secrets:reseal'];
+if (mode !== 'all' && !tools.includes(mode) && !apps.includes(mode)) {
+  console.error(`Unknown mode "${mode}"; use one of: all, ${tools.join(', ')}, ${apps.join(', ')}`);
   process.exit(2);
 }
 
@@ -22,12 +25,20 @@ if (!existsSync(envFile) && process.env.NODE_ENV !== 'production' && !process.en
   // A fresh clone runs with no set-up; the secret is random, never a fixed default.
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
   const secret = Array.from(randomBytes(48), (byte) => alphabet[byte % alphabet.length]).join('');
-  writeFileSync(envFile, `# Written by npm start on first run (development only).\nJWT_SECRET=${secret}\n`, { mode: 0o600 });
-  console.log(`Wrote ${envFile} with a random JWT_SECRET (development only; set your own in production).`);
+  const sealingKey = `k1:${randomBytes(32).toString('base64')}`;
+  writeFileSync(
+    envFile,
+    `# Written by npm start on first run (development only).\nJWT_SECRET=${secret}\nSECRETS_ENCRYPTION_KEYS=${sealingKey}\n`,
+    { mode: 0o600 },
+  );
+  console.log(
+    `Wrote ${envFile} with a random JWT_SECRET and SECRETS_ENCRYPTION_KEYS (development only; set your own in production).`,
+  );
 }
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-const { loadConfig, ConfigError, createLogger, prepareDatabase } = await import('@wms/shared');
+const { loadConfig, ConfigError, createLogger, prepareDatabase, createSequelize, resealSecrets, SecretBox } =
+  await import('@wms/shared');
 
 let config;
 try {
@@ -49,13 +60,32 @@ try {
 }
 
 if (mode === 'migrate') process.exit(0);
+if (mode === 'secrets:reseal') {
+  const sequelize = createSequelize({ ...config, databasePoolMax: 2 });
+  const box = SecretBox.fromConfig(config);
+  const report = await resealSecrets({ sequelize }, box);
+  await sequelize.close();
+  logger.info({ ...report, currentKeyId: box.currentKeyId }, 'stored secrets re-sealed under the current key');
+  process.exit(report.unreadable.length ? 1 : 0);
+}
 
 const mainOf = (app) => join(root, 'apps', app, 'dist', 'main.js');
 
 if (mode !== 'all') {
   await import(pathToFileURL(mainOf(mode)).href);
 } else {
-  const children = apps.map((app) => ({ app, child: fork(mainOf(app), { stdio: 'inherit' }) }));
+  // Each worker gets a health and metrics port of its own: WORKER_HEALTH_PORT (or the gateway's port + 1)
+  // for the ingest worker, the next one for the webhook worker.
+  const healthBase = config.workerHealthPort || config.port + 1;
+  const healthPorts = { 'ingest-worker': healthBase, 'webhook-worker': healthBase + 1 };
+  logger.info({ gateway: config.port, ...healthPorts }, 'ports: gateway API, worker health and /metrics');
+  const children = apps.map((app) => ({
+    app,
+    child: fork(mainOf(app), {
+      stdio: 'inherit',
+      env: app in healthPorts ? { ...process.env, WORKER_HEALTH_PORT: String(healthPorts[app]) } : process.env,
+    }),
+  }));
   let exiting = false;
   const stopAll = (signal) => {
     if (exiting) return;

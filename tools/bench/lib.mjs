@@ -1,7 +1,9 @@
-// Shared plumbing of the benchmarks: a fresh database and Redis prefix per bench, apps started as real
-// child processes from their built output, and autocannon as a promise.
+// Shared plumbing of the benchmarks: a fresh database and Redis prefix per bench; the apps, every
+// baseline and the load generator each started as a process of its own; what /proc says about them
+// (peak RSS, CPU time); rounds that alternate the sides and their min/median/max.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -20,7 +22,9 @@ export async function prepareBenchEnv(name, overrides = {}) {
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_KEY_PREFIX: `wmsbench-${name}-${suffix}`,
     JWT_SECRET: randomBytes(32).toString('hex'),
+    SECRETS_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     SEED_ADMIN_PASSWORD: `bench-${randomBytes(8).toString('hex')}`,
+    METRICS_TOKEN: randomBytes(16).toString('hex'),
     BCRYPT_ROUNDS: '4',
     LOG_LEVEL: 'warn',
     ...overrides,
@@ -51,20 +55,66 @@ async function deleteRedisPrefix(url, prefix) {
 }
 
 /** Starts one app (gateway | ingest-worker | webhook-worker) as a child process; resolves once it is up. */
-export async function startApp(app, env, { port } = {}) {
+export async function startApp(app, env, { port, execArgv = [] } = {}) {
+  // BENCH_CPU_PROF=<dir>: each app writes a V8 CPU profile there when it exits (to see where time goes).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = fork(join(root, 'apps', app, 'dist', 'main.js'), [], {
     env: { ...env, ...(port ? { PORT: String(port) } : {}) },
+    execArgv: [...profile, ...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
   if (app === 'gateway') await waitForReady(`http://127.0.0.1:${port ?? env.PORT ?? 3000}/health/ready`);
   else await new Promise((resolve) => setTimeout(resolve, 1500));
-  return { child, stop };
+  return withStop(child);
+}
+
+/**
+ * Starts a helper process of the bench (a baseline server, the raw upsert driver, the receiver, the load
+ * generator) from tools/bench/processes; resolves with its first message ({ ready, ...details }).
+ * `call(message)` sends a request and resolves with the answer of the same id.
+ */
+export async function startHelper(name, env = process.env, args = []) {
+  const child = fork(join(root, 'tools', 'bench', 'processes', `${name}.mjs`), args, {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
+  });
+  let nextId = 0;
+  const waiting = new Map();
+  child.on('message', (message) => {
+    const pending = waiting.get(message.id);
+    if (!pending) return;
+    waiting.delete(message.id);
+    if (message.error) pending.reject(new Error(`${name}: ${message.error}`));
+    else pending.resolve(message.result);
+  });
+  return {
+    ...withStop(child),
+    ready,
+    call(message) {
+      const id = ++nextId;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        child.send({ ...message, id });
+      });
+    },
+  };
+}
+
+function withStop(child) {
+  return {
+    child,
+    pid: child.pid,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 export async function waitForReady(url, timeoutMs = 20_000) {
@@ -81,11 +131,45 @@ export async function waitForReady(url, timeoutMs = 20_000) {
   throw new Error(`${url} did not become ready`);
 }
 
-/** Runs autocannon with bounded duration (seconds) or request count; resolves with its result. */
+/**
+ * Runs autocannon in this process with bounded duration (seconds) or request count (the capacity probe;
+ * the comparing benches use the load generator process instead).
+ */
 export function load(options) {
   return new Promise((resolve, reject) => {
     autocannon({ connections: 16, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
   });
+}
+
+/** Peak resident set size of a process so far (VmHWM), in MB. */
+export function peakRssMb(pid) {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU time a process has used so far, in ms (from /proc/<pid>/stat). */
+export function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU ms a set of processes spends while `work` runs: { result, cpu: { [name]: ms } }. */
+export async function measureCpu(pids, work) {
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+  const result = await work();
+  const cpu = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid) - before[name]]));
+  return { result, cpu };
 }
 
 export function freePort() {
@@ -94,4 +178,64 @@ export function freePort() {
 
 export function ratio(a, b) {
   return b ? (a / b).toFixed(2) : 'n/a';
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** "median (min–max)" of a list of ratios, two decimals. */
+export function spread(values) {
+  const fixed = (value) => value.toFixed(2);
+  return `${fixed(median(values))} (${fixed(Math.min(...values))}–${fixed(Math.max(...values))})`;
+}
+
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/**
+ * Runs `rounds` rounds of one case, the two sides in alternating order (service first, then bare first),
+ * each through the load generator process. `service` and `bare` are { load, pid }: the load generator's
+ * run options and the pid whose CPU time is charged to that side. Returns one table row: throughput
+ * median (min–max) ratio, p99s, CPU ms per request of each side, failures.
+ */
+export async function compareRounds(name, loadgen, service, bare, { rounds = ROUNDS, perRequest = 1 } = {}) {
+  const ours = [];
+  const theirs = [];
+  const side = async (target, into) => {
+    const { result, cpu } = await measureCpu({ side: target.pid }, () => loadgen.call(target.load));
+    into.push({ ...result, cpuPerRequest: cpu.side / Math.max(1, result.total) });
+  };
+  for (let round = 0; round < rounds; round += 1) {
+    if (round % 2 === 0) {
+      await side(service, ours);
+      await side(bare, theirs);
+    } else {
+      await side(bare, theirs);
+      await side(service, ours);
+    }
+  }
+  const ratios = ours.map((result, i) => result.perSecond / theirs[i].perSecond);
+  const p99Ratios = ours.map((result, i) => result.p99 / Math.max(1, theirs[i].p99));
+  const failed = (results) => results.reduce((sum, r) => sum + r.non2xx + r.errors + (r.mismatches ?? 0), 0);
+  const med = (results, field) => median(results.map((r) => r[field]));
+  return {
+    case: name,
+    'service/s': Math.round(med(ours, 'perSecond') * perRequest),
+    'bare/s': Math.round(med(theirs, 'perSecond') * perRequest),
+    'ratio med (min–max)': spread(ratios),
+    'p99 ms service/bare': `${med(ours, 'p99')}/${med(theirs, 'p99')}`,
+    'p99 ratio': spread(p99Ratios),
+    'CPU ms/req service/bare': `${med(ours, 'cpuPerRequest').toFixed(2)}/${med(theirs, 'cpuPerRequest').toFixed(2)}`,
+    'non-2xx service/bare': `${failed(ours)}/${failed(theirs)}`,
+  };
+}
+
+/** Prints each process' peak RSS (VmHWM) in MB. */
+export function printPeakRss(processes) {
+  const line = Object.entries(processes)
+    .map(([name, pid]) => `${name} ${peakRssMb(pid).toFixed(0)} MB`)
+    .join(', ');
+  console.log(`peak RSS: ${line}`);
 }

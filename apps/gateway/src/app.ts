@@ -1,12 +1,26 @@
 import './http/types.js';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { DeliveryEnqueuer, createWebhookDeliveryQueue, settleWithin, type AppLifecycle, type Runtime, type Services } from '@wms/shared';
-import { BODY_LIMIT } from './http/body.js';
+import {
+  DeliveryEnqueuer,
+  createIngestQueue,
+  createWebhookDeliveryQueue,
+  gatewayProcessMetrics,
+  settleWithin,
+  type AppLifecycle,
+  type Runtime,
+  type Services,
+  queuePrefix,
+} from '@wms/shared';
+import { parseJsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
 import { docsRoutes, openApiRoutes } from './integration/docs.routes.js';
 import { requestContext } from './http/request-context.js';
+import { refuseNulInTarget } from './http/request-target.js';
+import { httpMetrics } from './http/http-metrics.js';
+import { metricsRoute } from './routes/metrics.routes.js';
+import { QUEUE_CONSOLE_PATH, queueConsoleRoutes, queueConsoleSessionRoutes } from './routes/queue-console.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
 import { healthRoutes } from './routes/health.routes.js';
 import { tenantsRoutes } from './routes/tenants.routes.js';
@@ -17,6 +31,8 @@ import { apiKeysRoutes } from './routes/api-keys.routes.js';
 import { auditLogsRoutes } from './routes/audit-logs.routes.js';
 import { webhooksRoutes } from './routes/webhooks.routes.js';
 import { operationsRoutes } from './routes/operations.routes.js';
+import { ADMIN_PORTAL_PATH, adminPortalRoutes } from './routes/admin-portal.routes.js';
+import { overviewRoutes } from './routes/overview.routes.js';
 
 export interface GatewayDeps {
   runtime: Runtime;
@@ -47,32 +63,60 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.set('trust proxy', parseTrustProxy(config.trustProxy));
   app.set('etag', false);
 
+  // Producer queues share the gateway's fail-fast Redis connection; closing them leaves it to runtime.close().
+  const webhookQueue = createWebhookDeliveryQueue(runtime.redis, queuePrefix(config), config.webhook.maxAttempts);
+  const ingestQueue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
+  for (const queue of [webhookQueue, ingestQueue]) {
+    queue.on('error', () => undefined);
+    lifecycle.onClose(() => settleWithin(queue.close(), 2_000));
+  }
+  const metrics = gatewayProcessMetrics([ingestQueue, webhookQueue]);
+
+  app.use(httpMetrics());
   app.use(requestContext(logger));
+  app.use(refuseNulInTarget);
   app.use(helmet());
+  app.get('/metrics', metricsRoute(metrics, config.metricsToken));
   app.use('/health', healthRoutes(runtime));
+  // Before the admin portal's /admin pages, so their fallback never answers for the console.
+  app.use(QUEUE_CONSOLE_PATH, queueConsoleRoutes(tokens, runtime.db, { ingest: ingestQueue, webhook: webhookQueue }));
 
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
   // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
-  app.use('/api/v1/integration/v1', openApiRoutes(services), apiKeyAccess.guard, integrationRouter(runtime, services, lifecycle));
+  app.use(
+    '/api/v1/integration/v1',
+    openApiRoutes(services),
+    apiKeyAccess.guard,
+    integrationRouter(runtime, services, lifecycle),
+  );
   app.use('/docs', docsRoutes(services));
 
-  // Producer queues share the gateway's fail-fast Redis connection; closing them leaves it to runtime.close().
-  const webhookQueue = createWebhookDeliveryQueue(runtime.redis, config.redisKeyPrefix, config.webhook.maxAttempts);
-  webhookQueue.on('error', () => undefined);
-  lifecycle.onClose(() => settleWithin(webhookQueue.close(), 2_000));
-
   const api = express.Router();
-  api.use(express.json({ limit: BODY_LIMIT }));
+  api.use(parseJsonBody());
   api.post('/auth/login', apiKeyAccess.loginThrottle);
-  api.use('/auth', authRoutes(services));
+  api.use('/auth/queue-console-session', queueConsoleSessionRoutes(tokens, config.nodeEnv === 'production'));
+  api.use(
+    '/auth',
+    authRoutes(services, {
+      secureCookies: config.nodeEnv === 'production',
+      refreshTtlSeconds: config.jwt.refreshTtlSeconds,
+    }),
+  );
   api.use('/tenants', tenantsRoutes(services, tokens));
   api.use('/warehouses', warehousesRoutes(services, tokens));
   api.use('/users', usersRoutes(services, tokens));
   api.use('/api-keys', apiKeysRoutes(services, tokens));
   api.use('/audit-logs', auditLogsRoutes(services, tokens));
-  api.use('/webhooks', webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 2_000 }), logger));
+  api.use(
+    '/webhooks',
+    webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 300 }), logger),
+  );
+  api.use('/overview', overviewRoutes(services, tokens, { ingest: ingestQueue, webhook: webhookQueue }));
   api.use(operationsRoutes(runtime, services, tokens));
   app.use('/api/v1', api);
+
+  app.get('/', (_req, res) => res.redirect(302, `${ADMIN_PORTAL_PATH}/`));
+  app.use(ADMIN_PORTAL_PATH, adminPortalRoutes());
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
@@ -84,5 +128,8 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
   if (value === 'true') return true;
   if (value === 'false') return false;
   if (/^\d+$/.test(value)) return Number(value);
-  return value.split(',').map((part) => part.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
 }

@@ -1,36 +1,75 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import {
-  ingestJobDataSchema,
-  runBulk,
+  BulkJobRefused,
+  ingestEntries,
+  ingestJobDuration,
+  ingestJobSummary,
+  ingestJobs,
+  ingestQueueWait,
   runWithContext,
-  type Database,
+  type BulkJobRunner,
+  type BulkJobsRepository,
+  type BulkResult,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
-  type IngestRegistry,
   type Logger,
 } from '@wms/shared';
 
 export type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 
 /**
- * One bulk request: every entry validated on its own and the valid ones written in batches through the
- * same handler (and master-data service) as the gateway's single write. A job that no retry can fix
- * (malformed payload, unknown entity) fails at once; a database error is thrown for BullMQ to retry.
+ * One bulk request, read from its row in PostgreSQL: every entry validated on its own and the valid ones
+ * written through the same handler (and master-data service) as the gateway's single write, at most once
+ * however often the job is dispatched. A job no retry can fix fails at once; any other error is thrown
+ * for BullMQ to retry, and the last attempt's failure is recorded on the row.
  */
-export function createIngestProcessor(db: Database, registry: IngestRegistry, logger: Logger) {
+export function createIngestProcessor(runner: BulkJobRunner, repository: BulkJobsRepository, logger: Logger) {
   return async (job: IngestJob): Promise<IngestJobResult> => {
-    const { error } = ingestJobDataSchema.validate(job.data);
-    if (error) throw new UnrecoverableError(`malformed ingest job: ${error.message}`);
-    const handler = registry.get(job.name);
-    if (!handler) throw new UnrecoverableError(`no ingest handler for ${job.name}`);
-    const { tenantId, entries, requestId } = job.data;
-    return runWithContext({ requestId, jobId: job.id }, async () => {
-      const log = logger.child({ jobId: job.id, requestId, entity: job.name });
+    const jobId = job.id!;
+    const { requestId, traceId } = job.data;
+    const entity = job.name;
+    if (job.attemptsMade === 0) {
+      const waitedMs = (job.processedOn ?? Date.now()) - job.timestamp - (job.delay ?? 0);
+      ingestQueueWait.labels(entity).observe(Math.max(0, waitedMs) / 1000);
+    }
+    const context = traceId ? { requestId, jobId, traceId } : { requestId, jobId };
+    return runWithContext(context, async () => {
+      // The context puts requestId, jobId and traceId on every line (this one's and the services' alike).
+      const log = logger.child({ entity });
+      const endTimer = ingestJobDuration.startTimer({ entity });
       const started = Date.now();
-      const result = await runBulk(db, handler, entries, { tenantId });
-      log.info({ total: result.total, created: result.created, updated: result.updated, errors: result.errors.length, ms: Date.now() - started }, 'ingest job done');
-      return result;
+      let result: BulkResult;
+      try {
+        result = (await runner.run(jobId)).result;
+      } catch (error) {
+        ingestJobs.labels(entity, 'failed').inc();
+        const refused = error instanceof BulkJobRefused;
+        if (refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+          await repository
+            .fail(jobId, (error as Error).message)
+            .catch((failError: unknown) => log.warn({ err: failError }, 'could not record the failed bulk job'));
+        }
+        if (refused) throw new UnrecoverableError((error as Error).message);
+        throw error;
+      } finally {
+        endTimer();
+      }
+      ingestJobs.labels(entity, 'completed').inc();
+      ingestEntries.labels(entity, 'created').inc(result.created);
+      ingestEntries.labels(entity, 'updated').inc(result.updated);
+      ingestEntries.labels(entity, 'error').inc(result.errors.length);
+      log.info(
+        {
+          total: result.total,
+          created: result.created,
+          updated: result.updated,
+          errors: result.errors.length,
+          ms: Date.now() - started,
+        },
+        'ingest job done',
+      );
+      return ingestJobSummary(result);
     });
   };
 }

@@ -1,28 +1,80 @@
-import { Worker } from 'bullmq';
-import { INGEST_QUEUE, closeRedis, createRedis, type IngestJobData, type IngestJobName, type IngestJobResult, type Runtime, type Services } from '@wms/shared';
+import { MetricsTime, Worker } from 'bullmq';
+import {
+  BulkJobDispatcher,
+  BulkJobRunner,
+  BulkJobsRepository,
+  INGEST_QUEUE,
+  INGEST_WORKER_LOCKS,
+  closeRedis,
+  createIngestQueue,
+  createRedis,
+  settleWithin,
+  type IngestJobData,
+  type IngestJobName,
+  type IngestJobResult,
+  type Runtime,
+  type Services,
+  queuePrefix,
+} from '@wms/shared';
 import { createIngestProcessor } from './ingest.processor.js';
 
 export interface IngestWorkerHandle {
   worker: Worker<IngestJobData, IngestJobResult, IngestJobName>;
+  dispatcher: BulkJobDispatcher;
   /** Lets active jobs finish, then closes the worker and its Redis connection (not the runtime's). */
   close(): Promise<void>;
 }
 
-/** Starts consuming the ingest queue with INGEST_CONCURRENCY jobs at a time. Several processes may run. */
-export function startIngestWorker(runtime: Runtime, services: Pick<Services, 'ingest'>, options: { concurrency?: number } = {}): IngestWorkerHandle {
+/**
+ * Starts consuming the ingest queue with INGEST_CONCURRENCY jobs at a time, and the dispatcher that feeds
+ * it from PostgreSQL. Several processes may run.
+ */
+export function startIngestWorker(
+  runtime: Runtime,
+  services: Pick<Services, 'ingest'>,
+  options: { concurrency?: number } = {},
+): IngestWorkerHandle {
   const { config, logger } = runtime;
+  const repository = new BulkJobsRepository(runtime.db);
+  const runner = new BulkJobRunner(runtime.db, services.ingest, repository);
   const connection = createRedis(config, 'worker', 'ingest-worker');
-  const worker = new Worker<IngestJobData, IngestJobResult, IngestJobName>(INGEST_QUEUE, createIngestProcessor(runtime.db, services.ingest, logger), {
-    connection,
-    prefix: config.redisKeyPrefix,
-    concurrency: options.concurrency ?? config.ingestConcurrency,
-  });
-  worker.on('failed', (job, error) => logger.warn({ jobId: job?.id, attemptsMade: job?.attemptsMade, err: error }, 'ingest job failed'));
+  const worker = new Worker<IngestJobData, IngestJobResult, IngestJobName>(
+    INGEST_QUEUE,
+    createIngestProcessor(runner, repository, logger),
+    {
+      connection,
+      prefix: queuePrefix(config),
+      concurrency: options.concurrency ?? config.ingestConcurrency,
+      ...INGEST_WORKER_LOCKS,
+      // BullMQ's completed/failed totals, which its Prometheus export reads; it also reads every kept
+      // per-minute point on each scrape, so only the last hour's are kept (the totals are unaffected).
+      metrics: { maxDataPoints: MetricsTime.ONE_HOUR },
+    },
+  );
+  worker.on('failed', (job, error) =>
+    logger.warn(
+      {
+        jobId: job?.id,
+        requestId: job?.data.requestId,
+        traceId: job?.data.traceId,
+        attemptsMade: job?.attemptsMade,
+        err: error,
+      },
+      'ingest job failed',
+    ),
+  );
   worker.on('error', (error) => logger.error({ err: error }, 'ingest worker error'));
+  const queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
+  queue.on('error', () => undefined);
+  const dispatcher = new BulkJobDispatcher(repository, queue, logger);
+  dispatcher.start(runtime.redis);
   return {
     worker,
+    dispatcher,
     async close() {
+      await dispatcher.stop();
       await worker.close();
+      await settleWithin(queue.close(), 2_000);
       await closeRedis(connection);
     },
   };

@@ -1,5 +1,16 @@
 import type { Server } from 'node:http';
-import { installShutdown, loadConfigOrExit, openRuntime, startHealthServer, waitForDependencies } from '@wms/shared';
+import {
+  createWebhookDeliveryQueue,
+  installShutdown,
+  loadConfigOrExit,
+  openRuntime,
+  queuePrefix,
+  readOutboxStats,
+  startHealthServer,
+  waitForDependencies,
+  webhookProcessMetrics,
+  type WebhookDeliveryQueue,
+} from '@wms/shared';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 
 const config = loadConfigOrExit();
@@ -8,11 +19,13 @@ const { logger } = runtime;
 
 let healthServer: Server | undefined;
 let webhookWorker: WebhookWorker | undefined;
+let metricsQueue: WebhookDeliveryQueue | undefined;
 
 // Relay, then worker (attempts in flight finish), then queues, Redis, database.
 installShutdown(logger, config.shutdownTimeoutMs, async () => {
   healthServer?.close();
   await webhookWorker?.close();
+  await metricsQueue?.close().catch(() => undefined);
   await runtime.close();
 });
 
@@ -20,5 +33,12 @@ await waitForDependencies(runtime.db.sequelize, runtime.redis, {
   onWait: (health) => logger.warn({ health }, 'waiting for PostgreSQL and Redis'),
 });
 webhookWorker = startWebhookWorker(config, runtime.db, logger, { connection: runtime.redis });
-if (config.workerHealthPort) healthServer = await startHealthServer(config.workerHealthPort, runtime.db.sequelize, runtime.redis);
+// A queue handle for the metrics only (job counts at scrape time); it shares the runtime's connection.
+metricsQueue = createWebhookDeliveryQueue(runtime.redis, queuePrefix(config), config.webhook.maxAttempts);
+metricsQueue.on('error', () => undefined);
+if (config.workerHealthPort)
+  healthServer = await startHealthServer(config.workerHealthPort, runtime.db.sequelize, runtime.redis, {
+    metrics: webhookProcessMetrics([metricsQueue], () => readOutboxStats(runtime.db)),
+    token: config.metricsToken,
+  });
 logger.info({ concurrency: config.webhook.concurrency }, 'webhook-worker started');

@@ -41,11 +41,14 @@ describe('webhook delivery', () => {
       `SELECT status_code AS "statusCode", latency_ms AS "latencyMs", error, response_body AS "responseBody"
          FROM webhook_delivery_attempts WHERE delivery_id = :deliveryId ORDER BY id`,
       { replacements: { deliveryId } },
-    )) as [Array<{ statusCode: number | null; latencyMs: number; error: string | null; responseBody: string | null }>, unknown];
+    )) as [
+      Array<{ statusCode: number | null; latencyMs: number; error: string | null; responseBody: string | null }>,
+      unknown,
+    ];
     return rows;
   }
 
-  it('when each of the eight events occurs, the subscriber gets the contract body with a signature it can verify', async () => {
+  it('when each of the eight events occurs, the subscriber gets the event body with a signature it can verify', async () => {
     const worker = startTestWebhookWorker(ctx, { webhook: fastRetries });
     const { tenant } = await createTenantWithWarehouse(ctx);
     const subscription = await createSubscription(ctx, { url: receiver.urlFor('/all-events'), tenantId: tenant.id });
@@ -53,14 +56,20 @@ describe('webhook delivery', () => {
     const inputs = sampleEvents(tenant.id);
     await expect(
       ctx.runtime.db.sequelize.transaction(async (transaction) => {
-        await ctx.services.events.append(transaction, { tenantId: tenant.id, event: 'order.cancelled', data: { orderNo: 'SO-ROLLED-BACK', referenceNo: null, previousStatus: 'open' } });
+        await ctx.services.events.append(transaction, {
+          tenantId: tenant.id,
+          event: 'order.cancelled',
+          data: { orderNo: 'SO-ROLLED-BACK', referenceNo: null, previousStatus: 'open' },
+        });
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
 
     const appended = await appendEvents(ctx, inputs);
     const received = await receiver.waitForRequests('/all-events', 8);
-    await waitFor(async () => (await deliveriesOf(subscription.id)).every((delivery) => delivery.status === 'succeeded'));
+    await waitFor(async () =>
+      (await deliveriesOf(subscription.id)).every((delivery) => delivery.status === 'succeeded'),
+    );
     await worker.close();
 
     expect(received.map((request) => JSON.parse(request.body).event).sort()).toEqual([...businessEventNames].sort());
@@ -72,11 +81,22 @@ describe('webhook delivery', () => {
       expect(request.headers['webhook-id']).toBe(event.id);
       expect(request.headers['content-type']).toBe('application/json');
       expect(Object.keys(body)).toEqual(['id', 'event', 'timestamp', 'data']);
-      expect(body).toEqual({ id: event.id, event: input.event, timestamp: event.occurredAt.toISOString(), data: { ...input.data, tenantId: tenant.id } });
+      expect(body).toEqual({
+        id: event.id,
+        event: input.event,
+        timestamp: event.occurredAt.toISOString(),
+        data: { ...input.data, tenantId: tenant.id },
+      });
     }
     expect(receiver.requests.some((request) => request.body.includes('SO-ROLLED-BACK'))).toBe(false);
     const [delivery] = await deliveriesOf(subscription.id);
-    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
+    expect(delivery).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      lastStatusCode: 200,
+      lastError: null,
+      nextAttemptAt: null,
+    });
     const [attempt] = await attemptsOf(delivery!.id);
     expect(attempt!.responseBody).toHaveLength(1024);
     expect(attempt!.latencyMs).toBeGreaterThan(0);
@@ -85,8 +105,14 @@ describe('webhook delivery', () => {
   it('when the subscriber answers 500 and then times out, the delivery is retried with growing gaps and the same webhook-id until it succeeds', async () => {
     const worker = startTestWebhookWorker(ctx, { webhook: { ...fastRetries, maxAttempts: 5 } });
     const { tenant } = await createTenantWithWarehouse(ctx);
-    const subscription = await createSubscription(ctx, { url: receiver.urlFor('/flaky'), tenantId: tenant.id, events: ['order.shipped'] });
-    receiver.on('/flaky', (_request, index) => (index < 3 ? { status: 500 } : index === 3 ? { hang: true } : { status: 204 }));
+    const subscription = await createSubscription(ctx, {
+      url: receiver.urlFor('/flaky'),
+      tenantId: tenant.id,
+      events: ['order.shipped'],
+    });
+    receiver.on('/flaky', (_request, index) =>
+      index < 3 ? { status: 500 } : index === 3 ? { hang: true } : { status: 204 },
+    );
 
     await appendEvents(ctx, sampleEvents(tenant.id));
     const received = await receiver.waitForRequests('/flaky', 5);
@@ -110,7 +136,11 @@ describe('webhook delivery', () => {
     const gateway = await ctx.startGateway();
     const token = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
     const { tenant } = await createTenantWithWarehouse(ctx);
-    const subscription = await createSubscription(ctx, { url: receiver.urlFor('/down'), tenantId: tenant.id, events: ['asn.completed'] });
+    const subscription = await createSubscription(ctx, {
+      url: receiver.urlFor('/down'),
+      tenantId: tenant.id,
+      events: ['asn.completed'],
+    });
     let up = false;
     receiver.on('/down', () => ({ status: up ? 200 : 503 }));
 
@@ -118,22 +148,41 @@ describe('webhook delivery', () => {
     await waitFor(async () => (await deliveriesOf(subscription.id))[0]?.status === 'failed');
     const [failed] = await deliveriesOf(subscription.id);
     up = true;
-    const answer = await request(gateway.url, 'POST', `/api/v1/webhooks/${subscription.id}/deliveries/${failed!.id}/redeliver`, { token });
+    const answer = await request(
+      gateway.url,
+      'POST',
+      `/api/v1/webhooks/${subscription.id}/deliveries/${failed!.id}/redeliver`,
+      { token },
+    );
     const received = await receiver.waitForRequests('/down', 5);
     await waitFor(async () => (await deliveriesOf(subscription.id))[0]?.status === 'succeeded');
     await worker.close();
 
-    expect(failed).toMatchObject({ status: 'failed', attempts: 4, lastStatusCode: 503, lastError: 'HTTP 503', nextAttemptAt: null });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: 4,
+      lastStatusCode: 503,
+      lastError: 'HTTP 503',
+      nextAttemptAt: null,
+    });
     expect(answer.status).toBe(202);
     expect(answer.body).toMatchObject({ id: failed!.id, status: 'pending' });
     expect(new Set(received.map((request) => request.headers['webhook-id']))).toEqual(new Set([failed!.eventId]));
-    expect((await deliveriesOf(subscription.id))[0]).toMatchObject({ status: 'succeeded', attempts: 5, lastStatusCode: 200 });
+    expect((await deliveriesOf(subscription.id))[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 5,
+      lastStatusCode: 200,
+    });
   });
 
   it('when the subscriber answers 410, the delivery is not retried and the subscription is disabled', async () => {
     const worker = startTestWebhookWorker(ctx, { webhook: fastRetries });
     const { tenant } = await createTenantWithWarehouse(ctx);
-    const subscription = await createSubscription(ctx, { url: receiver.urlFor('/gone'), tenantId: tenant.id, events: ['order.cancelled'] });
+    const subscription = await createSubscription(ctx, {
+      url: receiver.urlFor('/gone'),
+      tenantId: tenant.id,
+      events: ['order.cancelled'],
+    });
     receiver.on('/gone', () => ({ status: 410 }));
 
     await appendEvents(ctx, sampleEvents(tenant.id));
@@ -143,7 +192,9 @@ describe('webhook delivery', () => {
     await worker.close();
 
     expect(receiver.requestsTo('/gone')).toHaveLength(1);
-    expect(await deliveriesOf(subscription.id)).toEqual([expect.objectContaining({ status: 'failed', attempts: 1, lastStatusCode: 410 })]);
+    expect(await deliveriesOf(subscription.id)).toEqual([
+      expect.objectContaining({ status: 'failed', attempts: 1, lastStatusCode: 410 }),
+    ]);
     const stored = await ctx.services.webhooks.get(subscription.id, { tenantId: null });
     expect(stored.active).toBe(false);
     expect(stored.disabledReason).toContain('410');
@@ -184,10 +235,19 @@ describe('webhook delivery', () => {
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     try {
       const worker = startTestWebhookWorker(ctx, {
-        webhook: { backoffBaseMs: 100, maxAttempts: 10, timeoutMs: 600, concurrency: 6, concurrencyPerSlowSubscription: 1 },
+        webhook: {
+          backoffBaseMs: 100,
+          maxAttempts: 10,
+          timeoutMs: 600,
+          concurrency: 6,
+          concurrencyPerSlowSubscription: 1,
+        },
       });
       const { tenant } = await createTenantWithWarehouse(ctx);
-      await createSubscription(ctx, { url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`, tenantId: tenant.id });
+      await createSubscription(ctx, {
+        url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/hook`,
+        tenantId: tenant.id,
+      });
       const fast = await createSubscription(ctx, { url: receiver.urlFor('/served'), tenantId: tenant.id });
 
       await appendEvents(ctx, [...sampleEvents(tenant.id), ...sampleEvents(tenant.id)]);
@@ -196,7 +256,11 @@ describe('webhook delivery', () => {
       await waitFor(() => timedOut > 0, 10_000, 'a first timeout');
       await new Promise((resolve) => setTimeout(resolve, 700));
       watching = true;
-      await waitFor(async () => (await deliveriesOf(fast.id)).every((delivery) => delivery.status === 'succeeded'), 10_000, 'the other subscriber served');
+      await waitFor(
+        async () => (await deliveriesOf(fast.id)).every((delivery) => delivery.status === 'succeeded'),
+        10_000,
+        'the other subscriber served',
+      );
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       watching = false;
       await worker.close(true);
@@ -214,7 +278,11 @@ describe('webhook delivery', () => {
   it('when the worker is killed mid-delivery, the delivery is completed after a restart (at least once)', async () => {
     const first = startTestWebhookWorker(ctx, { webhook: { ...fastRetries, timeoutMs: 10_000 } });
     const { tenant } = await createTenantWithWarehouse(ctx);
-    const subscription = await createSubscription(ctx, { url: receiver.urlFor('/crash'), tenantId: tenant.id, events: ['stock.adjusted'] });
+    const subscription = await createSubscription(ctx, {
+      url: receiver.urlFor('/crash'),
+      tenantId: tenant.id,
+      events: ['stock.adjusted'],
+    });
     receiver.on('/crash', (_request, index) => (index === 0 ? { hang: true } : { status: 200 }));
     await appendEvents(ctx, sampleEvents(tenant.id));
     await receiver.waitForRequests('/crash', 1);
@@ -241,13 +309,20 @@ describe('webhook delivery', () => {
 
     expect(answer.status).toBe(202);
     expect(verifyReceived(received!, subscription.secret)).toBe(true);
-    expect(JSON.parse(received!.body)).toMatchObject({ event: 'webhook.test', data: { subscriptionId: subscription.id, tenantId: null } });
+    expect(JSON.parse(received!.body)).toMatchObject({
+      event: 'webhook.test',
+      data: { subscriptionId: subscription.id, tenantId: null },
+    });
   });
 
   it('when private URLs are not allowed at delivery, a subscriber address or name that leads to loopback is refused and never contacted', async () => {
     const worker = startTestWebhookWorker(ctx, { webhook: { ...fastRetries, allowPrivateUrls: false } });
     const { tenant } = await createTenantWithWarehouse(ctx);
-    const literal = await createSubscription(ctx, { url: receiver.urlFor('/ssrf-literal'), tenantId: tenant.id, events: ['asn.completed'] });
+    const literal = await createSubscription(ctx, {
+      url: receiver.urlFor('/ssrf-literal'),
+      tenantId: tenant.id,
+      events: ['asn.completed'],
+    });
     const byName = await createSubscription(ctx, {
       url: receiver.urlFor('/ssrf-name').replace('127.0.0.1', 'localhost'),
       tenantId: tenant.id,
@@ -255,7 +330,11 @@ describe('webhook delivery', () => {
     });
 
     await appendEvents(ctx, sampleEvents(tenant.id));
-    await waitFor(async () => (await deliveriesOf(literal.id))[0]?.status === 'failed' && (await deliveriesOf(byName.id))[0]?.status === 'failed');
+    await waitFor(
+      async () =>
+        (await deliveriesOf(literal.id))[0]?.status === 'failed' &&
+        (await deliveriesOf(byName.id))[0]?.status === 'failed',
+    );
     await worker.close();
 
     expect(receiver.requestsTo('/ssrf-literal')).toHaveLength(0);

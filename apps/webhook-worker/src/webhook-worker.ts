@@ -1,5 +1,9 @@
-import { Worker, type ConnectionOptions } from 'bullmq';
+import { MetricsTime, Worker, type ConnectionOptions } from 'bullmq';
 import {
+  AuditService,
+  EventsService,
+  WebhookLifecycleService,
+  WebhooksService,
   closeRedis,
   settleWithin,
   DeliveryEnqueuer,
@@ -16,8 +20,13 @@ import {
   type WebhookDeliveryJobData,
   type WebhookDeliveryJobName,
   type WebhookDeliveryJobResult,
+  queuePrefix,
 } from '@wms/shared';
 import { deliveryBackoff, deliveryProcessor } from './delivery.processor.js';
+
+/** How long a dead worker's delivery stays locked, and how often workers look for such deliveries. */
+export const WEBHOOK_LOCK_MS = 10_000;
+export const WEBHOOK_STALLED_CHECK_MS = 5_000;
 
 export interface WebhookWorkerOptions {
   /** The worker's Redis (blocking commands; maxRetriesPerRequest null). */
@@ -30,6 +39,8 @@ export interface WebhookWorkerOptions {
   /** BullMQ lock settings; tests shorten them to see a killed worker's job come back quickly. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** How often subscriptions failing for WEBHOOK_DISABLE_AFTER_HOURS are looked for (default 60 s). */
+  disableSweepIntervalMs?: number;
 }
 
 export interface WebhookWorker {
@@ -43,13 +54,23 @@ export interface WebhookWorker {
  * The webhook worker: the outbox relay plus the delivery worker. WEBHOOK_CONCURRENCY deliveries run at
  * once, each bounded by WEBHOOK_TIMEOUT_MS, so a slow or dead subscriber holds one slot, not the queue.
  */
-export function startWebhookWorker(config: Config, db: Database, logger: Logger, options: WebhookWorkerOptions): WebhookWorker {
-  const secrets = new SecretBox(config.jwt.secret);
+export function startWebhookWorker(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  options: WebhookWorkerOptions,
+): WebhookWorker {
+  const secrets = SecretBox.fromConfig(config);
   const delivery = new WebhookDeliveryService(db, config.webhook, secrets);
 
   let relay: OutboxRelay | undefined;
-  const relayRedis = options.relay === false ? undefined : createRedis({ redisUrl: options.relayRedisUrl ?? config.redisUrl }, 'producer', 'webhook-relay');
-  const relayQueue = relayRedis ? createWebhookDeliveryQueue(relayRedis, config.redisKeyPrefix, config.webhook.maxAttempts) : undefined;
+  const relayRedis =
+    options.relay === false
+      ? undefined
+      : createRedis(options.relayRedisUrl ? { redisUrl: options.relayRedisUrl } : config, 'producer', 'webhook-relay');
+  const relayQueue = relayRedis
+    ? createWebhookDeliveryQueue(relayRedis, queuePrefix(config), config.webhook.maxAttempts)
+    : undefined;
   relayQueue?.on('error', () => undefined); // reported by the relay's own pass errors
   if (relayQueue) {
     relay = new OutboxRelay(db, new DeliveryEnqueuer(db, relayQueue), logger, {
@@ -64,20 +85,30 @@ export function startWebhookWorker(config: Config, db: Database, logger: Logger,
     deliveryProcessor(
       delivery,
       logger,
-      new SubscriptionSlots({ perSlowSubscription: config.webhook.concurrencyPerSlowSubscription, attemptTimeoutMs: config.webhook.timeoutMs }),
+      new SubscriptionSlots({
+        perSlowSubscription: config.webhook.concurrencyPerSlowSubscription,
+        attemptTimeoutMs: config.webhook.timeoutMs,
+      }),
     ),
     {
       connection: options.connection,
-      prefix: config.redisKeyPrefix,
+      prefix: queuePrefix(config),
       concurrency: config.webhook.concurrency,
-      // A job runs at most one attempt (≤ WEBHOOK_TIMEOUT_MS) plus two short queries; the lock outlives that.
-      lockDuration: options.lockDurationMs ?? Math.max(30_000, config.webhook.timeoutMs * 2),
-      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      // A live worker renews its locks every lockDuration / 2, however long an attempt takes, so the lock only
+      // has to outlast a stalled event loop. A worker that died (kill -9, OOM) leaves its deliveries locked for
+      // at most the lock plus one stalled check: they are attempted again within about 15 s, not a minute.
+      lockDuration: options.lockDurationMs ?? WEBHOOK_LOCK_MS,
+      stalledInterval: options.stalledIntervalMs ?? WEBHOOK_STALLED_CHECK_MS,
       maxStalledCount: 3,
       settings: { backoffStrategy: deliveryBackoff(config.webhook.backoffBaseMs) },
+      // BullMQ's completed/failed totals, which its Prometheus export reads; it also reads every kept
+      // per-minute point on each scrape, so only the last hour's are kept (the totals are unaffected).
+      metrics: { maxDataPoints: MetricsTime.ONE_HOUR },
     },
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'webhook worker error'));
+
+  const sweep = startDisableSweep(config, db, logger, options.disableSweepIntervalMs ?? 60_000);
 
   let closing: Promise<void> | undefined;
   return {
@@ -86,11 +117,47 @@ export function startWebhookWorker(config: Config, db: Database, logger: Logger,
     close(force = false) {
       closing ??= (async () => {
         await relay?.stop();
+        await sweep.stop();
         await worker.close(force);
         if (relayQueue) await settleWithin(relayQueue.close(), 2_000);
         if (relayRedis) await closeRedis(relayRedis);
       })();
       return closing;
+    },
+  };
+}
+
+/**
+ * Disables subscriptions whose deliveries have all failed for WEBHOOK_DISABLE_AFTER_HOURS. Every worker
+ * runs it; each subscription is disabled (audited, announced) by exactly one of them.
+ */
+function startDisableSweep(config: Config, db: Database, logger: Logger, intervalMs: number) {
+  const events = new EventsService(db);
+  const lifecycle = new WebhookLifecycleService(
+    db,
+    new WebhooksService(db, config, events),
+    new AuditService(db),
+    events,
+  );
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= lifecycle
+      .disableFailing(config.webhook.disableAfterHours)
+      .then((disabled) => {
+        if (disabled) logger.warn({ disabled }, 'webhook subscriptions disabled after failing too long');
+      })
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'failing-subscription sweep failed; retried next interval'),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
     },
   };
 }

@@ -10,7 +10,8 @@ import { IngestRegistry } from './integration/index.js';
 import { MasterDataService, masterDataIngestHandlers } from './master-data/index.js';
 import { AuditService } from './audit/index.js';
 import { EventsService } from './events/index.js';
-import { WebhooksService } from './webhooks/index.js';
+import { WebhookLifecycleService, WebhooksService } from './webhooks/index.js';
+import { OverviewService } from './overview/index.js';
 import { AsnService, GrnService, asnIngestHandler } from './inbound/index.js';
 import { OrdersService, orderIngestHandler } from './outbound/index.js';
 import { StockService } from './inventory/index.js';
@@ -22,8 +23,9 @@ export function createServices(db: Database, config: Config) {
   const audit = new AuditService(db);
   const masterData = new MasterDataService(db);
   const asns = new AsnService(db);
-  const events = new EventsService(db);
+  const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
   const orders = new OrdersService(db, events);
+  const webhooks = new WebhooksService(db, config, events);
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
@@ -34,9 +36,15 @@ export function createServices(db: Database, config: Config) {
     masterData,
     idempotency: new IdempotencyService(db, config),
     /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
-    ingest: new IngestRegistry([...masterDataIngestHandlers(masterData), asnIngestHandler(asns), orderIngestHandler(orders)]),
+    ingest: new IngestRegistry([
+      ...masterDataIngestHandlers(masterData),
+      asnIngestHandler(asns),
+      orderIngestHandler(orders),
+    ]),
     events,
-    webhooks: new WebhooksService(db, config),
+    webhooks,
+    webhookLifecycle: new WebhookLifecycleService(db, webhooks, audit, events),
+    overview: new OverviewService(db),
     asns,
     grns: new GrnService(db, events),
     orders,

@@ -3,6 +3,7 @@ import {
   DEFAULT_TENANT_CODE,
   hashPassword,
   toPublicUser,
+  userModel,
   type AdminModule,
   type ApiKeyInput,
   type CreatedApiKey,
@@ -10,7 +11,7 @@ import {
   type Role,
 } from '@wms/shared';
 import type { TestContext } from './test-context.js';
-import { request } from './http.js';
+import { request, type SessionAnswer } from './http.js';
 
 export interface CreatedUser {
   user: PublicUser;
@@ -31,7 +32,7 @@ export async function createUser(
   } = {},
 ): Promise<CreatedUser> {
   const password = attributes.password ?? `pw-${randomBytes(6).toString('hex')}`;
-  const row = await ctx.runtime.db.models.User.create({
+  const row = await userModel(ctx.runtime.db).create({
     email: attributes.email ?? `user-${randomBytes(4).toString('hex')}@example.test`,
     passwordHash: await hashPassword(password, ctx.config.bcryptRounds),
     firstName: 'Test',
@@ -47,9 +48,10 @@ export async function createUser(
 
 /** Logs in through the gateway and returns the access token. */
 export async function loginAs(baseUrl: string, email: string, password: string): Promise<string> {
-  const response = await request(baseUrl, 'POST', '/api/v1/auth/login', { body: { email, password } });
-  if (response.status !== 200) throw new Error(`login of ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
-  return response.body.accessToken as string;
+  const response = await request<SessionAnswer>(baseUrl, 'POST', '/api/v1/auth/login', { body: { email, password } });
+  if (response.status !== 200)
+    throw new Error(`login of ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return response.body.accessToken;
 }
 
 export async function defaultTenantId(ctx: Pick<TestContext, 'services'>): Promise<string> {
@@ -65,7 +67,11 @@ export async function createTenantWithWarehouse(
   warehouseCode = 'WH1',
 ) {
   const tenant = await ctx.services.tenants.create({ code, name: `Tenant ${code}` });
-  const warehouse = await ctx.services.warehouses.create({ tenantId: tenant.id, code: warehouseCode, name: `Warehouse ${warehouseCode}` });
+  const warehouse = await ctx.services.warehouses.create({
+    tenantId: tenant.id,
+    code: warehouseCode,
+    name: `Warehouse ${warehouseCode}`,
+  });
   return { tenant, warehouse };
 }
 
@@ -74,7 +80,10 @@ export async function createApiKey(
   ctx: Pick<TestContext, 'services'>,
   input: Partial<ApiKeyInput> & { scopes?: string[] } = {},
 ): Promise<CreatedApiKey> {
-  return ctx.services.apiKeys.create({ name: input.name ?? 'test key', scopes: input.scopes ?? ['read', 'write'], ...input }, null);
+  return ctx.services.apiKeys.create(
+    { name: input.name ?? 'test key', scopes: input.scopes ?? ['read', 'write'], ...input },
+    null,
+  );
 }
 
 /** Upserts items, partners and locations of a tenant through the master-data service (no HTTP), for arranging document tests. */
@@ -89,9 +98,18 @@ export async function createMasterData(
 ): Promise<void> {
   await ctx.runtime.db.sequelize.transaction(async (transaction) => {
     const context = { tenantId, transaction };
-    const items = (data.items ?? []).map((item) => ({ name: `Item ${item.sku}`, baseUomCode: 'EA', tracking: 'none' as const, ...item }));
+    const items = (data.items ?? []).map((item) => ({
+      name: `Item ${item.sku}`,
+      baseUomCode: 'EA',
+      tracking: 'none' as const,
+      ...item,
+    }));
     const partners = (data.partners ?? []).map((partner) => ({ name: `Partner ${partner.code}`, ...partner }));
-    const locations = (data.locations ?? []).map((location) => ({ type: 'storage' as const, pickFace: false, ...location }));
+    const locations = (data.locations ?? []).map((location) => ({
+      type: 'storage' as const,
+      pickFace: false,
+      ...location,
+    }));
     if (items.length) await ctx.services.masterData.upsertItems(context, items);
     if (partners.length) await ctx.services.masterData.upsertPartners(context, partners);
     if (locations.length) await ctx.services.masterData.upsertLocations(context, locations);

@@ -1,11 +1,21 @@
 /** A small fetch wrapper for tests: JSON in, parsed JSON and headers out. */
-export interface HttpResponse<T = any> {
+/**
+ * A parsed JSON answer as a test reads it: by path (`body.data[0].sku`), as a list (`body.data.map(...)`),
+ * with the assertion checking the leaf. A test that needs a leaf as a string or number converts it or
+ * names the answer's shape: `request<{ accessToken: string }>(...)`.
+ */
+export type JsonNode = ReadonlyArray<JsonNode> & JsonRecord;
+export interface JsonRecord {
+  readonly [key: string]: JsonNode;
+}
+
+export interface HttpResponse<T = JsonNode> {
   status: number;
   headers: Headers;
   body: T;
 }
 
-export async function request<T = any>(
+export async function request<T = JsonNode>(
   baseUrl: string,
   method: string,
   path: string,
@@ -30,4 +40,26 @@ export async function request<T = any>(
     // Not JSON: hand the text back as it is.
   }
   return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+/** The integration API's answer when a bulk request is taken in the background (202). */
+export interface AcceptedJobAnswer {
+  status: 'accepted';
+  jobId: string;
+  statusUrl: string;
+  requestId: string;
+}
+
+/** A bulk job as `GET …/jobs/:jobId` answers it; `data` is absent on an error answer. */
+export interface JobStateAnswer {
+  status: string;
+  /** `requestId` (and `traceId`) name the bulk call that created the job. */
+  data?: { jobId: string; state: string; result: JsonNode | null; requestId?: string; traceId?: string };
+  requestId: string;
+}
+
+/** A session as login and refresh answer it. */
+export interface SessionAnswer {
+  accessToken: string;
+  refreshToken: string;
 }

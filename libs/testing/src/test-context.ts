@@ -6,6 +6,7 @@ import {
   createServices,
   dropDatabase,
   ensureDatabase,
+  keyNodes,
   loadConfig,
   openRuntime,
   runSeed,
@@ -15,9 +16,18 @@ import {
 } from '@wms/shared';
 import { createGateway, type GatewayDeps } from '@wms/gateway';
 import { startIngestWorker } from '@wms/ingest-worker';
-import { TEST_REDIS_URL, databaseUrl, templateDatabaseName, testRunId, uniqueDatabaseName, uniqueRedisPrefix } from './test-database.js';
+import {
+  TEST_REDIS_URL,
+  databaseUrl,
+  templateDatabaseName,
+  testRunId,
+  uniqueDatabaseName,
+  uniqueRedisPrefix,
+} from './test-database.js';
 
 export const TEST_JWT_SECRET = 'test-secret-of-at-least-32-characters!';
+/** The tests' secrets key ring: one key, id `t1` (32 bytes, base64). */
+export const TEST_SECRETS_ENCRYPTION_KEYS = `t1:${Buffer.alloc(32, 7).toString('base64')}`;
 export const TEST_ADMIN = { email: 'admin@wms.local', password: 'admin-password-1' };
 
 /** Everything one test file needs: its own database and Redis key space, the services, and ways to start gateways. */
@@ -28,7 +38,10 @@ export interface TestContext {
   runtime: Runtime;
   services: Services;
   /** Starts a gateway over this context's database and Redis on a free loopback port. */
-  startGateway(overrides?: Partial<Record<string, string>>, options?: Pick<GatewayDeps, 'apiKeys'>): Promise<TestGateway>;
+  startGateway(
+    overrides?: Partial<Record<string, string>>,
+    options?: Pick<GatewayDeps, 'apiKeys'>,
+  ): Promise<TestGateway>;
   /** Starts an ingest worker in this process over this context's database and Redis prefix. */
   startIngestWorker(overrides?: Partial<Record<string, string>>): Promise<TestWorker>;
   /** Registers something the test started (a worker) that close() stops first. */
@@ -54,7 +67,11 @@ export interface TestGateway {
   kill(): Promise<void>;
 }
 
-export function testEnv(databaseName: string, redisPrefix: string, overrides: Partial<Record<string, string>> = {}): NodeJS.ProcessEnv {
+export function testEnv(
+  databaseName: string,
+  redisPrefix: string,
+  overrides: Partial<Record<string, string>> = {},
+): NodeJS.ProcessEnv {
   return {
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl(databaseName),
@@ -62,6 +79,7 @@ export function testEnv(databaseName: string, redisPrefix: string, overrides: Pa
     REDIS_URL: TEST_REDIS_URL,
     REDIS_KEY_PREFIX: redisPrefix,
     JWT_SECRET: TEST_JWT_SECRET,
+    SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_ENCRYPTION_KEYS,
     BCRYPT_ROUNDS: '4',
     SEED_ADMIN_EMAIL: TEST_ADMIN.email,
     SEED_ADMIN_PASSWORD: TEST_ADMIN.password,
@@ -74,7 +92,10 @@ export function testEnv(databaseName: string, redisPrefix: string, overrides: Pa
  * Creates this file's database from the run's template, seeds it, and opens connections.
  * Call in beforeAll; call close() in afterAll.
  */
-export async function createTestContext(label: string, overrides: Partial<Record<string, string>> = {}): Promise<TestContext> {
+export async function createTestContext(
+  label: string,
+  overrides: Partial<Record<string, string>> = {},
+): Promise<TestContext> {
   const databaseName = uniqueDatabaseName(label);
   const redisPrefix = uniqueRedisPrefix(label);
   const env = testEnv(databaseName, redisPrefix, overrides);
@@ -99,7 +120,12 @@ export async function createTestContext(label: string, overrides: Partial<Record
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
       await connected(gatewayRuntime);
       const lifecycle = new AppLifecycle();
-      const { app, apiKeyAccess } = createGateway({ runtime: gatewayRuntime, services: gatewayServices, lifecycle, ...options });
+      const { app, apiKeyAccess } = createGateway({
+        runtime: gatewayRuntime,
+        services: gatewayServices,
+        lifecycle,
+        ...options,
+      });
       const server: Server = createServer(app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
@@ -176,10 +202,16 @@ async function connected(runtime: Runtime): Promise<void> {
 }
 
 async function deleteRedisKeys(runtime: Runtime, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await runtime.redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await runtime.redis.del(...keys);
-  } while (cursor !== '0');
+  // Queue keys carry the prefix in braces on a cluster; on a cluster each master holds its own keys.
+  for (const node of keyNodes(runtime.redis)) {
+    for (const pattern of [`${prefix}:*`, `{${prefix}}:*`]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        // One DEL per key: on a cluster node, keys of different slots cannot share a command.
+        if (keys.length) await node.pipeline(keys.map((key) => ['del', key])).exec();
+      } while (cursor !== '0');
+    }
+  }
 }

@@ -23,10 +23,16 @@ export function templateDatabaseName(runId: string): string {
 
 /** A database of this test file's own, copied from the run's migrated template. */
 export function uniqueDatabaseName(label: string): string {
-  const safe = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 24);
+  const safe = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 24);
   return `wms_t_${testRunId()}_${safe}_${randomBytes(3).toString('hex')}`;
 }
 
 export function uniqueRedisPrefix(label: string): string {
-  return `wmst-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 24)}-${randomBytes(4).toString('hex')}`;
+  return `wmst-${label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 24)}-${randomBytes(4).toString('hex')}`;
 }

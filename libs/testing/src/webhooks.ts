@@ -12,9 +12,11 @@ import {
   type CreatedWebhookSubscription,
   type WebhookDeliveryJobData,
   type WebhookDeliveryQueue,
+  queuePrefix,
 } from '@wms/shared';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '@wms/webhook-worker';
 import type { TestContext } from './test-context.js';
+import { waitFor } from './wait.js';
 
 export interface ReceivedRequest {
   path: string;
@@ -55,7 +57,12 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const path = req.url ?? '/';
-      const received: ReceivedRequest = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now() };
+      const received: ReceivedRequest = {
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
       const index = requests.filter((request) => request.path === path).length;
       requests.push(received);
       const answer = behaviours.get(path)?.(received, index) ?? {};
@@ -88,21 +95,17 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   };
 }
 
-/** Polls `condition` until it holds, or throws naming what was awaited. */
-export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await condition()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Checks a received request the way an integrator would: the Standard Webhooks signature over the raw body. */
 export function verifyReceived(request: ReceivedRequest, secret: string): boolean {
   const id = String(request.headers['webhook-id']);
   const timestamp = Number(request.headers['webhook-timestamp']);
-  return verifyWebhookSignature(secret, id, timestamp, request.body, String(request.headers['webhook-signature'] ?? ''));
+  return verifyWebhookSignature(
+    secret,
+    id,
+    timestamp,
+    request.body,
+    String(request.headers['webhook-signature'] ?? ''),
+  );
 }
 
 export interface TestWebhookWorker extends WebhookWorker {
@@ -149,22 +152,34 @@ export function startTestWebhookWorker(
 
 /** A queue handle on the context's delivery queue, for assertions on jobs. Close it in the test. */
 export function webhookDeliveryQueueOf(ctx: TestContext): Queue<WebhookDeliveryJobData> {
-  return new Queue<WebhookDeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, { connection: ctx.runtime.redis, prefix: ctx.config.redisKeyPrefix });
+  return new Queue<WebhookDeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, {
+    connection: ctx.runtime.redis,
+    prefix: queuePrefix(ctx.config),
+  });
 }
 
-/** One event of each of the eight business events, with CONTRACT 5's data shapes. */
+/** One event of each of the eight business events, with the data each carries. */
 export function sampleEvents(tenantId: string): AppendEventInput[] {
   return [
     {
       tenantId,
       event: 'asn.received',
-      data: { asnNo: 'ASN-20250101-000001', grnNo: 'GRN-20250101-000001', warehouseCode: 'WH1', lines: [{ lineNo: 1, sku: 'SKU-1', expectedQty: 10, receivedQty: 4 }] },
+      data: {
+        asnNo: 'ASN-20250101-000001',
+        grnNo: 'GRN-20250101-000001',
+        warehouseCode: 'WH1',
+        lines: [{ lineNo: 1, sku: 'SKU-1', expectedQty: 10, receivedQty: 4 }],
+      },
     },
     { tenantId, event: 'asn.completed', data: { asnNo: 'ASN-20250101-000001', warehouseCode: 'WH1' } },
     {
       tenantId,
       event: 'order.allocated',
-      data: { orderNo: 'SO-20250101-000001', warehouseCode: 'WH1', lines: [{ lineNo: 1, sku: 'SKU-1', qtyOrdered: 5, qtyAllocated: 5 }] },
+      data: {
+        orderNo: 'SO-20250101-000001',
+        warehouseCode: 'WH1',
+        lines: [{ lineNo: 1, sku: 'SKU-1', qtyOrdered: 5, qtyAllocated: 5 }],
+      },
     },
     {
       tenantId,
@@ -172,20 +187,46 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
       data: {
         orderNo: 'SO-20250101-000001',
         warehouseCode: 'WH1',
-        pickTasks: [{ id: '6f9619ff-8b86-4d11-b42d-00c04fc964ff', sku: 'SKU-1', locationCode: 'A-01', lotNo: 'LOT1', qty: 5 }],
+        pickTasks: [
+          { id: '6f9619ff-8b86-4d11-b42d-00c04fc964ff', sku: 'SKU-1', locationCode: 'A-01', lotNo: 'LOT1', qty: 5 },
+        ],
       },
     },
-    { tenantId, event: 'order.shipped', data: { orderNo: 'SO-20250101-000001', shipmentNo: 'SHP-20250101-000001', trackingNo: '1Z999' } },
-    { tenantId, event: 'order.cancelled', data: { orderNo: 'SO-20250101-000002', referenceNo: 'REF-2', previousStatus: 'released' } },
+    {
+      tenantId,
+      event: 'order.shipped',
+      data: { orderNo: 'SO-20250101-000001', shipmentNo: 'SHP-20250101-000001', trackingNo: '1Z999' },
+    },
+    {
+      tenantId,
+      event: 'order.cancelled',
+      data: { orderNo: 'SO-20250101-000002', referenceNo: 'REF-2', previousStatus: 'released' },
+    },
     {
       tenantId,
       event: 'stock.adjusted',
-      data: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU-1', lotNo: null, qtyDelta: -2, qtyOnHand: 8, reason: 'damaged' },
+      data: {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'SKU-1',
+        lotNo: null,
+        qtyDelta: -2,
+        qtyOnHand: 8,
+        reason: 'damaged',
+      },
     },
     {
       tenantId,
       event: 'cyclecount.variance',
-      data: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU-1', lotNo: null, systemQty: 8, countedQty: 7, variance: -1 },
+      data: {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'SKU-1',
+        lotNo: null,
+        systemQty: 8,
+        countedQty: 7,
+        variance: -1,
+      },
     },
   ];
 }
@@ -209,8 +250,17 @@ export async function createSubscription(
 }
 
 /** A relay over the context's database that enqueues into `target` (a short add timeout simulates Redis being away). */
-export function relayOver(ctx: Pick<TestContext, 'runtime'>, target: WebhookDeliveryQueue, addTimeoutMs = 5_000): OutboxRelay {
-  return new OutboxRelay(ctx.runtime.db, new DeliveryEnqueuer(ctx.runtime.db, target, { addTimeoutMs }), ctx.runtime.logger, { pollIntervalMs: 50 });
+export function relayOver(
+  ctx: Pick<TestContext, 'runtime'>,
+  target: WebhookDeliveryQueue,
+  addTimeoutMs = 5_000,
+): OutboxRelay {
+  return new OutboxRelay(
+    ctx.runtime.db,
+    new DeliveryEnqueuer(ctx.runtime.db, target, { addTimeoutMs }),
+    ctx.runtime.logger,
+    { pollIntervalMs: 50 },
+  );
 }
 
 /** Runs relay passes until one finds nothing to fan out or enqueue. */

@@ -4,6 +4,7 @@ import {
   ApiKeyRequestLog,
   ApiKeyVerifier,
   AttemptThrottle,
+  RedisDeadline,
   DEFAULT_REQUEST_LOG_OPTIONS,
   SlidingWindowLimiter,
   createRedis,
@@ -16,7 +17,10 @@ import { apiKeyGuard } from './api-key-guard.js';
 import { loginThrottle } from './login-throttle.js';
 
 export interface ApiKeyAccessOptions {
-  /** 60 000 (seed 8). Only tests shorten it, to see the window slide without waiting a minute. */
+  /**
+   * The rate limit counts requests per key over a sliding minute (60 000). Only tests shorten it, to see the
+   * window slide without waiting a minute.
+   */
   rateLimitWindowMs: number;
   /** Lifetime of a verified key in this process' cache; with pub/sub invalidation on top. */
   cacheTtlMs: number;
@@ -28,6 +32,12 @@ export const DEFAULT_API_KEY_ACCESS_OPTIONS: ApiKeyAccessOptions = {
   cacheTtlMs: 500,
   requestLog: DEFAULT_REQUEST_LOG_OPTIONS,
 };
+
+/**
+ * Redis answers these calls in about a millisecond; 250 ms means it is not answering. After a timeout
+ * the calls skip Redis for a second, then one call probes it again.
+ */
+export const REDIS_DEADLINE = { timeoutMs: 250, pauseMs: 1_000 };
 
 /** The per-process state behind the API-key guard and the login throttle of one gateway. */
 export interface ApiKeyAccess {
@@ -43,13 +53,22 @@ export interface ApiKeyAccess {
  * the sliding-window limiter, the per-address throttles and the batched request log. Everything it
  * opens is closed by `close`, which the runtime runs before it closes Redis and the database.
  */
-export function createApiKeyAccess(runtime: Runtime, services: Services, overrides: Partial<ApiKeyAccessOptions> = {}): ApiKeyAccess {
+export function createApiKeyAccess(
+  runtime: Runtime,
+  services: Services,
+  overrides: Partial<ApiKeyAccessOptions> = {},
+): ApiKeyAccess {
   const options = { ...DEFAULT_API_KEY_ACCESS_OPTIONS, ...overrides };
   const { config, logger, redis } = runtime;
   const prefix = config.redisKeyPrefix;
 
   const verifier = new ApiKeyVerifier(services.apiKeys.repository, { ttlMs: options.cacheTtlMs, maxEntries: 10_000 });
-  const bus = new ApiKeyInvalidationBus(redis, createRedis(config, 'subscriber', 'gateway-api-key-events'), prefix, logger);
+  const bus = new ApiKeyInvalidationBus(
+    redis,
+    createRedis(config, 'subscriber', 'gateway-api-key-events'),
+    prefix,
+    logger,
+  );
   void bus.start(
     (keyId) => verifier.invalidate(keyId),
     () => verifier.invalidateAll(),
@@ -59,20 +78,28 @@ export function createApiKeyAccess(runtime: Runtime, services: Services, overrid
     bus.publish(keyId);
   });
 
+  // Every Redis call of the guard and the login throttle: a hanging Redis costs a request one timeout at most.
+  const deadline = new RedisDeadline(REDIS_DEADLINE, (answering) =>
+    answering
+      ? logger.info('gateway: Redis answers again; limits and throttles are shared across replicas again')
+      : logger.warn('gateway: Redis does not answer in time; limits and throttles run in-process until it does'),
+  );
   const limiter = new SlidingWindowLimiter(redis, logger, {
     keyPrefix: redisKey(prefix, 'rate-limit', 'api-key'),
     windowMs: options.rateLimitWindowMs,
-    redisTimeoutMs: 500,
+    deadline,
   });
   const failedLookups = new AttemptThrottle(redis, {
     keyPrefix: redisKey(prefix, 'throttle', 'api-key-lookup'),
     points: config.throttle.apiKeyFailuresPerIpPerMinute,
     durationSeconds: 60,
+    deadline,
   });
   const failedLogins = new AttemptThrottle(redis, {
     keyPrefix: redisKey(prefix, 'throttle', 'login'),
     points: config.throttle.loginFailuresPerIpPerMinute,
     durationSeconds: 60,
+    deadline,
   });
   const requestLog = new ApiKeyRequestLog(services.apiKeys.repository, logger, options.requestLog);
 

@@ -1,5 +1,13 @@
 import { INVALID_API_KEY, MISSING_API_KEY, MISSING_SCOPE, generateRawKey } from '@wms/shared';
-import { TEST_ADMIN, createApiKey, createTestContext, loginAs, request, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  TEST_ADMIN,
+  createApiKey,
+  createTestContext,
+  loginAs,
+  request,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 /**
  * The guard runs before any integration route, so these tests call a path under the integration API
@@ -25,7 +33,8 @@ describe('API-key guard', () => {
   });
   afterAll(() => ctx.close());
 
-  const call = (headers: Record<string, string>, method = 'GET', base = gateway.url) => request(base, method, PASSING_PATH, { headers });
+  const call = (headers: Record<string, string>, method = 'GET', base = gateway.url) =>
+    request(base, method, PASSING_PATH, { headers });
 
   describe('steps 1-3: extract and verify', () => {
     it('when no key is sent, it answers 401 Missing API key in the plain error shape', async () => {
@@ -138,7 +147,7 @@ describe('API-key guard', () => {
       expect((await call({ 'x-api-key': rawKey }, 'POST')).status).toBe(404);
     });
 
-    it('when a key lacks the scope and is also outside its whitelist, the scope answer comes first (seed order)', async () => {
+    it('when a key lacks the scope and is also outside its whitelist, the scope answer comes first', async () => {
       const { rawKey } = await createApiKey(ctx, { scopes: ['read'], ipWhitelist: ['10.0.0.1'] });
 
       const response = await call({ 'x-api-key': rawKey }, 'POST');
@@ -158,7 +167,9 @@ describe('API-key guard', () => {
 
       expect(ok.status).toBe(404);
       expect(refused.status).toBe(403);
-      expect(refused.body).toEqual(plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden'));
+      expect(refused.body).toEqual(
+        plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden'),
+      );
     });
 
     it('when a trusted proxy forwards the client address, IPv4 CIDR ranges decide on it', async () => {
@@ -212,7 +223,9 @@ describe('API-key guard', () => {
 
   describe('step 6: allowed origins', () => {
     it('when an Origin is sent, only listed origins pass; a request without Origin always passes', async () => {
-      const { rawKey } = await createApiKey(ctx, { allowedOrigins: ['https://shop.example.com', 'http://localhost:8080'] });
+      const { rawKey } = await createApiKey(ctx, {
+        allowedOrigins: ['https://shop.example.com', 'http://localhost:8080'],
+      });
 
       const listed = await call({ 'x-api-key': rawKey, origin: 'https://shop.example.com' });
       const listedWithPort = await call({ 'x-api-key': rawKey, origin: 'http://localhost:8080' });
@@ -223,7 +236,9 @@ describe('API-key guard', () => {
       expect(listedWithPort.status).toBe(404);
       expect(withoutOrigin.status).toBe(404);
       expect(other.status).toBe(403);
-      expect(other.body).toEqual(plainError(403, 'Origin https://evil.example.com is not allowed for this API key', 'Forbidden'));
+      expect(other.body).toEqual(
+        plainError(403, 'Origin https://evil.example.com is not allowed for this API key', 'Forbidden'),
+      );
     });
 
     it('when the key lists no origins, any Origin passes', async () => {
@@ -239,18 +254,23 @@ describe('API-key guard', () => {
     it('when one address keeps sending unknown keys, it gets 429 with retryAfter, while other addresses are unaffected', async () => {
       const throttled = await ctx.startGateway({ API_KEY_FAILURES_PER_IP_PER_MINUTE: '3' });
       const attacker = { 'x-forwarded-for': '198.51.100.66' };
-      const unknown = () => request(throttled.url, 'GET', PASSING_PATH, { headers: { ...attacker, 'x-api-key': generateRawKey() } });
+      const unknown = () =>
+        request(throttled.url, 'GET', PASSING_PATH, { headers: { ...attacker, 'x-api-key': generateRawKey() } });
 
       const first = [await unknown(), await unknown(), await unknown()];
       const fourth = await unknown();
       const { rawKey } = await createApiKey(ctx);
-      const bystander = await request(throttled.url, 'GET', PASSING_PATH, { headers: { 'x-forwarded-for': '198.51.100.67', 'x-api-key': rawKey } });
+      const bystander = await request(throttled.url, 'GET', PASSING_PATH, {
+        headers: { 'x-forwarded-for': '198.51.100.67', 'x-api-key': rawKey },
+      });
 
       expect(first.map((response) => response.status)).toEqual([401, 401, 401]);
       expect(fourth.status).toBe(429);
       expect(fourth.body).toEqual({
         statusCode: 429,
-        message: expect.stringMatching(/^Too many invalid API key attempts from this address\. Retry in \d+ seconds\.$/),
+        message: expect.stringMatching(
+          /^Too many invalid API key attempts from this address\. Retry in \d+ seconds\.$/,
+        ),
         error: 'Too Many Requests',
         retryAfter: expect.any(Number),
         requestId: expect.any(String),
@@ -264,7 +284,11 @@ describe('API-key guard', () => {
       const { rawKey } = await createApiKey(ctx);
 
       const responses = await Promise.all(
-        Array.from({ length: 40 }, () => request(throttled.url, 'GET', PASSING_PATH, { headers: { 'x-forwarded-for': '198.51.100.70', 'x-api-key': rawKey } })),
+        Array.from({ length: 40 }, () =>
+          request(throttled.url, 'GET', PASSING_PATH, {
+            headers: { 'x-forwarded-for': '198.51.100.70', 'x-api-key': rawKey },
+          }),
+        ),
       );
 
       expect(responses.map((response) => response.status)).toEqual(Array(40).fill(404));

@@ -18,8 +18,11 @@ import {
 import { clientIp } from './client-ip.js';
 import { tooManyRequests } from './too-many-requests.js';
 
-/** Seed 5.2: `X-API-Key: <key>` or `Authorization: ApiKey <key>`. */
-export function extractApiKey(headers: { authorization?: string; 'x-api-key'?: string | string[] }): string | undefined {
+/** A client sends its key as `X-API-Key: <key>` or as `Authorization: ApiKey <key>`. */
+export function extractApiKey(headers: {
+  authorization?: string;
+  'x-api-key'?: string | string[];
+}): string | undefined {
   const header = headers['x-api-key'];
   const direct = Array.isArray(header) ? header[0] : header;
   if (direct) return direct.trim();
@@ -35,7 +38,7 @@ export interface ApiKeyGuardDeps {
   requestLog: ApiKeyRequestLog;
 }
 
-/** Seed 4.4: GET (and HEAD) endpoints need `read`, every write needs `write`. */
+/** A key's scopes follow the method: GET (and HEAD) endpoints need `read`, every write needs `write`. */
 export function scopeForMethod(method: string): ApiKeyScope {
   return method === 'GET' || method === 'HEAD' ? 'read' : 'write';
 }
@@ -43,7 +46,7 @@ export function scopeForMethod(method: string): ApiKeyScope {
 const invalidKey = () => AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY');
 
 /**
- * The API-key guard of every integration route, in the seed's order (5.2 steps 1-8): extract; look up
+ * The API-key guard of every integration route, its checks in this fixed order: extract; look up
  * (a malformed key is refused before any look-up); active and not expired; scope; IP whitelist; origin;
  * rate limit; attach the key and log the request after the answer.
  */
@@ -103,7 +106,12 @@ async function lookUp(deps: ApiKeyGuardDeps, rawKey: string, ip: string, res: Re
   if (deps.verifier.isCached(rawKey)) return deps.verifier.lookup(rawKey);
   const wait = await deps.failedLookups.blockedFor(ip);
   if (wait !== null) {
-    throw tooManyRequests(res, 'TOO_MANY_INVALID_KEYS', `Too many invalid API key attempts from this address. Retry in ${wait} seconds.`, wait);
+    throw tooManyRequests(
+      res,
+      'TOO_MANY_INVALID_KEYS',
+      `Too many invalid API key attempts from this address. Retry in ${wait} seconds.`,
+      wait,
+    );
   }
   const key = await deps.verifier.lookup(rawKey);
   if (!key || !isUsable(key.principal)) await deps.failedLookups.failed(ip);
@@ -119,7 +127,7 @@ function setRateLimitHeaders(res: Response, decision: RateLimitDecision, windowS
 
 /**
  * Route-level scope check for handlers that need more than their method implies. The guard already
- * checks the method's scope (seed 5.2 step 4, before IP, origin and rate limit); `admin` passes.
+ * checks the method's scope (right after the key's validity, before IP, origin and rate limit); `admin` passes.
  */
 export function requireScope(scope: ApiKeyScope): RequestHandler {
   return (req, _res, next) => {

@@ -1,4 +1,11 @@
-import { createTestContext, request, TEST_ADMIN, type HttpResponse, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  createTestContext,
+  request,
+  TEST_ADMIN,
+  type HttpResponse,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -6,7 +13,12 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 function expectPlainError(response: HttpResponse, statusCode: number): void {
   expect(response.status).toBe(statusCode);
   const { details, ...rest } = response.body as Record<string, unknown>;
-  expect(rest).toEqual({ statusCode, message: expect.any(String), error: expect.any(String), requestId: expect.stringMatching(UUID_V4) });
+  expect(rest).toEqual({
+    statusCode,
+    message: expect.any(String),
+    error: expect.any(String),
+    requestId: expect.stringMatching(UUID_V4),
+  });
   if (details !== undefined) expect(Array.isArray(details)).toBe(true);
   expect(response.headers.get('x-request-id')).toBe(response.body.requestId);
 }
@@ -24,26 +36,36 @@ describe('error answers of the gateway', () => {
   it.each([
     ['400 malformed JSON', 400, { method: 'POST', path: '/api/v1/auth/login', rawBody: '{"email":' }],
     ['400 validation', 400, { method: 'POST', path: '/api/v1/auth/login', body: { email: 1 } }],
-    ['401 wrong password', 401, { method: 'POST', path: '/api/v1/auth/login', body: { email: TEST_ADMIN.email, password: 'wrong' } }],
+    [
+      '401 wrong password',
+      401,
+      { method: 'POST', path: '/api/v1/auth/login', body: { email: TEST_ADMIN.email, password: 'wrong' } },
+    ],
     ['401 missing token', 401, { method: 'GET', path: '/api/v1/users' }],
     ['403 registration off', 403, { method: 'POST', path: '/api/v1/auth/register', body: {} }],
     ['404 unknown route', 404, { method: 'GET', path: '/api/v1/no-such-thing' }],
-  ] as const)('%s has the shape { statusCode, message, error, requestId } and X-Request-Id equal to requestId', async (_name, status, call) => {
-    const response = await request(gateway.url, call.method, call.path, {
-      body: 'body' in call ? call.body : undefined,
-      rawBody: 'rawBody' in call ? call.rawBody : undefined,
-    });
+  ] as const)(
+    '%s has the shape { statusCode, message, error, requestId } and X-Request-Id equal to requestId',
+    async (_name, status, call) => {
+      const response = await request(gateway.url, call.method, call.path, {
+        body: 'body' in call ? call.body : undefined,
+        rawBody: 'rawBody' in call ? call.rawBody : undefined,
+      });
 
-    expectPlainError(response, status);
-  });
+      expectPlainError(response, status);
+    },
+  );
 
-  it('a 500 (PostgreSQL unreachable) answers the same shape without a stack, SQL or driver message', async () => {
+  it('a 503 (PostgreSQL unreachable) answers the same shape with Retry-After, without a stack, SQL or driver message', async () => {
     const broken = await ctx.startGateway({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/wms' });
 
-    const response = await request(broken.url, 'POST', '/api/v1/auth/login', { body: { email: TEST_ADMIN.email, password: TEST_ADMIN.password } });
+    const response = await request(broken.url, 'POST', '/api/v1/auth/login', {
+      body: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
+    });
 
-    expectPlainError(response, 500);
-    expect(response.body.message).toBe('Internal server error');
+    expectPlainError(response, 503);
+    expect(response.body.message).toBe('The database is not available right now; retry the request');
+    expect(response.headers.get('retry-after')).toBe('1');
     expect(JSON.stringify(response.body)).not.toMatch(/ECONNREFUSED|Sequelize|SELECT|stack|at .*\.js/i);
   });
 

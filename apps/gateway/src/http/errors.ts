@@ -1,8 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError, isAppError, reasonPhrase, type Logger } from '@wms/shared';
+import { AppError, isAppError, isConnectionLoss, reasonPhrase, type Logger } from '@wms/shared';
 
 /**
- * The integration API answers errors of its handlers in the seed's envelope; everything else (login,
+ * The integration API answers errors of its handlers in its envelope `{ status: 'error', code, message,
+ * details?, requestId }`; everything else (login,
  * admin, operations, and the API-key guard) answers { statusCode, message, error, requestId }.
  */
 export type ErrorFormat = 'envelope' | 'plain';
@@ -11,22 +12,53 @@ export function useErrorFormat(res: Response, format: ErrorFormat): void {
   res.locals.errorFormat = format;
 }
 
-/** Maps what Express' JSON parser throws to our codes; anything unknown becomes an opaque 500. */
+/** Codes of the 4xx errors Express and its body parser raise themselves, by status. */
+const FRAMEWORK_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+/**
+ * Maps what Express, its router and its JSON parser throw to our codes, keeping their 4xx status (a body
+ * that is not valid gzip, a path that is not valid percent-encoding); anything else is an opaque 500.
+ * Their own messages may quote the input, so a fixed message per kind is answered.
+ */
 function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
-  const parserError = error as { type?: string; status?: number };
-  if (parserError.type === 'entity.parse.failed') return new AppError(400, 'INVALID_JSON', 'Malformed JSON body');
-  if (parserError.type === 'entity.too.large') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MB');
-  if (parserError.type === 'encoding.unsupported' || parserError.type === 'charset.unsupported') {
+  const framework = error as { type?: string; status?: unknown; statusCode?: unknown };
+  // The body parser wraps what its verify step throws (the depth check) and keeps the cause's fields.
+  if (framework.type === 'entity.verify.failed' && isAppError((error as { cause?: unknown }).cause))
+    return (error as { cause: AppError }).cause;
+  if (framework.type === 'entity.parse.failed') return new AppError(400, 'INVALID_JSON', 'Malformed JSON body');
+  if (framework.type === 'entity.too.large') return new AppError(413, 'PAYLOAD_TOO_LARGE', 'Request body exceeds 1 MB');
+  if (framework.type === 'encoding.unsupported' || framework.type === 'charset.unsupported') {
     return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
   }
+  // A request caught on a PostgreSQL connection that died: the pool replaces it, so a retry succeeds.
+  if (isConnectionLoss(error))
+    return new AppError(503, 'DATABASE_UNAVAILABLE', 'The database is not available right now; retry the request');
+  const status = typeof framework.status === 'number' ? framework.status : framework.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new AppError(status, FRAMEWORK_CODES[status] ?? 'BAD_REQUEST', frameworkMessage(error, status));
+  }
   return new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+}
+
+function frameworkMessage(error: unknown, status: number): string {
+  if (error instanceof URIError || /decode param/i.test((error as Error).message ?? ''))
+    return 'Malformed percent-encoding in the request path';
+  if ((error as { type?: string }).type === 'request.aborted') return 'Request aborted';
+  if (status === 400) return 'Malformed request body (its Content-Encoding or length does not match it)';
+  return reasonPhrase(status);
 }
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     const appError = toAppError(error);
+    // Read by the HTTP metrics, which count the API-key guard's refusals by their code.
+    res.locals.errorCode = appError.code;
     if (appError.status >= 500) logger.error({ err: error, requestId: req.requestId }, 'request failed');
     const body =
       res.locals.errorFormat === 'envelope'
@@ -46,6 +78,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
             ...appError.extra,
             requestId: req.requestId,
           };
+    // Every 503 is a dependency that is away for now (the database, the ingest queue): worth a retry soon.
+    if (appError.status === 503) res.setHeader('Retry-After', '1');
     res.status(appError.status).json(body);
   };
 }

@@ -1,5 +1,13 @@
 import jwt from 'jsonwebtoken';
-import { createTestContext, createUser, loginAs, request, TEST_JWT_SECRET, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  createTestContext,
+  createUser,
+  loginAs,
+  request,
+  TEST_JWT_SECRET,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 function base64url(value: object): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -35,12 +43,20 @@ describe('JWT guard and module permissions', () => {
     });
 
     it('when the signature was made with another secret, it answers 401', async () => {
-      const forged = jwt.sign(body({ role: 'admin' }), 'another-secret-of-32-characters!!', { algorithm: 'HS256', expiresIn: 60 });
+      const forged = jwt.sign(body({ role: 'admin' }), 'another-secret-of-32-characters!!', {
+        algorithm: 'HS256',
+        expiresIn: 60,
+      });
 
       const response = await me(forged);
 
       expect(response.status).toBe(401);
-      expect(response.body).toEqual({ statusCode: 401, message: 'Invalid token', error: 'Unauthorized', requestId: expect.any(String) });
+      expect(response.body).toEqual({
+        statusCode: 401,
+        message: 'Invalid token',
+        error: 'Unauthorized',
+        requestId: expect.any(String),
+      });
     });
 
     it('when the payload was altered after signing, it answers 401', async () => {
@@ -79,24 +95,38 @@ describe('JWT guard and module permissions', () => {
     });
 
     it('when the Authorization header is not a bearer token, it answers 401', async () => {
-      const response = await request(gateway.url, 'GET', '/api/v1/auth/me', { headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } });
+      const response = await request(gateway.url, 'GET', '/api/v1/auth/me', {
+        headers: { authorization: 'Basic YWRtaW46YWRtaW4=' },
+      });
 
       expect(response.status).toBe(401);
     });
   });
 
   describe('module permissions', () => {
-    async function tokenFor(modules: { adminModules?: ('users' | 'warehouses')[]; adminModulesWrite?: ('users' | 'warehouses')[] }) {
+    async function tokenFor(modules: {
+      adminModules?: ('users' | 'warehouses')[];
+      adminModulesWrite?: ('users' | 'warehouses')[];
+    }) {
       const { user, password } = await createUser(ctx, { role: 'viewer', ...modules });
       return loginAs(gateway.url, user.email, password);
     }
-    const newUser = () => ({ email: `made-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`, password: 'password-123', role: 'viewer' });
+    const newUser = () => ({
+      email: `made-${Date.now()}-${Math.random().toString(36).slice(2)}@example.test`,
+      password: 'password-123',
+      role: 'viewer',
+    });
 
     it('a viewer without the users module gets 403 on GET /users', async () => {
       const response = await request(gateway.url, 'GET', '/api/v1/users', { token: await tokenFor({}) });
 
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ statusCode: 403, message: 'Missing read permission for module users', error: 'Forbidden', requestId: expect.any(String) });
+      expect(response.body).toEqual({
+        statusCode: 403,
+        message: 'Missing read permission for module users',
+        error: 'Forbidden',
+        requestId: expect.any(String),
+      });
     });
 
     it('a viewer with users in adminModules gets 200 on GET /users, but 403 on POST /users', async () => {
@@ -119,13 +149,18 @@ describe('JWT guard and module permissions', () => {
     });
 
     it('the users module does not open the warehouses module', async () => {
-      const response = await request(gateway.url, 'GET', '/api/v1/warehouses', { token: await tokenFor({ adminModules: ['users'] }) });
+      const response = await request(gateway.url, 'GET', '/api/v1/warehouses', {
+        token: await tokenFor({ adminModules: ['users'] }),
+      });
 
       expect(response.status).toBe(403);
     });
 
     it('tenants are for role admin only, whatever the modules', async () => {
-      const token = await tokenFor({ adminModules: ['users', 'warehouses'], adminModulesWrite: ['users', 'warehouses'] });
+      const token = await tokenFor({
+        adminModules: ['users', 'warehouses'],
+        adminModulesWrite: ['users', 'warehouses'],
+      });
 
       const response = await request(gateway.url, 'GET', '/api/v1/tenants', { token });
 

@@ -11,10 +11,17 @@ describe('per-address login throttling', () => {
   afterAll(() => ctx.close());
 
   const login = (address: string, password: string) =>
-    request(gateway.url, 'POST', '/api/v1/auth/login', { headers: { 'x-forwarded-for': address }, body: { email: 'nobody@example.test', password } });
+    request(gateway.url, 'POST', '/api/v1/auth/login', {
+      headers: { 'x-forwarded-for': address },
+      body: { email: 'nobody@example.test', password },
+    });
 
   it('when one address keeps failing to log in, it gets 429 in the plain shape with Retry-After', async () => {
-    const failures = [await login('203.0.113.5', 'x'), await login('203.0.113.5', 'y'), await login('203.0.113.5', 'z')];
+    const failures = [
+      await login('203.0.113.5', 'x'),
+      await login('203.0.113.5', 'y'),
+      await login('203.0.113.5', 'z'),
+    ];
 
     const throttled = await login('203.0.113.5', 'w');
 

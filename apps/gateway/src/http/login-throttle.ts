@@ -9,7 +9,12 @@ export function loginThrottle(throttle: AttemptThrottle): RequestHandler {
     const ip = clientIp(req);
     const wait = await throttle.attempt(ip);
     if (wait !== null) {
-      throw tooManyRequests(res, 'TOO_MANY_LOGIN_ATTEMPTS', `Too many failed login attempts from this address. Retry in ${wait} seconds.`, wait);
+      throw tooManyRequests(
+        res,
+        'TOO_MANY_LOGIN_ATTEMPTS',
+        `Too many failed login attempts from this address. Retry in ${wait} seconds.`,
+        wait,
+      );
     }
     res.on('finish', () => {
       if (res.statusCode < 400) void throttle.succeeded(ip);

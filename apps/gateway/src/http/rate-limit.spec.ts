@@ -1,18 +1,18 @@
-import { createApiKey, createTestContext, request, type HttpResponse, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  createApiKey,
+  createTestContext,
+  request,
+  scrapeMetrics,
+  waitFor,
+  type HttpResponse,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 /** A request the guard lets through reaches the integration API's envelope 404 (no handler on this path). */
 const PATH = '/api/v1/integration/v1/no-such-route';
 /** Tests only: a short window, so the window can be seen sliding without waiting a minute. */
 const WINDOW_MS = 2_000;
-
-async function until<T>(attempt: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await attempt();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('per-key rate limit (sliding window in Redis)', () => {
   let ctx: TestContext;
@@ -26,13 +26,16 @@ describe('per-key rate limit (sliding window in Redis)', () => {
   });
   afterAll(() => ctx.close());
 
-  const call = (gateway: TestGateway, rawKey: string) => request(gateway.url, 'GET', PATH, { headers: { 'x-api-key': rawKey } });
+  const call = (gateway: TestGateway, rawKey: string) =>
+    request(gateway.url, 'GET', PATH, { headers: { 'x-api-key': rawKey } });
 
   it('when 3N requests are in flight across two gateways, exactly N pass and the rest get 429', async () => {
     const limit = 6;
     const { rawKey } = await createApiKey(ctx, { rateLimitPerMinute: limit });
 
-    const responses = await Promise.all(Array.from({ length: 3 * limit }, (_, i) => call(i % 2 ? gatewayA : gatewayB, rawKey)));
+    const responses = await Promise.all(
+      Array.from({ length: 3 * limit }, (_, i) => call(i % 2 ? gatewayA : gatewayB, rawKey)),
+    );
 
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 404)).toHaveLength(limit);
@@ -71,13 +74,21 @@ describe('per-key rate limit (sliding window in Redis)', () => {
     const { rawKey } = await createApiKey(ctx, { rateLimitPerMinute: 4 });
     const early = await Promise.all([call(gatewayA, rawKey), call(gatewayB, rawKey)]);
     const earlyAt = Date.now();
-    await until(async () => Date.now(), (now) => now - earlyAt >= WINDOW_MS / 2, WINDOW_MS);
+    await waitFor(
+      async () => Date.now(),
+      (now) => now - earlyAt >= WINDOW_MS / 2,
+      WINDOW_MS,
+    );
     const late = await Promise.all([call(gatewayA, rawKey), call(gatewayB, rawKey)]);
     expect([...early, ...late].map((response) => response.status)).toEqual([404, 404, 404, 404]);
     expect((await call(gatewayA, rawKey)).status).toBe(429);
 
     // Once the two early requests have left the window, a request passes again...
-    const again = await until(() => call(gatewayB, rawKey), (response) => response.status === 404, 2 * WINDOW_MS);
+    const again = await waitFor(
+      () => call(gatewayB, rawKey),
+      (response) => response.status === 404,
+      2 * WINDOW_MS,
+    );
     // ...and only one more does, because the two late ones are still inside it.
     const next: HttpResponse[] = [await call(gatewayA, rawKey), await call(gatewayB, rawKey)];
 
@@ -98,8 +109,12 @@ describe('per-key rate limit (sliding window in Redis)', () => {
   });
 
   it('when Redis does not answer, an in-process limiter still enforces the limit and requests do not fail for that', async () => {
-    const offline = await ctx.startGateway({ REDIS_URL: 'redis://127.0.0.1:1' }, { apiKeys: { rateLimitWindowMs: WINDOW_MS } });
+    const offline = await ctx.startGateway(
+      { REDIS_URL: 'redis://127.0.0.1:1' },
+      { apiKeys: { rateLimitWindowMs: WINDOW_MS } },
+    );
     const { rawKey } = await createApiKey(ctx, { rateLimitPerMinute: 3 });
+    const before = await scrapeMetrics(offline.url);
 
     const responses = [];
     for (let i = 0; i < 5; i++) responses.push(await call(offline, rawKey));
@@ -107,5 +122,9 @@ describe('per-key rate limit (sliding window in Redis)', () => {
     expect(responses.map((response) => response.status)).toEqual([404, 404, 404, 429, 429]);
     expect(responses[0]!.headers.get('x-ratelimit-remaining')).toBe('2');
     expect(responses[3]!.headers.get('retry-after')).toBe(String(responses[3]!.body.retryAfter));
+    // Operators see the fallback: every decision taken in-process is counted, and /metrics answers without Redis.
+    const after = await scrapeMetrics(offline.url);
+    expect(after.status).toBe(200);
+    expect(after.value('wms_rate_limit_fallbacks_total') - before.value('wms_rate_limit_fallbacks_total')).toBe(5);
   });
 });

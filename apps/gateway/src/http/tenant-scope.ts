@@ -8,7 +8,8 @@ import { AppError, type Principal } from '@wms/shared';
 export function tenantScopeOf(principal: Principal, requested: unknown, required: boolean): string | null {
   const named = typeof requested === 'string' && requested.length > 0 ? requested : undefined;
   if (principal.tenantId) {
-    if (named && named !== principal.tenantId) throw AppError.forbidden('Access to another tenant is not allowed', 'TENANT_MISMATCH');
+    if (named && named !== principal.tenantId)
+      throw AppError.forbidden('Access to another tenant is not allowed', 'TENANT_MISMATCH');
     return principal.tenantId;
   }
   if (!named && required) throw new AppError(400, 'TENANT_REQUIRED', 'tenantId is required.');

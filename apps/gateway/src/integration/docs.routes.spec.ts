@@ -19,7 +19,17 @@ describe('OpenAPI document and docs page', () => {
     expect(Object.keys(response.body.paths).sort()).toEqual(
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
-        ...['/asn', '/asn/bulk', '/asn/{asnNo}', '/grn', '/orders', '/orders/bulk', '/orders/{orderNo}', '/orders/{orderNo}/cancel', '/stock'],
+        ...[
+          '/asn',
+          '/asn/bulk',
+          '/asn/{asnNo}',
+          '/grn',
+          '/orders',
+          '/orders/bulk',
+          '/orders/{orderNo}',
+          '/orders/{orderNo}/cancel',
+          '/stock',
+        ],
         '/events',
       ].sort(),
     );
@@ -31,7 +41,9 @@ describe('OpenAPI document and docs page', () => {
     expect(Object.keys(response.body.paths['/orders']).sort()).toEqual(['get', 'post']);
     expect(response.body.components.schemas.AsnBulk.properties.asns).toMatchObject({ type: 'array', maxItems: 100 });
     expect(response.body.components.schemas.Grn.properties.lines.items.properties).toHaveProperty('asnLineNo');
-    expect(response.body['x-error-codes'].map((entry: any) => entry.code)).toEqual(expect.arrayContaining(['DUPLICATE_REFERENCE', 'INVALID_STATE']));
+    expect(response.body['x-error-codes'].map((entry) => entry.code)).toEqual(
+      expect.arrayContaining(['DUPLICATE_REFERENCE', 'INVALID_STATE']),
+    );
   });
 
   it('when the item schema is converted, the document says what the validator enforces', async () => {
@@ -40,10 +52,18 @@ describe('OpenAPI document and docs page', () => {
 
     expect(item.required).toEqual(['sku', 'name', 'baseUomCode']);
     expect(item.additionalProperties).toBe(false);
-    expect(item.properties.tracking).toMatchObject({ type: 'string', enum: ['none', 'lot', 'serial'], default: 'none' });
+    expect(item.properties.tracking).toMatchObject({
+      type: 'string',
+      enum: ['none', 'lot', 'serial'],
+      default: 'none',
+    });
     expect(item.properties.shelfLifeDays).toMatchObject({ type: ['integer', 'null'], minimum: 0 });
     expect(item.properties.tenantId).toMatchObject({ type: 'string', format: 'uuid' });
-    expect(response.body.components.schemas.ItemBulk.properties.items).toMatchObject({ type: 'array', minItems: 1, maxItems: 500 });
+    expect(response.body.components.schemas.ItemBulk.properties.items).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      maxItems: 500,
+    });
     expect(joiToJsonSchema(itemSchema).properties).not.toHaveProperty('tenantId');
   });
 

@@ -1,20 +1,47 @@
-import Joi from 'joi';
 import { eventFeedQuerySchema } from './events.routes.js';
-import { ASN_STATUSES, LIST_LIMIT_MAX, ORDER_STATUSES, grnSchema, joiToJsonSchema, stockQuerySchema } from '@wms/shared';
+import {
+  Joi,
+  ASN_STATUSES,
+  LIST_LIMIT_MAX,
+  ORDER_STATUSES,
+  grnSchema,
+  joiToJsonSchema,
+  stockQuerySchema,
+} from '@wms/shared';
 
 const security = [{ ApiKey: [] }, { ApiKeyAuthorization: [] }];
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const error = (description: string) => ({ description, content: { 'application/json': { schema: ref('ErrorEnvelope') } } });
+const error = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ref('ErrorEnvelope') } },
+});
 const success = (data: Record<string, unknown>, description: string) => ({
   description,
-  content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'success' }, data, requestId: { type: 'string', format: 'uuid' } } } } },
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: { status: { const: 'success' }, data, requestId: { type: 'string', format: 'uuid' } },
+      },
+    },
+  },
 });
-const tenantQuery = { name: 'tenantId', in: 'query', schema: { type: 'string', format: 'uuid' }, description: 'for a cross-tenant API key' };
+const tenantQuery = {
+  name: 'tenantId',
+  in: 'query',
+  schema: { type: 'string', format: 'uuid' },
+  description: 'for a cross-tenant API key',
+};
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 
 function queryParameters(schema: Joi.ObjectSchema) {
   const json = joiToJsonSchema(schema) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
-  return Object.entries(json.properties).map(([name, property]) => ({ name, in: 'query', required: json.required?.includes(name) ?? false, schema: property }));
+  return Object.entries(json.properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: json.required?.includes(name) ?? false,
+    schema: property,
+  }));
 }
 
 function listPath(what: string, statuses: readonly string[]) {
@@ -37,7 +64,12 @@ function listPath(what: string, statuses: readonly string[]) {
             'application/json': {
               schema: {
                 type: 'object',
-                properties: { status: { const: 'success' }, data: { type: 'array', items: { type: 'object' } }, nextCursor: { type: ['string', 'null'] }, requestId: { type: 'string' } },
+                properties: {
+                  status: { const: 'success' },
+                  data: { type: 'array', items: { type: 'object' } },
+                  nextCursor: { type: ['string', 'null'] },
+                  requestId: { type: 'string' },
+                },
               },
             },
           },
@@ -49,31 +81,41 @@ function listPath(what: string, statuses: readonly string[]) {
 }
 
 /** The paths of routes that are not ingest entities: GRN, cancel, inquiries, lists and the event feed. */
-export function documentOpenApi(): { paths: Record<string, unknown>; schemas: Record<string, Record<string, unknown>> } {
+export function documentOpenApi(): {
+  paths: Record<string, unknown>;
+  schemas: Record<string, Record<string, unknown>>;
+} {
   const schemas = { Grn: joiToJsonSchema((grnSchema as Joi.ObjectSchema).keys({ tenantId: Joi.string().guid() })) };
   const paths = {
     '/grn': {
       post: {
-        summary: 'Receive goods, against an ASN (asnNo) or blind; stock goes on hand at each line\'s location (default RECEIVING)',
+        summary:
+          "Receive goods, against an ASN (asnNo) or blind; stock goes on hand at each line's location (default RECEIVING)",
         tags: ['documents'],
         security,
         parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
         requestBody: { required: true, content: { 'application/json': { schema: ref('Grn') } } },
         responses: {
           201: success({ type: 'object', description: 'the GRN with its lines and asnStatus' }, 'received'),
-          400: error('VALIDATION_FAILED (over-receipt, line rules) or REFERENCE_NOT_FOUND (sku, warehouse, location, ASN)'),
+          400: error(
+            'VALIDATION_FAILED (over-receipt, line rules) or REFERENCE_NOT_FOUND (sku, warehouse, location, ASN)',
+          ),
           409: error('INVALID_STATE: the ASN is completed'),
         },
       },
     },
     '/orders/{orderNo}/cancel': {
       post: {
-        summary: 'Cancel an order before it ships: allocations released, open pick tasks cancelled, picked stock put back',
+        summary:
+          'Cancel an order before it ships: allocations released, open pick tasks cancelled, picked stock put back',
         tags: ['documents'],
         security,
         parameters: [pathParam('orderNo'), { $ref: '#/components/parameters/IdempotencyKey' }, tenantQuery],
         responses: {
-          200: success({ type: 'object', properties: { orderNo: { type: 'string' }, status: { const: 'cancelled' } } }, 'cancelled'),
+          200: success(
+            { type: 'object', properties: { orderNo: { type: 'string' }, status: { const: 'cancelled' } } },
+            'cancelled',
+          ),
           404: error('NOT_FOUND: no such order in the tenant'),
           409: error('INVALID_STATE: shipped or already cancelled'),
         },
@@ -107,14 +149,16 @@ export function documentOpenApi(): { paths: Record<string, unknown>; schemas: Re
         parameters: queryParameters(stockQuerySchema),
         responses: {
           200: success({ type: 'object' }, 'the stock; a known item without stock has zero totals and no rows'),
-          400: error('VALIDATION_FAILED or REFERENCE_NOT_FOUND (warehouseCode)'),
-          404: error('NOT_FOUND: Item SKU <sku> not found'),
+          400: error(
+            'VALIDATION_FAILED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found',
+          ),
         },
       },
     },
     '/events': {
       get: {
-        summary: "Reconciliation feed: the key's tenant events (the webhook bodies), oldest first; keep nextCursor for the next call",
+        summary:
+          "Reconciliation feed: the key's tenant events (the webhook bodies), oldest first; keep nextCursor for the next call",
         tags: ['events'],
         security,
         parameters: queryParameters(eventFeedQuerySchema),
@@ -131,7 +175,12 @@ export function documentOpenApi(): { paths: Record<string, unknown>; schemas: Re
                       type: 'array',
                       items: {
                         type: 'object',
-                        properties: { id: { type: 'string', format: 'uuid' }, event: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' }, data: { type: 'object' } },
+                        properties: {
+                          id: { type: 'string', format: 'uuid' },
+                          event: { type: 'string' },
+                          timestamp: { type: 'string', format: 'date-time' },
+                          data: { type: 'object' },
+                        },
                       },
                     },
                     nextCursor: { type: ['string', 'null'] },

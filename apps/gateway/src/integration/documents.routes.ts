@@ -1,16 +1,20 @@
 import './request.types.js';
 import { Router, type Request, type RequestHandler } from 'express';
-import Joi from 'joi';
 import {
+  Joi,
   ASN_STATUSES,
   ORDER_STATUSES,
   grnSchema,
   listQuerySchema,
   stockQuerySchema,
   successEnvelope,
+  successEnvelopeText,
+  unitOfWork,
   validate,
+  type AsnStatus,
   type GrnInput,
   type ListQuery,
+  type OrderStatus,
   type Runtime,
   type Services,
   type StockQuery,
@@ -33,13 +37,16 @@ const asnListSchema = listQuerySchema(ASN_STATUSES);
  */
 export function documentRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
   const router = Router();
-  const write = (status: 200 | 201, work: (req: Request, context: WriteContext) => Promise<unknown>): RequestHandler[] => [
+  const write = (
+    status: 200 | 201,
+    work: (req: Request, context: WriteContext) => Promise<unknown>,
+  ): RequestHandler[] => [
     scoped('write'),
-    jsonBody,
+    ...jsonBody,
     idempotency,
     async (req, res) => {
       const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
-      const body = await runtime.db.sequelize.transaction(async (transaction) => {
+      const body = await unitOfWork(runtime.db, async (transaction) => {
         const envelope = successEnvelope(await work(req, { tenantId, transaction }), req.requestId);
         await req.idempotency?.storeInTransaction(status, envelope, transaction);
         return envelope;
@@ -53,6 +60,15 @@ export function documentRoutes(runtime: Runtime, services: Services, idempotency
     async (req, res) => {
       const tenantId = await keyTenant(req, services, req.query.tenantId);
       res.json(successEnvelope(await work(req, tenantId), req.requestId));
+    },
+  ];
+  // The inquiries whose answer PostgreSQL builds as JSON text: it is sent as it came.
+  const readJson = (work: (req: Request, tenantId: string) => Promise<string>): RequestHandler[] => [
+    scoped('read'),
+    async (req, res) => {
+      const tenantId = await keyTenant(req, services, req.query.tenantId);
+      const data = await work(req, tenantId);
+      res.type('application/json').send(successEnvelopeText(data, req.requestId));
     },
   ];
 
@@ -71,13 +87,21 @@ export function documentRoutes(runtime: Runtime, services: Services, idempotency
     }),
   );
 
-  router.get('/orders', scoped('read'), list(services, orderListSchema, (tenantId, query) => services.orders.list(tenantId, query)));
-  router.get('/asn', scoped('read'), list(services, asnListSchema, (tenantId, query) => services.asns.list(tenantId, query)));
+  router.get(
+    '/orders',
+    scoped('read'),
+    list<OrderStatus>(services, orderListSchema, (tenantId, query) => services.orders.list(tenantId, query)),
+  );
+  router.get(
+    '/asn',
+    scoped('read'),
+    list<AsnStatus>(services, asnListSchema, (tenantId, query) => services.asns.list(tenantId, query)),
+  );
   router.get(
     '/orders/:orderNo',
-    ...read((req, tenantId) => {
+    ...readJson((req, tenantId) => {
       validate(tenantQuerySchema, req.query, 'Query validation failed');
-      return services.orders.inquire(tenantId, String(req.params.orderNo));
+      return services.orders.inquireJson(tenantId, String(req.params.orderNo));
     }),
   );
   router.get(
@@ -89,19 +113,27 @@ export function documentRoutes(runtime: Runtime, services: Services, idempotency
   );
   router.get(
     '/stock',
-    ...read((req, tenantId) => services.stock.inquire(tenantId, validate<StockQuery>(stockQuerySchema, req.query, 'Query validation failed'))),
+    ...readJson((req, tenantId) =>
+      services.stock.inquireJson(
+        tenantId,
+        validate<StockQuery>(stockQuerySchema, req.query, 'Query validation failed'),
+      ),
+    ),
   );
   return router;
 }
 
-/** CONTRACT.md sections 7 and 8: `{ status, data: [...], nextCursor, requestId }`. */
-function list(
+/**
+ * A list answers `{ status, data: [...], nextCursor, requestId }`. The schema admits only the list's
+ * statuses, so the query carries them typed.
+ */
+function list<Status extends string>(
   services: Services,
   schema: Joi.ObjectSchema,
-  fetch: (tenantId: string, query: ListQuery<any>) => Promise<{ data: unknown[]; nextCursor: string | null }>,
+  fetch: (tenantId: string, query: ListQuery<Status>) => Promise<{ data: unknown[]; nextCursor: string | null }>,
 ): RequestHandler {
   return async (req, res) => {
-    const query = validate<ListQuery & { tenantId?: string }>(schema, req.query, 'Query validation failed');
+    const query = validate<ListQuery<Status> & { tenantId?: string }>(schema, req.query, 'Query validation failed');
     const tenantId = await keyTenant(req, services, query.tenantId);
     const page = await fetch(tenantId, query);
     res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: req.requestId });

@@ -1,20 +1,21 @@
 import './request.types.js';
 import { Router, type RequestHandler } from 'express';
-import Joi from 'joi';
 import {
+  Joi,
   AppError,
   bulkBodySchema,
   bulkEnvelope,
+  bulkEnvelopeText,
   bulkFieldOf,
   bulkHttpStatus,
   runBulk,
   singleBodySchema,
   successEnvelope,
+  unitOfWork,
   validate,
   writeOne,
   type AcceptedEnvelope,
   type IngestHandler,
-  type IngestJobName,
   type Runtime,
   type Services,
 } from '@wms/shared';
@@ -32,11 +33,22 @@ const bulkQuerySchema = Joi.object({ dryRun: Joi.boolean().default(false) });
  * here, in one transaction with its idempotency record; a bulk call becomes one ingest job (or, with
  * ?dryRun=true, runs here and is rolled back).
  */
-export function entityRoutes(runtime: Runtime, services: Services, jobs: IngestJobs, idempotency: RequestHandler): Router {
+export function entityRoutes(
+  runtime: Runtime,
+  services: Services,
+  jobs: IngestJobs,
+  idempotency: RequestHandler,
+): Router {
   const router = Router();
   for (const handler of services.ingest.list()) {
     router.post(`/${handler.entity}`, scoped('write'), jsonBody, idempotency, singleWrite(runtime, services, handler));
-    router.post(`/${handler.entity}/bulk`, scoped('write'), jsonBody, idempotency, bulkWrite(runtime, services, jobs, handler));
+    router.post(
+      `/${handler.entity}/bulk`,
+      scoped('write'),
+      jsonBody,
+      idempotency,
+      bulkWrite(runtime, services, jobs, handler),
+    );
   }
   return router;
 }
@@ -46,7 +58,7 @@ function singleWrite(runtime: Runtime, services: Services, handler: IngestHandle
   return async (req, res) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body));
     const { tenantId: _named, ...entry } = validate<Record<string, unknown>>(schema, req.body);
-    const body = await runtime.db.sequelize.transaction(async (transaction) => {
+    const body = await unitOfWork(runtime.db, async (transaction) => {
       const envelope = successEnvelope(await writeOne(handler, { tenantId, transaction }, entry), req.requestId);
       await req.idempotency?.storeInTransaction(handler.singleStatus, envelope, transaction);
       return envelope;
@@ -72,20 +84,33 @@ function bulkWrite(runtime: Runtime, services: Services, jobs: IngestJobs, handl
 
     // Keyed by the Idempotency-Key's generation: a retry finds the job it started, never a second one.
     const claim = req.idempotency?.claim;
-    const job = await jobs.enqueue(
-      handler.entity as IngestJobName,
-      { tenantId, apiKeyId: req.apiKey!.id, requestId: req.requestId, entries },
-      claim ? `ingest-${claim.claimId}` : randomUUID(),
-      claim !== undefined,
-    );
-    const jobId = job.id!;
-    const outcome = prefersAsync(req.get('Prefer')) ? { state: 'pending' as const } : await jobs.waitForResult(job, runtime.config.bulkSyncTimeoutMs);
+    const jobId = claim ? `ingest-${claim.claimId}` : randomUUID();
+    const job = await jobs.submit({
+      id: jobId,
+      entity: handler.entity,
+      tenantId,
+      apiKeyId: req.apiKey!.id,
+      requestId: req.requestId,
+      ...(req.traceId ? { traceId: req.traceId } : {}),
+      entries,
+    });
+    const outcome = prefersAsync(req.get('Prefer'))
+      ? { state: 'pending' as const }
+      : await jobs.waitForResult(jobId, job, runtime.config.bulkSyncTimeoutMs);
     if (outcome.state === 'completed') {
-      res.status(bulkHttpStatus(outcome.result)).json(bulkEnvelope(outcome.result, req.requestId));
+      // The stored result is JSON text: it goes out (and into the idempotency record) as it is.
+      const answer = bulkEnvelopeText(outcome.resultJson, req.requestId);
+      await req.idempotency?.storeText(answer.status, answer.body);
+      res.status(answer.status).type('application/json').send(answer.body);
     } else if (outcome.state === 'failed') {
       throw new AppError(500, 'INGEST_FAILED', `Bulk job ${jobId} failed; retry the request`);
     } else {
-      const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl: `${INTEGRATION_BASE_PATH}/jobs/${jobId}`, requestId: req.requestId };
+      const accepted: AcceptedEnvelope = {
+        status: 'accepted',
+        jobId,
+        statusUrl: `${INTEGRATION_BASE_PATH}/jobs/${jobId}`,
+        requestId: req.requestId,
+      };
       res.status(202).json(accepted);
     }
   };
@@ -93,5 +118,14 @@ function bulkWrite(runtime: Runtime, services: Services, jobs: IngestJobs, handl
 
 /** RFC 7240: `Prefer: respond-async` (possibly among other preferences). */
 export function prefersAsync(prefer: string | undefined): boolean {
-  return !!prefer && prefer.split(',').some((preference) => preference.trim().toLowerCase().split(/[;=\s]/)[0] === 'respond-async');
+  return (
+    !!prefer &&
+    prefer.split(',').some(
+      (preference) =>
+        preference
+          .trim()
+          .toLowerCase()
+          .split(/[;=\s]/)[0] === 'respond-async',
+    )
+  );
 }

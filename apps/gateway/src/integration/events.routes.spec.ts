@@ -29,7 +29,8 @@ describe('GET /api/v1/integration/v1/events (reconciliation feed)', () => {
   /** The relay gives committed events their feed position (as the webhook worker does continuously). */
   const relayOnce = () => relayOver(ctx, queue).fanOut();
 
-  const feed = (rawKey: string, query = '') => request(gateway.url, 'GET', `/api/v1/integration/v1/events${query}`, { headers: { 'x-api-key': rawKey } });
+  const feed = (rawKey: string, query = '') =>
+    request(gateway.url, 'GET', `/api/v1/integration/v1/events${query}`, { headers: { 'x-api-key': rawKey } });
 
   it("when a tenant's key reads the feed page by page, it gets that tenant's events oldest first with the webhook body fields, and the cursor stays put at the end", async () => {
     const { tenant } = await createTenantWithWarehouse(ctx);
@@ -45,7 +46,7 @@ describe('GET /api/v1/integration/v1/events (reconciliation feed)', () => {
 
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ status: 'success', requestId: expect.any(String) });
-    const ids = [...first.body.data, ...second.body.data].map((event: { id: string }) => event.id);
+    const ids = [...first.body.data, ...second.body.data].map((event) => event.id);
     expect(ids).toEqual(appended.map((event) => event.id));
     expect(first.body.data[0]).toEqual({
       id: appended[0]!.id,
@@ -68,7 +69,7 @@ describe('GET /api/v1/integration/v1/events (reconciliation feed)', () => {
 
     expect(without.status).toBe(400);
     expect(without.body).toMatchObject({ status: 'error', code: 'TENANT_REQUIRED', message: 'tenantId is required.' });
-    expect(withTenant.body.data.map((event: { event: string }) => event.event)).toEqual(['asn.received', 'asn.completed']);
+    expect(withTenant.body.data.map((event) => event.event)).toEqual(['asn.received', 'asn.completed']);
   });
 
   it('when the cursor or limit is malformed, it answers 400 VALIDATION_FAILED naming the field', async () => {
@@ -83,7 +84,7 @@ describe('GET /api/v1/integration/v1/events (reconciliation feed)', () => {
     expect(badLimit.body.details).toEqual([expect.objectContaining({ path: 'limit' })]);
   });
 
-  it('when a key without read scope asks, it gets the guard\'s 401', async () => {
+  it("when a key without read scope asks, it gets the guard's 401", async () => {
     const { tenant } = await createTenantWithWarehouse(ctx);
     const { rawKey } = await createApiKey(ctx, { scopes: ['write'], tenantId: tenant.id });
 

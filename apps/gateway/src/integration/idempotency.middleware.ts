@@ -1,29 +1,38 @@
 import './request.types.js';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import {
   checkIdempotencyKey,
   inProgressError,
   mismatchError,
   requestFingerprint,
   type IdempotencyClaim,
+  type IdempotencyOwner,
   type Logger,
   type Services,
 } from '@wms/shared';
 
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replay';
 
+/** Integration calls keep their keys per API key. */
+const byApiKey = (req: Request): IdempotencyOwner => ({ apiKeyId: req.apiKey!.id });
+
 /**
- * Idempotency-Key on integration POSTs (seed 4.5, CONTRACT.md section 4). Runs after the guard, so
- * its 401/403/429 are never stored. The handler's 2xx and 4xx answers are stored before they are
- * sent; a 5xx gives the key back. A single write stores its answer in its own transaction instead.
+ * Idempotency-Key on integration POSTs and on the warehouse operations (keys per user: `ownerOf`): a
+ * repeated key replays the first answer. Runs after the guard, so its 401/403/429 are never stored. The
+ * handler's 2xx and 4xx answers are stored before they are sent; a 5xx gives the key back. A write that
+ * answers from its own transaction stores the answer in that transaction instead.
  */
-export function idempotency(services: Pick<Services, 'idempotency'>, logger: Logger): RequestHandler {
+export function idempotency(
+  services: Pick<Services, 'idempotency'>,
+  logger: Logger,
+  ownerOf: (req: Request) => IdempotencyOwner = byApiKey,
+): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('Idempotency-Key');
     if (header === undefined) return next();
     const key = checkIdempotencyKey(header);
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.rawBody);
-    const outcome = await services.idempotency.claim(req.apiKey!.id, key, fingerprint);
+    const outcome = await services.idempotency.claim(ownerOf(req), key, fingerprint);
     switch (outcome.kind) {
       case 'mismatch':
         throw mismatchError();
@@ -40,7 +49,7 @@ export function idempotency(services: Pick<Services, 'idempotency'>, logger: Log
 }
 
 function attach(
-  req: Parameters<RequestHandler>[0],
+  req: Request,
   res: Response,
   claim: IdempotencyClaim,
   services: Pick<Services, 'idempotency'>,
@@ -55,15 +64,26 @@ function attach(
     markStored() {
       stored = true;
     },
+    async storeText(status, body) {
+      stored = true;
+      // As below: the answer still goes out when it cannot be stored; the lease then lets a retry run.
+      await services.idempotency
+        .complete(claim, status, body)
+        .catch((error: unknown) =>
+          logger.error({ err: error, requestId: req.requestId }, 'could not store the idempotent answer'),
+        );
+    },
   };
-  // Every integration answer goes out through res.json (handlers and the error handler alike).
+  // Every answer goes out through res.json (handlers and the error handler alike).
   const send = res.json.bind(res);
   res.json = (body: unknown) => {
     if (stored) return send(body);
     stored = true;
     const status = res.statusCode;
     const work =
-      status >= 500 ? services.idempotency.release(claim) : services.idempotency.complete(claim, status, JSON.stringify(body));
+      status >= 500
+        ? services.idempotency.release(claim)
+        : services.idempotency.complete(claim, status, JSON.stringify(body));
     work.then(
       () => send(body),
       (error: unknown) => {

@@ -1,19 +1,20 @@
 import { createIngestQueue } from '@wms/shared';
-import { createApiKey, createTestContext, defaultTenantId, request, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  createApiKey,
+  createTestContext,
+  defaultTenantId,
+  request,
+  waitFor,
+  type AcceptedJobAnswer,
+  type JobStateAnswer,
+  type JsonNode,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 const BASE = '/api/v1/integration/v1';
 
 const item = (sku: string, name = `Item ${sku}`) => ({ sku, name, baseUomCode: 'EA' });
-
-async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('Idempotency-Key on integration POSTs', () => {
   let ctx: TestContext;
@@ -27,22 +28,34 @@ describe('Idempotency-Key on integration POSTs', () => {
   });
   afterAll(() => ctx.close());
 
-  const post = (path: string, body: unknown, idempotencyKey?: string, via = gateway, headers: Record<string, string> = {}) =>
-    request(via.url, 'POST', `${BASE}${path}`, {
+  const post = <T = JsonNode>(
+    path: string,
+    body: unknown,
+    idempotencyKey?: string,
+    via = gateway,
+    headers: Record<string, string> = {},
+  ) =>
+    request<T>(via.url, 'POST', `${BASE}${path}`, {
       body,
       headers: { 'x-api-key': key, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}), ...headers },
     });
 
   async function count(table: string, where: string, bind: unknown[] = []): Promise<number> {
-    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, { bind })) as [{ n: number }[], unknown];
+    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, {
+      bind,
+    })) as [{ n: number }[], unknown];
     return rows[0]!.n;
   }
 
   it('when 50 requests with one Idempotency-Key arrive at once, one write happens and the rest are refused as in progress or replayed', async () => {
-    const responses = await Promise.all(Array.from({ length: 50 }, () => post('/partners', { code: 'RACE', name: 'Race', type: 'customer' }, 'race-key')));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => post('/partners', { code: 'RACE', name: 'Race', type: 'customer' }, 'race-key')),
+    );
 
     const statuses = responses.map((response) => response.status);
-    const firsts = responses.filter((response) => response.status === 200 && !response.headers.get('idempotent-replay'));
+    const firsts = responses.filter(
+      (response) => response.status === 200 && !response.headers.get('idempotent-replay'),
+    );
     expect(firsts).toHaveLength(1);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
     for (const response of responses.filter((candidate) => candidate.status === 409)) {
@@ -52,8 +65,10 @@ describe('Idempotency-Key on integration POSTs', () => {
       expect(response.body).toEqual(firsts[0]!.body);
     }
     expect(await count('partners', `code = 'RACE'`)).toBe(1);
-    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT updated_at = created_at AS untouched FROM partners WHERE code = 'RACE'`)) as [any[], unknown];
-    expect(rows[0].untouched).toBe(true);
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT updated_at = created_at AS untouched FROM partners WHERE code = 'RACE'`,
+    )) as [{ untouched: boolean }[], unknown];
+    expect(rows[0]!.untouched).toBe(true);
   });
 
   it('when a request is repeated with its key, the first answer is replayed with its status, body and Idempotent-Replay: true', async () => {
@@ -105,11 +120,16 @@ describe('Idempotency-Key on integration POSTs', () => {
 
   it('when the guard refuses a request, its answer is not stored under the key', async () => {
     const readOnly = (await createApiKey(ctx, { tenantId: await defaultTenantId(ctx), scopes: ['read'] })).rawKey;
-    const refused = await request(gateway.url, 'POST', `${BASE}/items`, { body: item('GUARD-1'), headers: { 'x-api-key': readOnly, 'idempotency-key': 'guard-key' } });
+    const refused = await request(gateway.url, 'POST', `${BASE}/items`, {
+      body: item('GUARD-1'),
+      headers: { 'x-api-key': readOnly, 'idempotency-key': 'guard-key' },
+    });
 
     expect(refused.status).toBe(401);
-    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT count(*)::int AS n FROM idempotency_records WHERE idempotency_key = 'guard-key'`)) as [any[], unknown];
-    expect(rows[0].n).toBe(0);
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT count(*)::int AS n FROM idempotency_records WHERE idempotency_key = 'guard-key'`,
+    )) as [{ n: number }[], unknown];
+    expect(rows[0]!.n).toBe(0);
   });
 
   it('when the key has expired, the request is processed as new', async () => {
@@ -117,9 +137,10 @@ describe('Idempotency-Key on integration POSTs', () => {
     const first = await post('/items', item('EXPIRY-1', 'First'), 'expiry-key', shortLived);
     expect(first.body.data.created).toBe(true);
 
-    const second = await until(
+    const second = await waitFor(
       () => post('/items', item('EXPIRY-1', 'First'), 'expiry-key', shortLived),
       (response) => response.headers.get('idempotent-replay') === null,
+      20_000,
     );
 
     expect(second.status).toBe(200);
@@ -127,9 +148,13 @@ describe('Idempotency-Key on integration POSTs', () => {
   });
 
   it('when a bulk call is replayed, the 202 is replayed with the same job and nothing is enqueued twice', async () => {
-    const first = await post('/items/bulk', { items: [item('BULK-REPLAY-1')] }, 'bulk-replay-key', gateway, { prefer: 'respond-async' });
+    const first = await post('/items/bulk', { items: [item('BULK-REPLAY-1')] }, 'bulk-replay-key', gateway, {
+      prefer: 'respond-async',
+    });
 
-    const second = await post('/items/bulk', { items: [item('BULK-REPLAY-1')] }, 'bulk-replay-key', gateway, { prefer: 'respond-async' });
+    const second = await post('/items/bulk', { items: [item('BULK-REPLAY-1')] }, 'bulk-replay-key', gateway, {
+      prefer: 'respond-async',
+    });
 
     expect(first.status).toBe(202);
     expect(second.status).toBe(202);
@@ -143,28 +168,37 @@ describe('Idempotency-Key on integration POSTs', () => {
     const items = Array.from({ length: 20 }, (_, n) => item(`CRASH-${n}`));
     const doomed = await ctx.startGateway({ BULK_SYNC_TIMEOUT_MS: '3000' });
     const inFlight = post('/items/bulk', { items }, 'crash-key', doomed).catch((error: unknown) => error);
-    await until(() => queue.getJobCounts('waiting'), (counts) => counts.waiting === before.waiting + 1);
+    await waitFor(
+      () => queue.getJobCounts('waiting'),
+      (counts) => counts.waiting === before.waiting + 1,
+      20_000,
+    );
 
     await doomed.kill();
     await inFlight;
     const survivor = await ctx.startGateway({ BULK_SYNC_TIMEOUT_MS: '200' });
-    const retried = await until(
-      () => post('/items/bulk', { items }, 'crash-key', survivor),
+    const retried = await waitFor(
+      () => post<AcceptedJobAnswer>('/items/bulk', { items }, 'crash-key', survivor),
       (response) => response.status !== 409,
+      20_000,
     );
     expect(retried.status).toBe(202);
     expect(retried.headers.get('idempotent-replay')).toBeNull();
     const worker = await ctx.startIngestWorker();
-    const job = await until(
-      () => request(survivor.url, 'GET', retried.body.statusUrl, { headers: { 'x-api-key': key } }),
+    const job = await waitFor(
+      () => request<JobStateAnswer>(survivor.url, 'GET', retried.body.statusUrl, { headers: { 'x-api-key': key } }),
       (answer) => answer.body.data?.state === 'completed',
+      20_000,
     );
 
-    expect(job.body.data.result).toMatchObject({ status: 'success', total: 20, created: 20, updated: 0 });
+    expect(job.body.data?.result).toMatchObject({ status: 'success', total: 20, created: 20, updated: 0 });
     expect(await count('items', `sku LIKE 'CRASH-%'`)).toBe(20);
+    const [stored] = (await ctx.runtime.db.sequelize.query(
+      `SELECT id FROM bulk_jobs WHERE entries LIKE '%"CRASH-0"%'`,
+    )) as [Array<{ id: string }>, unknown];
+    expect(stored.map((row) => row.id)).toEqual([retried.body.jobId]);
     const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'failed', 'delayed']);
-    const crashJobs = jobs.filter((candidate) => (candidate.data.entries[0] as { sku: string }).sku === 'CRASH-0');
-    expect(crashJobs.map((candidate) => candidate.id)).toEqual([retried.body.jobId]);
+    expect(jobs.filter((candidate) => candidate.id === retried.body.jobId)).toHaveLength(1);
     await worker.close();
     await queue.close();
   });

@@ -2,32 +2,64 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Job, QueueEvents } from 'bullmq';
 import {
   AppError,
+  BulkJobsRepository,
   INGEST_QUEUE,
+  ingestJobData,
   createIngestQueue,
   closeRedis,
   createRedis,
   settleWithin,
   type AppLifecycle,
+  type BulkResult,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
   type IngestQueue,
+  type NewBulkJob,
   type Runtime,
+  type Submission,
+  queuePrefix,
 } from '@wms/shared';
 
 type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 
-export type JobOutcome = { state: 'completed'; result: IngestJobResult } | { state: 'failed' } | { state: 'pending' };
+/** A finished job's result is its stored JSON text (the bulk envelope without requestId). */
+export type JobOutcome = { state: 'completed'; resultJson: string } | { state: 'failed' } | { state: 'pending' };
 export type PublicJobState = 'queued' | 'active' | 'completed' | 'failed';
+export interface PublicJob {
+  state: PublicJobState;
+  result: BulkResult | null;
+  /** The request that submitted the job, and the W3C trace id it came with, when it came with one. */
+  requestId: string;
+  traceId?: string;
+}
 
 const POLL_MS = 100;
+/** A job's running state is a detail: Redis gets this long to tell it. */
+const REDIS_READ_MS = 300;
+/** How long handing a stored job to BullMQ may take before the dispatcher is left to do it. */
+const REDIS_WRITE_MS = 500;
+
+/** The promise's value, or undefined when it fails or takes longer than `ms`. */
+async function settled<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise.catch(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
- * The gateway's side of the ingest queue: enqueue one job per bulk call and wait for it, boundedly.
- * The wait listens to QueueEvents; a lost or late event, a closing gateway or a Redis hiccup all fall
- * back to reading the job's state, and the wait never outlives its deadline.
+ * The gateway's side of bulk jobs: store one job per bulk call in PostgreSQL, hand it to the ingest queue
+ * and wait for it, boundedly. The wait listens to QueueEvents; a lost or late event, a closing gateway or
+ * a Redis hiccup all fall back to reading the job's row, and the wait never outlives its deadline.
  */
 export class IngestJobs {
+  private readonly repository: BulkJobsRepository;
   private readonly queue: IngestQueue;
   private readonly events: QueueEvents;
   private readonly eventsRedis;
@@ -36,15 +68,16 @@ export class IngestJobs {
 
   constructor(runtime: Runtime, lifecycle: AppLifecycle) {
     const { config } = runtime;
+    this.repository = new BulkJobsRepository(runtime.db);
     // Producer connection (fails fast when Redis is away); QueueEvents needs a blocking one of its own,
     // which it makes by duplicating the one given: that one is only a template and never connects. BullMQ's
     // close() waits for the duplicate to be ready, so once closing it stops retrying and the close can end.
-    this.queue = createIngestQueue({ connection: runtime.redis, prefix: config.redisKeyPrefix });
+    this.queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
     this.eventsRedis = createRedis(config, 'subscriber', 'gateway-queue-events', {
       lazyConnect: true,
       retryStrategy: (attempt) => (this.closing.signal.aborted ? null : Math.min(attempt * 50, 2_000)),
     });
-    this.events = new QueueEvents(INGEST_QUEUE, { connection: this.eventsRedis, prefix: config.redisKeyPrefix });
+    this.events = new QueueEvents(INGEST_QUEUE, { connection: this.eventsRedis, prefix: queuePrefix(config) });
     this.events.on('error', () => undefined);
     this.queue.on('error', () => undefined);
     // Every bulk call waiting on its job listens for the queue closing (BullMQ's waitUntilFinished) and
@@ -61,55 +94,82 @@ export class IngestJobs {
   }
 
   /**
-   * Adds the job under `jobId`. An id already used (a retry of the same Idempotency-Key) returns the
-   * existing job instead of a second one; a failed one is retried.
+   * Stores the job in PostgreSQL (503 when it cannot be stored: nothing was accepted), then hands it to
+   * BullMQ. A Redis that fails here costs nothing but time: the dispatcher hands the stored job over once
+   * Redis answers. The same id again (a retry of one Idempotency-Key) re-attaches to the job stored
+   * under it, and gives a failed one another run. Answers the BullMQ job when Redis took it.
    */
-  async enqueue(name: IngestJobName, data: IngestJobData, jobId: string, mayExist: boolean): Promise<IngestJob> {
+  async submit(job: NewBulkJob): Promise<IngestJob | undefined> {
+    let submission: Submission;
     try {
-      const job = await this.queue.add(name, data, { jobId });
-      if (mayExist && (await job.getState()) === 'failed') await job.retry('failed');
-      return job;
+      submission = await this.repository.submit(job);
     } catch {
-      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The ingest queue is not available; retry later');
+      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The bulk job could not be stored; retry later');
     }
+    if (submission.kind === 'existing' && (submission.state === 'completed' || submission.state === 'failed'))
+      return undefined;
+    // Bounded: a Redis that hangs (frozen, failing over) must not hold the request. Should the add still land
+    // later, the dispatcher's add of the same job id is a no-op and the job's row lets its entries be written once.
+    const added = await settled(this.queue.add(job.entity, ingestJobData(job), { jobId: job.id }), REDIS_WRITE_MS);
+    if (!added) {
+      await this.repository.notDispatched(job.id).catch(() => undefined);
+      return undefined;
+    }
+    if (submission.kind === 'retried' && (await settled(added.getState(), REDIS_READ_MS)) === 'failed')
+      await settled(added.retry('failed'), REDIS_READ_MS);
+    return added;
   }
 
-  async waitForResult(job: IngestJob, timeoutMs: number): Promise<JobOutcome> {
+  /**
+   * Waits for the job, at most `timeoutMs`: on its completion event when Redis has it, then (a lost or
+   * late event, no Redis, a draining gateway) on its row.
+   */
+  async waitForResult(jobId: string, job: IngestJob | undefined, timeoutMs: number): Promise<JobOutcome> {
     const deadline = Date.now() + timeoutMs;
-    const jobId = job.id!;
-    if (timeoutMs > 0 && !this.draining.signal.aborted) {
+    if (job && timeoutMs > 0 && !this.draining.signal.aborted) {
       try {
-        const result = await this.bounded(job.waitUntilFinished(this.events, timeoutMs), timeoutMs);
-        if (result !== undefined) return { state: 'completed', result };
+        // The completion event carries counts only; the result is read from the row below.
+        await this.bounded(job.waitUntilFinished(this.events, timeoutMs), timeoutMs);
       } catch {
-        // Failed, timed out, or the event never came: the job's state decides below.
+        // Failed, timed out, or the event never came: the job's row decides below.
       }
     }
     for (;;) {
       const outcome = await this.outcome(jobId);
-      if (outcome.state !== 'pending' || Date.now() + POLL_MS > deadline || this.draining.signal.aborted) return outcome;
+      if (outcome.state !== 'pending' || Date.now() + POLL_MS > deadline || this.draining.signal.aborted)
+        return outcome;
       await delay(POLL_MS);
     }
   }
 
-  /** State and result of a job, or null when there is no such job of this key. */
-  async read(jobId: string, apiKeyId: string): Promise<{ state: PublicJobState; result: IngestJobResult | null } | null> {
-    // State first, then the job: a job read before it completed would show `completed` without its result.
-    const state = await this.queue.getJobState(jobId);
-    if (state === 'unknown') return null;
-    const job = await Job.fromId<IngestJobData, IngestJobResult, IngestJobName>(this.queue, jobId);
-    if (!job || job.data.apiKeyId !== apiKeyId) return null;
-    const publicState: PublicJobState = state === 'completed' || state === 'failed' || state === 'active' ? state : 'queued';
-    return { state: publicState, result: state === 'completed' ? job.returnvalue : null };
+  /**
+   * A job of this key, as PostgreSQL knows it (Redis only tells a running job from a waiting one), or null
+   * when there is no such job of this key.
+   */
+  async read(jobId: string, apiKeyId: string): Promise<PublicJob | null> {
+    const job = await this.repository.status(jobId);
+    if (!job || job.apiKeyId !== apiKeyId) return null;
+    const base = { requestId: job.requestId, ...(job.traceId ? { traceId: job.traceId } : {}), result: null };
+    switch (job.state) {
+      case 'completed':
+        return { ...base, state: 'completed', result: JSON.parse(job.result!) as BulkResult };
+      case 'failed':
+        return { ...base, state: 'failed' };
+      case 'written':
+        return { ...base, state: 'active' };
+      case 'queued': {
+        const inRedis = await settled(this.queue.getJobState(jobId), REDIS_READ_MS);
+        return { ...base, state: inRedis === 'active' ? 'active' : 'queued' };
+      }
+    }
   }
 
   private async outcome(jobId: string): Promise<JobOutcome> {
     try {
-      const state = await this.queue.getJobState(jobId);
-      if (state === 'failed') return { state: 'failed' };
-      if (state !== 'completed') return { state: 'pending' };
-      const job = await Job.fromId<IngestJobData, IngestJobResult, IngestJobName>(this.queue, jobId);
-      return job ? { state: 'completed', result: job.returnvalue } : { state: 'pending' };
+      const job = await this.repository.status(jobId);
+      if (job?.state === 'completed') return { state: 'completed', resultJson: job.result! };
+      if (job?.state === 'failed') return { state: 'failed' };
+      return { state: 'pending' };
     } catch {
       return { state: 'pending' };
     }

@@ -23,8 +23,9 @@ export function integrationRouter(runtime: Runtime, services: Services, lifecycl
     next();
   });
   const idempotent = idempotency(services, runtime.logger);
-  router.use(entityRoutes(runtime, services, jobs, idempotent));
+  // The inquiries first: they are the most frequent calls, and no entity route shares their paths.
   router.use(documentRoutes(runtime, services, idempotent));
+  router.use(entityRoutes(runtime, services, jobs, idempotent));
   router.use(eventFeedRoutes(services));
   router.use(jobsRoutes(jobs));
   return router;

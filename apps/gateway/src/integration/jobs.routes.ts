@@ -3,14 +3,19 @@ import { AppError, successEnvelope } from '@wms/shared';
 import { scoped } from './scope.js';
 import type { IngestJobs } from './ingest-jobs.js';
 
-/** GET /jobs/:jobId: a bulk job of this API key (another key's job is not found). */
+/**
+ * GET /jobs/:jobId: a bulk job of this API key (another key's job is not found), with the request id of
+ * the call that submitted it.
+ */
 export function jobsRoutes(jobs: IngestJobs): Router {
   const router = Router();
   router.get('/jobs/:jobId', scoped('read'), async (req, res) => {
     const jobId = String(req.params.jobId);
     const job = await jobs.read(jobId, req.apiKey!.id);
     if (!job) throw AppError.notFound(`Job ${jobId} not found`);
-    res.json(successEnvelope({ jobId, state: job.state, result: job.result }, req.requestId));
+    // data.requestId names the bulk call that created the job (the envelope's is this request's own).
+    const { state, result, requestId, traceId } = job;
+    res.json(successEnvelope({ jobId, state, result, requestId, ...(traceId ? { traceId } : {}) }, req.requestId));
   });
   return router;
 }

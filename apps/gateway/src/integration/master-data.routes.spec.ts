@@ -1,4 +1,12 @@
-import { createApiKey, createTenantWithWarehouse, createTestContext, defaultTenantId, request, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  createApiKey,
+  createTenantWithWarehouse,
+  createTestContext,
+  defaultTenantId,
+  request,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 const BASE = '/api/v1/integration/v1';
 
@@ -20,12 +28,20 @@ describe('integration single upserts (items, partners, locations)', () => {
     request(gateway.url, 'POST', `${BASE}${path}`, { body, headers: { 'x-api-key': apiKey, ...headers } });
 
   async function countRows(table: string, where = '1=1', bind: unknown[] = []): Promise<number> {
-    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, { bind })) as [{ n: number }[], unknown];
+    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, {
+      bind,
+    })) as [{ n: number }[], unknown];
     return rows[0]!.n;
   }
 
   it('when a new item is posted, it answers 200 with the success envelope and created true', async () => {
-    const response = await post('/items', { sku: 'SKU-1', name: 'Widget', baseUomCode: 'EA', tracking: 'lot', weightKg: 1.5 });
+    const response = await post('/items', {
+      sku: 'SKU-1',
+      name: 'Widget',
+      baseUomCode: 'EA',
+      tracking: 'lot',
+      weightKg: 1.5,
+    });
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -42,7 +58,9 @@ describe('integration single upserts (items, partners, locations)', () => {
 
     expect(second.status).toBe(200);
     expect(second.body.data).toEqual({ id: first.body.data.id, sku: 'SKU-2', created: false });
-    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT name, base_uom_code FROM items WHERE sku = 'SKU-2'`)) as [any[], unknown];
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT name, base_uom_code FROM items WHERE sku = 'SKU-2'`,
+    )) as [{ name: string; base_uom_code: string }[], unknown];
     expect(rows).toEqual([{ name: 'New', base_uom_code: 'BOX' }]);
   });
 
@@ -57,24 +75,44 @@ describe('integration single upserts (items, partners, locations)', () => {
   });
 
   it('when a partner is posted, it answers with id, code and created', async () => {
-    const response = await post('/partners', { code: 'SUP-1', name: 'Supplier', type: 'supplier', contact: { phone: '+1 555 0100' } });
+    const response = await post('/partners', {
+      code: 'SUP-1',
+      name: 'Supplier',
+      type: 'supplier',
+      contact: { phone: '+1 555 0100' },
+    });
 
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ id: expect.any(String), code: 'SUP-1', created: true });
   });
 
   it('when a location is posted for a warehouse of the tenant, it answers with id, warehouseCode, code and created', async () => {
-    const response = await post('/locations', { warehouseCode: 'MAIN', code: 'A-01-01', zone: 'A', type: 'storage', pickFace: true });
+    const response = await post('/locations', {
+      warehouseCode: 'MAIN',
+      code: 'A-01-01',
+      zone: 'A',
+      type: 'storage',
+      pickFace: true,
+    });
 
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ id: expect.any(String), warehouseCode: 'MAIN', code: 'A-01-01', created: true });
+    expect(response.body.data).toEqual({
+      id: expect.any(String),
+      warehouseCode: 'MAIN',
+      code: 'A-01-01',
+      created: true,
+    });
   });
 
   it('when a location names an unknown warehouse, it answers 400 REFERENCE_NOT_FOUND and writes nothing', async () => {
     const response = await post('/locations', { warehouseCode: 'NOPE', code: 'X-1' });
 
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ status: 'error', code: 'REFERENCE_NOT_FOUND', message: 'Warehouse code NOPE not found' });
+    expect(response.body).toMatchObject({
+      status: 'error',
+      code: 'REFERENCE_NOT_FOUND',
+      message: 'Warehouse code NOPE not found',
+    });
     expect(await countRows('locations', `code = 'X-1'`)).toBe(0);
   });
 
@@ -83,7 +121,12 @@ describe('integration single upserts (items, partners, locations)', () => {
 
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_FAILED');
-    expect(response.body.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['baseUomCode', 'colour', 'name', 'weightKg']);
+    expect(response.body.details.map((detail) => detail.path).sort()).toEqual([
+      'baseUomCode',
+      'colour',
+      'name',
+      'weightKg',
+    ]);
     expect(await countRows('items', `sku = 'SKU-3'`)).toBe(0);
   });
 
@@ -95,10 +138,18 @@ describe('integration single upserts (items, partners, locations)', () => {
   });
 
   it('when the body is malformed JSON, it answers 400 INVALID_JSON in the envelope', async () => {
-    const response = await request(gateway.url, 'POST', `${BASE}/items`, { rawBody: '{"sku": "A",', headers: { 'x-api-key': key } });
+    const response = await request(gateway.url, 'POST', `${BASE}/items`, {
+      rawBody: '{"sku": "A",',
+      headers: { 'x-api-key': key },
+    });
 
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: 'error', code: 'INVALID_JSON', message: expect.any(String), requestId: expect.any(String) });
+    expect(response.body).toEqual({
+      status: 'error',
+      code: 'INVALID_JSON',
+      message: expect.any(String),
+      requestId: expect.any(String),
+    });
   });
 
   it('when the body is 1 MB and 1 byte, it answers 413 PAYLOAD_TOO_LARGE', async () => {
@@ -129,14 +180,22 @@ describe('integration single upserts (items, partners, locations)', () => {
       const response = await post('/items', { sku: 'SKU-5', name: 'N', baseUomCode: 'EA' }, crossTenant);
 
       expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ status: 'error', code: 'TENANT_REQUIRED', message: 'tenantId is required.' });
+      expect(response.body).toMatchObject({
+        status: 'error',
+        code: 'TENANT_REQUIRED',
+        message: 'tenantId is required.',
+      });
     });
 
     it('when a cross-tenant key names a tenant, the item is written in that tenant', async () => {
       const crossTenant = (await createApiKey(ctx, { tenantId: null })).rawKey;
       const { tenant } = await createTenantWithWarehouse(ctx);
 
-      const response = await post('/items', { tenantId: tenant.id, sku: 'SKU-6', name: 'N', baseUomCode: 'EA' }, crossTenant);
+      const response = await post(
+        '/items',
+        { tenantId: tenant.id, sku: 'SKU-6', name: 'N', baseUomCode: 'EA' },
+        crossTenant,
+      );
 
       expect(response.status).toBe(200);
       expect(await countRows('items', `sku = 'SKU-6' AND tenant_id = $1`, [tenant.id])).toBe(1);
@@ -157,7 +216,10 @@ describe('integration single upserts (items, partners, locations)', () => {
       const response = await post('/locations', { warehouseCode: 'ELSEWHERE', code: 'B-1' });
 
       expect(response.status).toBe(400);
-      expect(response.body).toMatchObject({ code: 'REFERENCE_NOT_FOUND', message: 'Warehouse code ELSEWHERE not found' });
+      expect(response.body).toMatchObject({
+        code: 'REFERENCE_NOT_FOUND',
+        message: 'Warehouse code ELSEWHERE not found',
+      });
     });
 
     it('when two tenants use the same sku, each has its own item', async () => {

@@ -1,6 +1,14 @@
 import { QueryTypes } from 'sequelize';
-import { FulfilmentRepository, type OrderStatus } from '@wms/shared';
-import { createApiKey, createMasterData, createTestContext, defaultTenantId, request, type TestContext, type TestGateway } from '@wms/testing';
+import { FulfilmentRepository, unitOfWork, type OrderStatus, type UnitOfWork } from '@wms/shared';
+import {
+  createApiKey,
+  createMasterData,
+  createTestContext,
+  defaultTenantId,
+  request,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 const BASE = '/api/v1/integration/v1';
 
@@ -22,30 +30,46 @@ describe('integration order cancel', () => {
     tenantId = await defaultTenantId(ctx);
     key = (await createApiKey(ctx, { tenantId })).rawKey;
     fulfilment = new FulfilmentRepository(ctx.runtime.db);
-    await createMasterData(ctx, tenantId, { partners: [{ code: 'CUST', type: 'customer' }], locations: [{ warehouseCode: 'MAIN', code: 'A-01' }, { warehouseCode: 'MAIN', code: 'B-01' }] });
+    await createMasterData(ctx, tenantId, {
+      partners: [{ code: 'CUST', type: 'customer' }],
+      locations: [
+        { warehouseCode: 'MAIN', code: 'A-01' },
+        { warehouseCode: 'MAIN', code: 'B-01' },
+      ],
+    });
   });
   afterAll(() => ctx.close());
 
   const post = (path: string) => request(gateway.url, 'POST', `${BASE}${path}`, { headers: { 'x-api-key': key } });
   const get = (path: string) => request(gateway.url, 'GET', `${BASE}${path}`, { headers: { 'x-api-key': key } });
-  const query = <T extends object>(sql: string, bind: unknown[]): Promise<T[]> => ctx.runtime.db.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
-  const inTransaction = <T>(work: (transaction: any) => Promise<T>) => ctx.runtime.db.sequelize.transaction(work);
+  const query = <T extends object>(sql: string, bind: unknown[]): Promise<T[]> =>
+    ctx.runtime.db.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+  const inTransaction = <T>(work: (transaction: UnitOfWork) => Promise<T>) => unitOfWork(ctx.runtime.db, work);
 
   /** An item with `onHand` at A-01 and B-01 each, and an open order of `qty` for it. */
   async function arrange(sku: string, onHand: number, qty: number) {
     await createMasterData(ctx, tenantId, { items: [{ sku }] });
     await inTransaction((transaction) =>
-      ctx.services.grns.receive({ tenantId, transaction }, {
-        warehouseCode: 'MAIN',
-        lines: [
-          { sku, uomCode: 'EA', qty: onHand, locationCode: 'A-01' },
-          { sku, uomCode: 'EA', qty: onHand, locationCode: 'B-01' },
-        ],
-      }),
+      ctx.services.grns.receive(
+        { tenantId, transaction },
+        {
+          warehouseCode: 'MAIN',
+          lines: [
+            { sku, uomCode: 'EA', qty: onHand, locationCode: 'A-01' },
+            { sku, uomCode: 'EA', qty: onHand, locationCode: 'B-01' },
+          ],
+        },
+      ),
     );
     const [outcome] = await inTransaction((transaction) =>
       ctx.services.orders.createOrders({ tenantId, transaction }, [
-        { warehouseCode: 'MAIN', customerCode: 'CUST', priority: 0, referenceNo: `CANCEL-${++reference}`, lines: [{ lineNo: 1, sku, uomCode: 'EA', qtyOrdered: qty }] },
+        {
+          warehouseCode: 'MAIN',
+          customerCode: 'CUST',
+          priority: 0,
+          referenceNo: `CANCEL-${++reference}`,
+          lines: [{ lineNo: 1, sku, uomCode: 'EA', qtyOrdered: qty }],
+        },
       ]),
     );
     if (!outcome?.ok) throw new Error('order not created');
@@ -61,9 +85,17 @@ describe('integration order cancel', () => {
     return { orderNo, orderId: ids!.orderId, lineId: ids!.lineId, rowA: rows[0]!.id, rowB: rows[1]!.id };
   }
 
-  async function allocate(arranged: Awaited<ReturnType<typeof arrange>>, stockRowId: string, qty: number, status: OrderStatus) {
+  async function allocate(
+    arranged: Awaited<ReturnType<typeof arrange>>,
+    stockRowId: string,
+    qty: number,
+    status: OrderStatus,
+  ) {
     return inTransaction(async (transaction) => {
-      const allocationId = await fulfilment.allocate({ tenantId, orderLineId: arranged.lineId, stockRowId, qty }, transaction);
+      const allocationId = await fulfilment.allocate(
+        { tenantId, orderLineId: arranged.lineId, stockRowId, qty },
+        transaction,
+      );
       await fulfilment.setOrderStatus(arranged.orderId, status, transaction);
       return allocationId;
     });
@@ -80,10 +112,20 @@ describe('integration order cancel', () => {
     const again = await post(`/orders/${orderNo}/cancel`);
 
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toEqual({ status: 'success', data: { orderNo, status: 'cancelled' }, requestId: expect.any(String) });
+    expect(cancelled.body).toEqual({
+      status: 'success',
+      data: { orderNo, status: 'cancelled' },
+      requestId: expect.any(String),
+    });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ code: 'INVALID_STATE', message: `Order ${orderNo} is cancelled and cannot be cancelled` });
-    expect((await get(`/orders/${orderNo}`)).body.data).toMatchObject({ status: 'cancelled', cancelledAt: expect.any(String) });
+    expect(again.body).toMatchObject({
+      code: 'INVALID_STATE',
+      message: `Order ${orderNo} is cancelled and cannot be cancelled`,
+    });
+    expect((await get(`/orders/${orderNo}`)).body.data).toMatchObject({
+      status: 'cancelled',
+      cancelledAt: expect.any(String),
+    });
   });
 
   it('when an allocated order is cancelled, its reservations are released and available stock is whole again', async () => {
@@ -97,7 +139,12 @@ describe('integration order cancel', () => {
     expect(before).toMatchObject({ totalOnHand: 20, totalAllocated: 8, totalAvailable: 12 });
     expect(response.status).toBe(200);
     expect(await stockOf('ALLOC')).toMatchObject({ totalOnHand: 20, totalAllocated: 0, totalAvailable: 20 });
-    expect((await get(`/orders/${arranged.orderNo}`)).body.data.summary).toEqual({ totalOrdered: 8, totalAllocated: 0, totalPicked: 0, totalShipped: 0 });
+    expect((await get(`/orders/${arranged.orderNo}`)).body.data.summary).toEqual({
+      totalOrdered: 8,
+      totalAllocated: 0,
+      totalPicked: 0,
+      totalShipped: 0,
+    });
   });
 
   it('when a released order is cancelled, its open pick tasks are cancelled and their reservations released', async () => {
@@ -112,7 +159,18 @@ describe('integration order cancel', () => {
 
     expect(response.status).toBe(200);
     const order = (await get(`/orders/${arranged.orderNo}`)).body.data;
-    expect(order.pickTasks).toEqual([{ id: expect.any(String), lineNo: 1, sku: 'RELEASED', locationCode: 'A-01', lotNo: null, qty: 4, qtyPicked: 0, status: 'cancelled' }]);
+    expect(order.pickTasks).toEqual([
+      {
+        id: expect.any(String),
+        lineNo: 1,
+        sku: 'RELEASED',
+        locationCode: 'A-01',
+        lotNo: null,
+        qty: 4,
+        qtyPicked: 0,
+        status: 'cancelled',
+      },
+    ]);
     expect(await stockOf('RELEASED')).toMatchObject({ totalOnHand: 20, totalAllocated: 0, totalAvailable: 20 });
   });
 
@@ -130,13 +188,22 @@ describe('integration order cancel', () => {
 
     const response = await post(`/orders/${arranged.orderNo}/cancel`);
 
-    expect(before.stocks.map((row: any) => [row.locationCode, row.qtyOnHand, row.qtyAllocated])).toEqual([['A-01', 6, 0], ['B-01', 10, 3]]);
+    expect(before.stocks.map((row) => [row.locationCode, row.qtyOnHand, row.qtyAllocated])).toEqual([
+      ['A-01', 6, 0],
+      ['B-01', 10, 3],
+    ]);
     expect(response.status).toBe(200);
     const after = await stockOf('PICKED');
-    expect(after.stocks.map((row: any) => [row.locationCode, row.qtyOnHand, row.qtyAllocated])).toEqual([['A-01', 10, 0], ['B-01', 10, 0]]);
+    expect(after.stocks.map((row) => [row.locationCode, row.qtyOnHand, row.qtyAllocated])).toEqual([
+      ['A-01', 10, 0],
+      ['B-01', 10, 0],
+    ]);
     expect(after).toMatchObject({ totalOnHand: 20, totalAllocated: 0, totalAvailable: 20 });
     const order = (await get(`/orders/${arranged.orderNo}`)).body.data;
-    expect(order.pickTasks.map((task: any) => [task.locationCode, task.status])).toEqual([['A-01', 'picked'], ['B-01', 'cancelled']]);
+    expect(order.pickTasks.map((task) => [task.locationCode, task.status])).toEqual([
+      ['A-01', 'picked'],
+      ['B-01', 'cancelled'],
+    ]);
   });
 
   it('when a shipped order is cancelled, it answers 409 INVALID_STATE naming the state and changes nothing', async () => {
@@ -146,7 +213,11 @@ describe('integration order cancel', () => {
     const response = await post(`/orders/${arranged.orderNo}/cancel`);
 
     expect(response.status).toBe(409);
-    expect(response.body).toMatchObject({ status: 'error', code: 'INVALID_STATE', message: `Order ${arranged.orderNo} is shipped and cannot be cancelled` });
+    expect(response.body).toMatchObject({
+      status: 'error',
+      code: 'INVALID_STATE',
+      message: `Order ${arranged.orderNo} is shipped and cannot be cancelled`,
+    });
     expect((await get(`/orders/${arranged.orderNo}`)).body.data.status).toBe('shipped');
   });
 
@@ -154,7 +225,10 @@ describe('integration order cancel', () => {
     const arranged = await arrange('TWICE', 10, 5);
     await allocate(arranged, arranged.rowA, 5, 'allocated');
 
-    const responses = await Promise.all([post(`/orders/${arranged.orderNo}/cancel`), post(`/orders/${arranged.orderNo}/cancel`)]);
+    const responses = await Promise.all([
+      post(`/orders/${arranged.orderNo}/cancel`),
+      post(`/orders/${arranged.orderNo}/cancel`),
+    ]);
 
     expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
     expect(await stockOf('TWICE')).toMatchObject({ totalOnHand: 20, totalAllocated: 0, totalAvailable: 20 });
@@ -168,7 +242,7 @@ describe('integration order cancel', () => {
     expect(await stockOf('SCARCE')).toMatchObject({ totalOnHand: 6, totalAllocated: 0 });
   });
 
-  it('when an order number is unknown, cancel and inquiry answer 404 with the seed message', async () => {
+  it('when an order number is unknown, cancel and inquiry answer 404 naming the order', async () => {
     const cancel = await post('/orders/SO-19990101-000001/cancel');
     const inquiry = await get('/orders/SO-19990101-000001');
 

@@ -25,7 +25,10 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
     key = (await createApiKey(ctx, { tenantId })).rawKey;
     await createMasterData(ctx, tenantId, {
       items: [{ sku: 'WIDGET' }, { sku: 'BOXED', baseUomCode: 'BOX' }],
-      partners: [{ code: 'CUST', type: 'customer' }, { code: 'SUP', type: 'supplier' }],
+      partners: [
+        { code: 'CUST', type: 'customer' },
+        { code: 'SUP', type: 'supplier' },
+      ],
     });
   });
   afterAll(() => ctx.close());
@@ -46,7 +49,8 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
   });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}, apiKey = key) =>
     request(gateway.url, 'POST', `${BASE}${path}`, { body, headers: { 'x-api-key': apiKey, ...headers } });
-  const get = (path: string, apiKey = key) => request(gateway.url, 'GET', `${BASE}${path}`, { headers: { 'x-api-key': apiKey } });
+  const get = (path: string, apiKey = key) =>
+    request(gateway.url, 'GET', `${BASE}${path}`, { headers: { 'x-api-key': apiKey } });
 
   it('when an order is created, it answers 201 with the order and its lines, equal to its inquiry', async () => {
     const created = await post('/orders', order({ referenceNo: 'ERP-1' }));
@@ -74,11 +78,29 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
   });
 
   it.each([
-    ['an unknown sku', { lines: [{ lineNo: 1, sku: 'NOPE', uomCode: 'EA', qtyOrdered: 1 }] }, 400, 'REFERENCE_NOT_FOUND', 'Item SKU NOPE not found'],
+    [
+      'an unknown sku',
+      { lines: [{ lineNo: 1, sku: 'NOPE', uomCode: 'EA', qtyOrdered: 1 }] },
+      400,
+      'REFERENCE_NOT_FOUND',
+      'Item SKU NOPE not found',
+    ],
     ['an unknown warehouse', { warehouseCode: 'NOWH' }, 400, 'REFERENCE_NOT_FOUND', 'Warehouse code NOWH not found'],
     ['an unknown customer', { customerCode: 'NOCUST' }, 400, 'REFERENCE_NOT_FOUND', 'Partner code NOCUST not found'],
-    ['a supplier as customer', { customerCode: 'SUP' }, 400, 'VALIDATION_FAILED', 'Partner code SUP is a supplier, not a customer'],
-    ['a uomCode other than the base unit', { lines: [{ lineNo: 7, sku: 'BOXED', uomCode: 'EA', qtyOrdered: 1 }] }, 400, 'VALIDATION_FAILED', 'line 7: uomCode EA is not the base unit BOX of item SKU BOXED'],
+    [
+      'a supplier as customer',
+      { customerCode: 'SUP' },
+      400,
+      'VALIDATION_FAILED',
+      'Partner code SUP is a supplier, not a customer',
+    ],
+    [
+      'a uomCode other than the base unit',
+      { lines: [{ lineNo: 7, sku: 'BOXED', uomCode: 'EA', qtyOrdered: 1 }] },
+      400,
+      'VALIDATION_FAILED',
+      'line 7: uomCode EA is not the base unit BOX of item SKU BOXED',
+    ],
   ])('when an order names %s, it answers %s %s with a clear message', async (_case, change, status, code, message) => {
     const response = await post('/orders', order(change));
 
@@ -87,13 +109,19 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
   });
 
   it('when an order has a bad quantity, an unknown field and no referenceNo, every problem is listed', async () => {
-    const { referenceNo: _omitted, ...body } = order({ lines: [{ lineNo: 1, sku: 'WIDGET', uomCode: 'EA', qtyOrdered: 0, color: 'red' }] });
+    const { referenceNo: _omitted, ...body } = order({
+      lines: [{ lineNo: 1, sku: 'WIDGET', uomCode: 'EA', qtyOrdered: 0, color: 'red' }],
+    });
 
     const response = await post('/orders', body);
 
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_FAILED');
-    expect(response.body.details.map((detail: any) => detail.path).sort()).toEqual(['lines.0.color', 'lines.0.qtyOrdered', 'referenceNo']);
+    expect(response.body.details.map((detail) => detail.path).sort()).toEqual([
+      'lines.0.color',
+      'lines.0.qtyOrdered',
+      'referenceNo',
+    ]);
   });
 
   it('when two orders share a referenceNo, the second gets 409 DUPLICATE_REFERENCE naming the first', async () => {
@@ -102,14 +130,22 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
     const second = await post('/orders', order({ referenceNo: 'ERP-DUP' }));
 
     expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ code: 'DUPLICATE_REFERENCE', message: `Order with referenceNo ERP-DUP already exists: ${first.body.data.orderNo}` });
+    expect(second.body).toMatchObject({
+      code: 'DUPLICATE_REFERENCE',
+      message: `Order with referenceNo ERP-DUP already exists: ${first.body.data.orderNo}`,
+    });
   });
 
   it('when two orders with one referenceNo are created at once, one gets 201 and the other 409', async () => {
-    const responses = await Promise.all([post('/orders', order({ referenceNo: 'ERP-RACE' })), post('/orders', order({ referenceNo: 'ERP-RACE' }))]);
+    const responses = await Promise.all([
+      post('/orders', order({ referenceNo: 'ERP-RACE' })),
+      post('/orders', order({ referenceNo: 'ERP-RACE' })),
+    ]);
 
     expect(responses.map((response) => response.status).sort()).toEqual([201, 409]);
-    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT count(*)::int AS n FROM sales_orders WHERE reference_no = 'ERP-RACE'`)) as [{ n: number }[], unknown];
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT count(*)::int AS n FROM sales_orders WHERE reference_no = 'ERP-RACE'`,
+    )) as [{ n: number }[], unknown];
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -130,7 +166,9 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
     expect(replay.status).toBe(201);
     expect(replay.headers.get('idempotent-replay')).toBe('true');
     expect(replay.body).toEqual(first.body);
-    const [rows] = (await ctx.runtime.db.sequelize.query(`SELECT count(*)::int AS n FROM sales_orders WHERE reference_no = 'ERP-IDEM'`)) as [{ n: number }[], unknown];
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT count(*)::int AS n FROM sales_orders WHERE reference_no = 'ERP-IDEM'`,
+    )) as [{ n: number }[], unknown];
     expect(rows[0]!.n).toBe(1);
   });
 
@@ -145,28 +183,55 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
     expect(response.status).toBe(207);
     expect(response.body).toMatchObject({ status: 'partial', total: 4, created: 2, updated: 0 });
     expect(response.body.data).toEqual([
-      { index: 0, key: 'BULK-1', status: 'created', data: { id: expect.any(String), orderNo: expect.stringMatching(/^SO-/), referenceNo: 'BULK-1' } },
+      {
+        index: 0,
+        key: 'BULK-1',
+        status: 'created',
+        data: { id: expect.any(String), orderNo: expect.stringMatching(/^SO-/), referenceNo: 'BULK-1' },
+      },
       { index: 1, key: 'BULK-2', status: 'error', error: 'Item SKU NOPE not found' },
-      { index: 2, key: 'BULK-3', status: 'created', data: { id: expect.any(String), orderNo: expect.stringMatching(/^SO-/), referenceNo: 'BULK-3' } },
-      { index: 3, key: 'BULK-1', status: 'error', error: `Order with referenceNo BULK-1 already exists: ${response.body.data[0].data.orderNo}` },
+      {
+        index: 2,
+        key: 'BULK-3',
+        status: 'created',
+        data: { id: expect.any(String), orderNo: expect.stringMatching(/^SO-/), referenceNo: 'BULK-3' },
+      },
+      {
+        index: 3,
+        key: 'BULK-1',
+        status: 'error',
+        error: `Order with referenceNo BULK-1 already exists: ${response.body.data[0].data.orderNo}`,
+      },
     ]);
     expect((await get(`/orders/${response.body.data[2].data.orderNo}`)).body.data.lines).toHaveLength(2);
   });
 
   it('when a bulk of ASNs is posted under asns, it creates them; more than 100 entries is a 400', async () => {
     await createMasterData(ctx, tenantId, { items: [{ sku: 'INBOUND' }] });
-    const asn = (referenceNo: string) => ({ warehouseCode: 'MAIN', supplierCode: 'SUP', referenceNo, lines: [{ lineNo: 1, sku: 'INBOUND', uomCode: 'EA', expectedQty: 2 }] });
+    const asn = (referenceNo: string) => ({
+      warehouseCode: 'MAIN',
+      supplierCode: 'SUP',
+      referenceNo,
+      lines: [{ lineNo: 1, sku: 'INBOUND', uomCode: 'EA', expectedQty: 2 }],
+    });
 
     const response = await post('/asn/bulk', { asns: [asn('ASN-BULK-1'), asn('ASN-BULK-2')] });
     const tooMany = await post('/asn/bulk', { asns: Array.from({ length: 101 }, (_, n) => asn(`ASN-MANY-${n}`)) });
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ status: 'success', created: 2, data: [{ key: 'ASN-BULK-1', status: 'created' }, { key: 'ASN-BULK-2', status: 'created' }] });
+    expect(response.body).toMatchObject({
+      status: 'success',
+      created: 2,
+      data: [
+        { key: 'ASN-BULK-1', status: 'created' },
+        { key: 'ASN-BULK-2', status: 'created' },
+      ],
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.code).toBe('VALIDATION_FAILED');
   });
 
-  it('when another tenant\'s key asks for this tenant\'s order, ASN or stock, it gets 404', async () => {
+  it("when another tenant's key asks for this tenant's order or ASN it gets 404, for its item's stock 400 REFERENCE_NOT_FOUND", async () => {
     const other = await createTenantWithWarehouse(ctx, 'OTHER', 'MAIN');
     const otherKey = (await createApiKey(ctx, { tenantId: other.tenant.id })).rawKey;
     const orderNo = (await post('/orders', order())).body.data.orderNo;
@@ -181,7 +246,8 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
     expect(orderAnswer.status).toBe(404);
     expect(orderAnswer.body).toMatchObject({ code: 'NOT_FOUND', message: `Order ${orderNo} not found` });
     expect(asnAnswer.status).toBe(404);
-    expect(stockAnswer.status).toBe(404);
+    expect(stockAnswer.status).toBe(400);
+    expect(stockAnswer.body).toMatchObject({ code: 'REFERENCE_NOT_FOUND', message: 'Item SKU WIDGET not found' });
     expect(cancelAnswer.status).toBe(404);
     expect(listAnswer.body.data).toEqual([]);
   });
@@ -209,9 +275,14 @@ describe('integration sales orders: create, bulk, duplicates, idempotency, tenan
     const second = await get(`/orders?updatedSince=${since}&limit=1&cursor=${first.body.nextCursor}`);
     const cancelled = await get(`/orders?updatedSince=${since}&status=cancelled`);
 
-    expect(first.body).toMatchObject({ status: 'success', data: [{ orderNo: b }], nextCursor: expect.any(String), requestId: expect.any(String) });
+    expect(first.body).toMatchObject({
+      status: 'success',
+      data: [{ orderNo: b }],
+      nextCursor: expect.any(String),
+      requestId: expect.any(String),
+    });
     expect(second.body).toMatchObject({ data: [{ orderNo: a }], nextCursor: null });
-    expect(cancelled.body.data.map((row: any) => row.orderNo)).toEqual([a]);
+    expect(cancelled.body.data.map((row) => row.orderNo)).toEqual([a]);
   });
 
   it('when a key has only read scope, order creation is refused with 401 and inquiries work', async () => {

@@ -1,12 +1,13 @@
-import type { Transaction } from 'sequelize';
-import type { IdempotencyClaim } from '@wms/shared';
+import type { IdempotencyClaim, UnitOfWork } from '@wms/shared';
 
 /** What the idempotency middleware gives the handler of a request that holds an Idempotency-Key. */
 export interface RequestIdempotency {
   claim: IdempotencyClaim;
   /** Stores the answer in the write's transaction (both commit or neither); call markStored after the commit. */
-  storeInTransaction(status: number, body: unknown, transaction: Transaction): Promise<void>;
+  storeInTransaction(status: number, body: unknown, transaction: UnitOfWork): Promise<void>;
   markStored(): void;
+  /** Stores an answer that is JSON text already (it is then sent as it is, not through res.json). */
+  storeText(status: number, body: string): Promise<void>;
 }
 
 declare global {

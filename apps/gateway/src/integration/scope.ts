@@ -1,8 +1,8 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import type { ApiKeyScope } from '@wms/shared';
 import { requireScope } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
-import { BODY_LIMIT } from '../http/body.js';
+import { parseJsonBody } from '../http/body.js';
 import './request.types.js';
 
 /**
@@ -21,9 +21,4 @@ export function scoped(scope: ApiKeyScope): RequestHandler {
 }
 
 /** Parses a JSON body of at most 1 MB after the guard and scope check, keeping its bytes for the idempotency fingerprint. */
-export const jsonBody: RequestHandler = express.json({
-  limit: BODY_LIMIT,
-  verify: (req, _res, buffer) => {
-    (req as express.Request).rawBody = buffer;
-  },
-});
+export const jsonBody: RequestHandler[] = parseJsonBody();

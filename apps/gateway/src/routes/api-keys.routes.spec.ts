@@ -5,12 +5,19 @@ import {
   createUser,
   loginAs,
   request,
+  type JsonNode,
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
 
 const INTEGRATION_PATH = '/api/v1/integration/v1/no-such-route';
 const inOneHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+/** A key as its creation answers it: the raw key is shown this once. */
+interface CreatedKey {
+  id: string;
+  rawKey: string;
+}
 
 describe('API-key administration', () => {
   let ctx: TestContext;
@@ -24,7 +31,8 @@ describe('API-key administration', () => {
   });
   afterAll(() => ctx.close());
 
-  const admin = (method: string, path: string, body?: unknown) => request(gateway.url, method, `/api/v1${path}`, { token: adminToken, body });
+  const admin = <T = JsonNode>(method: string, path: string, body?: unknown) =>
+    request<T>(gateway.url, method, `/api/v1${path}`, { token: adminToken, body });
 
   describe('create', () => {
     it('when an admin creates a key, it gets 201 with the record and the raw key once, never the hash', async () => {
@@ -53,6 +61,9 @@ describe('API-key administration', () => {
         keyPrefix: response.body.rawKey.slice(0, 10),
         createdAt: expect.any(String),
         lastUsedAt: null,
+        expiresSoon: true,
+        rolledAt: null,
+        previousKey: null,
         rawKey: expect.stringMatching(/^wms_[0-9A-Za-z]{36}$/),
       });
     });
@@ -75,7 +86,7 @@ describe('API-key administration', () => {
         expect(text).not.toContain('rawKey');
         expect(text).not.toMatch(/keyHash|key_hash/);
       }
-      expect(answers[1]!.body.map((key: { id: string }) => key.id)).toContain(created.body.id);
+      expect(answers[1]!.body.map((key) => key.id)).toContain(created.body.id);
     });
 
     it('when fields are invalid, it answers 400 naming every bad field and stores nothing', async () => {
@@ -93,7 +104,7 @@ describe('API-key administration', () => {
 
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ statusCode: 400, error: 'Bad Request', requestId: expect.any(String) });
-      const paths = response.body.details.map((detail: { path: string }) => detail.path);
+      const paths = response.body.details.map((detail) => detail.path);
       expect(paths).toEqual(
         expect.arrayContaining([
           'scopes.1',
@@ -120,7 +131,11 @@ describe('API-key administration', () => {
     });
 
     it('when the tenant does not exist, it answers 400 naming tenantId', async () => {
-      const response = await admin('POST', '/api-keys', { name: 'x', scopes: ['read'], tenantId: '00000000-0000-4000-8000-000000000000' });
+      const response = await admin('POST', '/api-keys', {
+        name: 'x',
+        scopes: ['read'],
+        tenantId: '00000000-0000-4000-8000-000000000000',
+      });
 
       expect(response.status).toBe(400);
       expect(response.body.details).toEqual([{ path: 'tenantId', message: expect.stringContaining('does not exist') }]);
@@ -140,7 +155,10 @@ describe('API-key administration', () => {
       const token = await loginAs(gateway.url, user.email, password);
       const foreign = await admin('POST', '/api-keys', { name: 'foreign', scopes: ['read'], tenantId: otherTenant.id });
 
-      const own = await request(gateway.url, 'POST', '/api/v1/api-keys', { token, body: { name: 'own', scopes: ['read'] } });
+      const own = await request(gateway.url, 'POST', '/api/v1/api-keys', {
+        token,
+        body: { name: 'own', scopes: ['read'] },
+      });
       const list = await request(gateway.url, 'GET', '/api/v1/api-keys', { token });
       const detail = await request(gateway.url, 'GET', `/api/v1/api-keys/${foreign.body.id}`, { token });
       const revoke = await request(gateway.url, 'POST', `/api/v1/api-keys/${foreign.body.id}/revoke`, { token });
@@ -152,7 +170,7 @@ describe('API-key administration', () => {
 
       expect(own.status).toBe(201);
       expect(own.body.tenantId).toBe(tenant.id);
-      expect(list.body.map((key: { id: string }) => key.id)).toEqual([own.body.id]);
+      expect(list.body.map((key) => key.id)).toEqual([own.body.id]);
       expect(detail.status).toBe(404);
       expect(revoke.status).toBe(404);
       expect(stats.status).toBe(404);
@@ -165,7 +183,10 @@ describe('API-key administration', () => {
       const token = await loginAs(gateway.url, user.email, password);
 
       const list = await request(gateway.url, 'GET', '/api/v1/api-keys', { token });
-      const create = await request(gateway.url, 'POST', '/api/v1/api-keys', { token, body: { name: 'x', scopes: ['read'] } });
+      const create = await request(gateway.url, 'POST', '/api/v1/api-keys', {
+        token,
+        body: { name: 'x', scopes: ['read'] },
+      });
 
       expect(list.status).toBe(200);
       expect(create.status).toBe(403);
@@ -179,10 +200,18 @@ describe('API-key administration', () => {
 
   describe('edit, revoke, activate and the audit log', () => {
     it('when a key is created, edited, revoked and activated, each action is audited with the actor and what changed', async () => {
-      const created = await admin('POST', '/api-keys', { name: 'Carrier', scopes: ['read'], rateLimitPerMinute: 10 });
-      const id = created.body.id as string;
+      const created = await admin<CreatedKey>('POST', '/api-keys', {
+        name: 'Carrier',
+        scopes: ['read'],
+        rateLimitPerMinute: 10,
+      });
+      const id = created.body.id;
 
-      const patched = await admin('PATCH', `/api-keys/${id}`, { name: 'Carrier DHL', scopes: ['read', 'write'], rateLimitPerMinute: 10 });
+      const patched = await admin('PATCH', `/api-keys/${id}`, {
+        name: 'Carrier DHL',
+        scopes: ['read', 'write'],
+        rateLimitPerMinute: 10,
+      });
       const revoked = await admin('POST', `/api-keys/${id}/revoke`);
       const revokedAgain = await admin('POST', `/api-keys/${id}/revoke`);
       const activated = await admin('POST', `/api-keys/${id}/activate`);
@@ -194,7 +223,7 @@ describe('API-key administration', () => {
       expect(activated.body.active).toBe(true);
       expect(audit.status).toBe(200);
       const adminId = (await ctx.services.auth.login(TEST_ADMIN.email, TEST_ADMIN.password)).user.id;
-      const byAction = Object.fromEntries(audit.body.map((entry: { action: string }) => [entry.action, entry]));
+      const byAction = Object.fromEntries(audit.body.map((entry) => [entry.action, entry]));
       expect(audit.body).toHaveLength(4);
       expect(byAction['api_key.created']).toEqual({
         id: expect.any(String),
@@ -202,6 +231,8 @@ describe('API-key administration', () => {
         entityType: 'api_key',
         entityId: id,
         actorUserId: adminId,
+        actorEmail: TEST_ADMIN.email,
+        tenantId: null,
         changes: expect.objectContaining({ name: 'Carrier', scopes: ['read'], rateLimitPerMinute: 10 }),
         createdAt: expect.any(String),
       });
@@ -224,14 +255,15 @@ describe('API-key administration', () => {
       const detail = await admin('GET', `/api-keys/${created.body.id}`);
 
       expect(bad.status).toBe(400);
-      expect(bad.body.details.map((detail: { path: string }) => detail.path)).toEqual(['ipWhitelist.0']);
+      expect(bad.body.details.map((detail) => detail.path)).toEqual(['ipWhitelist.0']);
       expect(tenantMove.status).toBe(400);
       expect(detail.body.name).toBe('Stable');
     });
 
     it('when an edit tightens a key, the next request through the guard obeys the new rules', async () => {
-      const created = await admin('POST', '/api-keys', { name: 'Tighten', scopes: ['read'] });
-      const call = () => request(gateway.url, 'GET', INTEGRATION_PATH, { headers: { 'x-api-key': created.body.rawKey } });
+      const created = await admin<CreatedKey>('POST', '/api-keys', { name: 'Tighten', scopes: ['read'] });
+      const call = () =>
+        request(gateway.url, 'GET', INTEGRATION_PATH, { headers: { 'x-api-key': created.body.rawKey } });
       expect((await call()).status).toBe(404);
 
       await admin('PATCH', `/api-keys/${created.body.id}`, { ipWhitelist: ['192.0.2.1'] });
@@ -242,13 +274,16 @@ describe('API-key administration', () => {
 
   describe('statistics and the request log', () => {
     it('when a key made requests, its stats count them, their errors and response times, newest first', async () => {
-      const created = await admin('POST', '/api-keys', { name: 'Stats', scopes: ['read'] });
+      const created = await admin<CreatedKey>('POST', '/api-keys', { name: 'Stats', scopes: ['read'] });
       const headers = { 'x-api-key': created.body.rawKey, origin: 'https://erp.example.com' };
       for (let i = 0; i < 3; i++) await request(gateway.url, 'GET', `${INTEGRATION_PATH}?page=${i}`, { headers });
       await request(gateway.url, 'POST', INTEGRATION_PATH, { headers });
       await gateway.flushRequestLog();
 
-      const stats = await admin('GET', `/api-keys/${created.body.id}/stats`);
+      const stats = await admin<{ recentRequests: { createdAt: string }[] }>(
+        'GET',
+        `/api-keys/${created.body.id}/stats`,
+      );
       const detail = await admin('GET', `/api-keys/${created.body.id}`);
 
       expect(stats.status).toBe(200);
@@ -258,6 +293,8 @@ describe('API-key administration', () => {
         errorRate: 1,
         avgResponseTimeMs: expect.any(Number),
         recentRequests: expect.any(Array),
+        hourly: expect.any(Array),
+        daily: expect.any(Array),
       });
       expect(stats.body.recentRequests).toHaveLength(3);
       expect(stats.body.recentRequests[0]).toEqual({
@@ -269,7 +306,7 @@ describe('API-key administration', () => {
         responseTimeMs: expect.any(Number),
         createdAt: expect.any(String),
       });
-      const times = stats.body.recentRequests.map((entry: { createdAt: string }) => Date.parse(entry.createdAt));
+      const times = stats.body.recentRequests.map((entry) => Date.parse(entry.createdAt));
       expect([...times].sort((a, b) => b - a)).toEqual(times);
       expect(detail.body.lastUsedAt).not.toBeNull();
     });
@@ -279,7 +316,15 @@ describe('API-key administration', () => {
 
       const stats = await admin('GET', `/api-keys/${created.body.id}/stats`);
 
-      expect(stats.body).toEqual({ requests7d: 0, requests24h: 0, errorRate: 0, avgResponseTimeMs: 0, recentRequests: [] });
+      expect(stats.body).toEqual({
+        requests7d: 0,
+        requests24h: 0,
+        errorRate: 0,
+        avgResponseTimeMs: 0,
+        recentRequests: [],
+        hourly: expect.any(Array),
+        daily: expect.any(Array),
+      });
     });
   });
 });

@@ -1,17 +1,29 @@
 import { Router, type Request } from 'express';
-import Joi from 'joi';
-import { AppError, createApiKeySchema, updateApiKeySchema, validate, type ApiKeyActor, type Services, type TokenService } from '@wms/shared';
+import {
+  Joi,
+  AppError,
+  createApiKeySchema,
+  listApiKeysQuerySchema,
+  rollApiKeySchema,
+  updateApiKeySchema,
+  validate,
+  type ApiKeyActor,
+  type Services,
+  type TokenService,
+} from '@wms/shared';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 
-const listQuerySchema = Joi.object({ tenantId: Joi.string().uuid() });
 const uuid = Joi.string().uuid();
 
 function actorOf(req: Request): ApiKeyActor {
   return { userId: req.principal!.sub, tenantId: req.principal!.tenantId };
 }
 
-/** CONTRACT.md section 3. A tenant-bound user manages only its tenant's keys; another tenant's key is a 404. */
+/**
+ * API-key administration (module `api-keys`). A tenant-bound user manages only its tenant's keys; another
+ * tenant's key is a 404.
+ */
 export function apiKeysRoutes(services: Services, tokens: TokenService): Router {
   const router = Router();
   router.use(requireJwt(tokens), requireModule('api-keys'));
@@ -31,9 +43,9 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
   });
 
   router.get('/', async (req, res) => {
-    const query = validate(listQuerySchema, req.query);
+    const query = validate(listApiKeysQuerySchema, req.query, 'Invalid query');
     tenantScopeOf(req.principal!, query.tenantId, false);
-    res.json(await services.apiKeys.list(actorOf(req), query.tenantId ?? null));
+    res.json(await services.apiKeys.list(actorOf(req), query.tenantId ?? null, query.expiringWithin ?? null));
   });
 
   router.get('/:id', async (req, res) => {
@@ -51,6 +63,17 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
 
   router.post('/:id/activate', async (req, res) => {
     res.json(await services.apiKeys.activate(req.params.id as string, actorOf(req)));
+  });
+
+  /** A new raw key, shown once; the previous one works for graceSeconds more (default 0). */
+  router.post('/:id/roll', async (req, res) => {
+    const { graceSeconds } = validate(rollApiKeySchema, req.body ?? {});
+    res.json(await services.apiKeys.roll(req.params.id as string, graceSeconds, actorOf(req)));
+  });
+
+  /** Ends a roll's grace period now: the previous raw key stops on every replica. */
+  router.post('/:id/revoke-previous', async (req, res) => {
+    res.json(await services.apiKeys.revokePrevious(req.params.id as string, actorOf(req)));
   });
 
   router.get('/:id/stats', async (req, res) => {

@@ -1,5 +1,15 @@
-import { ACCOUNT_NOT_ACTIVE, INVALID_CREDENTIALS } from '@wms/shared';
-import { createTestContext, createUser, loginAs, request, TEST_ADMIN, type TestContext, type TestGateway } from '@wms/testing';
+import { ACCOUNT_NOT_ACTIVE, INVALID_CREDENTIALS, userModel } from '@wms/shared';
+import {
+  createTestContext,
+  createUser,
+  loginAs,
+  request,
+  type SessionAnswer,
+  type JsonNode,
+  TEST_ADMIN,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 const MAX_FAILED = 3;
 
@@ -7,8 +17,9 @@ describe('auth: login, lockout and refresh', () => {
   let ctx: TestContext;
   let gateway: TestGateway;
 
-  const login = (email: string, password: string) => request(gateway.url, 'POST', '/api/v1/auth/login', { body: { email, password } });
-  const storedUser = async (id: string) => (await ctx.runtime.db.models.User.findByPk(id))!.get({ plain: true });
+  const login = <T = JsonNode>(email: string, password: string) =>
+    request<T>(gateway.url, 'POST', '/api/v1/auth/login', { body: { email, password } });
+  const storedUser = async (id: string) => (await userModel(ctx.runtime.db).findByPk(id))!.get({ plain: true });
 
   beforeAll(async () => {
     ctx = await createTestContext('auth-login', { LOGIN_MAX_FAILED_ATTEMPTS: String(MAX_FAILED) });
@@ -43,19 +54,27 @@ describe('auth: login, lockout and refresh', () => {
 
       expect(unknown.status).toBe(401);
       expect(wrong.status).toBe(401);
-      expect(unknown.body).toEqual({ statusCode: 401, message: INVALID_CREDENTIALS, error: 'Unauthorized', requestId: expect.any(String) });
+      expect(unknown.body).toEqual({
+        statusCode: 401,
+        message: INVALID_CREDENTIALS,
+        error: 'Unauthorized',
+        requestId: expect.any(String),
+      });
       expect(wrong.body.message).toBe(INVALID_CREDENTIALS);
     });
 
-    it.each(['inactive', 'locked'] as const)('when a %s user logs in with the right password, it gets 401 saying inactive or locked', async (status) => {
-      const { user, password } = await createUser(ctx, { status });
+    it.each(['inactive', 'locked'] as const)(
+      'when a %s user logs in with the right password, it gets 401 saying inactive or locked',
+      async (status) => {
+        const { user, password } = await createUser(ctx, { status });
 
-      const response = await login(user.email, password);
+        const response = await login(user.email, password);
 
-      expect(response.status).toBe(401);
-      expect(response.body.message).toBe(ACCOUNT_NOT_ACTIVE);
-      expect(response.body.message).toMatch(/inactive or locked/);
-    });
+        expect(response.status).toBe(401);
+        expect(response.body.message).toBe(ACCOUNT_NOT_ACTIVE);
+        expect(response.body.message).toMatch(/inactive or locked/);
+      },
+    );
 
     it('when the body lacks the password, it answers 400 VALIDATION_FAILED naming the field', async () => {
       const response = await request(gateway.url, 'POST', '/api/v1/auth/login', { body: { email: 'a@b.test' } });
@@ -108,14 +127,22 @@ describe('auth: login, lockout and refresh', () => {
   describe('POST /api/v1/auth/refresh', () => {
     it('exchanges a refresh token for a new pair whose tokens both work', async () => {
       const { user, password } = await createUser(ctx);
-      const first = (await login(user.email, password)).body;
+      const first = (await login<SessionAnswer>(user.email, password)).body;
 
-      const refreshed = await request(gateway.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: first.refreshToken } });
+      const refreshed = await request<SessionAnswer>(gateway.url, 'POST', '/api/v1/auth/refresh', {
+        body: { refreshToken: first.refreshToken },
+      });
       const me = await request(gateway.url, 'GET', '/api/v1/auth/me', { token: refreshed.body.accessToken });
-      const again = await request(gateway.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: refreshed.body.refreshToken } });
+      const again = await request(gateway.url, 'POST', '/api/v1/auth/refresh', {
+        body: { refreshToken: refreshed.body.refreshToken },
+      });
 
       expect(refreshed.status).toBe(200);
-      expect(refreshed.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), requestId: expect.any(String) });
+      expect(refreshed.body).toEqual({
+        accessToken: expect.any(String),
+        refreshToken: expect.any(String),
+        requestId: expect.any(String),
+      });
       expect(me.status).toBe(200);
       expect(me.body.id).toBe(user.id);
       expect(again.status).toBe(200);
@@ -123,9 +150,11 @@ describe('auth: login, lockout and refresh', () => {
 
     it('when an access token is sent as the refresh token, it answers 401', async () => {
       const { user, password } = await createUser(ctx);
-      const { accessToken } = (await login(user.email, password)).body;
+      const { accessToken } = (await login<SessionAnswer>(user.email, password)).body;
 
-      const response = await request(gateway.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: accessToken } });
+      const response = await request(gateway.url, 'POST', '/api/v1/auth/refresh', {
+        body: { refreshToken: accessToken },
+      });
 
       expect(response.status).toBe(401);
       expect(response.body.message).toMatch(/refresh token expected/);
@@ -133,7 +162,7 @@ describe('auth: login, lockout and refresh', () => {
 
     it('when a refresh token is sent as the bearer token, it answers 401', async () => {
       const { user, password } = await createUser(ctx);
-      const { refreshToken } = (await login(user.email, password)).body;
+      const { refreshToken } = (await login<SessionAnswer>(user.email, password)).body;
 
       const response = await request(gateway.url, 'GET', '/api/v1/auth/me', { token: refreshToken });
 
@@ -143,8 +172,8 @@ describe('auth: login, lockout and refresh', () => {
 
     it('when the user has been disabled since login, refresh answers 401 inactive or locked', async () => {
       const { user, password } = await createUser(ctx);
-      const { refreshToken } = (await login(user.email, password)).body;
-      await ctx.runtime.db.models.User.update({ status: 'inactive' }, { where: { id: user.id } });
+      const { refreshToken } = (await login<SessionAnswer>(user.email, password)).body;
+      await userModel(ctx.runtime.db).update({ status: 'inactive' }, { where: { id: user.id } });
 
       const response = await request(gateway.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken } });
 
@@ -154,10 +183,12 @@ describe('auth: login, lockout and refresh', () => {
 
     it('a refreshed access token carries the modules as stored now', async () => {
       const { user, password } = await createUser(ctx);
-      const { refreshToken } = (await login(user.email, password)).body;
-      await ctx.runtime.db.models.User.update({ adminModules: ['users'] }, { where: { id: user.id } });
+      const { refreshToken } = (await login<SessionAnswer>(user.email, password)).body;
+      await userModel(ctx.runtime.db).update({ adminModules: ['users'] }, { where: { id: user.id } });
 
-      const refreshed = await request(gateway.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken } });
+      const refreshed = await request<SessionAnswer>(gateway.url, 'POST', '/api/v1/auth/refresh', {
+        body: { refreshToken },
+      });
       const list = await request(gateway.url, 'GET', '/api/v1/users', { token: refreshed.body.accessToken });
 
       expect(list.status).toBe(200);

@@ -1,5 +1,14 @@
 import { INVALID_CURRENT_PASSWORD } from '@wms/shared';
-import { createTestContext, createUser, defaultTenantId, request, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  createTestContext,
+  createUser,
+  defaultTenantId,
+  request,
+  type SessionAnswer,
+  type JsonNode,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 describe('auth: register, me, change-password', () => {
   let ctx: TestContext;
@@ -13,19 +22,33 @@ describe('auth: register, me, change-password', () => {
   });
   afterAll(() => ctx.close());
 
-  const registration = (email: string) => ({ email, password: 'long-enough-pw', firstName: 'Ada', lastName: 'Lovelace' });
+  const registration = (email: string) => ({
+    email,
+    password: 'long-enough-pw',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+  });
 
   describe('POST /api/v1/auth/register', () => {
     it('when registration is off (the default), it answers 403 and creates nobody', async () => {
-      const response = await request(closed.url, 'POST', '/api/v1/auth/register', { body: registration('off@example.test') });
+      const response = await request(closed.url, 'POST', '/api/v1/auth/register', {
+        body: registration('off@example.test'),
+      });
 
       expect(response.status).toBe(403);
-      expect(response.body).toEqual({ statusCode: 403, message: 'Registration is disabled', error: 'Forbidden', requestId: expect.any(String) });
+      expect(response.body).toEqual({
+        statusCode: 403,
+        message: 'Registration is disabled',
+        error: 'Forbidden',
+        requestId: expect.any(String),
+      });
       expect(await ctx.services.users.repository.findByEmail('off@example.test')).toBeNull();
     });
 
     it('when registration is on, it answers 201 with the login body: a viewer of tenant DEFAULT, signed in', async () => {
-      const response = await request(open.url, 'POST', '/api/v1/auth/register', { body: registration('  New.User@Example.Local ') });
+      const response = await request<SessionAnswer & { user: JsonNode }>(open.url, 'POST', '/api/v1/auth/register', {
+        body: registration('  New.User@Example.Local '),
+      });
       const me = await request(open.url, 'GET', '/api/v1/auth/me', { token: response.body.accessToken });
 
       expect(response.status).toBe(201);
@@ -37,14 +60,18 @@ describe('auth: register, me, change-password', () => {
         adminModules: [],
         adminModulesWrite: [],
       });
-      expect(response.body).toEqual(expect.objectContaining({ accessToken: expect.any(String), refreshToken: expect.any(String) }));
+      expect(response.body).toEqual(
+        expect.objectContaining({ accessToken: expect.any(String), refreshToken: expect.any(String) }),
+      );
       expect(me.body.email).toBe('new.user@example.local');
     });
 
     it('when the e-mail is already registered, it answers 409', async () => {
       await request(open.url, 'POST', '/api/v1/auth/register', { body: registration('twice@example.test') });
 
-      const response = await request(open.url, 'POST', '/api/v1/auth/register', { body: registration('TWICE@example.test') });
+      const response = await request(open.url, 'POST', '/api/v1/auth/register', {
+        body: registration('TWICE@example.test'),
+      });
 
       expect(response.status).toBe(409);
       expect(response.body.message).toMatch(/already exists/);
@@ -56,14 +83,18 @@ describe('auth: register, me, change-password', () => {
       });
 
       expect(response.status).toBe(400);
-      expect(response.body.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['email', 'password', 'role']);
+      expect(response.body.details.map((detail) => detail.path).sort()).toEqual(['email', 'password', 'role']);
     });
   });
 
   describe('GET /api/v1/auth/me', () => {
     it('answers the caller as stored, without any internal field', async () => {
       const { user, password } = await createUser(ctx);
-      const { accessToken } = (await request(closed.url, 'POST', '/api/v1/auth/login', { body: { email: user.email, password } })).body;
+      const { accessToken } = (
+        await request<SessionAnswer>(closed.url, 'POST', '/api/v1/auth/login', {
+          body: { email: user.email, password },
+        })
+      ).body;
 
       const response = await request(closed.url, 'GET', '/api/v1/auth/me', { token: accessToken });
 
@@ -82,7 +113,11 @@ describe('auth: register, me, change-password', () => {
   describe('POST /api/v1/auth/change-password', () => {
     async function signIn(password = 'old-password-1') {
       const { user } = await createUser(ctx, { password });
-      const session = (await request(closed.url, 'POST', '/api/v1/auth/login', { body: { email: user.email, password } })).body;
+      const session = (
+        await request<SessionAnswer>(closed.url, 'POST', '/api/v1/auth/login', {
+          body: { email: user.email, password },
+        })
+      ).body;
       return { user, ...session };
     }
 
@@ -93,11 +128,17 @@ describe('auth: register, me, change-password', () => {
         token: accessToken,
         body: { currentPassword: 'old-password-1', newPassword: 'new-password-2' },
       });
-      const withNew = await request(closed.url, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'new-password-2' } });
-      const withOld = await request(closed.url, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'old-password-1' } });
+      const withNew = await request(closed.url, 'POST', '/api/v1/auth/login', {
+        body: { email: user.email, password: 'new-password-2' },
+      });
+      const withOld = await request(closed.url, 'POST', '/api/v1/auth/login', {
+        body: { email: user.email, password: 'old-password-1' },
+      });
 
       expect(response.status).toBe(200);
-      expect(response.body).toEqual(expect.objectContaining({ user, accessToken: expect.any(String), refreshToken: expect.any(String) }));
+      expect(response.body).toEqual(
+        expect.objectContaining({ user, accessToken: expect.any(String), refreshToken: expect.any(String) }),
+      );
       expect(withNew.status).toBe(200);
       expect(withOld.status).toBe(401);
     });
@@ -110,7 +151,9 @@ describe('auth: register, me, change-password', () => {
         body: { currentPassword: 'old-password-1', newPassword: 'new-password-2' },
       });
       const withOld = await request(closed.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: before } });
-      const withNew = await request(closed.url, 'POST', '/api/v1/auth/refresh', { body: { refreshToken: changed.body.refreshToken } });
+      const withNew = await request(closed.url, 'POST', '/api/v1/auth/refresh', {
+        body: { refreshToken: changed.body.refreshToken },
+      });
 
       expect(withOld.status).toBe(401);
       expect(withOld.body.message).toMatch(/password change/);
@@ -137,7 +180,9 @@ describe('auth: register, me, change-password', () => {
         token: accessToken,
         body: { currentPassword: 'old-password-1', newPassword: 'short' },
       });
-      const withOld = await request(closed.url, 'POST', '/api/v1/auth/login', { body: { email: user.email, password: 'old-password-1' } });
+      const withOld = await request(closed.url, 'POST', '/api/v1/auth/login', {
+        body: { email: user.email, password: 'old-password-1' },
+      });
 
       expect(response.status).toBe(400);
       expect(response.body.details).toEqual([{ path: 'newPassword', message: expect.stringContaining('at least 8') }]);

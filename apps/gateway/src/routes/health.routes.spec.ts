@@ -1,18 +1,13 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createTestContext, request, type HttpResponse, type TestContext } from '@wms/testing';
+import { createTestContext, request, waitFor, type HttpResponse, type TestContext } from '@wms/testing';
 
 /**
  * A gateway's Redis client connects in the background and fails fast until it has (no offline queue),
  * so a just-started gateway is briefly not ready: poll until the probe reports what we wait for.
  */
-async function readyWhen(url: string, accept: (response: HttpResponse) => boolean, deadlineMs = 10_000): Promise<HttpResponse> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    const response = await request(url, 'GET', '/health/ready');
-    if (accept(response) || Date.now() > deadline) return response;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function readyWhen(url: string, accept: (response: HttpResponse) => boolean): Promise<HttpResponse> {
+  return waitFor(() => request(url, 'GET', '/health/ready'), accept, 10_000, 'the readiness probe');
 }
 
 describe('health endpoints', () => {
@@ -61,7 +56,7 @@ describe('health endpoints', () => {
     try {
       const { port } = hangUp.address() as AddressInfo;
       const gateway = await ctx.startGateway({ REDIS_URL: `redis://127.0.0.1:${port}` });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await waitFor(() => attempts.length > 0, 10_000, 'a first connection attempt');
       expect(attempts.length).toBeGreaterThan(0);
 
       await gateway.close();
@@ -78,7 +73,7 @@ describe('health endpoints', () => {
   it('GET /health/ready answers 503 when PostgreSQL does not answer, while /health/live still answers 200', async () => {
     const gateway = await ctx.startGateway({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/wms' });
 
-    const ready = await readyWhen(gateway.url, (answer) => answer.body.dependencies.redis === 'up');
+    const ready = await readyWhen(gateway.url, (answer) => String(answer.body.dependencies.redis) === 'up');
     const live = await request(gateway.url, 'GET', '/health/live');
 
     expect(ready.status).toBe(503);

@@ -9,7 +9,9 @@ export function healthRoutes(runtime: Pick<Runtime, 'db' | 'redis'>): Router {
   router.get('/ready', async (req, res) => {
     const dependencies = await checkDependencies(runtime.db.sequelize, runtime.redis);
     const ready = dependencies.postgres === 'up' && dependencies.redis === 'up';
-    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'unavailable', dependencies, requestId: req.requestId });
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'unavailable', dependencies, requestId: req.requestId });
   });
   return router;
 }

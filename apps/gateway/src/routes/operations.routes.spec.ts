@@ -6,6 +6,7 @@ import {
   createUser,
   loginAs,
   request,
+  type JsonNode,
   TEST_ADMIN,
   type TestContext,
   type TestGateway,
@@ -22,7 +23,7 @@ interface Receipt {
 }
 
 /**
- * The warehouse operations of CONTRACT.md section 5 through the gateway: allocate (FEFO, row-locked),
+ * The warehouse operations through the gateway: allocate (FEFO, row-locked),
  * release, confirm picks, ship, stock adjustments and cycle counts, with the events each one appends.
  * Every test works in a tenant of its own, so its events and stock are its own.
  */
@@ -40,13 +41,24 @@ describe('warehouse operations', () => {
   afterAll(() => ctx.close());
 
   const call = (method: string, path: string, tenantId: string | null, body?: unknown, token = admin) =>
-    request(gateway.url, method, `${API}${path}${tenantId ? `${path.includes('?') ? '&' : '?'}tenantId=${tenantId}` : ''}`, { token, body });
+    request(
+      gateway.url,
+      method,
+      `${API}${path}${tenantId ? `${path.includes('?') ? '&' : '?'}tenantId=${tenantId}` : ''}`,
+      { token, body },
+    );
   const inquiry = async (tenantId: string, orderNo: string) => (await call('GET', `/orders/${orderNo}`, tenantId)).body;
 
   /** A tenant with warehouse WH1, locations, items (LOT is lot-tracked) and a customer. */
-  async function tenantWithStock(receipts: Receipt[], extraLocations: { code: string; pickFace?: boolean; type?: string }[] = []) {
+  async function tenantWithStock(
+    receipts: Receipt[],
+    extraLocations: { code: string; pickFace?: boolean; type?: string }[] = [],
+  ) {
     const { tenant } = await createTenantWithWarehouse(ctx, undefined, 'WH1');
-    const locations = [{ code: 'A-01' }, { code: 'B-01' }, ...extraLocations].map((location) => ({ warehouseCode: 'WH1', ...location }));
+    const locations = [{ code: 'A-01' }, { code: 'B-01' }, ...extraLocations].map((location) => ({
+      warehouseCode: 'WH1',
+      ...location,
+    }));
     await createMasterData(ctx, tenant.id, {
       items: [{ sku: 'PLAIN' }, { sku: 'OTHER' }, { sku: 'LOT', tracking: 'lot' }],
       partners: [{ code: 'CUST', type: 'customer' }],
@@ -54,7 +66,10 @@ describe('warehouse operations', () => {
     });
     if (receipts.length) {
       await ctx.runtime.db.sequelize.transaction((transaction) =>
-        ctx.services.grns.receive({ tenantId: tenant.id, transaction }, { warehouseCode: 'WH1', lines: receipts.map((line) => ({ uomCode: 'EA', ...line })) }),
+        ctx.services.grns.receive(
+          { tenantId: tenant.id, transaction },
+          { warehouseCode: 'WH1', lines: receipts.map((line) => ({ uomCode: 'EA', ...line })) },
+        ),
       );
     }
     return tenant.id;
@@ -77,7 +92,7 @@ describe('warehouse operations', () => {
   }
 
   async function eventsOf(tenantId: string, prefix = '') {
-    return ctx.runtime.db.sequelize.query<{ event: string; data: Record<string, any> }>(
+    return ctx.runtime.db.sequelize.query<{ event: string; data: JsonNode }>(
       'SELECT event, data FROM events WHERE tenant_id = $1 AND event LIKE $2 ORDER BY seq',
       { bind: [tenantId, `${prefix}%`], type: QueryTypes.SELECT },
     );
@@ -85,7 +100,12 @@ describe('warehouse operations', () => {
 
   /** Stock rows of a sku as [location, lot, on hand, allocated], in location order. */
   async function rowsOf(tenantId: string, sku: string) {
-    const rows = await ctx.runtime.db.sequelize.query<{ location: string; lot: string; onHand: number; allocated: number }>(
+    const rows = await ctx.runtime.db.sequelize.query<{
+      location: string;
+      lot: string;
+      onHand: number;
+      allocated: number;
+    }>(
       `SELECT l.code AS location, s.lot_no AS lot, s.qty_on_hand::float8 AS "onHand", s.qty_allocated::float8 AS allocated
        FROM stock_rows s JOIN locations l ON l.id = s.location_id JOIN items i ON i.id = s.item_id
        WHERE s.tenant_id = $1 AND i.sku = $2 ORDER BY l.code, s.lot_no`,
@@ -95,7 +115,9 @@ describe('warehouse operations', () => {
   }
 
   const cancel = (tenantId: string, orderNo: string) =>
-    ctx.runtime.db.sequelize.transaction((transaction) => ctx.services.orders.cancel({ tenantId, transaction }, orderNo));
+    ctx.runtime.db.sequelize.transaction((transaction) =>
+      ctx.services.orders.cancel({ tenantId, transaction }, orderNo),
+    );
 
   describe('the life of an order', () => {
     it('when an order is allocated, released, picked and shipped, the inquiry is right at each step and each step appends its event', async () => {
@@ -103,13 +125,24 @@ describe('warehouse operations', () => {
         { sku: 'LOT', qty: 10, locationCode: 'A-01', lotNo: 'L1', expiryDate: '2030-01-01' },
         { sku: 'PLAIN', qty: 5, locationCode: 'B-01' },
       ]);
-      const orderNo = await createOrder(tenantId, [{ sku: 'LOT', qty: 4 }, { sku: 'PLAIN', qty: 3 }]);
-      expect(await inquiry(tenantId, orderNo)).toMatchObject({ status: 'open', summary: { totalOrdered: 7, totalAllocated: 0, totalPicked: 0, totalShipped: 0 } });
+      const orderNo = await createOrder(tenantId, [
+        { sku: 'LOT', qty: 4 },
+        { sku: 'PLAIN', qty: 3 },
+      ]);
+      expect(await inquiry(tenantId, orderNo)).toMatchObject({
+        status: 'open',
+        summary: { totalOrdered: 7, totalAllocated: 0, totalPicked: 0, totalShipped: 0 },
+      });
 
       // Allocate
       const allocated = await call('POST', `/orders/${orderNo}/allocate`, tenantId);
       expect(allocated.status).toBe(200);
-      expect(allocated.body).toMatchObject({ orderNo, status: 'allocated', pickTasks: [], summary: { totalOrdered: 7, totalAllocated: 7, totalPicked: 0, totalShipped: 0 } });
+      expect(allocated.body).toMatchObject({
+        orderNo,
+        status: 'allocated',
+        pickTasks: [],
+        summary: { totalOrdered: 7, totalAllocated: 7, totalPicked: 0, totalShipped: 0 },
+      });
       expect(await rowsOf(tenantId, 'LOT')).toEqual([['A-01', 'L1', 10, 4]]);
 
       // Release
@@ -117,8 +150,26 @@ describe('warehouse operations', () => {
       expect(released.status).toBe(200);
       expect(released.body.status).toBe('released');
       expect(released.body.pickTasks).toEqual([
-        { id: expect.any(String), lineNo: 1, sku: 'LOT', locationCode: 'A-01', lotNo: 'L1', qty: 4, qtyPicked: 0, status: 'open' },
-        { id: expect.any(String), lineNo: 2, sku: 'PLAIN', locationCode: 'B-01', lotNo: null, qty: 3, qtyPicked: 0, status: 'open' },
+        {
+          id: expect.any(String),
+          lineNo: 1,
+          sku: 'LOT',
+          locationCode: 'A-01',
+          lotNo: 'L1',
+          qty: 4,
+          qtyPicked: 0,
+          status: 'open',
+        },
+        {
+          id: expect.any(String),
+          lineNo: 2,
+          sku: 'PLAIN',
+          locationCode: 'B-01',
+          lotNo: null,
+          qty: 3,
+          qtyPicked: 0,
+          status: 'open',
+        },
       ]);
       const [lotTask, plainTask] = released.body.pickTasks;
 
@@ -126,10 +177,18 @@ describe('warehouse operations', () => {
       const first = await call('POST', `/pick-tasks/${lotTask.id}/confirm`, tenantId, {});
       expect(first.status).toBe(200);
       expect(first.body).toEqual({ ...lotTask, orderNo, qtyPicked: 4, status: 'picked', orderStatus: 'released' });
-      expect((await inquiry(tenantId, orderNo)).summary).toEqual({ totalOrdered: 7, totalAllocated: 7, totalPicked: 4, totalShipped: 0 });
+      expect((await inquiry(tenantId, orderNo)).summary).toEqual({
+        totalOrdered: 7,
+        totalAllocated: 7,
+        totalPicked: 4,
+        totalShipped: 0,
+      });
       const last = await call('POST', `/pick-tasks/${plainTask.id}/confirm`, tenantId, { qtyPicked: 3 });
       expect(last.body).toMatchObject({ status: 'picked', qtyPicked: 3, orderStatus: 'picked' });
-      expect(await inquiry(tenantId, orderNo)).toMatchObject({ status: 'picked', summary: { totalOrdered: 7, totalAllocated: 7, totalPicked: 7, totalShipped: 0 } });
+      expect(await inquiry(tenantId, orderNo)).toMatchObject({
+        status: 'picked',
+        summary: { totalOrdered: 7, totalAllocated: 7, totalPicked: 7, totalShipped: 0 },
+      });
       expect(await rowsOf(tenantId, 'LOT')).toEqual([['A-01', 'L1', 6, 0]]);
       expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['B-01', '', 2, 0]]);
 
@@ -144,13 +203,19 @@ describe('warehouse operations', () => {
         carrier: 'DHL',
         trackingNo: '1Z999',
         shippedAt: expect.any(String),
-        lines: [{ lineNo: 1, sku: 'LOT', qtyShipped: 4 }, { lineNo: 2, sku: 'PLAIN', qtyShipped: 3 }],
+        lines: [
+          { lineNo: 1, sku: 'LOT', qtyShipped: 4 },
+          { lineNo: 2, sku: 'PLAIN', qtyShipped: 3 },
+        ],
       });
       const final = await inquiry(tenantId, orderNo);
-      expect(final).toMatchObject({ status: 'shipped', summary: { totalOrdered: 7, totalAllocated: 7, totalPicked: 7, totalShipped: 7 } });
-      expect(final.lines.map((line: any) => line.qtyShipped)).toEqual([4, 3]);
+      expect(final).toMatchObject({
+        status: 'shipped',
+        summary: { totalOrdered: 7, totalAllocated: 7, totalPicked: 7, totalShipped: 7 },
+      });
+      expect(final.lines.map((line) => line.qtyShipped)).toEqual([4, 3]);
 
-      // Every event, with CONTRACT 5's data, in order.
+      // Every event, with its data as subscribers receive it, in order.
       expect(await eventsOf(tenantId, 'order.')).toEqual([
         {
           event: 'order.allocated',
@@ -158,7 +223,10 @@ describe('warehouse operations', () => {
             tenantId,
             orderNo,
             warehouseCode: 'WH1',
-            lines: [{ lineNo: 1, sku: 'LOT', qtyOrdered: 4, qtyAllocated: 4 }, { lineNo: 2, sku: 'PLAIN', qtyOrdered: 3, qtyAllocated: 3 }],
+            lines: [
+              { lineNo: 1, sku: 'LOT', qtyOrdered: 4, qtyAllocated: 4 },
+              { lineNo: 2, sku: 'PLAIN', qtyOrdered: 3, qtyAllocated: 3 },
+            ],
           },
         },
         {
@@ -173,7 +241,10 @@ describe('warehouse operations', () => {
             ],
           },
         },
-        { event: 'order.shipped', data: { tenantId, orderNo, shipmentNo: shipped.body.shipmentNo, trackingNo: '1Z999' } },
+        {
+          event: 'order.shipped',
+          data: { tenantId, orderNo, shipmentNo: shipped.body.shipmentNo, trackingNo: '1Z999' },
+        },
       ]);
     });
 
@@ -190,7 +261,12 @@ describe('warehouse operations', () => {
       const reallocate = await call('POST', `/orders/${orderNo}/allocate`, tenantId);
 
       expect(early.status).toBe(409);
-      expect(early.body).toEqual({ statusCode: 409, error: 'Conflict', message: `Order ${orderNo} is open and cannot be shipped`, requestId: expect.any(String) });
+      expect(early.body).toEqual({
+        statusCode: 409,
+        error: 'Conflict',
+        message: `Order ${orderNo} is open and cannot be shipped`,
+        requestId: expect.any(String),
+      });
       expect(once.status).toBe(201);
       expect(once.body.trackingNo).toBeNull();
       expect(twice.status).toBe(409);
@@ -208,7 +284,13 @@ describe('warehouse operations', () => {
 
       const partial = await call('POST', `/orders/${orderNo}/allocate`, tenantId);
       const refused = await call('POST', `/orders/${orderNo}/release`, tenantId);
-      await call('POST', '/stock/adjustments', tenantId, { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'PLAIN', qtyDelta: 4, reason: 'found' });
+      await call('POST', '/stock/adjustments', tenantId, {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'PLAIN',
+        qtyDelta: 4,
+        reason: 'found',
+      });
       const topped = await call('POST', `/orders/${orderNo}/allocate`, tenantId);
       const nothingMore = await call('POST', `/orders/${orderNo}/allocate`, tenantId);
       const released = await call('POST', `/orders/${orderNo}/release`, tenantId);
@@ -218,8 +300,10 @@ describe('warehouse operations', () => {
       expect(refused.body.message).toBe(`Order ${orderNo} is open and cannot be released until it is fully allocated`);
       expect(topped.body).toMatchObject({ status: 'allocated', summary: { totalAllocated: 5 } });
       expect(nothingMore.status).toBe(200);
-      expect(released.body.pickTasks.map((task: any) => [task.locationCode, task.qty])).toEqual([['A-01', 5]]);
-      expect((await eventsOf(tenantId, 'order.allocated')).map((event) => event.data.lines[0].qtyAllocated)).toEqual([3, 5]);
+      expect(released.body.pickTasks.map((task) => [task.locationCode, task.qty])).toEqual([['A-01', 5]]);
+      expect((await eventsOf(tenantId, 'order.allocated')).map((event) => event.data.lines[0].qtyAllocated)).toEqual([
+        3, 5,
+      ]);
       expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['A-01', '', 7, 5]]);
     });
 
@@ -244,7 +328,13 @@ describe('warehouse operations', () => {
           { sku: 'LOT', qty: 1, locationCode: 'C-02', lotNo: 'MID', expiryDate: '2030-06-01' },
           { sku: 'LOT', qty: 1, locationCode: 'C-01', lotNo: 'MID', expiryDate: '2030-06-01' },
         ],
-        [{ code: 'A-02' }, { code: 'A-03', pickFace: true }, { code: 'A-04', pickFace: true }, { code: 'C-01', pickFace: true }, { code: 'C-02', pickFace: true }],
+        [
+          { code: 'A-02' },
+          { code: 'A-03', pickFace: true },
+          { code: 'A-04', pickFace: true },
+          { code: 'C-01', pickFace: true },
+          { code: 'C-02', pickFace: true },
+        ],
       );
       const first = await createOrder(tenantId, [{ sku: 'LOT', qty: 10 }]);
       const second = await createOrder(tenantId, [{ sku: 'LOT', qty: 3 }]);
@@ -256,7 +346,7 @@ describe('warehouse operations', () => {
 
       // EARLY at the pick face A-03 before EARLY at A-01; MID at C-01 before C-02; LATE only in part; NOEXP untouched.
       const firstEvents = await eventsOf(tenantId, 'order.released');
-      expect(firstEvents[0]!.data.pickTasks.map((task: any) => task.id)).toEqual(firstTasks.map((task: any) => task.id));
+      expect(firstEvents[0]!.data.pickTasks.map((task) => task.id)).toEqual(firstTasks.map((task) => task.id));
       expect(await rowsOf(tenantId, 'LOT')).toEqual([
         ['A-01', 'EARLY', 2, 2],
         ['A-02', 'LATE', 5, 5],
@@ -265,7 +355,7 @@ describe('warehouse operations', () => {
         ['C-01', 'MID', 1, 1],
         ['C-02', 'MID', 1, 1],
       ]);
-      expect(firstTasks.map((task: any) => [task.locationCode, task.lotNo, task.qty])).toEqual([
+      expect(firstTasks.map((task) => [task.locationCode, task.lotNo, task.qty])).toEqual([
         ['A-01', 'EARLY', 2],
         ['A-02', 'LATE', 4],
         ['A-03', 'EARLY', 2],
@@ -273,7 +363,7 @@ describe('warehouse operations', () => {
         ['C-02', 'MID', 1],
       ]);
       // The second order finds the rest of LATE before the lot without expiry.
-      expect(secondTasks.map((task: any) => [task.locationCode, task.lotNo, task.qty])).toEqual([
+      expect(secondTasks.map((task) => [task.locationCode, task.lotNo, task.qty])).toEqual([
         ['A-02', 'LATE', 1],
         ['A-04', 'NOEXP', 2],
       ]);
@@ -308,7 +398,11 @@ describe('warehouse operations', () => {
           { sku: 'LOT', qty: 1, locationCode: 'C-01', lotNo: 'MID', expiryDate: '2030-06-01' },
           { sku: 'LOT', qty: 1, locationCode: 'C-02', lotNo: 'MID', expiryDate: '2030-06-01' },
         ],
-        [{ code: 'A-03', pickFace: true }, { code: 'C-01', pickFace: true }, { code: 'C-02', pickFace: true }],
+        [
+          { code: 'A-03', pickFace: true },
+          { code: 'C-01', pickFace: true },
+          { code: 'C-02', pickFace: true },
+        ],
       );
       const orders = [];
       for (let n = 0; n < 4; n++) orders.push(await createOrder(tenantId, [{ sku: 'LOT', qty: 1 }]));
@@ -323,26 +417,37 @@ describe('warehouse operations', () => {
     });
 
     it('when 20 orders are allocated at once over stock for 10, exactly 10 units are allocated and no row is over-allocated', async () => {
-      const tenantId = await tenantWithStock([
-        { sku: 'PLAIN', qty: 3, locationCode: 'A-01' },
-        { sku: 'PLAIN', qty: 3, locationCode: 'B-01' },
-        { sku: 'PLAIN', qty: 4, locationCode: 'C-01' },
-      ], [{ code: 'C-01' }]);
+      const tenantId = await tenantWithStock(
+        [
+          { sku: 'PLAIN', qty: 3, locationCode: 'A-01' },
+          { sku: 'PLAIN', qty: 3, locationCode: 'B-01' },
+          { sku: 'PLAIN', qty: 4, locationCode: 'C-01' },
+        ],
+        [{ code: 'C-01' }],
+      );
       const orders: string[] = [];
       for (let n = 0; n < 20; n++) orders.push(await createOrder(tenantId, [{ sku: 'PLAIN', qty: 2 }]));
 
-      const responses = await Promise.all(orders.map((orderNo) => call('POST', `/orders/${orderNo}/allocate`, tenantId)));
+      const responses = await Promise.all(
+        orders.map((orderNo) => call('POST', `/orders/${orderNo}/allocate`, tenantId)),
+      );
 
       expect(responses.map((response) => response.status)).toEqual(orders.map(() => 200));
-      const totals = responses.map((response) => response.body.summary.totalAllocated as number);
+      const totals = responses.map((response) => Number(response.body.summary.totalAllocated));
       expect(totals.reduce((sum, qty) => sum + qty, 0)).toBe(10);
-      expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['A-01', '', 3, 3], ['B-01', '', 3, 3], ['C-01', '', 4, 4]]);
+      expect(await rowsOf(tenantId, 'PLAIN')).toEqual([
+        ['A-01', '', 3, 3],
+        ['B-01', '', 3, 3],
+        ['C-01', '', 4, 4],
+      ]);
       const stock = await ctx.services.stock.inquire(tenantId, { sku: 'PLAIN' });
       expect(stock).toMatchObject({ totalOnHand: 10, totalAllocated: 10, totalAvailable: 0 });
       expect(stock.stocks.every((row) => row.qtyAvailable >= 0)).toBe(true);
       const allocatedEvents = await eventsOf(tenantId, 'order.allocated');
       expect(allocatedEvents.length).toBe(totals.filter((qty) => qty > 0).length);
-      expect(responses.filter((response) => response.body.status === 'allocated').length).toBe(totals.filter((qty) => qty === 2).length);
+      expect(responses.filter((response) => String(response.body.status) === 'allocated').length).toBe(
+        totals.filter((qty) => qty === 2).length,
+      );
     });
   });
 
@@ -361,7 +466,12 @@ describe('warehouse operations', () => {
       expect(afterPick).toEqual([['A-01', '', 7, 2]]);
       expect(shipped.body.lines).toEqual([{ lineNo: 1, sku: 'PLAIN', qtyShipped: 3 }]);
       expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['A-01', '', 7, 0]]);
-      expect((await inquiry(tenantId, orderNo)).summary).toEqual({ totalOrdered: 5, totalAllocated: 3, totalPicked: 3, totalShipped: 3 });
+      expect((await inquiry(tenantId, orderNo)).summary).toEqual({
+        totalOrdered: 5,
+        totalAllocated: 3,
+        totalPicked: 3,
+        totalShipped: 3,
+      });
     });
 
     it('when a confirm asks for more than the task, nothing, a task twice or an unknown task, it is refused and nothing changes', async () => {
@@ -391,22 +501,36 @@ describe('warehouse operations', () => {
     });
 
     it('when a released order is cancelled, its reservations are released and stock is whole again', async () => {
-      const tenantId = await tenantWithStock([{ sku: 'PLAIN', qty: 4, locationCode: 'A-01' }, { sku: 'PLAIN', qty: 4, locationCode: 'B-01' }]);
+      const tenantId = await tenantWithStock([
+        { sku: 'PLAIN', qty: 4, locationCode: 'A-01' },
+        { sku: 'PLAIN', qty: 4, locationCode: 'B-01' },
+      ]);
       const orderNo = await createOrder(tenantId, [{ sku: 'PLAIN', qty: 6 }]);
       await call('POST', `/orders/${orderNo}/allocate`, tenantId);
       await call('POST', `/orders/${orderNo}/release`, tenantId);
 
       await cancel(tenantId, orderNo);
 
-      expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['A-01', '', 4, 0], ['B-01', '', 4, 0]]);
+      expect(await rowsOf(tenantId, 'PLAIN')).toEqual([
+        ['A-01', '', 4, 0],
+        ['B-01', '', 4, 0],
+      ]);
       const order = await inquiry(tenantId, orderNo);
-      expect(order.pickTasks.map((task: any) => task.status)).toEqual(['cancelled', 'cancelled']);
+      expect(order.pickTasks.map((task) => task.status)).toEqual(['cancelled', 'cancelled']);
       expect(order.summary).toEqual({ totalOrdered: 6, totalAllocated: 0, totalPicked: 0, totalShipped: 0 });
-      expect((await eventsOf(tenantId, 'order.cancelled'))[0]!.data).toEqual({ tenantId, orderNo, referenceNo: expect.any(String), previousStatus: 'released' });
+      expect((await eventsOf(tenantId, 'order.cancelled'))[0]!.data).toEqual({
+        tenantId,
+        orderNo,
+        referenceNo: expect.any(String),
+        previousStatus: 'released',
+      });
     });
 
     it('when an order is cancelled after a full and a short pick, picked stock goes back where it was and the short remainder is released', async () => {
-      const tenantId = await tenantWithStock([{ sku: 'PLAIN', qty: 4, locationCode: 'A-01' }, { sku: 'PLAIN', qty: 4, locationCode: 'B-01' }]);
+      const tenantId = await tenantWithStock([
+        { sku: 'PLAIN', qty: 4, locationCode: 'A-01' },
+        { sku: 'PLAIN', qty: 4, locationCode: 'B-01' },
+      ]);
       const orderNo = await createOrder(tenantId, [{ sku: 'PLAIN', qty: 7 }]);
       await call('POST', `/orders/${orderNo}/allocate`, tenantId);
       const [fromA, fromB] = (await call('POST', `/orders/${orderNo}/release`, tenantId)).body.pickTasks;
@@ -416,8 +540,14 @@ describe('warehouse operations', () => {
 
       await cancel(tenantId, orderNo);
 
-      expect(picked).toEqual([['A-01', '', 0, 0], ['B-01', '', 3, 2]]);
-      expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['A-01', '', 4, 0], ['B-01', '', 4, 0]]);
+      expect(picked).toEqual([
+        ['A-01', '', 0, 0],
+        ['B-01', '', 3, 2],
+      ]);
+      expect(await rowsOf(tenantId, 'PLAIN')).toEqual([
+        ['A-01', '', 4, 0],
+        ['B-01', '', 4, 0],
+      ]);
       expect((await eventsOf(tenantId, 'order.cancelled'))[0]!.data.previousStatus).toBe('picked');
     });
   });
@@ -426,7 +556,14 @@ describe('warehouse operations', () => {
     it('when stock is adjusted up at a key with no row, the row is created and stock.adjusted reports the new on hand', async () => {
       const tenantId = await tenantWithStock([]);
 
-      const response = await call('POST', '/stock/adjustments', tenantId, { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'LOT', lotNo: 'L9', qtyDelta: 5.5, reason: 'found in aisle' });
+      const response = await call('POST', '/stock/adjustments', tenantId, {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'LOT',
+        lotNo: 'L9',
+        qtyDelta: 5.5,
+        reason: 'found in aisle',
+      });
 
       expect(response.status).toBe(201);
       expect(response.body).toEqual({
@@ -442,7 +579,19 @@ describe('warehouse operations', () => {
         createdAt: expect.any(String),
       });
       expect(await eventsOf(tenantId, 'stock.')).toEqual([
-        { event: 'stock.adjusted', data: { tenantId, warehouseCode: 'WH1', locationCode: 'A-01', sku: 'LOT', lotNo: 'L9', qtyDelta: 5.5, qtyOnHand: 5.5, reason: 'found in aisle' } },
+        {
+          event: 'stock.adjusted',
+          data: {
+            tenantId,
+            warehouseCode: 'WH1',
+            locationCode: 'A-01',
+            sku: 'LOT',
+            lotNo: 'L9',
+            qtyDelta: 5.5,
+            qtyOnHand: 5.5,
+            reason: 'found in aisle',
+          },
+        },
       ]);
     });
 
@@ -460,7 +609,8 @@ describe('warehouse operations', () => {
       expect(refused.body).toEqual({
         statusCode: 409,
         error: 'Conflict',
-        message: 'Stock of item SKU PLAIN at A-01 has 5 on hand and 4 allocated; an adjustment of -2 would leave on hand below allocated',
+        message:
+          'Stock of item SKU PLAIN at A-01 has 5 on hand and 4 allocated; an adjustment of -2 would leave on hand below allocated',
         requestId: expect.any(String),
       });
       expect(noRow.status).toBe(409);
@@ -486,8 +636,14 @@ describe('warehouse operations', () => {
       expect(missing.body.message).toBe('Request validation failed');
       expect(location.body).toMatchObject({ statusCode: 400, message: 'Location code Z-99 not found' });
       expect(sku.body).toMatchObject({ statusCode: 400, message: 'Item SKU NOPE not found' });
-      expect(lotless.body).toMatchObject({ statusCode: 400, message: 'item SKU LOT is lot-tracked, so lotNo is required' });
-      expect(lotted.body).toMatchObject({ statusCode: 400, message: 'item SKU PLAIN is not lot-tracked, so lotNo is not allowed' });
+      expect(lotless.body).toMatchObject({
+        statusCode: 400,
+        message: 'item SKU LOT is lot-tracked, so lotNo is required',
+      });
+      expect(lotted.body).toMatchObject({
+        statusCode: 400,
+        message: 'item SKU PLAIN is not lot-tracked, so lotNo is not allowed',
+      });
       expect(await eventsOf(tenantId)).toEqual([]);
     });
   });
@@ -496,24 +652,67 @@ describe('warehouse operations', () => {
     it('when a count equals the system quantity, it is recorded and no event is appended', async () => {
       const tenantId = await tenantWithStock([{ sku: 'PLAIN', qty: 4, locationCode: 'A-01' }]);
 
-      const response = await call('POST', '/cycle-counts', tenantId, { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'PLAIN', countedQty: 4 });
+      const response = await call('POST', '/cycle-counts', tenantId, {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'PLAIN',
+        countedQty: 4,
+      });
 
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ systemQty: 4, countedQty: 4, variance: 0, qtyAdjusted: 0, unresolvedQty: 0, qtyOnHand: 4, lotNo: null });
+      expect(response.body).toMatchObject({
+        systemQty: 4,
+        countedQty: 4,
+        variance: 0,
+        qtyAdjusted: 0,
+        unresolvedQty: 0,
+        qtyOnHand: 4,
+        lotNo: null,
+      });
       expect(await eventsOf(tenantId)).toEqual([]);
     });
 
     it('when a count differs, stock is adjusted to it and cyclecount.variance reports countedQty − systemQty', async () => {
       const tenantId = await tenantWithStock([{ sku: 'LOT', qty: 4, locationCode: 'A-01', lotNo: 'L1' }]);
 
-      const response = await call('POST', '/cycle-counts', tenantId, { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'LOT', lotNo: 'L1', countedQty: 6 });
+      const response = await call('POST', '/cycle-counts', tenantId, {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'LOT',
+        lotNo: 'L1',
+        countedQty: 6,
+      });
 
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ systemQty: 4, countedQty: 6, variance: 2, qtyAdjusted: 2, qtyOnHand: 6 });
       expect(await rowsOf(tenantId, 'LOT')).toEqual([['A-01', 'L1', 6, 0]]);
       expect(await eventsOf(tenantId)).toEqual([
-        { event: 'stock.adjusted', data: { tenantId, warehouseCode: 'WH1', locationCode: 'A-01', sku: 'LOT', lotNo: 'L1', qtyDelta: 2, qtyOnHand: 6, reason: 'cycle count' } },
-        { event: 'cyclecount.variance', data: { tenantId, warehouseCode: 'WH1', locationCode: 'A-01', sku: 'LOT', lotNo: 'L1', systemQty: 4, countedQty: 6, variance: 2 } },
+        {
+          event: 'stock.adjusted',
+          data: {
+            tenantId,
+            warehouseCode: 'WH1',
+            locationCode: 'A-01',
+            sku: 'LOT',
+            lotNo: 'L1',
+            qtyDelta: 2,
+            qtyOnHand: 6,
+            reason: 'cycle count',
+          },
+        },
+        {
+          event: 'cyclecount.variance',
+          data: {
+            tenantId,
+            warehouseCode: 'WH1',
+            locationCode: 'A-01',
+            sku: 'LOT',
+            lotNo: 'L1',
+            systemQty: 4,
+            countedQty: 6,
+            variance: 2,
+          },
+        },
       ]);
     });
 
@@ -522,17 +721,38 @@ describe('warehouse operations', () => {
       const orderNo = await createOrder(tenantId, [{ sku: 'PLAIN', qty: 4 }]);
       await call('POST', `/orders/${orderNo}/allocate`, tenantId);
 
-      const response = await call('POST', '/cycle-counts', tenantId, { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'PLAIN', countedQty: 1 });
+      const response = await call('POST', '/cycle-counts', tenantId, {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'PLAIN',
+        countedQty: 1,
+      });
 
-      expect(response.body).toMatchObject({ systemQty: 6, countedQty: 1, variance: -5, qtyAdjusted: -2, unresolvedQty: 3, qtyOnHand: 4 });
+      expect(response.body).toMatchObject({
+        systemQty: 6,
+        countedQty: 1,
+        variance: -5,
+        qtyAdjusted: -2,
+        unresolvedQty: 3,
+        qtyOnHand: 4,
+      });
       expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['A-01', '', 4, 4]]);
-      expect((await eventsOf(tenantId, 'cyclecount.variance'))[0]!.data).toMatchObject({ systemQty: 6, countedQty: 1, variance: -5 });
+      expect((await eventsOf(tenantId, 'cyclecount.variance'))[0]!.data).toMatchObject({
+        systemQty: 6,
+        countedQty: 1,
+        variance: -5,
+      });
     });
 
     it('when a count finds stock where the system has no row, the row is created with the counted quantity', async () => {
       const tenantId = await tenantWithStock([]);
 
-      const response = await call('POST', '/cycle-counts', tenantId, { warehouseCode: 'WH1', locationCode: 'B-01', sku: 'PLAIN', countedQty: 2 });
+      const response = await call('POST', '/cycle-counts', tenantId, {
+        warehouseCode: 'WH1',
+        locationCode: 'B-01',
+        sku: 'PLAIN',
+        countedQty: 2,
+      });
 
       expect(response.body).toMatchObject({ systemQty: 0, countedQty: 2, variance: 2, qtyOnHand: 2 });
       expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['B-01', '', 2, 0]]);
@@ -545,7 +765,12 @@ describe('warehouse operations', () => {
       const orderNo = await createOrder(tenantId, [{ sku: 'PLAIN', qty: 1 }]);
       const none = await createUser(ctx, { role: 'operator', tenantId });
       const reader = await createUser(ctx, { role: 'operator', tenantId, adminModules: ['orders', 'inventory'] });
-      const picker = await createUser(ctx, { role: 'operator', tenantId, adminModules: ['orders'], adminModulesWrite: ['orders'] });
+      const picker = await createUser(ctx, {
+        role: 'operator',
+        tenantId,
+        adminModules: ['orders'],
+        adminModulesWrite: ['orders'],
+      });
       const [noneToken, readerToken, pickerToken] = await Promise.all(
         [none, reader, picker].map((created) => loginAs(gateway.url, created.user.email, created.password)),
       );
@@ -557,9 +782,21 @@ describe('warehouse operations', () => {
       expect(readerAllocate.status).toBe(403);
       expect(readerAllocate.body.message).toBe('Missing write permission for module orders');
       expect((await call('POST', '/stock/adjustments', null, adjustment, readerToken)).status).toBe(403);
-      expect((await call('POST', '/cycle-counts', null, { ...adjustment, qtyDelta: undefined, reason: undefined, countedQty: 1 }, pickerToken)).status).toBe(403);
+      expect(
+        (
+          await call(
+            'POST',
+            '/cycle-counts',
+            null,
+            { ...adjustment, qtyDelta: undefined, reason: undefined, countedQty: 1 },
+            pickerToken,
+          )
+        ).status,
+      ).toBe(403);
       expect((await call('POST', '/stock/adjustments', null, adjustment, pickerToken)).status).toBe(403);
-      expect((await call('POST', `/orders/${orderNo}/allocate`, null, undefined, pickerToken)).body.status).toBe('allocated');
+      expect((await call('POST', `/orders/${orderNo}/allocate`, null, undefined, pickerToken)).body.status).toBe(
+        'allocated',
+      );
       expect(await rowsOf(tenantId, 'PLAIN')).toEqual([['A-01', '', 5, 1]]);
     });
 
@@ -567,7 +804,12 @@ describe('warehouse operations', () => {
       const tenantId = await tenantWithStock([{ sku: 'PLAIN', qty: 5, locationCode: 'A-01' }]);
       const otherTenant = await tenantWithStock([{ sku: 'PLAIN', qty: 5, locationCode: 'A-01' }]);
       const otherOrder = await createOrder(otherTenant, [{ sku: 'PLAIN', qty: 1 }]);
-      const bound = await createUser(ctx, { role: 'manager', tenantId, adminModules: ['orders'], adminModulesWrite: ['orders'] });
+      const bound = await createUser(ctx, {
+        role: 'manager',
+        tenantId,
+        adminModules: ['orders'],
+        adminModulesWrite: ['orders'],
+      });
       const token = await loginAs(gateway.url, bound.user.email, bound.password);
 
       const hidden = await call('POST', `/orders/${otherOrder}/allocate`, null, undefined, token);

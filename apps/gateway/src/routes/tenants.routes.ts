@@ -1,12 +1,6 @@
 import { Router } from 'express';
-import Joi from 'joi';
-import { validate, type Services, type TokenService } from '@wms/shared';
+import { createTenantSchema, validate, type Services, type TokenService } from '@wms/shared';
 import { requireAdminRole, requireJwt } from '../http/jwt-guard.js';
-
-const createTenantSchema = Joi.object({
-  code: Joi.string().trim().pattern(/^[A-Za-z0-9_-]{1,64}$/).required(),
-  name: Joi.string().trim().min(1).max(200).required(),
-});
 
 /** Tenants are managed by role admin only. */
 export function tenantsRoutes(services: Services, tokens: TokenService): Router {

@@ -15,7 +15,8 @@ describe('users admin endpoints', () => {
   let gateway: TestGateway;
   let adminToken: string;
 
-  const call = (method: string, path: string, token: string, body?: unknown) => request(gateway.url, method, path, { token, body });
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    request(gateway.url, method, path, { token, body });
 
   beforeAll(async () => {
     ctx = await createTestContext('users-routes');
@@ -62,7 +63,11 @@ describe('users admin endpoints', () => {
     it('POST /users with an existing e-mail in another case answers 409', async () => {
       const { user } = await createUser(ctx);
 
-      const response = await call('POST', '/api/v1/users', adminToken, { email: user.email.toUpperCase(), password: 'password-123', role: 'viewer' });
+      const response = await call('POST', '/api/v1/users', adminToken, {
+        email: user.email.toUpperCase(),
+        password: 'password-123',
+        role: 'viewer',
+      });
 
       expect(response.status).toBe(409);
       expect(response.body.error).toBe('Conflict');
@@ -77,7 +82,7 @@ describe('users admin endpoints', () => {
       });
 
       expect(response.status).toBe(400);
-      expect(response.body.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['adminModules.0', 'email', 'role']);
+      expect(response.body.details.map((detail) => detail.path).sort()).toEqual(['adminModules.0', 'email', 'role']);
     });
 
     it('POST /users naming a tenant that does not exist answers 400 REFERENCE_NOT_FOUND', async () => {
@@ -108,10 +113,20 @@ describe('users admin endpoints', () => {
     it('PATCH /users/:id changes the given fields only, and a new password works at once', async () => {
       const { user } = await createUser(ctx, { role: 'viewer' });
 
-      const response = await call('PATCH', `/api/v1/users/${user.id}`, adminToken, { role: 'supervisor', language: 'pt-BR', password: 'reset-password' });
+      const response = await call('PATCH', `/api/v1/users/${user.id}`, adminToken, {
+        role: 'supervisor',
+        language: 'pt-BR',
+        password: 'reset-password',
+      });
 
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ id: user.id, email: user.email, role: 'supervisor', language: 'pt-BR', firstName: user.firstName });
+      expect(response.body).toMatchObject({
+        id: user.id,
+        email: user.email,
+        role: 'supervisor',
+        language: 'pt-BR',
+        firstName: user.firstName,
+      });
       expect(await loginAs(gateway.url, user.email, 'reset-password')).toEqual(expect.any(String));
     });
 
@@ -129,9 +144,13 @@ describe('users admin endpoints', () => {
       const { user, password } = await createUser(ctx);
 
       const disabled = await call('POST', `/api/v1/users/${user.id}/disable`, adminToken);
-      const refused = await request(gateway.url, 'POST', '/api/v1/auth/login', { body: { email: user.email, password } });
+      const refused = await request(gateway.url, 'POST', '/api/v1/auth/login', {
+        body: { email: user.email, password },
+      });
       const enabled = await call('POST', `/api/v1/users/${user.id}/enable`, adminToken);
-      const accepted = await request(gateway.url, 'POST', '/api/v1/auth/login', { body: { email: user.email, password } });
+      const accepted = await request(gateway.url, 'POST', '/api/v1/auth/login', {
+        body: { email: user.email, password },
+      });
 
       expect(disabled.body.status).toBe('inactive');
       expect(refused.status).toBe(401);
@@ -152,7 +171,11 @@ describe('users admin endpoints', () => {
 
     it('each change of a user is audited with its actor and what changed; a password only as changed; a no-op not at all', async () => {
       const adminId = (await call('GET', '/api/v1/auth/me', adminToken)).body.id;
-      const created = await call('POST', '/api/v1/users', adminToken, { email: 'audited@warehouse.local', password: 'first-password', role: 'viewer' });
+      const created = await call('POST', '/api/v1/users', adminToken, {
+        email: 'audited@warehouse.local',
+        password: 'first-password',
+        role: 'viewer',
+      });
       const id = created.body.id;
 
       await call('PATCH', `/api/v1/users/${id}`, adminToken, { role: 'operator', password: 'second-password' });
@@ -164,13 +187,23 @@ describe('users admin endpoints', () => {
 
       expect(audit.status).toBe(200);
       const byAction = Object.fromEntries(
-        audit.body.map((entry: { action: string; actorUserId: string; changes: unknown }) => [entry.action, [entry.actorUserId, entry.changes]]),
+        audit.body.map((entry) => [entry.action, [entry.actorUserId, entry.changes]]),
       );
       expect(audit.body).toHaveLength(4);
       expect(byAction).toEqual({
         'user.created': [
           adminId,
-          { email: 'audited@warehouse.local', firstName: '', lastName: '', role: 'viewer', language: 'en', tenantId: null, adminModules: [], adminModulesWrite: [], status: 'active' },
+          {
+            email: 'audited@warehouse.local',
+            firstName: '',
+            lastName: '',
+            role: 'viewer',
+            language: 'en',
+            tenantId: null,
+            adminModules: [],
+            adminModulesWrite: [],
+            status: 'active',
+          },
         ],
         'user.updated': [adminId, { role: { from: 'viewer', to: 'operator' }, password: 'changed' }],
         'user.disabled': [adminId, { status: { from: 'active', to: 'inactive' } }],
@@ -196,8 +229,21 @@ describe('users admin endpoints', () => {
       const all = await call('GET', `/api/v1/users?tenantId=${tenant.id}`, adminToken);
       const onlyLocked = await call('GET', `/api/v1/users?tenantId=${tenant.id}&status=locked`, adminToken);
 
-      expect(all.body.map((user: { id: string }) => user.id).sort()).toEqual([active.id, locked.id].sort());
-      expect(onlyLocked.body.map((user: { id: string }) => user.id)).toEqual([locked.id]);
+      expect(all.body.map((user) => user.id).sort()).toEqual([active.id, locked.id].sort());
+      expect(onlyLocked.body.map((user) => user.id)).toEqual([locked.id]);
+    });
+
+    it('GET /users?q= finds users by part of the e-mail or name, in any case, with % and _ taken literally', async () => {
+      const { user: dock } = await createUser(ctx, { email: 'dock_lead@yard.local' });
+      const { user: other } = await createUser(ctx, { email: 'docklead@yard.local' });
+
+      const found = await call('GET', '/api/v1/users?q=DOCK_', adminToken);
+      const byName = await call('GET', '/api/v1/users?q=yard.LOCAL', adminToken);
+      const empty = await call('GET', '/api/v1/users?q=', adminToken);
+
+      expect(found.body.map((user) => user.id)).toEqual([dock.id]);
+      expect(byName.body.map((user) => user.id).sort()).toEqual([dock.id, other.id].sort());
+      expect(empty.status).toBe(400);
     });
   });
 
@@ -207,7 +253,10 @@ describe('users admin endpoints', () => {
     let otherTenantId: string;
 
     beforeAll(async () => {
-      const [{ tenant }, { tenant: other }] = await Promise.all([createTenantWithWarehouse(ctx), createTenantWithWarehouse(ctx)]);
+      const [{ tenant }, { tenant: other }] = await Promise.all([
+        createTenantWithWarehouse(ctx),
+        createTenantWithWarehouse(ctx),
+      ]);
       const { user: manager, password } = await createUser(ctx, {
         role: 'manager',
         tenantId: tenant.id,
@@ -216,7 +265,11 @@ describe('users admin endpoints', () => {
       });
       const { user: colleague } = await createUser(ctx, { tenantId: tenant.id });
       const { user: stranger } = await createUser(ctx, { tenantId: other.id });
-      own = { tenantId: tenant.id, token: await loginAs(gateway.url, manager.email, password), colleagueId: colleague.id };
+      own = {
+        tenantId: tenant.id,
+        token: await loginAs(gateway.url, manager.email, password),
+        colleagueId: colleague.id,
+      };
       otherUserId = stranger.id;
       otherTenantId = other.id;
     });
@@ -226,7 +279,7 @@ describe('users admin endpoints', () => {
 
       expect(response.status).toBe(200);
       expect(response.body.length).toBe(2);
-      expect(response.body.every((user: { tenantId: string }) => user.tenantId === own.tenantId)).toBe(true);
+      expect(response.body.every((user) => String(user.tenantId) === own.tenantId)).toBe(true);
     });
 
     it('GET /users?tenantId=<another tenant> answers 403 TENANT_MISMATCH', async () => {
@@ -241,8 +294,13 @@ describe('users admin endpoints', () => {
       ['POST', '/disable'],
       ['POST', '/enable'],
       ['POST', '/unlock'],
-    ])('%s /users/:id%s of another tenant\'s user answers 404 and changes nothing', async (method, suffix) => {
-      const response = await call(method, `/api/v1/users/${otherUserId}${suffix}`, own.token, method === 'PATCH' ? { firstName: 'Changed' } : undefined);
+    ])("%s /users/:id%s of another tenant's user answers 404 and changes nothing", async (method, suffix) => {
+      const response = await call(
+        method,
+        `/api/v1/users/${otherUserId}${suffix}`,
+        own.token,
+        method === 'PATCH' ? { firstName: 'Changed' } : undefined,
+      );
 
       expect(response.status).toBe(404);
       const stored = await ctx.services.users.repository.findById(otherUserId);
@@ -258,7 +316,11 @@ describe('users admin endpoints', () => {
     });
 
     it('POST /users without tenantId creates the user in its own tenant; naming another tenant answers 403', async () => {
-      const mine = await call('POST', '/api/v1/users', own.token, { email: 'mine@example.test', password: 'password-123', role: 'viewer' });
+      const mine = await call('POST', '/api/v1/users', own.token, {
+        email: 'mine@example.test',
+        password: 'password-123',
+        role: 'viewer',
+      });
       const theirs = await call('POST', '/api/v1/users', own.token, {
         email: 'theirs@example.test',
         password: 'password-123',
@@ -272,7 +334,7 @@ describe('users admin endpoints', () => {
       expect(await ctx.services.users.repository.findByEmail('theirs@example.test')).toBeNull();
     });
 
-    it('PATCH cannot move its tenant\'s user to another tenant', async () => {
+    it("PATCH cannot move its tenant's user to another tenant", async () => {
       const response = await call('PATCH', `/api/v1/users/${own.colleagueId}`, own.token, { tenantId: otherTenantId });
 
       expect(response.status).toBe(403);

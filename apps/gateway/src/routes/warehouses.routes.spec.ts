@@ -45,8 +45,15 @@ describe('warehouses admin endpoints', () => {
     const elsewhere = await create(adminToken, { tenantId: other.id, code: 'DUP', name: 'Elsewhere' });
 
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toEqual({ statusCode: 409, message: 'Warehouse code DUP already exists', error: 'Conflict', requestId: expect.any(String) });
-    expect((await ctx.services.warehouses.list(tenant.id)).map((warehouse) => warehouse.name)).toEqual(['Warehouse DUP']);
+    expect(duplicate.body).toEqual({
+      statusCode: 409,
+      message: 'Warehouse code DUP already exists',
+      error: 'Conflict',
+      requestId: expect.any(String),
+    });
+    expect((await ctx.services.warehouses.list(tenant.id)).map((warehouse) => warehouse.name)).toEqual([
+      'Warehouse DUP',
+    ]);
     expect(elsewhere.status).toBe(201);
   });
 
@@ -70,7 +77,10 @@ describe('warehouses admin endpoints', () => {
     let otherTenantId: string;
 
     beforeAll(async () => {
-      const [{ tenant }, { tenant: other }] = await Promise.all([createTenantWithWarehouse(ctx, 'BOUND'), createTenantWithWarehouse(ctx, 'FOREIGN')]);
+      const [{ tenant }, { tenant: other }] = await Promise.all([
+        createTenantWithWarehouse(ctx, 'BOUND'),
+        createTenantWithWarehouse(ctx, 'FOREIGN'),
+      ]);
       ownTenantId = tenant.id;
       otherTenantId = other.id;
       const { user, password } = await createUser(ctx, {
@@ -82,14 +92,14 @@ describe('warehouses admin endpoints', () => {
       token = await loginAs(gateway.url, user.email, password);
     });
 
-    it('lists only its own tenant\'s warehouses', async () => {
+    it("lists only its own tenant's warehouses", async () => {
       const response = await request(gateway.url, 'GET', '/api/v1/warehouses', { token });
 
       expect(response.status).toBe(200);
-      expect(response.body.map((warehouse: { tenantId: string; code: string }) => [warehouse.tenantId, warehouse.code])).toEqual([[ownTenantId, 'WH1']]);
+      expect(response.body.map((warehouse) => [warehouse.tenantId, warehouse.code])).toEqual([[ownTenantId, 'WH1']]);
     });
 
-    it('asking for another tenant\'s warehouses answers 403 TENANT_MISMATCH', async () => {
+    it("asking for another tenant's warehouses answers 403 TENANT_MISMATCH", async () => {
       const response = await request(gateway.url, 'GET', `/api/v1/warehouses?tenantId=${otherTenantId}`, { token });
 
       expect(response.status).toBe(403);

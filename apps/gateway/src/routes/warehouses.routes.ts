@@ -1,15 +1,13 @@
 import { Router } from 'express';
-import Joi from 'joi';
-import { validate, type Services, type TokenService } from '@wms/shared';
+import {
+  createWarehouseSchema,
+  listWarehousesQuerySchema,
+  validate,
+  type Services,
+  type TokenService,
+} from '@wms/shared';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
-
-const createWarehouseSchema = Joi.object({
-  tenantId: Joi.string().uuid(),
-  code: Joi.string().trim().pattern(/^[A-Za-z0-9_.-]{1,64}$/).required(),
-  name: Joi.string().trim().min(1).max(200).required(),
-});
-const listWarehousesQuerySchema = Joi.object({ tenantId: Joi.string().uuid() });
 
 export function warehousesRoutes(services: Services, tokens: TokenService): Router {
   const router = Router();

@@ -7,9 +7,16 @@ import {
   createUser,
   loginAs,
   request,
+  type JsonNode,
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
+
+/** A subscription as its creation answers it: the signing secret is shown this once. */
+interface CreatedSubscription {
+  id: string;
+  secret: string;
+}
 
 describe('webhook subscriptions API', () => {
   let ctx: TestContext;
@@ -23,7 +30,8 @@ describe('webhook subscriptions API', () => {
   });
   afterAll(() => ctx.close());
 
-  const create = (body: unknown, token = adminToken) => request(gateway.url, 'POST', '/api/v1/webhooks', { token, body });
+  const create = <T = JsonNode>(body: unknown, token = adminToken) =>
+    request<T>(gateway.url, 'POST', '/api/v1/webhooks', { token, body });
 
   it('signs the Standard Webhooks reference vector exactly', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -32,7 +40,9 @@ describe('webhook subscriptions API', () => {
     const signature = signWebhook(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body);
 
     expect(signature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
-    expect(verifyWebhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body, `v1,bogus ${signature}`)).toBe(true);
+    expect(
+      verifyWebhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body, `v1,bogus ${signature}`),
+    ).toBe(true);
     expect(verifyWebhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265331, body, signature)).toBe(false);
   });
 
@@ -46,10 +56,20 @@ describe('webhook subscriptions API', () => {
   });
 
   it('when a subscription is created, it answers 201 with a whsec_ secret that is never shown again', async () => {
-    const response = await create({ url: 'https://93.184.215.14/hooks', events: ['order.shipped', '*'], description: 'ERP' });
+    const response = await create<CreatedSubscription>({
+      url: 'https://93.184.215.14/hooks',
+      events: ['order.shipped', '*'],
+      description: 'ERP',
+    });
 
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ id: expect.any(String), url: 'https://93.184.215.14/hooks', events: ['order.shipped', '*'], tenantId: null, active: true });
+    expect(response.body).toMatchObject({
+      id: expect.any(String),
+      url: 'https://93.184.215.14/hooks',
+      events: ['order.shipped', '*'],
+      tenantId: null,
+      active: true,
+    });
     expect(response.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(response.body.secret.slice(6), 'base64')).toHaveLength(32);
     const detail = await request(gateway.url, 'GET', `/api/v1/webhooks/${response.body.id}`, { token: adminToken });
@@ -57,9 +77,12 @@ describe('webhook subscriptions API', () => {
     expect(detail.status).toBe(200);
     expect(detail.body.secret).toBeUndefined();
     expect(JSON.stringify(list.body)).not.toContain(response.body.secret);
-    const [stored] = (await ctx.runtime.db.sequelize.query('SELECT secret_sealed FROM webhook_subscriptions WHERE id = :id', {
-      replacements: { id: response.body.id },
-    })) as [Array<{ secret_sealed: string }>, unknown];
+    const [stored] = (await ctx.runtime.db.sequelize.query(
+      'SELECT secret_sealed FROM webhook_subscriptions WHERE id = :id',
+      {
+        replacements: { id: response.body.id },
+      },
+    )) as [Array<{ secret_sealed: string }>, unknown];
     expect(stored[0]!.secret_sealed).not.toContain(response.body.secret.slice(6));
   });
 
@@ -81,7 +104,10 @@ describe('webhook subscriptions API', () => {
     const response = await create({ url, events: ['*'] });
 
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ statusCode: 400, details: [{ path: 'url', message: expect.stringContaining('private') }] });
+    expect(response.body).toMatchObject({
+      statusCode: 400,
+      details: [{ path: 'url', message: expect.stringContaining('private') }],
+    });
   });
 
   it('when the URL is not http(s), carries credentials, or events are unknown, registration is refused naming each problem', async () => {
@@ -92,29 +118,53 @@ describe('webhook subscriptions API', () => {
     expect(ftp.body.details).toEqual([{ path: 'url', message: 'url must use http or https' }]);
     expect(credentials.body.details).toEqual([{ path: 'url', message: 'url must not contain credentials' }]);
     expect(badEvents.status).toBe(400);
-    expect(badEvents.body.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['events.0', 'extra']);
+    expect(badEvents.body.details.map((detail) => detail.path).sort()).toEqual(['events.0', 'extra']);
   });
 
   it('when NODE_ENV is production, a plain http URL is refused', async () => {
-    const production = await ctx.startGateway({ NODE_ENV: 'production' });
+    const production = await ctx.startGateway({ NODE_ENV: 'production', METRICS_TOKEN: 'metrics-token-of-production' });
 
-    const response = await request(production.url, 'POST', '/api/v1/webhooks', { token: adminToken, body: { url: 'http://93.184.215.14/x', events: ['*'] } });
+    const response = await request(production.url, 'POST', '/api/v1/webhooks', {
+      token: adminToken,
+      body: { url: 'http://93.184.215.14/x', events: ['*'] },
+    });
 
     expect(response.status).toBe(400);
     expect(response.body.details).toEqual([{ path: 'url', message: 'url must use https' }]);
   });
 
   it('checks every encoding of blocked addresses the same way', () => {
-    expect(['127.0.0.1', '10.1.2.3', '172.31.255.255', '192.168.0.1', '169.254.169.254', '100.127.0.1', '::1', '::', 'fe80::1', 'fc00::1'].every(isBlockedAddress)).toBe(true);
+    expect(
+      [
+        '127.0.0.1',
+        '10.1.2.3',
+        '172.31.255.255',
+        '192.168.0.1',
+        '169.254.169.254',
+        '100.127.0.1',
+        '::1',
+        '::',
+        'fe80::1',
+        'fc00::1',
+      ].every(isBlockedAddress),
+    ).toBe(true);
     expect(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111'].some(isBlockedAddress)).toBe(false);
   });
 
   it('when a tenant-bound user lists or opens subscriptions, it sees only its tenant and cannot name another', async () => {
     const { tenant: mine } = await createTenantWithWarehouse(ctx);
     const { tenant: theirs } = await createTenantWithWarehouse(ctx);
-    const theirSubscription = await createSubscription(ctx, { url: 'https://93.184.215.14/theirs', tenantId: theirs.id });
+    const theirSubscription = await createSubscription(ctx, {
+      url: 'https://93.184.215.14/theirs',
+      tenantId: theirs.id,
+    });
     await createSubscription(ctx, { url: 'https://93.184.215.14/global' });
-    const user = await createUser(ctx, { role: 'manager', tenantId: mine.id, adminModules: ['webhooks'], adminModulesWrite: ['webhooks'] });
+    const user = await createUser(ctx, {
+      role: 'manager',
+      tenantId: mine.id,
+      adminModules: ['webhooks'],
+      adminModulesWrite: ['webhooks'],
+    });
     const token = await loginAs(gateway.url, user.user.email, user.password);
 
     const created = await create({ url: 'https://93.184.215.14/mine', events: ['order.shipped'] }, token);
@@ -125,7 +175,7 @@ describe('webhook subscriptions API', () => {
 
     expect(created.status).toBe(201);
     expect(created.body.tenantId).toBe(mine.id);
-    expect(list.body.map((subscription: { id: string }) => subscription.id)).toEqual([created.body.id]);
+    expect(list.body.map((subscription) => subscription.id)).toEqual([created.body.id]);
     expect(foreign.status).toBe(404);
     expect(foreignDelete.status).toBe(404);
     expect(namingOther.status).toBe(403);
@@ -140,17 +190,28 @@ describe('webhook subscriptions API', () => {
     expect(response.status).toBe(403);
   });
 
-  it('when a subscription is edited, listed with its deliveries and deleted, each answer has the contract shape', async () => {
-    const created = await create({ url: 'https://93.184.215.14/edit', events: ['order.shipped'] });
-    const id = created.body.id as string;
+  it('when a subscription is edited, listed with its deliveries and deleted, each answer has its documented shape', async () => {
+    const created = await create<CreatedSubscription>({ url: 'https://93.184.215.14/edit', events: ['order.shipped'] });
+    const id = created.body.id;
 
-    const patched = await request(gateway.url, 'PATCH', `/api/v1/webhooks/${id}`, { token: adminToken, body: { events: ['*'], active: false, description: 'paused' } });
-    const badPatch = await request(gateway.url, 'PATCH', `/api/v1/webhooks/${id}`, { token: adminToken, body: { url: 'http://10.0.0.1/' } });
+    const patched = await request(gateway.url, 'PATCH', `/api/v1/webhooks/${id}`, {
+      token: adminToken,
+      body: { events: ['*'], active: false, description: 'paused' },
+    });
+    const badPatch = await request(gateway.url, 'PATCH', `/api/v1/webhooks/${id}`, {
+      token: adminToken,
+      body: { url: 'http://10.0.0.1/' },
+    });
     const test = await request(gateway.url, 'POST', `/api/v1/webhooks/${id}/test`, { token: adminToken });
     await request(gateway.url, 'PATCH', `/api/v1/webhooks/${id}`, { token: adminToken, body: { active: true } });
     const testAgain = await request(gateway.url, 'POST', `/api/v1/webhooks/${id}/test`, { token: adminToken });
     const deliveries = await request(gateway.url, 'GET', `/api/v1/webhooks/${id}/deliveries`, { token: adminToken });
-    const redeliverPending = await request(gateway.url, 'POST', `/api/v1/webhooks/${id}/deliveries/${testAgain.body.id}/redeliver`, { token: adminToken });
+    const redeliverPending = await request(
+      gateway.url,
+      'POST',
+      `/api/v1/webhooks/${id}/deliveries/${testAgain.body.id}/redeliver`,
+      { token: adminToken },
+    );
     const removed = await request(gateway.url, 'DELETE', `/api/v1/webhooks/${id}`, { token: adminToken });
     const afterDelete = await request(gateway.url, 'GET', `/api/v1/webhooks/${id}`, { token: adminToken });
 
@@ -169,6 +230,7 @@ describe('webhook subscriptions API', () => {
         lastError: null,
         nextAttemptAt: expect.any(String),
         createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       },
     ]);
     expect(redeliverPending.status).toBe(409);

@@ -1,22 +1,34 @@
 import { Router } from 'express';
-import { type DeliveryEnqueuer, type Logger, type Services, type TokenService } from '@wms/shared';
+import { eventTypeCatalogue, type DeliveryEnqueuer, type Logger, type Services, type TokenService } from '@wms/shared';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 
-/** CONTRACT 6: webhook subscriptions (module `webhooks`). A tenant-bound user sees only its tenant's. */
-export function webhooksRoutes(services: Services, tokens: TokenService, enqueuer: DeliveryEnqueuer, logger: Logger): Router {
+/** Webhook subscriptions (module `webhooks`). A tenant-bound user sees only its tenant's. */
+export function webhooksRoutes(
+  services: Services,
+  tokens: TokenService,
+  enqueuer: DeliveryEnqueuer,
+  logger: Logger,
+): Router {
   const router = Router();
   router.use(requireJwt(tokens), requireModule('webhooks'));
   const viewer = (principal: { tenantId: string | null }) => ({ tenantId: principal.tenantId });
 
-  /** Queues the delivery now; when Redis does not answer the relay queues it within a poll interval. */
-  const enqueueNow = async (deliveryId: string) => {
+  /** Queues the deliveries now; when Redis does not answer the relay queues them within a poll interval. */
+  const enqueueNow = async (...deliveryIds: string[]) => {
     try {
-      await enqueuer.enqueue(1, [deliveryId]);
+      await enqueuer.enqueue(deliveryIds.length, deliveryIds);
     } catch (error) {
-      logger.warn({ err: error, deliveryId }, 'could not enqueue delivery now; the relay will');
+      logger.warn({ err: error, deliveries: deliveryIds.length }, 'could not enqueue deliveries now; the relay will');
     }
   };
+
+  /** Every event the service sends, with its description and the JSON Schema of its data. */
+  const eventTypes = eventTypeCatalogue();
+  router.get('/event-types', (_req, res) => {
+    res.json(eventTypes);
+  });
 
   router.post('/', async (req, res) => {
     // The service validates the whole body; only the tenant is read here, to scope it.
@@ -45,13 +57,51 @@ export function webhooksRoutes(services: Services, tokens: TokenService, enqueue
   });
 
   router.get('/:id/deliveries', async (req, res) => {
-    res.json(await services.webhooks.listDeliveries(req.params.id, viewer(req.principal!), req.query));
+    const page = await services.webhooks.deliveryPage(req.params.id, viewer(req.principal!), req.query);
+    setNextPage(req, res, page.nextCursor);
+    res.json(page.data);
+  });
+
+  router.get('/:id/deliveries/:deliveryId/attempts', async (req, res) => {
+    res.json(await services.webhooks.deliveryAttempts(req.params.id, req.params.deliveryId, viewer(req.principal!)));
   });
 
   router.post('/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
     const delivery = await services.webhooks.redeliver(req.params.id, req.params.deliveryId, viewer(req.principal!));
     await enqueueNow(delivery.id);
     res.status(202).json(delivery);
+  });
+
+  /** A new signing secret, shown once; the old one keeps signing beside it for graceSeconds (default 24 h). */
+  router.post('/:id/rotate-secret', async (req, res) => {
+    const sub = req.principal!;
+    res.json(await services.webhookLifecycle.rotateSecret(req.params.id, req.body, viewer(sub), sub.sub));
+  });
+
+  /** Queues again the failed deliveries of a window (at most 14 days back, a capped number per call). */
+  router.post('/:id/recover', async (req, res) => {
+    const sub = req.principal!;
+    const { deliveryIds, ...result } = await services.webhookLifecycle.recover(
+      req.params.id,
+      req.body,
+      viewer(sub),
+      sub.sub,
+    );
+    if (deliveryIds.length) await enqueueNow(...deliveryIds);
+    res.status(202).json(result);
+  });
+
+  /** Sends one past event to the subscription again, same webhook-id. */
+  router.post('/:id/replay', async (req, res) => {
+    const sub = req.principal!;
+    const result = await services.webhookLifecycle.replay(req.params.id, req.body, viewer(sub), sub.sub);
+    if (result.replayed) await enqueueNow(result.delivery.id);
+    res.status(202).json(result);
+  });
+
+  router.post('/:id/enable', async (req, res) => {
+    const sub = req.principal!;
+    res.json(await services.webhookLifecycle.enable(req.params.id, viewer(sub), sub.sub));
   });
 
   router.post('/:id/test', async (req, res) => {

@@ -1,6 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Logger } from '../logging/index.js';
-import { closeRedis } from '../redis/index.js';
+import { closeRedis, type RedisClient } from '../redis/index.js';
 
 const SUBSCRIBE_WAIT_MS = 2_000;
 
@@ -13,8 +12,8 @@ export class ApiKeyInvalidationBus {
   private readonly channel: string;
 
   constructor(
-    private readonly publisher: Redis,
-    private readonly subscriber: Redis,
+    private readonly publisher: RedisClient,
+    private readonly subscriber: RedisClient,
     keyPrefix: string,
     private readonly logger: Logger,
   ) {
@@ -22,9 +21,7 @@ export class ApiKeyInvalidationBus {
   }
 
   /** Subscribes; resolves once Redis confirmed, or at once when Redis is away (the subscriber retries by itself). */
-  async start(
-    onChanged: (keyId: string) => void, onReconnected: () => void,
-  ): Promise<void> {
+  async start(onChanged: (keyId: string) => void, onReconnected: () => void): Promise<void> {
     this.subscriber.on('message', (channel: string, keyId: string) => {
       if (channel === this.channel) onChanged(keyId);
     });
@@ -37,14 +34,18 @@ export class ApiKeyInvalidationBus {
     // Not awaited without bound: with Redis away the subscriber queues the command and retries on its own.
     const subscribed = this.subscriber.subscribe(this.channel).then(
       () => undefined,
-      (error: unknown) => this.logger.warn({ err: error }, 'api-key invalidation: subscribe failed; relying on the cache lifetime'),
+      (error: unknown) =>
+        this.logger.warn({ err: error }, 'api-key invalidation: subscribe failed; relying on the cache lifetime'),
     );
     await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   }
 
   publish(keyId: string): void {
     this.publisher.publish(this.channel, keyId).catch((error: unknown) => {
-      this.logger.warn({ err: error, keyId }, 'api-key invalidation: publish failed; other replicas see the change when their cache entry expires');
+      this.logger.warn(
+        { err: error, keyId },
+        'api-key invalidation: publish failed; other replicas see the change when their cache entry expires',
+      );
     });
   }
 

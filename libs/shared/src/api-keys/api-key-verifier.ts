@@ -25,14 +25,15 @@ export interface ApiKeyVerifierOptions {
 }
 
 /**
- * The guard's look-up (seed 5.2 step 2) with a short in-process cache keyed by the key's hash.
+ * The guard's look-up of a key with a short in-process cache keyed by the key's hash.
  * Concurrent misses for one key share one database read; `invalidate` (called on this replica's own
  * changes and on every other replica's, through pub/sub) drops the key at once, and a read that was in
  * flight during an invalidation is not cached.
  */
 export class ApiKeyVerifier {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly hashById = new Map<string, string>();
+  /** A key has two hashes while a roll's grace period lasts (its current and its previous raw key). */
+  private readonly hashesById = new Map<string, Set<string>>();
   private readonly inFlight = new Map<string, Promise<VerifiedKey | null>>();
   private generation = 0;
 
@@ -53,23 +54,26 @@ export class ApiKeyVerifier {
     return load;
   }
 
-  /** True when a fresh cache entry exists: such a request costs no look-up at all. */
-  isCached(rawKey: string, now = Date.now()): boolean {
-    const cached = this.cache.get(hashKey(rawKey));
-    return !!cached && now - cached.loadedAt < this.options.ttlMs;
+  /**
+   * True when the key was found before and not changed since: its cache entry is fresh, or only due for
+   * a refresh, or a look-up of it is in flight. Such a key needs no failed-lookup check; when its entry
+   * expires, the requests that meet it share one database read instead of each asking Redis first.
+   */
+  isCached(rawKey: string): boolean {
+    const hash = hashKey(rawKey);
+    return this.cache.has(hash) || this.inFlight.has(hash);
   }
 
   invalidate(keyId: string): void {
     this.generation++;
-    const hash = this.hashById.get(keyId);
-    if (hash) this.cache.delete(hash);
-    this.hashById.delete(keyId);
+    for (const hash of this.hashesById.get(keyId) ?? []) this.cache.delete(hash);
+    this.hashesById.delete(keyId);
   }
 
   invalidateAll(): void {
     this.generation++;
     this.cache.clear();
-    this.hashById.clear();
+    this.hashesById.clear();
   }
 
   private async load(hash: string): Promise<VerifiedKey | null> {
@@ -81,7 +85,8 @@ export class ApiKeyVerifier {
     if (key && generation === this.generation) {
       if (this.cache.size >= this.options.maxEntries) this.evictOldest();
       this.cache.set(hash, { key, loadedAt });
-      this.hashById.set(key.principal.id, hash);
+      const hashes = this.hashesById.get(key.principal.id) ?? new Set<string>();
+      this.hashesById.set(key.principal.id, hashes.add(hash));
     }
     return key;
   }

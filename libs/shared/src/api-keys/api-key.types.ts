@@ -1,4 +1,4 @@
-/** An API key as the admin API returns it (CONTRACT.md section 3). `keyHash` never leaves the database. */
+/** An API key as the admin API returns it. `keyHash` never leaves the database. */
 export interface ApiKeyRecord {
   id: string;
   name: string;
@@ -13,6 +13,12 @@ export interface ApiKeyRecord {
   keyPrefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** True when the key expires within EXPIRY_WARNING_DAYS (14) and has not expired yet. */
+  expiresSoon: boolean;
+  /** When the raw key was last rolled; null if never. */
+  rolledAt: Date | null;
+  /** The raw key before the last roll, while its grace period lasts: it still authenticates until expiresAt. */
+  previousKey: { keyPrefix: string; expiresAt: string } | null;
 }
 
 export interface CreatedApiKey extends ApiKeyRecord {

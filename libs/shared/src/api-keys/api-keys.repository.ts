@@ -1,12 +1,20 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import type { ApiKeyPrincipal, ApiKeyRecord } from './api-key.types.js';
+
+/** A key expiring within this many days is flagged `expiresSoon`. */
+export const EXPIRY_WARNING_DAYS = 14;
 
 export const API_KEY_COLUMNS = `
   id, name, description, scopes, tenant_id AS "tenantId", expires_at AS "expiresAt",
   ip_whitelist AS "ipWhitelist", allowed_origins AS "allowedOrigins",
   rate_limit_per_minute AS "rateLimitPerMinute", active, key_prefix AS "keyPrefix",
-  created_at AS "createdAt", last_used_at AS "lastUsedAt"`;
+  created_at AS "createdAt", last_used_at AS "lastUsedAt",
+  (expires_at > now() AND expires_at <= now() + interval '${EXPIRY_WARNING_DAYS} days') IS TRUE AS "expiresSoon",
+  rolled_at AS "rolledAt",
+  CASE WHEN previous_key_expires_at > now() THEN json_build_object(
+    'keyPrefix', previous_key_prefix,
+    'expiresAt', to_char(previous_key_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END AS "previousKey"`;
 
 /** Fields an edit may change, with their columns; arrays bind as PostgreSQL array literals. */
 const EDITABLE_COLUMNS = {
@@ -45,7 +53,13 @@ export class ApiKeysRepository {
   constructor(private readonly db: Database) {}
 
   async insert(
-    row: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'lastUsedAt' | 'active'> & { keyHash: string; createdBy: string | null },
+    row: Omit<
+      ApiKeyRecord,
+      'id' | 'createdAt' | 'lastUsedAt' | 'active' | 'expiresSoon' | 'rolledAt' | 'previousKey'
+    > & {
+      keyHash: string;
+      createdBy: string | null;
+    },
     transaction?: Transaction,
   ): Promise<ApiKeyRecord> {
     const [rows] = (await this.db.sequelize.query(
@@ -67,25 +81,75 @@ export class ApiKeysRepository {
     return rows[0]!;
   }
 
-  /** The guard's look-up: one indexed read by hash. */
+  /**
+   * The guard's look-up: one indexed read by hash. The raw key before a roll matches too while its grace
+   * period lasts; the principal then expires when the grace ends (or the key does, if earlier).
+   */
   async findPrincipalByHash(keyHash: string): Promise<ApiKeyPrincipal | null> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT id, name, tenant_id AS "tenantId", scopes, expires_at AS "expiresAt", active,
               ip_whitelist AS "ipWhitelist", allowed_origins AS "allowedOrigins",
               rate_limit_per_minute AS "rateLimitPerMinute"
-         FROM api_keys WHERE key_hash = :keyHash`,
+         FROM api_keys WHERE key_hash = :keyHash
+       UNION ALL
+       SELECT id, name, tenant_id, scopes, least(expires_at, previous_key_expires_at), active,
+              ip_whitelist, allowed_origins, rate_limit_per_minute
+         FROM api_keys WHERE previous_key_hash = :keyHash AND previous_key_expires_at > now()
+       LIMIT 1`,
       { replacements: { keyHash } },
     )) as [ApiKeyPrincipal[], unknown];
     return rows[0] ?? null;
   }
 
-  /** `tenantId` null lists every tenant's keys. Newest first. */
-  async list(tenantId: string | null): Promise<ApiKeyRecord[]> {
+  /**
+   * Gives the key a new raw key. With a grace period the current raw key becomes the previous one until
+   * it ends (a previous key still in its grace is dropped); without one it stops at once.
+   */
+  async roll(
+    id: string,
+    next: { keyHash: string; keyPrefix: string },
+    graceSeconds: number,
+    transaction: Transaction,
+  ): Promise<ApiKeyRecord> {
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE api_keys
+          SET previous_key_hash = CASE WHEN :graceSeconds > 0 THEN key_hash END,
+              previous_key_prefix = CASE WHEN :graceSeconds > 0 THEN key_prefix END,
+              previous_key_expires_at = CASE WHEN :graceSeconds > 0 THEN now() + make_interval(secs => :graceSeconds) END,
+              key_hash = :keyHash, key_prefix = :keyPrefix, rolled_at = now(), updated_at = now()
+        WHERE id = :id
+        RETURNING ${API_KEY_COLUMNS}`,
+      { replacements: { id, graceSeconds, ...next }, transaction },
+    )) as [ApiKeyRecord[], unknown];
+    return rows[0]!;
+  }
+
+  /** Ends the previous raw key's grace period now; false when there was none. */
+  async revokePrevious(id: string, transaction: Transaction): Promise<boolean> {
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE api_keys SET previous_key_hash = NULL, previous_key_prefix = NULL, previous_key_expires_at = NULL,
+              updated_at = now()
+        WHERE id = :id AND previous_key_hash IS NOT NULL AND previous_key_expires_at > now()
+        RETURNING id`,
+      { replacements: { id }, transaction },
+    )) as [unknown[], unknown];
+    return rows.length > 0;
+  }
+
+  /**
+   * `tenantId` null lists every tenant's keys. Newest first. `expiringWithinSeconds` keeps the keys that
+   * have not expired yet but will within that time, or whose previous raw key's grace ends within it.
+   */
+  async list(tenantId: string | null, expiringWithinSeconds: number | null = null): Promise<ApiKeyRecord[]> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${API_KEY_COLUMNS} FROM api_keys
         WHERE (CAST(:tenantId AS uuid) IS NULL OR tenant_id = CAST(:tenantId AS uuid))
+          AND (CAST(:within AS integer) IS NULL
+               OR (expires_at > now() AND expires_at <= now() + make_interval(secs => CAST(:within AS integer)))
+               OR (previous_key_expires_at > now()
+                   AND previous_key_expires_at <= now() + make_interval(secs => CAST(:within AS integer))))
         ORDER BY created_at DESC, id`,
-      { replacements: { tenantId } },
+      { replacements: { tenantId, within: expiringWithinSeconds } },
     )) as [ApiKeyRecord[], unknown];
     return rows;
   }
@@ -99,9 +163,15 @@ export class ApiKeysRepository {
     return rows[0] ?? null;
   }
 
-  async update(id: string, changes: Partial<Pick<ApiKeyRecord, EditableField>>, transaction?: Transaction): Promise<ApiKeyRecord> {
+  async update(
+    id: string,
+    changes: Partial<Pick<ApiKeyRecord, EditableField>>,
+    transaction?: Transaction,
+  ): Promise<ApiKeyRecord> {
     const fields = Object.keys(changes) as EditableField[];
-    const assignments = fields.map((field) => `${EDITABLE_COLUMNS[field]} = :${field}${ARRAY_FIELDS.has(field) ? '::text[]' : ''}`);
+    const assignments = fields.map(
+      (field) => `${EDITABLE_COLUMNS[field]} = :${field}${ARRAY_FIELDS.has(field) ? '::text[]' : ''}`,
+    );
     const replacements: Record<string, unknown> = { id };
     for (const field of fields) {
       const value = changes[field];
@@ -165,7 +235,7 @@ export class ApiKeysRepository {
     return result?.rowCount ?? 0;
   }
 
-  /** Seed 2.4: counts over 7 days and 24 hours; error rate and average response time over the 7 days. */
+  /** A key's usage: counts over 7 days and 24 hours; error rate and average response time over the 7 days. */
   async stats(id: string, recentLimit: number): Promise<ApiKeyStats> {
     const [[totals], [recent]] = (await Promise.all([
       this.db.sequelize.query(
@@ -183,7 +253,10 @@ export class ApiKeysRepository {
           ORDER BY created_at DESC, id DESC LIMIT :recentLimit`,
         { replacements: { id, recentLimit } },
       ),
-    ])) as [[Array<{ requests7d: number; requests24h: number; errors: number; avgResponseTimeMs: number }>, unknown], [ApiKeyStats['recentRequests'], unknown]];
+    ])) as [
+      [Array<{ requests7d: number; requests24h: number; errors: number; avgResponseTimeMs: number }>, unknown],
+      [ApiKeyStats['recentRequests'], unknown],
+    ];
     const row = totals[0]!;
     return {
       requests7d: row.requests7d,

@@ -1,15 +1,16 @@
 import { changedFields, type AuditService } from '../audit/index.js';
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
 import { ApiKeysRepository, type ApiKeyStats, type EditableField } from './api-keys.repository.js';
 import { displayPrefix, generateRawKey, hashKey, isWellFormedKey } from './key-format.js';
+import { keyTraffic, type KeyTraffic } from './traffic.js';
 
 export const MISSING_API_KEY = 'Missing API key';
 export const INVALID_API_KEY = 'Invalid, revoked, or expired API key';
 export const MISSING_SCOPE = 'API key missing required scope(s)';
 
-/** Seed section 8: the latest 50 requests per key. */
+/** A key's stats show its latest 50 requests. */
 export const RECENT_REQUESTS_SHOWN = 50;
 export const API_KEY_ENTITY = 'api_key';
 
@@ -25,7 +26,8 @@ type ChangeListener = (keyId: string) => void;
 
 /** What an audit entry keeps of a new key: everything but secrets and server-set fields. */
 function creationSnapshot(record: ApiKeyRecord): Record<string, unknown> {
-  const { name, description, scopes, tenantId, expiresAt, ipWhitelist, allowedOrigins, rateLimitPerMinute, keyPrefix } = record;
+  const { name, description, scopes, tenantId, expiresAt, ipWhitelist, allowedOrigins, rateLimitPerMinute, keyPrefix } =
+    record;
   return { name, description, scopes, tenantId, expiresAt, ipWhitelist, allowedOrigins, rateLimitPerMinute, keyPrefix };
 }
 
@@ -67,7 +69,14 @@ export class ApiKeysService {
         transaction,
       );
       await this.audit.record(
-        { action: 'api_key.created', entityType: API_KEY_ENTITY, entityId: created.id, tenantId, actorUserId, changes: creationSnapshot(created) },
+        {
+          action: 'api_key.created',
+          entityType: API_KEY_ENTITY,
+          entityId: created.id,
+          tenantId,
+          actorUserId,
+          changes: creationSnapshot(created),
+        },
         transaction,
       );
       return created;
@@ -75,14 +84,85 @@ export class ApiKeysService {
     return { ...record, rawKey };
   }
 
-  async list(actor: ApiKeyActor, tenantFilter: string | null = null): Promise<ApiKeyRecord[]> {
-    return this.repository.list(actor.tenantId ?? tenantFilter);
+  /** `expiringWithinSeconds`: only keys (or previous raw keys) that stop working within that time. */
+  async list(
+    actor: ApiKeyActor,
+    tenantFilter: string | null = null,
+    expiringWithinSeconds: number | null = null,
+  ): Promise<ApiKeyRecord[]> {
+    return this.repository.list(actor.tenantId ?? tenantFilter, expiringWithinSeconds);
+  }
+
+  /**
+   * Issues a new raw key for the same key (same id, settings, stats and rate limit), returned this once.
+   * The previous raw key keeps working for `graceSeconds` (0: it stops at once). Every replica drops
+   * both from its cache when the change is committed.
+   */
+  async roll(id: string, graceSeconds: number, actor: ApiKeyActor): Promise<CreatedApiKey> {
+    await this.get(id, actor);
+    const rawKey = generateRawKey();
+    const record = await this.db.sequelize.transaction(async (transaction) => {
+      const current = (await this.repository.findById(id, transaction))!;
+      if (!current.active)
+        throw AppError.conflict('INVALID_STATE', 'API key is revoked; activate it before rolling it');
+      if (current.expiresAt && new Date(current.expiresAt) <= new Date())
+        throw AppError.conflict('INVALID_STATE', 'API key has expired; give it a later expiresAt before rolling it');
+      const rolled = await this.repository.roll(
+        id,
+        { keyHash: hashKey(rawKey), keyPrefix: displayPrefix(rawKey) },
+        graceSeconds,
+        transaction,
+      );
+      await this.audit.record(
+        {
+          action: 'api_key.rolled',
+          entityType: API_KEY_ENTITY,
+          entityId: id,
+          tenantId: current.tenantId,
+          actorUserId: actor.userId,
+          changes: {
+            keyPrefix: { from: current.keyPrefix, to: rolled.keyPrefix },
+            graceSeconds,
+            previousKeyExpiresAt: rolled.previousKey?.expiresAt ?? null,
+            endedPreviousKey: current.previousKey?.keyPrefix ?? null,
+          },
+        },
+        transaction,
+      );
+      return rolled;
+    });
+    this.changed(id);
+    return { ...record, rawKey };
+  }
+
+  /** Ends the previous raw key's grace period at once (it stops on every replica); the current key is untouched. */
+  async revokePrevious(id: string, actor: ApiKeyActor): Promise<ApiKeyRecord> {
+    const before = await this.get(id, actor);
+    const ended = await this.db.sequelize.transaction(async (transaction) => {
+      await this.repository.findById(id, transaction);
+      if (!(await this.repository.revokePrevious(id, transaction))) return false;
+      await this.audit.record(
+        {
+          action: 'api_key.previous_revoked',
+          entityType: API_KEY_ENTITY,
+          entityId: id,
+          tenantId: before.tenantId,
+          actorUserId: actor.userId,
+          changes: { previousKey: { from: before.previousKey, to: null } },
+        },
+        transaction,
+      );
+      return true;
+    });
+    if (ended) this.changed(id);
+    return this.get(id, actor);
   }
 
   /** Another tenant's key answers exactly as a missing one. */
   async get(id: string, actor: ApiKeyActor): Promise<ApiKeyRecord> {
     const record = await this.repository.findById(id);
-    if (!record || (actor.tenantId && record.tenantId !== actor.tenantId)) throw AppError.notFound(`API key ${id} not found`);
+    if (!record || (actor.tenantId && record.tenantId !== actor.tenantId))
+      throw AppError.notFound(`API key ${id} not found`);
     return record;
   }
 
@@ -90,7 +170,7 @@ export class ApiKeysService {
     const changes: Partial<Pick<ApiKeyRecord, EditableField>> = {};
     for (const [field, value] of Object.entries(input) as Array<[EditableField, unknown]>) {
       if (value === undefined) continue;
-      // An empty rate limit is the seed's "unlimited", stored as 0.
+      // An empty rate limit means unlimited, stored as 0.
       (changes as Record<string, unknown>)[field] = field === 'rateLimitPerMinute' && value === null ? 0 : value;
     }
     return this.change(id, actor, 'api_key.updated', changes);
@@ -104,9 +184,14 @@ export class ApiKeysService {
     return this.change(id, actor, 'api_key.activated', { active: true });
   }
 
-  async stats(id: string, actor: ApiKeyActor): Promise<ApiKeyStats> {
+  /** The seed's figures plus requests and errors per hour (24 h) and per day (7 d) for a chart. */
+  async stats(id: string, actor: ApiKeyActor): Promise<ApiKeyStats & KeyTraffic> {
     await this.get(id, actor);
-    return this.repository.stats(id, RECENT_REQUESTS_SHOWN);
+    const [stats, traffic] = await Promise.all([
+      this.repository.stats(id, RECENT_REQUESTS_SHOWN),
+      keyTraffic(this.db, id),
+    ]);
+    return { ...stats, ...traffic };
   }
 
   /**
@@ -124,26 +209,44 @@ export class ApiKeysService {
       const current = (await this.repository.findById(id, transaction))!;
       const diff = changedFields(current, wanted, Object.keys(wanted) as EditableField[]);
       if (Object.keys(diff).length === 0) return { record: current, changed: false };
-      const effective = Object.fromEntries(Object.keys(diff).map((field) => [field, wanted[field as EditableField]])) as Partial<Pick<ApiKeyRecord, EditableField>>;
+      const effective = Object.fromEntries(
+        Object.keys(diff).map((field) => [field, wanted[field as EditableField]]),
+      ) as Partial<Pick<ApiKeyRecord, EditableField>>;
       const updated = await this.repository.update(id, effective, transaction);
       await this.audit.record(
-        { action, entityType: API_KEY_ENTITY, entityId: id, tenantId: current.tenantId, actorUserId: actor.userId, changes: diff },
+        {
+          action,
+          entityType: API_KEY_ENTITY,
+          entityId: id,
+          tenantId: current.tenantId,
+          actorUserId: actor.userId,
+          changes: diff,
+        },
         transaction,
       );
       return { record: updated, changed: true };
     });
-    if (changed) for (const listener of this.listeners) listener(id);
+    if (changed) this.changed(id);
     return record;
   }
 
+  private changed(id: string): void {
+    for (const listener of this.listeners) listener(id);
+  }
+
   private async requireTenant(tenantId: string): Promise<void> {
-    const [rows] = (await this.db.sequelize.query('SELECT 1 FROM tenants WHERE id = :tenantId', { replacements: { tenantId } })) as [unknown[], unknown];
-    if (rows.length === 0) throw AppError.validation('Request validation failed', [{ path: 'tenantId', message: `tenantId ${tenantId} does not exist` }]);
+    const [rows] = (await this.db.sequelize.query('SELECT 1 FROM tenants WHERE id = :tenantId', {
+      replacements: { tenantId },
+    })) as [unknown[], unknown];
+    if (rows.length === 0)
+      throw AppError.validation('Request validation failed', [
+        { path: 'tenantId', message: `tenantId ${tenantId} does not exist` },
+      ]);
   }
 
   /**
-   * Seed 5.2 steps 2 and 3 without a cache: a malformed key (bad prefix, length or checksum) is refused
-   * without any look-up; an unknown, inactive or expired key gets the same 401.
+   * Looks a key up and checks it is usable, without a cache: a malformed key (bad prefix, length or checksum)
+   * is refused without any look-up; an unknown, inactive or expired key gets the same 401.
    */
   async authenticate(rawKey: string, now = new Date()): Promise<ApiKeyPrincipal> {
     if (!isWellFormedKey(rawKey)) throw AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY');
@@ -153,7 +256,7 @@ export class ApiKeysService {
   }
 }
 
-/** Seed 5.2 step 3: the key exists, is active and has not expired. */
+/** A key is usable when it exists, is active and has not expired. */
 export function isUsable(principal: ApiKeyPrincipal | null, now = new Date()): principal is ApiKeyPrincipal {
   return !!principal && principal.active && !(principal.expiresAt && new Date(principal.expiresAt) <= now);
 }

@@ -9,11 +9,39 @@ export {
   type ApiKeyUpdate,
   type ApiKeyActor,
 } from './api-keys.service.js';
-export { ApiKeysRepository, toArrayLiteral, type RequestLogEntry, type ApiKeyStats } from './api-keys.repository.js';
-export { generateRawKey, isWellFormedKey, hashKey, displayPrefix, API_KEY_PREFIX, API_KEY_LENGTH, KEY_PREFIX_LENGTH } from './key-format.js';
-export { hasScope, type ApiKeyRecord, type CreatedApiKey, type ApiKeyInput, type ApiKeyPrincipal, type ApiKeyScope } from './api-key.types.js';
-export { createApiKeySchema, updateApiKeySchema } from './api-key.schema.js';
+export {
+  ApiKeysRepository,
+  EXPIRY_WARNING_DAYS,
+  toArrayLiteral,
+  type RequestLogEntry,
+  type ApiKeyStats,
+} from './api-keys.repository.js';
+export {
+  generateRawKey,
+  isWellFormedKey,
+  hashKey,
+  displayPrefix,
+  API_KEY_PREFIX,
+  API_KEY_LENGTH,
+  KEY_PREFIX_LENGTH,
+} from './key-format.js';
+export {
+  hasScope,
+  type ApiKeyRecord,
+  type CreatedApiKey,
+  type ApiKeyInput,
+  type ApiKeyPrincipal,
+  type ApiKeyScope,
+} from './api-key.types.js';
+export {
+  createApiKeySchema,
+  updateApiKeySchema,
+  rollApiKeySchema,
+  listApiKeysQuerySchema,
+  MAX_ROLL_GRACE_SECONDS,
+} from './api-key.schema.js';
 export { ApiKeyVerifier, type VerifiedKey, type ApiKeyVerifierOptions } from './api-key-verifier.js';
 export { ApiKeyInvalidationBus } from './api-key-invalidation.js';
 export { ApiKeyRequestLog, DEFAULT_REQUEST_LOG_OPTIONS, type RequestLogOptions } from './request-log.js';
 export { IpWhitelist, OriginList, canonicalOrigin, isIpOrCidr, normalizeIp } from './network-rules.js';
+export { keyTraffic, type KeyTraffic, type TrafficPoint } from './traffic.js';

@@ -3,7 +3,9 @@ import { IpWhitelist, OriginList, canonicalOrigin, isIpOrCidr } from './network-
 describe('API-key network rules', () => {
   it('when entries are checked, addresses and CIDR ranges of both families are accepted and anything else refused', () => {
     expect(['10.0.0.1', '10.0.0.0/8', '::1', '2001:db8::/32', '::ffff:10.0.0.1'].every(isIpOrCidr)).toBe(true);
-    expect(['10.0.0.256', '10.0.0.0/33', '2001:db8::/129', 'example.com', '10.0.0.0/8/1', '', '10.0.0.0/'].some(isIpOrCidr)).toBe(false);
+    expect(
+      ['10.0.0.256', '10.0.0.0/33', '2001:db8::/129', 'example.com', '10.0.0.0/8/1', '', '10.0.0.0/'].some(isIpOrCidr),
+    ).toBe(false);
   });
 
   it('when a mapped IPv6 range is whitelisted, the IPv4 addresses inside it match', () => {

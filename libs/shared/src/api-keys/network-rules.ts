@@ -1,8 +1,9 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * IP whitelist and allowed-origin rules of an API key (seed 5.2 steps 5 and 6). Entries are validated
- * when a key is saved; the matchers here are built once per cached key and cost no I/O per request.
+ * IP whitelist and allowed-origin rules of an API key (checked after the scope, before the rate limit). Entries
+ * are validated when a key is saved; the matchers here are built once per cached key and cost no I/O per
+ * request.
  */
 
 const MAPPED_IPV4 = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
@@ -56,12 +57,16 @@ export class IpWhitelist {
 
 const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\s]+\/?$/i;
 
-/** The canonical form of a full origin (scheme://host[:port]): lower case, default port dropped; null when it is not one. */
+/**
+ * The canonical form of a full origin (scheme://host[:port]): lower case, default port dropped; null when it is
+ * not one.
+ */
 export function canonicalOrigin(value: string): string | null {
   if (!ORIGIN_SHAPE.test(value)) return null;
   try {
     const url = new URL(value);
-    if (url.origin === 'null' || url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
+    if (url.origin === 'null' || url.username || url.password || url.pathname !== '/' || url.search || url.hash)
+      return null;
     return url.origin;
   } catch {
     return null;

@@ -26,9 +26,12 @@ describe('API-key request log', () => {
   });
 
   const count = async (apiKeyId: string) => {
-    const [rows] = (await ctx.runtime.db.sequelize.query('SELECT count(*)::int AS n FROM api_key_request_logs WHERE api_key_id = :apiKeyId', {
-      replacements: { apiKeyId },
-    })) as [Array<{ n: number }>, unknown];
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      'SELECT count(*)::int AS n FROM api_key_request_logs WHERE api_key_id = :apiKeyId',
+      {
+        replacements: { apiKeyId },
+      },
+    )) as [Array<{ n: number }>, unknown];
     return rows[0]!.n;
   };
 

@@ -23,9 +23,10 @@ const LAST_USED_INTERVAL_MS = 60_000;
 const PURGE_BATCH = 10_000;
 
 /**
- * The API-key request log (seed 2.4): `record` only appends to memory; a timer writes batches with
- * one multi-row insert, off every request's path, and updates lastUsedAt at most once a minute per key.
- * The same timer purges records older than the retention period, hourly. `close` writes what is left.
+ * The API-key request log (what the key's stats are computed from): `record` only appends to memory; a timer
+ * writes batches with one multi-row insert, off every request's path, and updates lastUsedAt at most once a
+ * minute per key. The same timer purges records older than the retention period, hourly. `close` writes what is
+ * left.
  */
 export class ApiKeyRequestLog {
   private buffer: RequestLogEntry[] = [];
@@ -85,7 +86,8 @@ export class ApiKeyRequestLog {
         total += deleted;
         if (deleted < PURGE_BATCH) break;
       }
-      if (total > 0) this.logger.info({ deleted: total, retentionDays: this.options.retentionDays }, 'api-key request log purged');
+      if (total > 0)
+        this.logger.info({ deleted: total, retentionDays: this.options.retentionDays }, 'api-key request log purged');
     } catch (error) {
       this.logger.warn({ err: error }, 'api-key request log purge failed; retrying at the next interval');
     }

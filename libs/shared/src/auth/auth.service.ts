@@ -1,14 +1,20 @@
 import type { Config } from '../config/index.js';
-import type { Database } from '../db/models.js';
-import { DEFAULT_TENANT_CODE } from '../db/seed.js';
+import type { Principal } from '../access/index.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import { TenantsService } from '../tenants/tenants.service.js';
-import { toPublicUser, type PublicUser, type UserAttributes } from '../users/user.model.js';
-import { UsersRepository } from '../users/users.repository.js';
-import { changePasswordSchema, registerSchema } from '../users/users.schema.js';
+import { DEFAULT_TENANT_CODE, TenantsService } from '../tenants/index.js';
+import {
+  changePasswordSchema,
+  createDecoyHash,
+  hashPassword,
+  registerSchema,
+  toPublicUser,
+  UsersRepository,
+  verifyPassword,
+  type PublicUser,
+  type UserAttributes,
+} from '../users/index.js';
 import { validate } from '../validation/index.js';
-import { createDecoyHash, hashPassword, verifyPassword } from './passwords.js';
-import type { Principal } from './permissions.js';
 import { TokenService, type TokenPair } from './tokens.js';
 
 export interface LoginResult extends TokenPair {
@@ -58,7 +64,6 @@ export class AuthService {
   }
 
   async login(email: string, password: string): Promise<LoginResult> {
-    const { User } = this.db.models;
     const user = await this.users.findByEmail(normalizeEmail(email));
     if (!user) {
       this.decoyHash ??= createDecoyHash(this.config.bcryptRounds);
@@ -70,11 +75,7 @@ export class AuthService {
       await this.users.recordFailedLogin(user.id, this.config.loginMaxFailedAttempts);
       throw AppError.unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     }
-    const [, updated] = await User.update(
-      { lastLoginAt: new Date(), failedLoginCount: 0 },
-      { where: { id: user.id, status: 'active' }, returning: true },
-    );
-    const current = updated[0]?.get({ plain: true });
+    const current = await this.users.recordLogin(user.id);
     // Locked by concurrent failures between our read and our write.
     if (!current) throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
     return this.session(current);
@@ -86,7 +87,8 @@ export class AuthService {
     const user = await this.users.findById(payload.sub);
     if (!user) throw AppError.unauthorized('Invalid token');
     if (user.status !== 'active') throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
-    if (payload.sv !== sessionVersionOf(user)) throw AppError.unauthorized('Token revoked by a password change', 'TOKEN_REVOKED');
+    if (payload.sv !== sessionVersionOf(user))
+      throw AppError.unauthorized('Token revoked by a password change', 'TOKEN_REVOKED');
     return this.tokens.issue(principalOf(user), sessionVersionOf(user));
   }
 
@@ -95,7 +97,8 @@ export class AuthService {
     if (!this.config.allowRegistration) throw AppError.forbidden('Registration is disabled', 'REGISTRATION_DISABLED');
     const input = validate(registerSchema, body);
     const tenant = await this.tenants.findByCode(DEFAULT_TENANT_CODE);
-    if (!tenant) throw new AppError(503, 'NOT_SEEDED', `Tenant ${DEFAULT_TENANT_CODE} does not exist; run the seed routine`);
+    if (!tenant)
+      throw new AppError(503, 'NOT_SEEDED', `Tenant ${DEFAULT_TENANT_CODE} does not exist; run the seed routine`);
     const user = await this.users.insert({
       email: input.email,
       passwordHash: await hashPassword(input.password, this.config.bcryptRounds),

@@ -8,15 +8,10 @@ export {
   sessionVersionOf,
   type LoginResult,
 } from './auth.service.js';
-export { TokenService, type AccessTokenPayload, type RefreshTokenPayload, type TokenPair, type TokenType } from './tokens.js';
-export { hashPassword, verifyPassword } from './passwords.js';
 export {
-  roles,
-  adminModules,
-  hasModulePermission,
-  accessForMethod,
-  type Role,
-  type AdminModule,
-  type Principal,
-  type Access,
-} from './permissions.js';
+  TokenService,
+  type AccessTokenPayload,
+  type RefreshTokenPayload,
+  type TokenPair,
+  type TokenType,
+} from './tokens.js';

@@ -1,9 +1,9 @@
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config/index.js';
 import { AppError } from '../errors/index.js';
-import { roles, type Principal } from './permissions.js';
+import { roles, type Principal } from '../access/index.js';
 
-export type TokenType = 'access' | 'refresh';
+export type TokenType = 'access' | 'refresh' | 'queue-console';
 
 export interface AccessTokenPayload extends Principal {
   typ: 'access';
@@ -64,6 +64,21 @@ export class TokenService {
     return payload as unknown as AccessTokenPayload;
   }
 
+  /**
+   * A token that opens the queue console only (its own `typ`, so it is no access token), for the
+   * httpOnly cookie a browser sends when it navigates there.
+   */
+  issueQueueConsole(sub: string, ttlSeconds: number): string {
+    return jwt.sign({ sub, typ: 'queue-console' }, this.jwtConfig.secret, {
+      algorithm: ALGORITHM,
+      expiresIn: ttlSeconds,
+    });
+  }
+
+  verifyQueueConsole(token: string): { sub: string } {
+    return { sub: this.verify(token, 'queue-console').sub! };
+  }
+
   verifyRefresh(token: string): RefreshTokenPayload {
     const payload = this.verify(token, 'refresh');
     if (typeof payload.sv !== 'number') throw AppError.unauthorized('Invalid token');
@@ -73,8 +88,7 @@ export class TokenService {
   private verify(token: string, expected: TokenType): jwt.JwtPayload {
     let payload: string | jwt.JwtPayload;
     try {
-      // Pinning the algorithm refuses `alg: none` and any other algorithm.
-      payload = jwt.verify(token, this.jwtConfig.secret, { algorithms: [ALGORITHM] });
+      payload = this.verifySignature(token);
     } catch (error) {
       if (error instanceof jwt.TokenExpiredError) throw AppError.unauthorized('Token expired');
       throw AppError.unauthorized('Invalid token');
@@ -82,5 +96,20 @@ export class TokenService {
     if (typeof payload === 'string' || typeof payload.sub !== 'string') throw AppError.unauthorized('Invalid token');
     if (payload.typ !== expected) throw AppError.unauthorized(`Invalid token type: ${expected} token expected`);
     return payload;
+  }
+
+  /**
+   * Pinning the algorithm refuses `alg: none` and any other algorithm. A token whose signature does not
+   * match JWT_SECRET is tried with JWT_SECRET_PREVIOUS, so rotating the secret logs nobody out; the
+   * previous secret never signs.
+   */
+  private verifySignature(token: string): string | jwt.JwtPayload {
+    try {
+      return jwt.verify(token, this.jwtConfig.secret, { algorithms: [ALGORITHM] });
+    } catch (error) {
+      const badSignature = error instanceof jwt.JsonWebTokenError && error.message === 'invalid signature';
+      if (!badSignature || !this.jwtConfig.previousSecret) throw error;
+      return jwt.verify(token, this.jwtConfig.previousSecret, { algorithms: [ALGORITHM] });
+    }
   }
 }

@@ -5,7 +5,7 @@ function defaultOf(name: string): string {
   const described = spec.schema.describe() as { flags?: { default?: unknown; presence?: string } };
   if (described.flags?.presence === 'required') return '(required)';
   const value = described.flags?.default;
-  return value === undefined ? '' : `\`${String(value)}\``;
+  return value === undefined ? '(unset)' : `\`${String(value)}\``;
 }
 
 /** The README's configuration table, generated from the schema so the two cannot drift apart. */

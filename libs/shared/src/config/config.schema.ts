@@ -11,6 +11,11 @@ export interface VariableSpec {
 
 const seconds = () => Joi.number().integer().min(1);
 const milliseconds = () => Joi.number().integer().min(1);
+/** `host:port` pairs separated by commas; a host may be a name, an IPv4 address or a bracketed IPv6 address. */
+/** `id:key` pairs separated by commas; the key is 32 bytes in base64 (44 characters). */
+const SECRET_KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=(?:,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=)*$/;
+const HOST_PORT_LIST =
+  /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}(?:,(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5})*$/;
 
 export const configVariables = {
   NODE_ENV: {
@@ -34,6 +39,19 @@ export const configVariables = {
       .default('redis://127.0.0.1:6379'),
     description: 'Redis for BullMQ, rate limits, idempotency and caches',
   },
+  REDIS_SENTINELS: {
+    schema: Joi.string().pattern(HOST_PORT_LIST, 'host:port,host:port…'),
+    description:
+      'Sentinel addresses (host:port,…) of a primary with replicas; with REDIS_SENTINEL_NAME, wins over REDIS_URL',
+  },
+  REDIS_SENTINEL_NAME: {
+    schema: Joi.string().pattern(/^[A-Za-z0-9._-]+$/),
+    description: 'name of the primary the sentinels watch (required with REDIS_SENTINELS)',
+  },
+  REDIS_CLUSTER_NODES: {
+    schema: Joi.string().pattern(HOST_PORT_LIST, 'host:port,host:port…'),
+    description: 'seed nodes (host:port,…) of a Redis Cluster; wins over REDIS_URL; queue keys get a {hash tag}',
+  },
   REDIS_KEY_PREFIX: {
     schema: Joi.string()
       .pattern(/^[A-Za-z0-9_-]+$/)
@@ -44,6 +62,16 @@ export const configVariables = {
     schema: Joi.string().min(16).required(),
     description: 'HS256 signing secret, at least 16 characters (32+ random in production); no default',
   },
+  JWT_SECRET_PREVIOUS: {
+    schema: Joi.string().min(16),
+    description:
+      'the JWT_SECRET before a rotation: tokens it signed are still accepted (never used to sign) for as long as it is set',
+  },
+  SECRETS_ENCRYPTION_KEYS: {
+    schema: Joi.string().pattern(SECRET_KEY_RING, 'id:base64key,id:base64key…'),
+    description:
+      'key ring sealing stored secrets (webhook signing secrets): id:base64 of 32 random bytes, comma separated; the first seals, every one opens what it sealed; required in production',
+  },
   JWT_ACCESS_TTL: { schema: seconds().default(900), description: 'access token lifetime, seconds' },
   JWT_REFRESH_TTL: { schema: seconds().default(604800), description: 'refresh token lifetime, seconds' },
   BCRYPT_ROUNDS: {
@@ -51,7 +79,9 @@ export const configVariables = {
     description: 'bcrypt cost factor for passwords (tests may lower it)',
   },
   SEED_ADMIN_EMAIL: {
-    schema: Joi.string().email({ tlds: { allow: false } }).default('admin@wms.local'),
+    schema: Joi.string()
+      .email({ tlds: { allow: false } })
+      .default('admin@wms.local'),
     description: 'e-mail of the admin user the seed routine creates',
   },
   SEED_ADMIN_PASSWORD: {
@@ -78,6 +108,11 @@ export const configVariables = {
     schema: Joi.number().integer().min(0).default(30000),
     description: 'how long a bulk call waits for its ingest job before answering 202',
   },
+  BULK_JOB_RETENTION_SECONDS: {
+    schema: seconds().default(86400),
+    description:
+      'how long a finished bulk job (its entries and result) is kept in PostgreSQL for GET /jobs/{jobId} after Redis forgot it',
+  },
   INGEST_CONCURRENCY: {
     schema: Joi.number().integer().min(1).max(64).default(4),
     description: 'bulk jobs one ingest worker process runs at once',
@@ -88,7 +123,8 @@ export const configVariables = {
   },
   WEBHOOK_CONCURRENCY_PER_SLOW_SUBSCRIPTION: {
     schema: Joi.number().integer().min(1).max(1000).default(10),
-    description: 'deliveries to one slow subscription (attempts typically taking 1 s or half the timeout) one webhook worker process runs at once; the rest wait, so a slow subscriber cannot take every slot',
+    description:
+      'deliveries to one slow subscription (attempts typically taking 1 s or half the timeout) one webhook worker process runs at once; the rest wait, so a slow subscriber cannot take every slot',
   },
   WEBHOOK_TIMEOUT_MS: { schema: milliseconds().default(10000), description: 'per-attempt delivery timeout' },
   WEBHOOK_MAX_ATTEMPTS: {
@@ -99,6 +135,11 @@ export const configVariables = {
     schema: milliseconds().default(5000),
     description: 'attempt n waits about base * 2^(n-1) with jitter, capped at 6 h',
   },
+  WEBHOOK_DISABLE_AFTER_HOURS: {
+    schema: Joi.number().integer().min(1).max(8760).default(120),
+    description:
+      'a subscription whose deliveries have all failed for this many hours is disabled (reason and time kept, event webhook.disabled sent)',
+  },
   WEBHOOK_ALLOW_PRIVATE_URLS: {
     schema: Joi.boolean().default(false),
     description: 'allow subscriber URLs on loopback, private, link-local or metadata addresses',
@@ -107,13 +148,19 @@ export const configVariables = {
     schema: Joi.number().port().default(0),
     description: 'port of a worker process health probe (/health/live, /health/ready); 0 = none',
   },
+  METRICS_TOKEN: {
+    schema: Joi.string().min(16).max(256),
+    description:
+      'bearer token GET /metrics requires (gateway and worker health servers); required when NODE_ENV=production; unset = /metrics open',
+  },
   SHUTDOWN_TIMEOUT_MS: {
     schema: milliseconds().default(25000),
     description: 'hard limit for a graceful shutdown after SIGTERM',
   },
   API_KEY_FAILURES_PER_IP_PER_MINUTE: {
     schema: Joi.number().integer().min(1).default(30),
-    description: 'failed API-key look-ups (unknown, revoked or expired key) one client address may make per minute before 429',
+    description:
+      'failed API-key look-ups (unknown, revoked or expired key) one client address may make per minute before 429',
   },
   LOGIN_FAILURES_PER_IP_PER_MINUTE: {
     schema: Joi.number().integer().min(1).default(20),

@@ -1,14 +1,34 @@
 import Joi from 'joi';
 import { configVariables } from './config.schema.js';
 
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+
+/**
+ * Which Redis the service talks to: one node (REDIS_URL), a primary with replicas found through Sentinel,
+ * or a Redis Cluster. A sentinel or cluster setting wins over REDIS_URL.
+ */
+export type RedisShape =
+  | { kind: 'single'; url: string }
+  | { kind: 'sentinel'; sentinels: RedisNode[]; name: string }
+  | { kind: 'cluster'; nodes: RedisNode[] };
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   databaseUrl: string;
   databasePoolMax: number;
   redisUrl: string;
+  redis: RedisShape;
   redisKeyPrefix: string;
-  jwt: { secret: string; accessTtlSeconds: number; refreshTtlSeconds: number };
+  jwt: { secret: string; previousSecret: string | null; accessTtlSeconds: number; refreshTtlSeconds: number };
+  /**
+   * The key ring of stored secrets, first key seals. Null outside production when SECRETS_ENCRYPTION_KEYS
+   * is unset: secrets are then sealed under a key derived from JWT_SECRET (development only).
+   */
+  secretsEncryptionKeys: Array<{ id: string; key: Buffer }> | null;
   bcryptRounds: number;
   seedAdmin: { email: string; password: string };
   trustProxy: string;
@@ -16,6 +36,7 @@ export interface Config {
   allowRegistration: boolean;
   idempotencyTtlSeconds: number;
   bulkSyncTimeoutMs: number;
+  bulkJobRetentionSeconds: number;
   ingestConcurrency: number;
   webhook: {
     concurrency: number;
@@ -24,8 +45,11 @@ export interface Config {
     maxAttempts: number;
     backoffBaseMs: number;
     allowPrivateUrls: boolean;
+    disableAfterHours: number;
   };
   workerHealthPort: number;
+  /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
+  metricsToken?: string;
   shutdownTimeoutMs: number;
   logLevel: string;
   throttle: { apiKeyFailuresPerIpPerMinute: number; loginFailuresPerIpPerMinute: number };
@@ -51,20 +75,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (error) {
     const detail = error.details[0];
     const name = String(detail?.path[0] ?? 'environment');
-    const reason = detail?.type === 'any.required' ? 'is required' : (detail?.message ?? error.message).replace(/^"[^"]+" /, '');
+    const reason =
+      detail?.type === 'any.required' ? 'is required' : (detail?.message ?? error.message).replace(/^"[^"]+" /, '');
     throw new ConfigError(`Invalid configuration: ${name} ${reason}`);
   }
   if (value.NODE_ENV === 'production' && value.SEED_ADMIN_PASSWORD === DEFAULT_SEED_PASSWORD) {
-    throw new ConfigError('Invalid configuration: SEED_ADMIN_PASSWORD must be changed from its default when NODE_ENV=production');
+    throw new ConfigError(
+      'Invalid configuration: SEED_ADMIN_PASSWORD must be changed from its default when NODE_ENV=production',
+    );
+  }
+  if (value.NODE_ENV === 'production' && !value.SECRETS_ENCRYPTION_KEYS) {
+    throw new ConfigError(
+      'Invalid configuration: SECRETS_ENCRYPTION_KEYS is required when NODE_ENV=production (id:base64 of 32 random bytes)',
+    );
+  }
+  if (value.NODE_ENV === 'production' && !value.METRICS_TOKEN) {
+    throw new ConfigError('Invalid configuration: METRICS_TOKEN is required when NODE_ENV=production');
   }
   return {
     nodeEnv: value.NODE_ENV,
+    redis: redisShapeOf(value),
     port: value.PORT,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
     redisUrl: value.REDIS_URL,
     redisKeyPrefix: value.REDIS_KEY_PREFIX,
-    jwt: { secret: value.JWT_SECRET, accessTtlSeconds: value.JWT_ACCESS_TTL, refreshTtlSeconds: value.JWT_REFRESH_TTL },
+    jwt: {
+      secret: value.JWT_SECRET,
+      previousSecret: value.JWT_SECRET_PREVIOUS ?? null,
+      accessTtlSeconds: value.JWT_ACCESS_TTL,
+      refreshTtlSeconds: value.JWT_REFRESH_TTL,
+    },
+    secretsEncryptionKeys: value.SECRETS_ENCRYPTION_KEYS ? keyRingOf(value.SECRETS_ENCRYPTION_KEYS) : null,
     bcryptRounds: value.BCRYPT_ROUNDS,
     seedAdmin: { email: String(value.SEED_ADMIN_EMAIL).trim().toLowerCase(), password: value.SEED_ADMIN_PASSWORD },
     trustProxy: value.TRUST_PROXY,
@@ -72,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowRegistration: value.AUTH_ALLOW_REGISTRATION,
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,
+    bulkJobRetentionSeconds: value.BULK_JOB_RETENTION_SECONDS,
     ingestConcurrency: value.INGEST_CONCURRENCY,
     webhook: {
       concurrency: value.WEBHOOK_CONCURRENCY,
@@ -80,8 +123,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAttempts: value.WEBHOOK_MAX_ATTEMPTS,
       backoffBaseMs: value.WEBHOOK_BACKOFF_BASE_MS,
       allowPrivateUrls: value.WEBHOOK_ALLOW_PRIVATE_URLS,
+      disableAfterHours: value.WEBHOOK_DISABLE_AFTER_HOURS,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
+    metricsToken: value.METRICS_TOKEN,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     logLevel: value.LOG_LEVEL,
     throttle: {
@@ -89,6 +134,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginFailuresPerIpPerMinute: value.LOGIN_FAILURES_PER_IP_PER_MINUTE,
     },
   };
+}
+
+function keyRingOf(list: string): Array<{ id: string; key: Buffer }> {
+  const ring = list.split(',').map((entry) => {
+    const [id, key] = entry.split(':') as [string, string];
+    return { id, key: Buffer.from(key, 'base64') };
+  });
+  const ids = new Set(ring.map((entry) => entry.id));
+  if (ids.size !== ring.length)
+    throw new ConfigError('Invalid configuration: SECRETS_ENCRYPTION_KEYS repeats a key id');
+  return ring;
+}
+
+function nodesOf(list: string): RedisNode[] {
+  return list.split(',').map((pair) => {
+    const colon = pair.lastIndexOf(':');
+    return { host: pair.slice(0, colon).replace(/^\[|\]$/g, ''), port: Number(pair.slice(colon + 1)) };
+  });
+}
+
+function redisShapeOf(value: Record<string, string | undefined>): RedisShape {
+  const { REDIS_SENTINELS: sentinels, REDIS_SENTINEL_NAME: name, REDIS_CLUSTER_NODES: cluster } = value;
+  if (sentinels && cluster) {
+    throw new ConfigError('Invalid configuration: set REDIS_SENTINELS or REDIS_CLUSTER_NODES, not both');
+  }
+  if (sentinels && !name) {
+    throw new ConfigError('Invalid configuration: REDIS_SENTINEL_NAME is required with REDIS_SENTINELS');
+  }
+  if (name && !sentinels) {
+    throw new ConfigError('Invalid configuration: REDIS_SENTINEL_NAME needs REDIS_SENTINELS');
+  }
+  if (sentinels && name) return { kind: 'sentinel', sentinels: nodesOf(sentinels), name };
+  if (cluster) return { kind: 'cluster', nodes: nodesOf(cluster) };
+  return { kind: 'single', url: value.REDIS_URL! };
 }
 
 /**

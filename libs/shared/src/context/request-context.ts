@@ -4,6 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContext {
   requestId: string;
   jobId?: string;
+  /** W3C trace id (32 hex) when the client sent a `traceparent`; carried with jobs and events. */
+  traceId?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -1,5 +1,10 @@
 export { createSequelize, ensureDatabase, dropDatabase, describeDatabaseUrl } from './database.js';
+export { PreparedStatement } from './prepared.js';
+/** The first name of PreparedStatement, when it served reads only. */
+export { PreparedStatement as PreparedRead } from './prepared.js';
 export { runMigrations } from './migrator.js';
 export type { Migration, MigrationContext } from './migration.js';
-export { defineModels, type Models, type Database } from './models.js';
-export { runSeed, DEFAULT_TENANT_CODE, DEFAULT_WAREHOUSE_CODE } from './seed.js';
+export { registerModel, type Database } from './models.js';
+export { isConnectionLoss } from './connection-loss.js';
+export { unitOfWork, type UnitOfWork } from './unit-of-work.js';
+export { containsPattern } from './like-pattern.js';

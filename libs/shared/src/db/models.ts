@@ -1,22 +1,23 @@
 import type { Sequelize } from 'sequelize';
-import { defineTenantModel } from '../tenants/tenant.model.js';
-import { defineUserModel } from '../users/user.model.js';
-import { defineWarehouseModel } from '../warehouses/warehouse.model.js';
-import { defineAuditLogModel } from '../audit/audit-log.model.js';
 
-/** Models are defined per Sequelize instance (no global registry), so several databases can live in one process. */
-export function defineModels(sequelize: Sequelize) {
-  return {
-    Tenant: defineTenantModel(sequelize),
-    User: defineUserModel(sequelize),
-    Warehouse: defineWarehouseModel(sequelize),
-    AuditLog: defineAuditLogModel(sequelize),
-  };
-}
-
-export type Models = ReturnType<typeof defineModels>;
-
+/** One database as the capabilities see it: its Sequelize instance (pool, queries, transactions). */
 export interface Database {
   sequelize: Sequelize;
-  models: Models;
+}
+
+/**
+ * Registers a capability's Sequelize model: the answer gives the model of a database, defining it on
+ * that database's Sequelize instance the first time it is asked. Models live per instance (no global
+ * registry), so several databases can live in one process, and `db/` never needs to know the capabilities.
+ */
+export function registerModel<M>(define: (sequelize: Sequelize) => M): (db: Database) => M {
+  const defined = new WeakMap<Sequelize, M>();
+  return (db) => {
+    let model = defined.get(db.sequelize);
+    if (model === undefined) {
+      model = define(db.sequelize);
+      defined.set(db.sequelize, model);
+    }
+    return model;
+  };
 }

@@ -1,6 +1,7 @@
 /**
- * The business events of seed section 6, with the `data` of CONTRACT.md section 5, plus `webhook.test`
- * (sent by the test endpoint, never fanned out). Every event's data carries `tenantId`; `append` adds
+ * The business events with their `data`, plus `webhook.test` (sent by the test endpoint, never fanned
+ * out) and `webhook.disabled` (a subscription of the tenant was disabled). The runtime definitions of
+ * each `data` are in event-catalogue.ts. Every event's data carries `tenantId`; `append` adds
  * it from the event's tenant, so the two can never disagree.
  */
 export interface EventDataMap {
@@ -42,10 +43,17 @@ export interface EventDataMap {
     variance: number;
   };
   'webhook.test': { subscriptionId: string; message: string };
+  'webhook.disabled': {
+    subscriptionId: string;
+    url: string;
+    reason: string;
+    disabledAt: string;
+    failingSince: string | null;
+  };
 }
 
 export type EventName = keyof EventDataMap;
-export type BusinessEventName = Exclude<EventName, 'webhook.test'>;
+export type BusinessEventName = Exclude<EventName, 'webhook.test' | 'webhook.disabled'>;
 
 /** What subscribers may name in `events`; `*` is every business event. */
 export const businessEventNames = [
@@ -60,6 +68,10 @@ export const businessEventNames = [
 ] as const satisfies readonly BusinessEventName[];
 
 export const TEST_EVENT = 'webhook.test' satisfies EventName;
+export const WEBHOOK_DISABLED_EVENT = 'webhook.disabled' satisfies EventName;
+
+/** What a subscription may name in `events`: the business events, `*` (all of them) and `webhook.disabled`. */
+export const subscribableEventNames = [...businessEventNames, WEBHOOK_DISABLED_EVENT] as const;
 
 /** The stored and delivered data of an event: the input data plus its tenant. */
 export type EventData<E extends EventName> = EventDataMap[E] & { tenantId: string | null };
@@ -75,7 +87,10 @@ export interface AppendedEvent {
   occurredAt: Date;
 }
 
-/** An event as the feed and the webhook body show it (CONTRACT 7 adds `id`). */
+/**
+ * An event as the feed and the webhook body show it; `id` is the event's own, the same in the feed and every
+ * delivery.
+ */
 export interface PublishedEvent {
   id: string;
   event: EventName;

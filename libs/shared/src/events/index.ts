@@ -1,3 +1,4 @@
 export * from './event-types.js';
 export { EventsService, FEED_MAX_LIMIT } from './events.service.js';
 export { EventsRepository, EVENTS_CHANNEL } from './events.repository.js';
+export { eventCatalogue, assertEventData, type EventDefinition } from './event-catalogue.js';

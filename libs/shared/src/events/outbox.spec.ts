@@ -1,10 +1,4 @@
-import { Queue } from 'bullmq';
-import {
-  createRedis,
-  createWebhookDeliveryQueue,
-  deliveryJobId,
-  type WebhookDeliveryQueue,
-} from '@wms/shared';
+import { createRedis, createWebhookDeliveryQueue, deliveryJobId, type WebhookDeliveryQueue } from '../index.js';
 import {
   appendEvents,
   createSubscription,
@@ -43,13 +37,19 @@ describe('events outbox and relay', () => {
     const { tenant: t1 } = await createTenantWithWarehouse(ctx);
     const { tenant: t2 } = await createTenantWithWarehouse(ctx);
     const allOfT1 = await createSubscription(ctx, { url: 'http://127.0.0.1:9/a', events: ['*'], tenantId: t1.id });
-    const someOfAll = await createSubscription(ctx, { url: 'http://127.0.0.1:9/b', events: ['order.shipped', 'asn.completed'] });
+    const someOfAll = await createSubscription(ctx, {
+      url: 'http://127.0.0.1:9/b',
+      events: ['order.shipped', 'asn.completed'],
+    });
     const allOfT2 = await createSubscription(ctx, { url: 'http://127.0.0.1:9/c', events: ['*'], tenantId: t2.id });
     const disabled = await createSubscription(ctx, { url: 'http://127.0.0.1:9/d', events: ['*'] });
     await ctx.services.webhooks.update(disabled.id, { active: false }, { tenantId: null });
 
     await appendEvents(ctx, sampleEvents(t1.id));
-    await appendEvents(ctx, sampleEvents(t2.id).filter((event) => event.event === 'order.shipped'));
+    await appendEvents(
+      ctx,
+      sampleEvents(t2.id).filter((event) => event.event === 'order.shipped'),
+    );
     await drainRelay(relayOver(ctx, queue));
 
     const ofAllT1 = await deliveriesOf(allOfT1.id);
@@ -82,7 +82,11 @@ describe('events outbox and relay', () => {
   it('when Redis is unavailable while events are appended, they wait in PostgreSQL and then reach the queue exactly once per subscription', async () => {
     const { tenant } = await createTenantWithWarehouse(ctx);
     const everything = await createSubscription(ctx, { url: 'http://127.0.0.1:9/all', tenantId: tenant.id });
-    const shipped = await createSubscription(ctx, { url: 'http://127.0.0.1:9/shipped', events: ['order.shipped'], tenantId: tenant.id });
+    const shipped = await createSubscription(ctx, {
+      url: 'http://127.0.0.1:9/shipped',
+      events: ['order.shipped'],
+      tenantId: tenant.id,
+    });
     const deadRedis = createRedis({ redisUrl: 'redis://127.0.0.1:1' }, 'producer', 'dead');
     const deadQueue = createWebhookDeliveryQueue(deadRedis, ctx.config.redisKeyPrefix, 3);
     deadQueue.on('error', () => undefined);
@@ -151,7 +155,10 @@ describe('events outbox and relay', () => {
 
     expect([...first.events, ...second.events].map((event) => event.id)).toEqual(appended.map((event) => event.id));
     expect(third).toEqual({ events: [], nextCursor: second.nextCursor });
-    await expect(ctx.services.events.listForTenant(tenant.id, null, 501)).rejects.toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+    await expect(ctx.services.events.listForTenant(tenant.id, null, 501)).rejects.toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
     await expect(ctx.services.events.listForTenant(tenant.id, 'abc')).rejects.toMatchObject({ status: 400 });
   });
 });

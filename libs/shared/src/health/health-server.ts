@@ -1,13 +1,25 @@
 import { createServer, type Server } from 'node:http';
 import type { Sequelize } from 'sequelize';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
+import { metricsResponse, type ProcessMetrics } from '../metrics/index.js';
 import { checkDependencies } from './health.js';
 
+export interface HealthServerMetrics {
+  metrics: ProcessMetrics;
+  /** METRICS_TOKEN; when set, GET /metrics needs it as a bearer token. */
+  token?: string;
+}
+
 /**
- * A minimal HTTP probe for worker processes, which have no API of their own: GET /health/live and
- * GET /health/ready (200 when PostgreSQL and Redis answer, else 503).
+ * A minimal HTTP probe for worker processes, which have no API of their own: GET /health/live,
+ * GET /health/ready (200 when PostgreSQL and Redis answer, else 503) and, when given, GET /metrics.
  */
-export function startHealthServer(port: number, sequelize: Sequelize, redis: Redis): Promise<Server> {
+export function startHealthServer(
+  port: number,
+  sequelize: Sequelize,
+  redis: RedisClient,
+  metrics?: HealthServerMetrics,
+): Promise<Server> {
   const server = createServer((req, res) => {
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -22,6 +34,16 @@ export function startHealthServer(port: number, sequelize: Sequelize, redis: Red
           reply(ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', dependencies });
         },
         () => reply(503, { status: 'unavailable' }),
+      );
+      return;
+    }
+    if (req.url === '/metrics' && metrics) {
+      metricsResponse(metrics.metrics, req.headers.authorization, metrics.token).then(
+        ({ status, contentType, body, headers }) => {
+          res.writeHead(status, { 'content-type': contentType, ...headers });
+          res.end(body);
+        },
+        () => reply(500, { status: 'metrics unavailable' }),
       );
       return;
     }

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/index.js';
 
 export interface DependencyHealth {
   postgres: 'up' | 'down';
@@ -22,13 +22,23 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-export async function checkDependencies(sequelize: Sequelize, redis: Redis, timeoutMs = 2_000): Promise<DependencyHealth> {
+/**
+ * Redis answers a PING in about a millisecond, so 300 ms without one means it is down or hanging and the
+ * probe answers then; PostgreSQL gets longer, because a busy pool can make a healthy database wait.
+ */
+export const HEALTH_TIMEOUTS = { postgresMs: 2_000, redisMs: 300 };
+
+export async function checkDependencies(
+  sequelize: Sequelize,
+  redis: RedisClient,
+  timeouts = HEALTH_TIMEOUTS,
+): Promise<DependencyHealth> {
   const [postgres, redisState] = await Promise.all([
-    withTimeout(sequelize.query('SELECT 1'), timeoutMs).then(
+    withTimeout(sequelize.query('SELECT 1'), timeouts.postgresMs).then(
       () => 'up' as const,
       () => 'down' as const,
     ),
-    withTimeout(redis.ping(), timeoutMs).then(
+    withTimeout(redis.ping(), timeouts.redisMs).then(
       () => 'up' as const,
       () => 'down' as const,
     ),
@@ -39,7 +49,7 @@ export async function checkDependencies(sequelize: Sequelize, redis: Redis, time
 /** Waits until PostgreSQL and Redis both answer; workers start only then. */
 export async function waitForDependencies(
   sequelize: Sequelize,
-  redis: Redis,
+  redis: RedisClient,
   options: { attempts?: number; delayMs?: number; onWait?: (health: DependencyHealth) => void } = {},
 ): Promise<void> {
   const attempts = options.attempts ?? 60;

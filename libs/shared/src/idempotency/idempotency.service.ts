@@ -3,13 +3,25 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
+import { idempotencyOutcomes } from '../metrics/index.js';
 
 /** The request that holds an Idempotency-Key right now. */
 export interface IdempotencyClaim {
   recordId: string;
-  /** One generation of the key: stays the same when a retry takes over from a dead request, so a bulk job keyed by it is enqueued once. */
+  /**
+   * One generation of the key: stays the same when a retry takes over from a dead request, so a bulk job keyed
+   * by it is enqueued once.
+   */
   claimId: string;
   token: string;
+}
+
+/** Whose key space an Idempotency-Key lives in: a system's API key, or a person (the operations endpoints). */
+export type IdempotencyOwner = { apiKeyId: string } | { userId: string };
+
+/** The owner's column and id; the column name comes from this fixed pair, never from input. */
+function ownerColumn(owner: IdempotencyOwner): { column: 'api_key_id' | 'user_id'; id: string } {
+  return 'apiKeyId' in owner ? { column: 'api_key_id', id: owner.apiKeyId } : { column: 'user_id', id: owner.userId };
 }
 
 export type ClaimOutcome =
@@ -22,7 +34,10 @@ export type ClaimOutcome =
 const LEASE_GRACE_MS = 5_000;
 const MAX_KEY_LENGTH = 255;
 
-/** CONTRACT.md section 4: the fingerprint of a request is its method, path (with query) and body. */
+/**
+ * The fingerprint of a request is its method, path (with query) and body: a key reused with another fingerprint
+ * is refused (409 IDEMPOTENCY_KEY_MISMATCH).
+ */
 export function requestFingerprint(method: string, path: string, body: Buffer | string | undefined): string {
   return createHash('sha256')
     .update(`${method.toUpperCase()} ${path}\n`)
@@ -49,7 +64,7 @@ interface RecordRow {
 }
 
 /**
- * Idempotency-Key records in PostgreSQL (seed 4.5, CONTRACT.md section 4), per API key. A claim is one
+ * Idempotency-Key records in PostgreSQL, per API key or user. A claim is one
  * atomic INSERT … ON CONFLICT: of concurrent requests with one key exactly one claims it. The answer is
  * stored with the claim's token, so a request that lost its claim can never overwrite another's answer;
  * single writes store it in the transaction of their write (the write and its answer commit together).
@@ -66,15 +81,23 @@ export class IdempotencyService {
     this.leaseMs = config.bulkSyncTimeoutMs + LEASE_GRACE_MS;
   }
 
-  async claim(apiKeyId: string, key: string, fingerprint: string): Promise<ClaimOutcome> {
+  async claim(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<ClaimOutcome> {
+    const outcome = await this.claimOnce(owner, key, fingerprint);
+    if (outcome.kind !== 'claimed')
+      idempotencyOutcomes.labels(outcome.kind === 'replay' ? 'replayed' : outcome.kind).inc();
+    return outcome;
+  }
+
+  private async claimOnce(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<ClaimOutcome> {
     // A record can expire or lose its lease between our INSERT and our SELECT: then claim again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const claimed = await this.tryClaim(apiKeyId, key, fingerprint);
+      const claimed = await this.tryClaim(owner, key, fingerprint);
       if (claimed) return { kind: 'claimed', claim: claimed };
-      const record = await this.find(apiKeyId, key);
+      const record = await this.find(owner, key);
       if (!record || !record.live) continue;
       if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };
-      if (record.state === 'completed') return { kind: 'replay', status: record.responseStatus!, body: record.responseBody! };
+      if (record.state === 'completed')
+        return { kind: 'replay', status: record.responseStatus!, body: record.responseBody! };
       if (record.leased) return { kind: 'in_progress' };
     }
     return { kind: 'in_progress' };
@@ -90,11 +113,17 @@ export class IdempotencyService {
        WHERE id = $1 AND token = $2 AND state = 'in_progress'`,
       { bind: [claim.recordId, claim.token, status, body], type: QueryTypes.UPDATE, transaction },
     )) as [unknown, number];
+    if (affected === 1) idempotencyOutcomes.labels('stored').inc();
     return affected === 1;
   }
 
   /** Like complete, inside a write's transaction: a lost claim rolls the write back. */
-  async completeInTransaction(claim: IdempotencyClaim, status: number, body: string, transaction: Transaction): Promise<void> {
+  async completeInTransaction(
+    claim: IdempotencyClaim,
+    status: number,
+    body: string,
+    transaction: Transaction,
+  ): Promise<void> {
     if (!(await this.complete(claim, status, body, transaction))) throw inProgressError();
   }
 
@@ -124,14 +153,15 @@ export class IdempotencyService {
    * Inserts a new claim, or takes over a record that expired (new generation) or whose holder's lease
    * ran out with the same request (same generation). Returns null when the key is held or answered.
    */
-  private async tryClaim(apiKeyId: string, key: string, fingerprint: string): Promise<IdempotencyClaim | null> {
+  private async tryClaim(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<IdempotencyClaim | null> {
     const token = randomUUID();
+    const { column, id } = ownerColumn(owner);
     const rows = await this.db.sequelize.query<{ id: string; claimId: string }>(
       `INSERT INTO idempotency_records AS r
-         (api_key_id, idempotency_key, fingerprint, state, claim_id, token, lease_until, expires_at)
+         (${column}, idempotency_key, fingerprint, state, claim_id, token, lease_until, expires_at)
        VALUES ($1, $2, $3, 'in_progress', gen_random_uuid(), $4,
                now() + $5 * interval '1 millisecond', now() + $6 * interval '1 second')
-       ON CONFLICT (api_key_id, idempotency_key) DO UPDATE SET
+       ON CONFLICT (${column}, idempotency_key) DO UPDATE SET
          fingerprint = EXCLUDED.fingerprint,
          state = 'in_progress',
          claim_id = CASE WHEN r.expires_at <= now() THEN EXCLUDED.claim_id ELSE r.claim_id END,
@@ -144,18 +174,19 @@ export class IdempotencyService {
        WHERE r.expires_at <= now()
           OR (r.state = 'in_progress' AND r.lease_until <= now() AND r.fingerprint = EXCLUDED.fingerprint)
        RETURNING id, claim_id AS "claimId"`,
-      { bind: [apiKeyId, key, fingerprint, token, this.leaseMs, this.ttlSeconds], type: QueryTypes.SELECT },
+      { bind: [id, key, fingerprint, token, this.leaseMs, this.ttlSeconds], type: QueryTypes.SELECT },
     );
     const row = rows[0];
     return row ? { recordId: row.id, claimId: row.claimId, token } : null;
   }
 
-  private async find(apiKeyId: string, key: string): Promise<RecordRow | null> {
+  private async find(owner: IdempotencyOwner, key: string): Promise<RecordRow | null> {
+    const { column, id } = ownerColumn(owner);
     const rows = await this.db.sequelize.query<RecordRow>(
       `SELECT fingerprint, state, expires_at > now() AS live, lease_until > now() AS leased,
               response_status AS "responseStatus", response_body AS "responseBody"
-       FROM idempotency_records WHERE api_key_id = $1 AND idempotency_key = $2`,
-      { bind: [apiKeyId, key], type: QueryTypes.SELECT },
+       FROM idempotency_records WHERE ${column} = $1 AND idempotency_key = $2`,
+      { bind: [id, key], type: QueryTypes.SELECT },
     );
     return rows[0] ?? null;
   }

@@ -5,5 +5,6 @@ export {
   inProgressError,
   mismatchError,
   type IdempotencyClaim,
+  type IdempotencyOwner,
   type ClaimOutcome,
 } from './idempotency.service.js';

@@ -2,7 +2,7 @@ import { stringField, type IngestHandler } from '../integration/index.js';
 import type { AsnService } from './asn.service.js';
 import { asnRefSchema, asnSchema, type AsnInput } from './asn.schemas.js';
 
-/** Seed section 8: bulk ASNs and orders take at most 100 entries per request. */
+/** Bulk ASNs and orders take at most 100 entries per request. */
 export const DOCUMENT_BULK_LIMIT = 100;
 
 /**

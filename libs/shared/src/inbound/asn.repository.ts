@@ -73,6 +73,12 @@ const ASN_DOCUMENT = `SELECT ${ASN_HEADER},
    FROM grns g WHERE g.asn_id = a.id) AS grns
 FROM asns a JOIN warehouses w ON w.id = a.warehouse_id JOIN partners p ON p.id = a.supplier_id`;
 
+/** An ASN's status and its lines once a receipt is recorded. */
+export interface ReceiptState {
+  status: AsnStatus;
+  lines: { lineNo: number; sku: string; expectedQty: number; receivedQty: number }[];
+}
+
 export class AsnRepository {
   constructor(private readonly db: Database) {}
 
@@ -106,7 +112,11 @@ export class AsnRepository {
   }
 
   /** The numbers of the tenant's ASNs with these references. */
-  async numbersByReference(tenantId: string, references: string[], transaction?: Transaction): Promise<Map<string, string>> {
+  async numbersByReference(
+    tenantId: string,
+    references: string[],
+    transaction?: Transaction,
+  ): Promise<Map<string, string>> {
     const rows = await this.db.sequelize.query<{ referenceNo: string; asnNo: string }>(
       'SELECT reference_no AS "referenceNo", asn_no AS "asnNo" FROM asns WHERE tenant_id = $1 AND reference_no = ANY($2::text[])',
       { bind: [tenantId, references], type: QueryTypes.SELECT, transaction },
@@ -115,10 +125,13 @@ export class AsnRepository {
   }
 
   async findDocument(tenantId: string, asnNo: string): Promise<Record<string, unknown> | null> {
-    const rows = await this.db.sequelize.query<Record<string, unknown>>(`${ASN_DOCUMENT} WHERE a.tenant_id = $1 AND a.asn_no = $2`, {
-      bind: [tenantId, asnNo],
-      type: QueryTypes.SELECT,
-    });
+    const rows = await this.db.sequelize.query<Record<string, unknown>>(
+      `${ASN_DOCUMENT} WHERE a.tenant_id = $1 AND a.asn_no = $2`,
+      {
+        bind: [tenantId, asnNo],
+        type: QueryTypes.SELECT,
+      },
+    );
     return rows[0] ?? null;
   }
 
@@ -145,7 +158,7 @@ export class AsnRepository {
     asnId: string,
     received: { asnLineId: string; qty: number }[],
     transaction: Transaction,
-  ): Promise<{ status: AsnStatus; lines: { lineNo: number; sku: string; expectedQty: number; receivedQty: number }[] }> {
+  ): Promise<ReceiptState> {
     await this.db.sequelize.query(
       `UPDATE asn_lines AS l SET received_qty = l.received_qty + d.qty
        FROM (SELECT r."asnLineId", sum(r.qty) AS qty FROM jsonb_to_recordset($1::jsonb) AS r("asnLineId" uuid, qty numeric)
@@ -153,7 +166,7 @@ export class AsnRepository {
        WHERE l.id = d."asnLineId"`,
       { bind: [JSON.stringify(received)], type: QueryTypes.UPDATE, transaction },
     );
-    const rows = await this.db.sequelize.query<{ status: AsnStatus; lines: any[] }>(
+    const rows = await this.db.sequelize.query<ReceiptState>(
       `UPDATE asns AS a SET
          status = CASE WHEN NOT EXISTS (SELECT 1 FROM asn_lines l WHERE l.asn_id = a.id AND l.received_qty < l.expected_qty)
                        THEN 'completed' ELSE 'receiving' END,
@@ -171,7 +184,10 @@ export class AsnRepository {
   }
 
   /** One page of the tenant's ASNs in (updated_at, id) order: headers only. */
-  async list(tenantId: string, query: ListQuery<AsnStatus>): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
+  async list(
+    tenantId: string,
+    query: ListQuery<AsnStatus>,
+  ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
     return this.db.sequelize.query(
       `SELECT ${ASN_HEADER},
          json_build_object('updatedAt', to_char(a.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', a.id) AS cursor
@@ -183,7 +199,14 @@ export class AsnRepository {
        ORDER BY a.updated_at, a.id
        LIMIT $6`,
       {
-        bind: [tenantId, query.updatedSince ?? null, query.status ?? null, query.cursor?.updatedAt ?? null, query.cursor?.id ?? null, query.limit + 1],
+        bind: [
+          tenantId,
+          query.updatedSince ?? null,
+          query.status ?? null,
+          query.cursor?.updatedAt ?? null,
+          query.cursor?.id ?? null,
+          query.limit + 1,
+        ],
         type: QueryTypes.SELECT,
       },
     );

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 import { dateOnly, lotNumber, quantity } from '../inventory/index.js';
 
 const code = (max = 100) => Joi.string().trim().min(1).max(max);
@@ -35,7 +35,7 @@ const asnLineSchema = Joi.object<AsnLineInput>({
   expiryDate: dateOnly().description('only for lot-tracked items'),
 }).label('AsnLine');
 
-/** Seed 2.8. referenceNo is unique per tenant; expectedDate may be left out. */
+/** An advance shipping notice. referenceNo is unique per tenant; expectedDate may be left out. */
 export const asnSchema = Joi.object<AsnInput>({
   warehouseCode: code().required(),
   supplierCode: code().required().description('partner code; the partner must be of type supplier or other'),
@@ -75,7 +75,7 @@ export interface GrnInput {
 export const RECEIVING_LOCATION = 'RECEIVING';
 
 /**
- * Seed 2.9 and CONTRACT.md section 4: with asnNo every line names its asnLineNo; a blind receipt
+ * A goods receipt: with asnNo every line names its asnLineNo; a blind receipt
  * (no asnNo) has none. Lot and expiry of an ASN line win over the GRN line's.
  */
 export const grnSchema = Joi.object<GrnInput>({
@@ -87,6 +87,7 @@ export const grnSchema = Joi.object<GrnInput>({
         asnLineNo: Joi.number()
           .integer()
           .min(1)
+          .max(1_000_000)
           .when('....asnNo', { is: Joi.exist(), then: Joi.required(), otherwise: Joi.forbidden() })
           .messages({ 'any.unknown': '{{#label}} is only allowed when the GRN names an asnNo' }),
         sku: code().required(),

@@ -63,27 +63,48 @@ export class AsnService {
       supplierId: asn.supplierId,
       expectedDate: asn.input.expectedDate ?? null,
     }));
-    const inserted = new Map((await this.repository.insertAsns(tenantId, headers, transaction)).map((row) => [row.asnNo, row]));
+    const inserted = new Map(
+      (await this.repository.insertAsns(tenantId, headers, transaction)).map((row) => [row.asnNo, row]),
+    );
     await this.repository.insertLines(
       checked.flatMap(({ asn }, position) => {
         const row = inserted.get(headers[position]!.asnNo);
-        return row ? asn.input.lines.map((line, n) => ({ asnId: row.id, lineNo: line.lineNo, itemId: asn.items[n]!.id, uomCode: line.uomCode, expectedQty: line.expectedQty, lotNo: line.lotNo ?? null, expiryDate: line.expiryDate ?? null })) : [];
+        return row
+          ? asn.input.lines.map((line, n) => ({
+              asnId: row.id,
+              lineNo: line.lineNo,
+              itemId: asn.items[n]!.id,
+              uomCode: line.uomCode,
+              expectedQty: line.expectedQty,
+              lotNo: line.lotNo ?? null,
+              expiryDate: line.expiryDate ?? null,
+            }))
+          : [];
       }),
       transaction,
     );
 
-    const skipped = checked.filter((_, position) => !inserted.has(headers[position]!.asnNo)).map(({ asn }) => asn.input.referenceNo);
-    const existing = skipped.length ? await this.repository.numbersByReference(tenantId, skipped, transaction) : new Map<string, string>();
+    const skipped = checked
+      .filter((_, position) => !inserted.has(headers[position]!.asnNo))
+      .map(({ asn }) => asn.input.referenceNo);
+    const existing = skipped.length
+      ? await this.repository.numbersByReference(tenantId, skipped, transaction)
+      : new Map<string, string>();
     checked.forEach(({ index, asn }, position) => {
       const row = inserted.get(headers[position]!.asnNo);
       outcomes[index] = row
-        ? { ok: true, created: true, data: { id: row.id, asnNo: row.asnNo, referenceNo: row.referenceNo }, document: asnDocument(asn, row) }
+        ? {
+            ok: true,
+            created: true,
+            data: { id: row.id, asnNo: row.asnNo, referenceNo: row.referenceNo },
+            document: asnDocument(asn, row),
+          }
         : { ok: false, error: duplicateReference('ASN', asn.input.referenceNo, existing.get(asn.input.referenceNo)) };
     });
     return outcomes;
   }
 
-  /** Seed 2.11: the ASN, its lines with receivedQty, and its GRNs. Another tenant's ASN is not found. */
+  /** The ASN inquiry: the ASN, its lines with receivedQty, and its GRNs. Another tenant's ASN is not found. */
   async inquire(tenantId: string, asnNo: string): Promise<Record<string, unknown>> {
     const document = await this.repository.findDocument(tenantId, asnNo);
     if (!document) throw AppError.notFound(`ASN ${asnNo} not found`);
@@ -95,17 +116,31 @@ export class AsnService {
   }
 }
 
-/** Resolves one ASN's references and checks its lines; throws the first missing reference, or every line problem at once. */
+/**
+ * Resolves one ASN's references and checks its lines; throws the first missing reference, or every line problem
+ * at once.
+ */
 function checkAsn(input: AsnInput, refs: References): CheckedAsn {
   const warehouse = refs.warehouse(input.warehouseCode);
   const supplier = refs.partner(input.supplierCode);
   const items = input.lines.map((line) => refs.item(line.sku));
   const details: ErrorDetail[] = [];
   if (!SUPPLIER_TYPES.includes(supplier.type)) {
-    details.push({ path: 'supplierCode', message: `Partner code ${supplier.code} is a ${supplier.type}, not a supplier` });
+    details.push({
+      path: 'supplierCode',
+      message: `Partner code ${supplier.code} is a ${supplier.type}, not a supplier`,
+    });
   }
   input.lines.forEach((line, n) => {
-    details.push(...lineProblems(`lines.${n}`, line.lineNo, items[n]!, line.uomCode, lotProblem(items[n]!, line.lotNo, line.expiryDate, false)));
+    details.push(
+      ...lineProblems(
+        `lines.${n}`,
+        line.lineNo,
+        items[n]!,
+        line.uomCode,
+        lotProblem(items[n]!, line.lotNo, line.expiryDate, false),
+      ),
+    );
   });
   if (details.length) throw documentInvalid(details);
   return { input, warehouseId: warehouse.id, supplierId: supplier.id, items };

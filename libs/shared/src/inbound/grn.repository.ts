@@ -33,7 +33,11 @@ export class GrnRepository {
          FROM grn, jsonb_to_recordset($5::jsonb) AS r("lineNo" integer, "asnLineId" uuid, "itemId" uuid, "uomCode" text,
                                                      qty numeric, "lotNo" text, "expiryDate" date, "locationId" uuid, "stockRowId" uuid))
        SELECT id, ${isoSql('created_at')} AS "createdAt" FROM grn`,
-      { bind: [header.tenantId, header.grnNo, header.asnId, header.warehouseId, JSON.stringify(lines)], type: QueryTypes.SELECT, transaction },
+      {
+        bind: [header.tenantId, header.grnNo, header.asnId, header.warehouseId, JSON.stringify(lines)],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     );
     return rows[0]!;
   }

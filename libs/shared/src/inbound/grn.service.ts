@@ -24,7 +24,7 @@ interface ReceiptLine {
 }
 
 /**
- * Goods receipt (seed 2.9, 3.3; CONTRACT.md section 4): against an ASN or blind, all in the caller's
+ * Goods receipt: against an ASN or blind, all in the caller's
  * transaction: the ASN row is locked FOR UPDATE first (concurrent receipts of one ASN queue behind
  * each other and each sees the quantities the previous one received), stock is put on hand under row
  * locks, the ASN's lines and state are updated, and the events of the transition are appended.
@@ -36,7 +36,10 @@ export class GrnService {
   private readonly references: ReferenceRepository;
   private readonly numbers: DocumentNumbers;
 
-  constructor(db: Database, private readonly events: Pick<EventsService, 'append'>) {
+  constructor(
+    db: Database,
+    private readonly events: Pick<EventsService, 'append'>,
+  ) {
     this.asns = new AsnRepository(db);
     this.grns = new GrnRepository(db);
     this.stock = new StockRepository(db);
@@ -45,7 +48,11 @@ export class GrnService {
   }
 
   async receive({ tenantId, transaction }: WriteContext, input: GrnInput): Promise<Record<string, unknown>> {
-    const refs = await this.references.resolve(tenantId, { warehouseCodes: [input.warehouseCode], skus: input.lines.map((line) => line.sku) }, transaction);
+    const refs = await this.references.resolve(
+      tenantId,
+      { warehouseCodes: [input.warehouseCode], skus: input.lines.map((line) => line.sku) },
+      transaction,
+    );
     const warehouse = refs.warehouse(input.warehouseCode);
     const asn = input.asnNo ? await this.lockAsn(tenantId, input.asnNo, warehouse.id, transaction) : null;
     const items = input.lines.map((line) => refs.item(line.sku));
@@ -55,7 +62,14 @@ export class GrnService {
     const grnNo = await this.numbers.next('GRN', transaction);
     const stockRows = await this.stock.receive(
       tenantId,
-      lines.map((line) => ({ warehouseId: warehouse.id, locationId: line.locationId, itemId: line.item.id, lotNo: line.lotNo, expiryDate: line.expiryDate, qty: line.qty })),
+      lines.map((line) => ({
+        warehouseId: warehouse.id,
+        locationId: line.locationId,
+        itemId: line.item.id,
+        lotNo: line.lotNo,
+        expiryDate: line.expiryDate,
+        qty: line.qty,
+      })),
       transaction,
     );
     const grn = await this.grns.insert(
@@ -69,11 +83,15 @@ export class GrnService {
         lotNo: line.lotNo,
         expiryDate: line.expiryDate,
         locationId: line.locationId,
-        stockRowId: stockRows.get(stockKey({ warehouseId: warehouse.id, locationId: line.locationId, itemId: line.item.id, lotNo: line.lotNo }))!,
+        stockRowId: stockRows.get(
+          stockKey({ warehouseId: warehouse.id, locationId: line.locationId, itemId: line.item.id, lotNo: line.lotNo }),
+        )!,
       })),
       transaction,
     );
-    const asnStatus = asn ? await this.recordAsnReceipt(transaction, tenantId, asn, grnNo, input.warehouseCode, lines) : null;
+    const asnStatus = asn
+      ? await this.recordAsnReceipt(transaction, tenantId, asn, grnNo, input.warehouseCode, lines)
+      : null;
     return {
       id: grn.id,
       grnNo,
@@ -96,29 +114,61 @@ export class GrnService {
 
   /**
    * The ASN transition of a receipt and its events seam: `asn.received` always, `asn.completed` when
-   * this receipt completed the ASN (CONTRACT.md section 5 payloads).
+   * this receipt completed the ASN.
    */
-  private async recordAsnReceipt(transaction: Transaction, tenantId: string, asn: LockedAsn, grnNo: string, warehouseCode: string, lines: ReceiptLine[]) {
-    const after = await this.asns.recordReceipt(asn.id, lines.map((line) => ({ asnLineId: line.asnLine!.id, qty: line.qty })), transaction);
-    await this.events.append(transaction, { tenantId, event: 'asn.received', data: { asnNo: asn.asnNo, grnNo, warehouseCode, lines: after.lines } });
+  private async recordAsnReceipt(
+    transaction: Transaction,
+    tenantId: string,
+    asn: LockedAsn,
+    grnNo: string,
+    warehouseCode: string,
+    lines: ReceiptLine[],
+  ) {
+    const after = await this.asns.recordReceipt(
+      asn.id,
+      lines.map((line) => ({ asnLineId: line.asnLine!.id, qty: line.qty })),
+      transaction,
+    );
+    await this.events.append(transaction, {
+      tenantId,
+      event: 'asn.received',
+      data: { asnNo: asn.asnNo, grnNo, warehouseCode, lines: after.lines },
+    });
     if (after.status === 'completed') {
-      await this.events.append(transaction, { tenantId, event: 'asn.completed', data: { asnNo: asn.asnNo, warehouseCode } });
+      await this.events.append(transaction, {
+        tenantId,
+        event: 'asn.completed',
+        data: { asnNo: asn.asnNo, warehouseCode },
+      });
     }
     return after.status;
   }
 
-  private async lockAsn(tenantId: string, asnNo: string, warehouseId: string, transaction: Transaction): Promise<LockedAsn> {
+  private async lockAsn(
+    tenantId: string,
+    asnNo: string,
+    warehouseId: string,
+    transaction: Transaction,
+  ): Promise<LockedAsn> {
     const asn = await this.asns.lockForReceipt(tenantId, asnNo, transaction);
-    // The asnNo is a reference inside the body, so a miss is 400 (CONTRACT.md section 8), not 404.
+    // The asnNo is a reference inside the body, so a miss is 400 REFERENCE_NOT_FOUND, not 404: 404 is for the
+    // resource the path names.
     if (!asn) throw AppError.referenceNotFound(`ASN ${asnNo} not found`);
-    if (asn.status === 'completed') throw AppError.conflict('INVALID_STATE', `ASN ${asnNo} is completed and cannot be received against`);
+    if (asn.status === 'completed')
+      throw AppError.conflict('INVALID_STATE', `ASN ${asnNo} is completed and cannot be received against`);
     if (asn.warehouseId !== warehouseId) {
-      throw AppError.validation(`ASN ${asnNo} is for another warehouse`, [{ path: "warehouseCode", message: `ASN ${asnNo} is for another warehouse` }]);
+      throw AppError.validation(`ASN ${asnNo} is for another warehouse`, [
+        { path: 'warehouseCode', message: `ASN ${asnNo} is for another warehouse` },
+      ]);
     }
     return asn;
   }
 
-  private async locationIds(warehouseId: string, lines: GrnLineInput[], transaction: Transaction): Promise<Map<string, string>> {
+  private async locationIds(
+    warehouseId: string,
+    lines: GrnLineInput[],
+    transaction: Transaction,
+  ): Promise<Map<string, string>> {
     const codes = [...new Set(lines.map((line) => line.locationCode ?? RECEIVING_LOCATION))];
     const found = await this.references.locationIds(warehouseId, codes, transaction);
     const missing = codes.find((code) => !found.has(code));
@@ -128,7 +178,12 @@ export class GrnService {
 }
 
 /** Checks every line against its item (and ASN line), throwing all problems at once; returns what goes on hand. */
-function planReceipt(inputs: GrnLineInput[], items: ItemRef[], locationIds: Map<string, string>, asn: LockedAsn | null): ReceiptLine[] {
+function planReceipt(
+  inputs: GrnLineInput[],
+  items: ItemRef[],
+  locationIds: Map<string, string>,
+  asn: LockedAsn | null,
+): ReceiptLine[] {
   const details: ErrorDetail[] = [];
   const asnLines = new Map(asn?.lines.map((line) => [line.lineNo, line]));
   const receiving = new Map<number, number>();
@@ -136,31 +191,61 @@ function planReceipt(inputs: GrnLineInput[], items: ItemRef[], locationIds: Map<
     const path = `lines.${n}`;
     const lineNo = n + 1;
     const item = items[n]!;
-    const asnLine = asn ? asnLines.get(input.asnLineNo!) ?? null : null;
+    const asnLine = asn ? (asnLines.get(input.asnLineNo!) ?? null) : null;
     const lotNo = asnLine?.lotNo ?? input.lotNo ?? '';
     const expiryDate = asnLine?.expiryDate ?? input.expiryDate ?? null;
-    if (asn && !asnLine) details.push({ path: `${path}.asnLineNo`, message: `line ${lineNo}: ASN ${asn.asnNo} has no line ${input.asnLineNo}` });
+    if (asn && !asnLine)
+      details.push({
+        path: `${path}.asnLineNo`,
+        message: `line ${lineNo}: ASN ${asn.asnNo} has no line ${input.asnLineNo}`,
+      });
     if (asnLine) details.push(...asnLineProblems(path, lineNo, input, asnLine, receiving));
     details.push(...lineProblems(path, lineNo, item, input.uomCode, lotProblem(item, lotNo, expiryDate, true)));
     const locationCode = input.locationCode ?? RECEIVING_LOCATION;
-    return { lineNo, asnLine, item, uomCode: input.uomCode, qty: input.qty, lotNo, expiryDate, locationCode, locationId: locationIds.get(locationCode)! };
+    return {
+      lineNo,
+      asnLine,
+      item,
+      uomCode: input.uomCode,
+      qty: input.qty,
+      lotNo,
+      expiryDate,
+      locationCode,
+      locationId: locationIds.get(locationCode)!,
+    };
   });
   if (details.length) throw documentInvalid(details);
   return lines;
 }
 
 /** A GRN line must match its ASN line's sku and lot and may not receive more than the line still expects. */
-function asnLineProblems(path: string, lineNo: number, input: GrnLineInput, asnLine: LockedAsn['lines'][number], receiving: Map<number, number>): ErrorDetail[] {
+function asnLineProblems(
+  path: string,
+  lineNo: number,
+  input: GrnLineInput,
+  asnLine: LockedAsn['lines'][number],
+  receiving: Map<number, number>,
+): ErrorDetail[] {
   const details: ErrorDetail[] = [];
-  if (input.sku !== asnLine.sku) details.push({ path: `${path}.sku`, message: `line ${lineNo}: ASN line ${asnLine.lineNo} is for SKU ${asnLine.sku}, not ${input.sku}` });
+  if (input.sku !== asnLine.sku)
+    details.push({
+      path: `${path}.sku`,
+      message: `line ${lineNo}: ASN line ${asnLine.lineNo} is for SKU ${asnLine.sku}, not ${input.sku}`,
+    });
   if (input.lotNo && asnLine.lotNo && input.lotNo !== asnLine.lotNo) {
-    details.push({ path: `${path}.lotNo`, message: `line ${lineNo}: ASN line ${asnLine.lineNo} is of lot ${asnLine.lotNo}, not ${input.lotNo}` });
+    details.push({
+      path: `${path}.lotNo`,
+      message: `line ${lineNo}: ASN line ${asnLine.lineNo} is of lot ${asnLine.lotNo}, not ${input.lotNo}`,
+    });
   }
   const total = (receiving.get(asnLine.lineNo) ?? 0) + input.qty;
   receiving.set(asnLine.lineNo, total);
   const open = asnLine.expectedQty - asnLine.receivedQty;
   if (total > open + 1e-9) {
-    details.push({ path: `${path}.qty`, message: `line ${lineNo}: over-receipt of ASN line ${asnLine.lineNo}: ${total} received now, ${open} still expected` });
+    details.push({
+      path: `${path}.qty`,
+      message: `line ${lineNo}: over-receipt of ASN line ${asnLine.lineNo}: ${total} received now, ${open} still expected`,
+    });
   }
   return details;
 }

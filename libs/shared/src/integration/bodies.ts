@@ -1,7 +1,9 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 import { bulkFieldOf, type IngestHandler } from './ingest-handler.js';
 
-const tenantId = Joi.string().guid().description('the tenant, for a cross-tenant API key; a bound key may name only its own');
+const tenantId = Joi.string()
+  .guid()
+  .description('the tenant, for a cross-tenant API key; a bound key may name only its own');
 
 /**
  * The envelope of a bulk body (`{ <entity>: [ … ], tenantId? }`): an object, the array present, not

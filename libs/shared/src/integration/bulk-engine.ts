@@ -4,12 +4,27 @@ import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import { compileEntryCheck, ENTRY_PREFERENCES, toErrorDetails, type EntryCheck } from '../validation/index.js';
 import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
-import type { EntryOutcome, IngestHandler } from './ingest-handler.js';
+import { BulkAlreadyWritten, type EntryOutcome, type IngestHandler, type WriteGuard } from './ingest-handler.js';
 
 export interface BulkRunOptions {
   tenantId: string;
   /** Validate and run every statement, then roll back: the answer says what would happen. */
   dryRun?: boolean;
+  /** The stored job this bulk is: its writes take effect once and its result is stored with them. */
+  job?: BulkJobHooks;
+}
+
+/** How a stored bulk job's writes and result are tied to its row (see bulk-jobs). */
+export interface BulkJobHooks {
+  /** Guards the one statement of a bulk that runs without a transaction. */
+  guard: WriteGuard;
+  /** In the bulk's transaction before any write: false when another run of the job wrote it already. */
+  claim(transaction: Transaction): Promise<boolean>;
+  /**
+   * Stores the result: in the bulk's transaction when it has one (so writes and result commit together),
+   * else after its guarded statement.
+   */
+  complete(result: BulkResult, transaction?: Transaction): Promise<void>;
 }
 
 interface EntryValidator {
@@ -19,9 +34,9 @@ interface EntryValidator {
   compiled: EntryCheck | null;
 }
 
-const validators = new WeakMap<IngestHandler<any>, EntryValidator>();
+const validators = new WeakMap<IngestHandler, EntryValidator>();
 
-function validatorOf(handler: IngestHandler<any>): EntryValidator {
+function validatorOf(handler: IngestHandler): EntryValidator {
   let validator = validators.get(handler);
   if (!validator) {
     const schema = handler.entrySchema.prefs(ENTRY_PREFERENCES);
@@ -32,13 +47,20 @@ function validatorOf(handler: IngestHandler<any>): EntryValidator {
 }
 
 /** Validates one entry with the handler's schema; the error lists every bad path. */
-export function validateEntry<Entry>(handler: IngestHandler<Entry>, entry: unknown): { value: Entry } | { error: string } {
+export function validateEntry<Entry>(
+  handler: IngestHandler<Entry>,
+  entry: unknown,
+): { value: Entry } | { error: string } {
   const { schema, compiled } = validatorOf(handler);
   const value = compiled?.(entry);
   if (value !== undefined) return { value: value as Entry };
   const result = schema.validate(entry);
   if (!result.error) return { value: result.value as Entry };
-  return { error: toErrorDetails(result.error).map((detail) => detail.message).join('; ') };
+  return {
+    error: toErrorDetails(result.error)
+      .map((detail) => detail.message)
+      .join('; '),
+  };
 }
 
 type ValidEntry = { index: number; key: string; value: unknown };
@@ -49,34 +71,59 @@ type ValidEntry = { index: number; key: string; value: unknown };
  * its result at its own index. A single-statement handler's bulk that fits one batch needs no
  * transaction: its one statement is atomic already.
  */
-export async function runBulk(db: Database, handler: IngestHandler, entries: unknown[], options: BulkRunOptions): Promise<BulkResult> {
+export async function runBulk(
+  db: Database,
+  handler: IngestHandler,
+  entries: unknown[],
+  options: BulkRunOptions,
+): Promise<BulkResult> {
   const results: BulkEntryResult[] = new Array(entries.length);
   const valid: ValidEntry[] = [];
   entries.forEach((entry, index) => {
     const checked = validateEntry(handler, entry);
-    if ('error' in checked) results[index] = { index, key: handler.keyOf(entry), status: 'error', error: checked.error };
+    if ('error' in checked)
+      results[index] = { index, key: handler.keyOf(entry), status: 'error', error: checked.error };
     else valid.push({ index, key: handler.keyOf(checked.value), value: checked.value });
   });
-  if (!valid.length) return toBulkResult(results);
+  const { tenantId, dryRun = false, job } = options;
+  if (!valid.length) return finish(results, job);
 
-  const { tenantId, dryRun = false } = options;
   if (handler.singleStatement && !dryRun && valid.length <= handler.batchSize) {
-    await writeBatch(handler, valid, (values) => handler.writeBatch({ tenantId }, values), results, false);
-    return toBulkResult(results);
+    const guard = job?.guard;
+    await writeBatch(handler, valid, (values) => handler.writeBatch({ tenantId, guard }, values), results, false);
+    return finish(results, job);
   }
   const transaction = await db.sequelize.transaction();
   try {
+    if (job && !(await job.claim(transaction))) throw new BulkAlreadyWritten();
     for (let start = 0; start < valid.length; start += handler.batchSize) {
       const batch = valid.slice(start, start + handler.batchSize);
-      await writeBatch(handler, batch, (values) => handler.writeBatch({ tenantId, transaction }, values), results, dryRun);
+      await writeBatch(
+        handler,
+        batch,
+        (values) => handler.writeBatch({ tenantId, transaction }, values),
+        results,
+        dryRun,
+      );
     }
-    if (dryRun) await transaction.rollback();
-    else await transaction.commit();
+    if (dryRun) {
+      await transaction.rollback();
+      return toBulkResult(results);
+    }
+    const result = toBulkResult(results);
+    await job?.complete(result, transaction);
+    await transaction.commit();
+    return result;
   } catch (error) {
     await transaction.rollback().catch(() => undefined);
     throw error;
   }
-  return toBulkResult(results);
+}
+
+async function finish(results: BulkEntryResult[], job: BulkJobHooks | undefined): Promise<BulkResult> {
+  const result = toBulkResult(results);
+  await job?.complete(result);
+  return result;
 }
 
 async function writeBatch(
@@ -89,7 +136,9 @@ async function writeBatch(
   // With merging, each key is written once with its last entry's values; every entry still gets a result.
   const lastByKey = new Map<string, number>();
   if (handler.mergeDuplicates) batch.forEach((entry, position) => lastByKey.set(entry.key, position));
-  const written = handler.mergeDuplicates ? [...lastByKey.values()].sort((a, b) => a - b).map((position) => batch[position]!) : batch;
+  const written = handler.mergeDuplicates
+    ? [...lastByKey.values()].sort((a, b) => a - b).map((position) => batch[position]!)
+    : batch;
   const outcomes = await write(written.map((entry) => entry.value));
   const outcomeByKey = new Map<string, EntryOutcome>();
   written.forEach((entry, position) => outcomeByKey.set(entry.key, outcomes[position]!));
@@ -111,7 +160,11 @@ async function writeBatch(
 }
 
 /** Writes one entry in the caller's transaction; an entry error becomes the request's error. */
-export async function writeOne(handler: IngestHandler, context: { tenantId: string; transaction: Transaction }, entry: unknown) {
+export async function writeOne(
+  handler: IngestHandler,
+  context: { tenantId: string; transaction: Transaction },
+  entry: unknown,
+) {
   const [outcome] = await handler.writeBatch(context, [entry]);
   if (!outcome) throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
   if (!outcome.ok) throw outcome.error;

@@ -1,4 +1,4 @@
-/** The integration API's answers (seed 4.6, CONTRACT.md sections 4 and 8). */
+/** The integration API's answers: success, bulk (per-entry results), accepted (202) and error envelopes. */
 export interface SuccessEnvelope<T> {
   status: 'success';
   data: T;
@@ -7,6 +7,11 @@ export interface SuccessEnvelope<T> {
 
 export function successEnvelope<T>(data: T, requestId: string): SuccessEnvelope<T> {
   return { status: 'success', data, requestId };
+}
+
+/** The same envelope as text around data that is JSON text already (an inquiry PostgreSQL built). */
+export function successEnvelopeText(dataJson: string, requestId: string): string {
+  return `{"status":"success","data":${dataJson},"requestId":${JSON.stringify(requestId)}}`;
 }
 
 /** What a created or updated entry reports: its id and its natural key fields. */
@@ -41,7 +46,19 @@ export interface AcceptedEnvelope {
   requestId: string;
 }
 
-/** Builds the bulk result from index-aligned entry results. */
+/**
+ * The bulk envelope as text around a stored result's JSON text (no parse and serialisation of a result
+ * that is JSON already), and its status: toBulkResult puts `status` first, so a partial result's text
+ * starts with it.
+ */
+export function bulkEnvelopeText(resultJson: string, requestId: string): { status: 200 | 207; body: string } {
+  return {
+    status: resultJson.startsWith('{"status":"partial"') ? 207 : 200,
+    body: `${resultJson.slice(0, -1)},"requestId":${JSON.stringify(requestId)}}`,
+  };
+}
+
+/** Builds the bulk result from index-aligned entry results (`status` first: bulkEnvelopeText relies on it). */
 export function toBulkResult(entries: BulkEntryResult[]): BulkResult {
   const errors: BulkEntryError[] = [];
   let created = 0;
@@ -51,10 +68,17 @@ export function toBulkResult(entries: BulkEntryResult[]): BulkResult {
     else if (entry.status === 'updated') updated += 1;
     if (entry.status === 'error') errors.push({ index: entry.index, key: entry.key, error: entry.error });
   }
-  return { status: errors.length ? 'partial' : 'success', total: entries.length, created, updated, errors, data: entries };
+  return {
+    status: errors.length ? 'partial' : 'success',
+    total: entries.length,
+    created,
+    updated,
+    errors,
+    data: entries,
+  };
 }
 
-/** Seed 4.6: 200 when every entry succeeded, 207 when at least one has an error. */
+/** A bulk answers 200 when every entry succeeded, 207 when at least one has an error. */
 export function bulkHttpStatus(result: Pick<BulkResult, 'errors'>): 200 | 207 {
   return result.errors.length ? 207 : 200;
 }

@@ -1,8 +1,10 @@
 export {
   successEnvelope,
+  successEnvelopeText,
   toBulkResult,
   bulkHttpStatus,
   bulkEnvelope,
+  bulkEnvelopeText,
   type SuccessEnvelope,
   type EntryRef,
   type BulkEntryResult,
@@ -12,8 +14,27 @@ export {
   type AcceptedEnvelope,
 } from './envelopes.js';
 export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE } from './tenant-resolution.js';
-export { IngestRegistry, stringField, bulkFieldOf, type IngestHandler, type EntryOutcome, type StatementContext, type WriteContext } from './ingest-handler.js';
-export { runBulk, writeOne, validateEntry, type BulkRunOptions } from './bulk-engine.js';
+export {
+  IngestRegistry,
+  BulkAlreadyWritten,
+  stringField,
+  bulkFieldOf,
+  type IngestHandler,
+  type EntryOutcome,
+  type StatementContext,
+  type WriteGuard,
+  type WriteContext,
+} from './ingest-handler.js';
+export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
 export { bulkBodySchema, singleBodySchema } from './bodies.js';
-export { buildOpenApiDocument, joiToJsonSchema } from './openapi.js';
-export { listQuerySchema, encodeCursor, decodeCursor, toPage, LIST_LIMIT_MAX, type ListQuery, type ListPage, type CursorPosition } from './list-query.js';
+export { buildOpenApiDocument, joiToJsonSchema, type JsonSchema } from './openapi.js';
+export {
+  listQuerySchema,
+  encodeCursor,
+  decodeCursor,
+  toPage,
+  LIST_LIMIT_MAX,
+  type ListQuery,
+  type ListPage,
+  type CursorPosition,
+} from './list-query.js';

@@ -23,16 +23,44 @@ export interface WriteContext {
 export interface StatementContext {
   tenantId: string;
   transaction?: Transaction;
+  /** Present when the statement writes a stored bulk job outside a transaction: it must run through it. */
+  guard?: WriteGuard;
+}
+
+/**
+ * Makes the one write statement of a stored bulk job take effect at most once, however often the job is
+ * dispatched: the statement claims the job's row and stores what it returned in the same statement. A
+ * later run of a job already written gets those rows back instead of writing again.
+ */
+export interface WriteGuard {
+  /**
+   * Runs `sqlOf(condition)`, a data-modifying statement whose source rows take `condition` (a WHERE
+   * clause) so it writes nothing when the job was claimed already; `bind` are its parameters. Answers the
+   * statement's RETURNING rows, or the rows it answered the first time. Throws BulkAlreadyWritten when
+   * another run of the job holds or has taken the claim.
+   */
+  run<Row extends object>(sqlOf: (condition: string) => string, bind: unknown[]): Promise<Row[]>;
+}
+
+/** Another run of the same bulk job has written it (or is writing it now): this run writes nothing. */
+export class BulkAlreadyWritten extends Error {
+  override name = 'BulkAlreadyWritten';
+  constructor() {
+    super('the bulk job was written by another run');
+  }
 }
 
 interface IngestHandlerBase<Entry> {
-  /** Path segment and bulk body field (`items` → POST /items, POST /items/bulk with `{ items: [...] }`), and the job name. */
+  /**
+   * Path segment and bulk body field (`items` → POST /items, POST /items/bulk with `{ items: [...] }`), and the
+   * job name.
+   */
   entity: string;
   /** The bulk body's array field when it differs from `entity` (`/asn/bulk` takes `{ asns: [...] }`). */
   bulkField?: string;
   /** Singular name for documentation (`Item`). */
   title: string;
-  /** Seed section 8: entries per bulk request. */
+  /** At most this many entries per bulk request; more is refused with 400. */
   maxEntries: number;
   /** Entries written per statement. */
   batchSize: number;
@@ -78,11 +106,11 @@ export type IngestHandler<Entry = unknown> = IngestHandlerBase<Entry> &
 export class IngestRegistry {
   private readonly handlers = new Map<string, IngestHandler>();
 
-  constructor(handlers: IngestHandler<any>[] = []) {
+  constructor(handlers: IngestHandler[] = []) {
     for (const handler of handlers) this.register(handler);
   }
 
-  register(handler: IngestHandler<any>): void {
+  register(handler: IngestHandler): void {
     if (this.handlers.has(handler.entity)) throw new Error(`ingest handler ${handler.entity} registered twice`);
     this.handlers.set(handler.entity, handler);
   }

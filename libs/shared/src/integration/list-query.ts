@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 
 export const LIST_LIMIT_MAX = 500;
 const LIST_LIMIT_DEFAULT = 100;
@@ -22,7 +22,7 @@ export interface ListPage<T> {
 }
 
 /**
- * The query of an integration list (CONTRACT.md section 7): rows changed at or after updatedSince,
+ * The query of an integration list: rows changed at or after updatedSince,
  * optionally of one status, oldest change first, at most `limit`, continued with the opaque cursor.
  */
 export function listQuerySchema(statuses: readonly string[]): Joi.ObjectSchema {
@@ -66,4 +66,3 @@ export function toPage<T extends { cursor: CursorPosition }>(rows: T[], limit: n
     nextCursor: rows.length > limit && last ? encodeCursor(last.cursor) : null,
   };
 }
-

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 import { bulkFieldOf, type IngestHandler } from './ingest-handler.js';
 import { bulkBodySchema, singleBodySchema } from './bodies.js';
 
@@ -14,7 +14,13 @@ interface JoiDescription {
   items?: JoiDescription[];
 }
 
-const STRING_FORMATS: Record<string, string> = { guid: 'uuid', uuid: 'uuid', email: 'email', isoDate: 'date-time', uri: 'uri' };
+const STRING_FORMATS: Record<string, string> = {
+  guid: 'uuid',
+  uuid: 'uuid',
+  email: 'email',
+  isoDate: 'date-time',
+  uri: 'uri',
+};
 
 /**
  * Converts a joi schema to JSON Schema from `schema.describe()`: the subset this API's schemas use
@@ -84,19 +90,31 @@ export function joiToJsonSchema(schema: Joi.Schema | JoiDescription): JsonSchema
 }
 
 const ERROR_CODES: [number, string, string][] = [
-  [400, 'VALIDATION_FAILED', 'the body, a query parameter or a bulk envelope fails validation; details lists every bad path'],
+  [
+    400,
+    'VALIDATION_FAILED',
+    'the body, a query parameter or a bulk envelope fails validation; details lists every bad path',
+  ],
   [400, 'INVALID_JSON', 'the body is not well-formed JSON'],
   [400, 'TENANT_REQUIRED', 'a cross-tenant key named no tenantId (message: tenantId is required.)'],
   [400, 'REFERENCE_NOT_FOUND', 'a referenced sku, partner, warehouse or tenant does not exist in the tenant'],
-  [401, 'MISSING_API_KEY / INVALID_API_KEY / MISSING_SCOPE', 'guard answers, in the shape { statusCode, message, error, requestId }'],
+  [
+    401,
+    'MISSING_API_KEY / INVALID_API_KEY / MISSING_SCOPE',
+    'guard answers, in the shape { statusCode, message, error, requestId }',
+  ],
   [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
   [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
   [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
   [409, 'IDEMPOTENCY_KEY_MISMATCH', 'the Idempotency-Key was used with a different method, path or body'],
-  [409, 'DUPLICATE_REFERENCE', 'an ASN or order with this referenceNo exists in the tenant; the message names its number'],
-  [409, 'INVALID_STATE', 'the document\'s state does not allow the operation; the message names the state'],
+  [
+    409,
+    'DUPLICATE_REFERENCE',
+    'an ASN or order with this referenceNo exists in the tenant; the message names its number',
+  ],
+  [409, 'INVALID_STATE', "the document's state does not allow the operation; the message names the state"],
   [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB'],
-  [429, 'RATE_LIMITED', 'guard answer: over the key\'s rateLimitPerMinute (Retry-After header)'],
+  [429, 'RATE_LIMITED', "guard answer: over the key's rateLimitPerMinute (Retry-After header)"],
 ];
 
 export const INTEGRATION_ERROR_CODES = ERROR_CODES.map(([status, code, meaning]) => ({ status, code, meaning }));
@@ -106,9 +124,15 @@ const errorEnvelope = {
   required: ['status', 'code', 'message', 'requestId'],
   properties: {
     status: { const: 'error' },
-    code: { type: 'string', enum: ERROR_CODES.filter(([status]) => ![401, 429].includes(status)).map(([, code]) => code) },
+    code: {
+      type: 'string',
+      enum: ERROR_CODES.filter(([status]) => ![401, 429].includes(status)).map(([, code]) => code),
+    },
     message: { type: 'string' },
-    details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    details: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
     requestId: { type: 'string', format: 'uuid' },
   },
 };
@@ -133,32 +157,49 @@ const bulkResult = {
     total: { type: 'integer' },
     created: { type: 'integer' },
     updated: { type: 'integer' },
-    errors: { type: 'array', items: { type: 'object', properties: { index: { type: 'integer' }, key: { type: 'string' }, error: { type: 'string' } } } },
+    errors: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { index: { type: 'integer' }, key: { type: 'string' }, error: { type: 'string' } },
+      },
+    },
     data: { type: 'array', items: { $ref: '#/components/schemas/BulkEntryResult' } },
   },
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } });
+const json = (schema: JsonSchema, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 const errorResponse = (description: string) => json(ref('ErrorEnvelope'), description);
 
 function singleWritePath(handler: IngestHandler, components: Record<string, JsonSchema>) {
   const refSchema = joiToJsonSchema(handler.refSchema);
   const document = handler.singleStatus === 201;
   const data = document
-    ? { type: 'object', description: `the created ${handler.title.toLowerCase()} with its lines, as its inquiry shows it` }
+    ? {
+        type: 'object',
+        description: `the created ${handler.title.toLowerCase()} with its lines, as its inquiry shows it`,
+      }
     : { ...refSchema, properties: { ...(refSchema.properties as object), created: { type: 'boolean' } } };
   components[handler.title] = joiToJsonSchema(singleBodySchema(handler));
   return {
     post: {
-      summary: document ? `Create one ${handler.title.toLowerCase()}` : `Create or update one ${handler.title.toLowerCase()}`,
+      summary: document
+        ? `Create one ${handler.title.toLowerCase()}`
+        : `Create or update one ${handler.title.toLowerCase()}`,
       tags: [document ? 'documents' : 'master data'],
       security: [{ ApiKey: [] }, { ApiKeyAuthorization: [] }],
       parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       requestBody: { required: true, content: { 'application/json': { schema: ref(handler.title) } } },
       responses: {
         [handler.singleStatus]: json(
-          { type: 'object', properties: { status: { const: 'success' }, data, requestId: { type: 'string', format: 'uuid' } } },
+          {
+            type: 'object',
+            properties: { status: { const: 'success' }, data, requestId: { type: 'string', format: 'uuid' } },
+          },
           document ? 'created' : 'written; created tells whether it was new',
         ),
         ...commonErrors(),
@@ -211,16 +252,30 @@ function commonErrors() {
 /** The integration API's OpenAPI 3.1 document, generated from the registered handlers' joi schemas. */
 export function buildOpenApiDocument(
   handlers: IngestHandler[],
-  options: { version: string; serverUrl: string; paths?: Record<string, unknown>; schemas?: Record<string, JsonSchema> },
+  options: {
+    version: string;
+    serverUrl: string;
+    paths?: Record<string, unknown>;
+    schemas?: Record<string, JsonSchema>;
+    /** OpenAPI 3.1's top-level `webhooks`: what the service POSTs to subscribers. */
+    webhooks?: Record<string, unknown>;
+  },
 ): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {
     ErrorEnvelope: errorEnvelope,
     BulkEntryResult: bulkEntryResult,
     BulkResult: bulkResult,
-    BulkEnvelope: { allOf: [ref('BulkResult'), { type: 'object', properties: { requestId: { type: 'string', format: 'uuid' } } }] },
+    BulkEnvelope: {
+      allOf: [ref('BulkResult'), { type: 'object', properties: { requestId: { type: 'string', format: 'uuid' } } }],
+    },
     Accepted: {
       type: 'object',
-      properties: { status: { const: 'accepted' }, jobId: { type: 'string' }, statusUrl: { type: 'string' }, requestId: { type: 'string', format: 'uuid' } },
+      properties: {
+        status: { const: 'accepted' },
+        jobId: { type: 'string' },
+        statusUrl: { type: 'string' },
+        requestId: { type: 'string', format: 'uuid' },
+      },
     },
     JobStatus: {
       type: 'object',
@@ -232,6 +287,8 @@ export function buildOpenApiDocument(
             jobId: { type: 'string' },
             state: { enum: ['queued', 'active', 'completed', 'failed'] },
             result: { oneOf: [ref('BulkResult'), { type: 'null' }] },
+            requestId: { type: 'string', description: 'the bulk call that created the job' },
+            traceId: { type: 'string', description: 'W3C trace id of that call, when it sent a traceparent' },
           },
         },
         requestId: { type: 'string', format: 'uuid' },
@@ -244,7 +301,8 @@ export function buildOpenApiDocument(
     paths[`/${handler.entity}/bulk`] = bulkPath(handler, components);
   }
   // A path may carry both an entity's POST and a list's GET: merge operations, never replace a path.
-  for (const [path, operations] of Object.entries(options.paths ?? {})) paths[path] = { ...(paths[path] as object), ...(operations as object) };
+  for (const [path, operations] of Object.entries(options.paths ?? {}))
+    paths[path] = { ...(paths[path] as object), ...(operations as object) };
   Object.assign(components, options.schemas);
   paths['/jobs/{jobId}'] = {
     get: {
@@ -252,7 +310,10 @@ export function buildOpenApiDocument(
       tags: ['jobs'],
       security: [{ ApiKey: [] }, { ApiKeyAuthorization: [] }],
       parameters: [{ name: 'jobId', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: { 200: json(ref('JobStatus'), 'the job; result is the bulk result once completed'), 404: errorResponse('no such job for this key') },
+      responses: {
+        200: json(ref('JobStatus'), 'the job; result is the bulk result once completed'),
+        404: errorResponse('no such job for this key'),
+      },
     },
   };
   return {
@@ -267,14 +328,25 @@ export function buildOpenApiDocument(
     },
     servers: [{ url: options.serverUrl }],
     paths,
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     components: {
       schemas: components,
       parameters: {
-        IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
       },
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-        ApiKeyAuthorization: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Authorization: ApiKey <key>' },
+        ApiKeyAuthorization: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'Authorization: ApiKey <key>',
+        },
       },
     },
     'x-error-codes': INTEGRATION_ERROR_CODES,

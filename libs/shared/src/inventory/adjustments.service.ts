@@ -1,9 +1,8 @@
-import Joi from 'joi';
+import { Joi, validate } from '../validation/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import type { EventsService } from '../events/index.js';
 import type { WriteContext } from '../integration/index.js';
-import { validate } from '../validation/index.js';
 import { StockKeyRepository, type LockedStockRow } from './stock-key.repository.js';
 import { resolveStockTarget, stockTargetFields, type StockTarget, type StockTargetInput } from './stock-target.js';
 
@@ -39,7 +38,7 @@ export interface AdjustmentView {
 }
 
 /**
- * Stock adjustments (CONTRACT.md section 5): on hand changes by qtyDelta at one stock key, under the
+ * Stock adjustments: on hand changes by qtyDelta at one stock key, under the
  * row's lock; on hand may never fall below what is allocated (409 BELOW_ALLOCATED: the stock is promised
  * to orders, which must be cancelled or shipped first). A positive delta creates the row when the key
  * has none. The change is recorded and `stock.adjusted` appended in the same transaction.
@@ -47,21 +46,43 @@ export interface AdjustmentView {
 export class AdjustmentsService {
   private readonly rows: StockKeyRepository;
 
-  constructor(private readonly db: Database, private readonly events: Pick<EventsService, 'append'>) {
+  constructor(
+    private readonly db: Database,
+    private readonly events: Pick<EventsService, 'append'>,
+  ) {
     this.rows = new StockKeyRepository(db);
   }
 
-  async adjust({ tenantId, transaction }: WriteContext, body: unknown, actorId: string | null = null): Promise<AdjustmentView> {
+  async adjust(
+    { tenantId, transaction }: WriteContext,
+    body: unknown,
+    actorId: string | null = null,
+  ): Promise<AdjustmentView> {
     const input = validate(adjustmentSchema, body);
     const target = await resolveStockTarget(this.db, tenantId, input, transaction);
-    const row = input.qtyDelta > 0 ? await this.rows.lockOrCreate(tenantId, target.key, transaction) : await this.rows.lock(target.key, transaction);
+    const row =
+      input.qtyDelta > 0
+        ? await this.rows.lockOrCreate(tenantId, target.key, transaction)
+        : await this.rows.lock(target.key, transaction);
     refuseBelowAllocated(target, row, input.qtyDelta);
     const qtyOnHand = await this.rows.addOnHand(row!.id, input.qtyDelta, transaction);
     const record = await this.rows.recordAdjustment(
-      { tenantId, stockRowId: row!.id, qtyDelta: input.qtyDelta, qtyOnHand, reason: input.reason, cycleCountId: null, actorId },
+      {
+        tenantId,
+        stockRowId: row!.id,
+        qtyDelta: input.qtyDelta,
+        qtyOnHand,
+        reason: input.reason,
+        cycleCountId: null,
+        actorId,
+      },
       transaction,
     );
-    await this.events.append(transaction, { tenantId, event: 'stock.adjusted', data: adjustedData(target, input.qtyDelta, qtyOnHand, input.reason) });
+    await this.events.append(transaction, {
+      tenantId,
+      event: 'stock.adjusted',
+      data: adjustedData(target, input.qtyDelta, qtyOnHand, input.reason),
+    });
     return {
       id: record.id,
       ...targetView(target),
@@ -86,7 +107,12 @@ function refuseBelowAllocated(target: StockTarget, row: LockedStockRow | null, q
 }
 
 export function targetView(target: StockTarget) {
-  return { warehouseCode: target.warehouseCode, locationCode: target.locationCode, sku: target.sku, lotNo: target.lotNo };
+  return {
+    warehouseCode: target.warehouseCode,
+    locationCode: target.locationCode,
+    sku: target.sku,
+    lotNo: target.lotNo,
+  };
 }
 
 export function adjustedData(target: StockTarget, qtyDelta: number, qtyOnHand: number, reason: string) {

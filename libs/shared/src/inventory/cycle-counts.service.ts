@@ -1,8 +1,7 @@
-import Joi from 'joi';
+import { Joi, validate } from '../validation/index.js';
 import type { Database } from '../db/index.js';
 import type { EventsService } from '../events/index.js';
 import type { WriteContext } from '../integration/index.js';
-import { validate } from '../validation/index.js';
 import { adjustedData, targetView } from './adjustments.service.js';
 import { StockKeyRepository } from './stock-key.repository.js';
 import { resolveStockTarget, stockTargetFields, type StockTargetInput } from './stock-target.js';
@@ -41,7 +40,7 @@ export interface CycleCountView {
 const COUNT_REASON = 'cycle count';
 
 /**
- * Cycle counts (CONTRACT.md section 5): the count of one stock key is recorded with the system quantity
+ * Cycle counts: the count of one stock key is recorded with the system quantity
  * it was compared with (under the row's lock, so no change slips in between). A difference appends
  * `cyclecount.variance` (variance = countedQty − systemQty) and adjusts on hand to the count, through the
  * adjustment record and `stock.adjusted` (reason "cycle count"). On hand never goes below allocated: when
@@ -51,11 +50,18 @@ const COUNT_REASON = 'cycle count';
 export class CycleCountsService {
   private readonly rows: StockKeyRepository;
 
-  constructor(private readonly db: Database, private readonly events: Pick<EventsService, 'append'>) {
+  constructor(
+    private readonly db: Database,
+    private readonly events: Pick<EventsService, 'append'>,
+  ) {
     this.rows = new StockKeyRepository(db);
   }
 
-  async record({ tenantId, transaction }: WriteContext, body: unknown, actorId: string | null = null): Promise<CycleCountView> {
+  async record(
+    { tenantId, transaction }: WriteContext,
+    body: unknown,
+    actorId: string | null = null,
+  ): Promise<CycleCountView> {
     const input = validate(cycleCountSchema, body);
     const target = await resolveStockTarget(this.db, tenantId, input, transaction);
     const existing = await this.rows.lock(target.key, transaction);
@@ -64,20 +70,42 @@ export class CycleCountsService {
     const variance = round(input.countedQty - systemQty);
     const qtyAdjusted = round(Math.max(input.countedQty, allocated) - systemQty);
     const unresolvedQty = round(Math.max(0, allocated - input.countedQty));
-    const row = qtyAdjusted > 0 && !existing ? await this.rows.lockOrCreate(tenantId, target.key, transaction) : existing;
+    const row =
+      qtyAdjusted > 0 && !existing ? await this.rows.lockOrCreate(tenantId, target.key, transaction) : existing;
 
     const count = await this.rows.recordCount(
-      { tenantId, key: target.key, stockRowId: row?.id ?? null, systemQty, countedQty: input.countedQty, qtyAdjusted, unresolvedQty, actorId },
+      {
+        tenantId,
+        key: target.key,
+        stockRowId: row?.id ?? null,
+        systemQty,
+        countedQty: input.countedQty,
+        qtyAdjusted,
+        unresolvedQty,
+        actorId,
+      },
       transaction,
     );
     let qtyOnHand = systemQty;
     if (qtyAdjusted !== 0) {
       qtyOnHand = await this.rows.addOnHand(row!.id, qtyAdjusted, transaction);
       await this.rows.recordAdjustment(
-        { tenantId, stockRowId: row!.id, qtyDelta: qtyAdjusted, qtyOnHand, reason: COUNT_REASON, cycleCountId: count.id, actorId },
+        {
+          tenantId,
+          stockRowId: row!.id,
+          qtyDelta: qtyAdjusted,
+          qtyOnHand,
+          reason: COUNT_REASON,
+          cycleCountId: count.id,
+          actorId,
+        },
         transaction,
       );
-      await this.events.append(transaction, { tenantId, event: 'stock.adjusted', data: adjustedData(target, qtyAdjusted, qtyOnHand, COUNT_REASON) });
+      await this.events.append(transaction, {
+        tenantId,
+        event: 'stock.adjusted',
+        data: adjustedData(target, qtyAdjusted, qtyOnHand, COUNT_REASON),
+      });
     }
     if (variance !== 0) {
       await this.events.append(transaction, {
@@ -86,7 +114,17 @@ export class CycleCountsService {
         data: { ...targetView(target), systemQty, countedQty: input.countedQty, variance },
       });
     }
-    return { id: count.id, ...targetView(target), systemQty, countedQty: input.countedQty, variance, qtyAdjusted, unresolvedQty, qtyOnHand, createdAt: count.createdAt };
+    return {
+      id: count.id,
+      ...targetView(target),
+      systemQty,
+      countedQty: input.countedQty,
+      variance,
+      qtyAdjusted,
+      unresolvedQty,
+      qtyOnHand,
+      createdAt: count.createdAt,
+    };
   }
 }
 

@@ -1,15 +1,17 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 import type { ItemRef } from '../master-data/index.js';
 
 const QTY_DECIMALS = 4;
 const QTY_MAX = 1e12;
 
-/** Seed/CONTRACT: quantities are positive numbers; stored as numeric(18,4), so more decimals are refused, not rounded. */
+/** Quantities are positive numbers; stored as numeric(18,4), so more decimals are refused, not rounded. */
 export const quantity = () =>
   Joi.number()
     .positive()
     .max(QTY_MAX)
-    .custom((value: number, helpers) => (Number(value.toFixed(QTY_DECIMALS)) === value ? value : helpers.error('number.scale')))
+    .custom((value: number, helpers) =>
+      Number(value.toFixed(QTY_DECIMALS)) === value ? value : helpers.error('number.scale'),
+    )
     .messages({ 'number.scale': `{{#label}} must have at most ${QTY_DECIMALS} decimals` });
 
 /** A calendar date `YYYY-MM-DD` that exists (2024-02-30 is refused). Kept as the string. */
@@ -18,9 +20,14 @@ export const dateOnly = () =>
     .pattern(/^\d{4}-\d{2}-\d{2}$/)
     .custom((value: string, helpers) => {
       const date = new Date(`${value}T00:00:00Z`);
-      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value) ? value : helpers.error('date.calendar');
+      return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value)
+        ? value
+        : helpers.error('date.calendar');
     })
-    .messages({ 'string.pattern.base': '{{#label}} must be a date YYYY-MM-DD', 'date.calendar': '{{#label}} is not a calendar date' });
+    .messages({
+      'string.pattern.base': '{{#label}} must be a date YYYY-MM-DD',
+      'date.calendar': '{{#label}} is not a calendar date',
+    });
 
 export const lotNumber = () => Joi.string().trim().min(1).max(100);
 
@@ -34,7 +41,12 @@ export function tracksLots(item: Pick<ItemRef, 'tracking'>): boolean {
  * has one row per location); a lot-tracked item needs its lot where stock is put on hand (`lotRequired`).
  * Returns the problem, or null.
  */
-export function lotProblem(item: ItemRef, lotNo: string | null | undefined, expiryDate: string | null | undefined, lotRequired: boolean): string | null {
+export function lotProblem(
+  item: ItemRef,
+  lotNo: string | null | undefined,
+  expiryDate: string | null | undefined,
+  lotRequired: boolean,
+): string | null {
   if (!tracksLots(item)) {
     if (lotNo) return `item SKU ${item.sku} is not lot-tracked, so lotNo is not allowed`;
     if (expiryDate) return `item SKU ${item.sku} is not lot-tracked, so expiryDate is not allowed`;

@@ -1,6 +1,23 @@
 export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql } from './fields.js';
 export { StockRepository, stockKey, type StockReceipt, type StockDelta } from './stock.repository.js';
-export { StockService, stockQuerySchema, type StockQuery, type StockInquiry, type StockRowView } from './stock.service.js';
+export {
+  StockService,
+  STOCK_INQUIRY_SQL,
+  stockQuerySchema,
+  type StockQuery,
+  type StockInquiry,
+  type StockRowView,
+} from './stock.service.js';
 export { lineProblems, documentInvalid, duplicateReference } from './document-rules.js';
-export { AdjustmentsService, adjustmentSchema, type AdjustmentInput, type AdjustmentView } from './adjustments.service.js';
-export { CycleCountsService, cycleCountSchema, type CycleCountInput, type CycleCountView } from './cycle-counts.service.js';
+export {
+  AdjustmentsService,
+  adjustmentSchema,
+  type AdjustmentInput,
+  type AdjustmentView,
+} from './adjustments.service.js';
+export {
+  CycleCountsService,
+  cycleCountSchema,
+  type CycleCountInput,
+  type CycleCountView,
+} from './cycle-counts.service.js';

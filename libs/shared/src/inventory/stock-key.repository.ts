@@ -54,7 +54,11 @@ export class StockKeyRepository {
     await this.db.sequelize.query(
       `INSERT INTO stock_rows (tenant_id, warehouse_id, location_id, item_id, lot_no) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (warehouse_id, location_id, item_id, lot_no) DO NOTHING`,
-      { bind: [tenantId, key.warehouseId, key.locationId, key.itemId, key.lotNo], type: QueryTypes.INSERT, transaction },
+      {
+        bind: [tenantId, key.warehouseId, key.locationId, key.itemId, key.lotNo],
+        type: QueryTypes.INSERT,
+        transaction,
+      },
     );
     return (await this.lock(key, transaction))!;
   }
@@ -69,7 +73,15 @@ export class StockKeyRepository {
   }
 
   async recordAdjustment(
-    input: { tenantId: string; stockRowId: string; qtyDelta: number; qtyOnHand: number; reason: string; cycleCountId: string | null; actorId: string | null },
+    input: {
+      tenantId: string;
+      stockRowId: string;
+      qtyDelta: number;
+      qtyOnHand: number;
+      reason: string;
+      cycleCountId: string | null;
+      actorId: string | null;
+    },
     transaction: Transaction,
   ): Promise<AdjustmentRecord> {
     const rows = await this.db.sequelize.query<AdjustmentRecord>(
@@ -77,7 +89,15 @@ export class StockKeyRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7)
        RETURNING id, qty_delta::float8 AS "qtyDelta", qty_on_hand::float8 AS "qtyOnHand", reason, ${isoSql('created_at')} AS "createdAt"`,
       {
-        bind: [input.tenantId, input.stockRowId, input.qtyDelta, input.qtyOnHand, input.reason, input.cycleCountId, input.actorId],
+        bind: [
+          input.tenantId,
+          input.stockRowId,
+          input.qtyDelta,
+          input.qtyOnHand,
+          input.reason,
+          input.cycleCountId,
+          input.actorId,
+        ],
         type: QueryTypes.SELECT,
         transaction,
       },
@@ -86,7 +106,16 @@ export class StockKeyRepository {
   }
 
   async recordCount(
-    input: { tenantId: string; key: StockKey; stockRowId: string | null; systemQty: number; countedQty: number; qtyAdjusted: number; unresolvedQty: number; actorId: string | null },
+    input: {
+      tenantId: string;
+      key: StockKey;
+      stockRowId: string | null;
+      systemQty: number;
+      countedQty: number;
+      qtyAdjusted: number;
+      unresolvedQty: number;
+      actorId: string | null;
+    },
     transaction: Transaction,
   ): Promise<CountRecord> {
     const rows = await this.db.sequelize.query<CountRecord>(

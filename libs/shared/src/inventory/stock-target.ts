@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
@@ -37,12 +37,23 @@ export const stockTargetFields = {
  * REFERENCE_NOT_FOUND) and applies the lot rule: a lot-tracked item's stock is kept per lot, so the lot
  * is required; an item without lots takes none.
  */
-export async function resolveStockTarget(db: Database, tenantId: string, input: StockTargetInput, transaction: Transaction): Promise<StockTarget> {
+export async function resolveStockTarget(
+  db: Database,
+  tenantId: string,
+  input: StockTargetInput,
+  transaction: Transaction,
+): Promise<StockTarget> {
   const references = new ReferenceRepository(db);
-  const refs = await references.resolve(tenantId, { warehouseCodes: [input.warehouseCode], skus: [input.sku] }, transaction);
+  const refs = await references.resolve(
+    tenantId,
+    { warehouseCodes: [input.warehouseCode], skus: [input.sku] },
+    transaction,
+  );
   const warehouse = refs.warehouse(input.warehouseCode);
   const item = refs.item(input.sku);
-  const locationId = (await references.locationIds(warehouse.id, [input.locationCode], transaction)).get(input.locationCode);
+  const locationId = (await references.locationIds(warehouse.id, [input.locationCode], transaction)).get(
+    input.locationCode,
+  );
   if (!locationId) throw AppError.referenceNotFound(`Location code ${input.locationCode} not found`);
   const problem = lotProblem(item, input.lotNo, null, true);
   if (problem) throw AppError.validation(problem, [{ path: 'lotNo', message: problem }]);

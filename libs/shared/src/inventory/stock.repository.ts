@@ -37,7 +37,12 @@ export class StockRepository {
     for (const receipt of receipts) {
       const key = stockKey(receipt);
       const existing = merged.get(key);
-      merged.set(key, existing ? { ...existing, qty: existing.qty + receipt.qty, expiryDate: existing.expiryDate ?? receipt.expiryDate } : receipt);
+      merged.set(
+        key,
+        existing
+          ? { ...existing, qty: existing.qty + receipt.qty, expiryDate: existing.expiryDate ?? receipt.expiryDate }
+          : receipt,
+      );
     }
     const input = JSON.stringify([...merged.values()]);
     // Rows that exist already are locked in id order first, like every other stock change, so a receipt
@@ -72,7 +77,12 @@ export class StockRepository {
     const merged = new Map<string, StockDelta>();
     for (const delta of deltas) {
       const existing = merged.get(delta.stockRowId);
-      merged.set(delta.stockRowId, existing ? { ...existing, onHand: existing.onHand + delta.onHand, allocated: existing.allocated + delta.allocated } : delta);
+      merged.set(
+        delta.stockRowId,
+        existing
+          ? { ...existing, onHand: existing.onHand + delta.onHand, allocated: existing.allocated + delta.allocated }
+          : delta,
+      );
     }
     const changes = [...merged.values()].filter((delta) => delta.onHand !== 0 || delta.allocated !== 0);
     if (!changes.length) return;

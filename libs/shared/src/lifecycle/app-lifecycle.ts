@@ -34,6 +34,12 @@ export async function settleWithin(promise: Promise<unknown>, timeoutMs: number)
   const timedOut = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, timeoutMs);
   });
-  await Promise.race([promise.then(() => undefined, () => undefined), timedOut]);
+  await Promise.race([
+    promise.then(
+      () => undefined,
+      () => undefined,
+    ),
+    timedOut,
+  ]);
   clearTimeout(timer);
 }

@@ -36,7 +36,9 @@ export function createLogger(options: { level: string; name: string; destination
       mixin() {
         const context = currentContext();
         if (!context) return {};
-        return context.jobId ? { requestId: context.requestId, jobId: context.jobId } : { requestId: context.requestId };
+        const { requestId, jobId, traceId } = context;
+        if (traceId) return jobId ? { requestId, jobId, traceId } : { requestId, traceId };
+        return jobId ? { requestId, jobId } : { requestId };
       },
     },
     options.destination,

@@ -12,7 +12,7 @@ import {
   type PartnerInput,
 } from './master-data.schemas.js';
 
-/** Seed section 8: bulk items, partners and locations take at most 500 entries per request. */
+/** Bulk items, partners and locations take at most 500 entries per request. */
 export const MASTER_DATA_BULK_LIMIT = 500;
 
 /** The natural key of a location as bulk results report it. */
@@ -21,8 +21,13 @@ export function locationKey(entry: unknown): string {
 }
 
 /** Items, partners and locations as entities of the integration API (single and bulk upserts). */
-export function masterDataIngestHandlers(service: MasterDataService): IngestHandler<any>[] {
-  const common = { maxEntries: MASTER_DATA_BULK_LIMIT, batchSize: MASTER_DATA_BULK_LIMIT, singleStatus: 200 as const, mergeDuplicates: true };
+export function masterDataIngestHandlers(service: MasterDataService): IngestHandler[] {
+  const common = {
+    maxEntries: MASTER_DATA_BULK_LIMIT,
+    batchSize: MASTER_DATA_BULK_LIMIT,
+    singleStatus: 200 as const,
+    mergeDuplicates: true,
+  };
   const items: IngestHandler<ItemInput> = {
     ...common,
     entity: 'items',

@@ -1,4 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
+import type { StatementContext } from '../integration/index.js';
 import type { Database } from '../db/index.js';
 import type { ItemInput, LocationInput, PartnerInput } from './master-data.schemas.js';
 
@@ -16,54 +17,58 @@ export interface UpsertedRow {
 export class MasterDataRepository {
   constructor(private readonly db: Database) {}
 
-  async upsertItems(tenantId: string, items: ItemInput[], transaction?: Transaction): Promise<UpsertedRow[]> {
+  async upsertItems(context: StatementContext, items: ItemInput[]): Promise<UpsertedRow[]> {
     return this.run(
-      `INSERT INTO items AS t (tenant_id, sku, name, barcode, base_uom_code, category, tracking, shelf_life_days, weight_kg)
+      (
+        onlyIf,
+      ) => `INSERT INTO items AS t (tenant_id, sku, name, barcode, base_uom_code, category, tracking, shelf_life_days, weight_kg)
        SELECT $1::uuid, r.sku, r.name, r.barcode, r."baseUomCode", r.category, r.tracking, r."shelfLifeDays", r."weightKg"
        FROM jsonb_to_recordset($2::jsonb) AS r(sku text, name text, barcode text, "baseUomCode" text, category text,
                                               tracking text, "shelfLifeDays" integer, "weightKg" numeric)
+       ${onlyIf}
        ORDER BY r.sku
        ON CONFLICT (tenant_id, sku) DO UPDATE SET
          name = EXCLUDED.name, barcode = EXCLUDED.barcode, base_uom_code = EXCLUDED.base_uom_code,
          category = EXCLUDED.category, tracking = EXCLUDED.tracking, shelf_life_days = EXCLUDED.shelf_life_days,
          weight_kg = EXCLUDED.weight_kg, updated_at = now()
        RETURNING id, sku AS key, (xmax = 0) AS created`,
-      [tenantId, JSON.stringify(items)],
-      transaction,
+      [context.tenantId, JSON.stringify(items)],
+      context,
     );
   }
 
-  async upsertPartners(tenantId: string, partners: PartnerInput[], transaction?: Transaction): Promise<UpsertedRow[]> {
+  async upsertPartners(context: StatementContext, partners: PartnerInput[]): Promise<UpsertedRow[]> {
     const rows = partners.map((partner) => ({ ...partner, contact: partner.contact ?? {} }));
     return this.run(
-      `INSERT INTO partners AS t (tenant_id, code, name, type, contact)
+      (onlyIf) => `INSERT INTO partners AS t (tenant_id, code, name, type, contact)
        SELECT $1::uuid, r.code, r.name, r.type, r.contact
        FROM jsonb_to_recordset($2::jsonb) AS r(code text, name text, type text, contact jsonb)
+       ${onlyIf}
        ORDER BY r.code
        ON CONFLICT (tenant_id, code) DO UPDATE SET
          name = EXCLUDED.name, type = EXCLUDED.type, contact = EXCLUDED.contact, updated_at = now()
        RETURNING id, code AS key, (xmax = 0) AS created`,
-      [tenantId, JSON.stringify(rows)],
-      transaction,
+      [context.tenantId, JSON.stringify(rows)],
+      context,
     );
   }
 
   /** Rows carry the warehouse id already resolved in the tenant; the key returned is `<warehouseId>/<code>`. */
   async upsertLocations(
-    tenantId: string,
+    context: StatementContext,
     locations: (LocationInput & { warehouseId: string })[],
-    transaction?: Transaction,
   ): Promise<UpsertedRow[]> {
     return this.run(
-      `INSERT INTO locations AS t (tenant_id, warehouse_id, code, zone, type, pick_face)
+      (onlyIf) => `INSERT INTO locations AS t (tenant_id, warehouse_id, code, zone, type, pick_face)
        SELECT $1::uuid, r."warehouseId", r.code, r.zone, r.type, r."pickFace"
        FROM jsonb_to_recordset($2::jsonb) AS r("warehouseId" uuid, code text, zone text, type text, "pickFace" boolean)
+       ${onlyIf}
        ORDER BY r."warehouseId", r.code
        ON CONFLICT (warehouse_id, code) DO UPDATE SET
          zone = EXCLUDED.zone, type = EXCLUDED.type, pick_face = EXCLUDED.pick_face, updated_at = now()
        RETURNING id, warehouse_id || '/' || code AS key, (xmax = 0) AS created`,
-      [tenantId, JSON.stringify(locations)],
-      transaction,
+      [context.tenantId, JSON.stringify(locations)],
+      context,
     );
   }
 
@@ -76,7 +81,13 @@ export class MasterDataRepository {
     return new Map(rows.map((row) => [row.code, row.id]));
   }
 
-  private async run(sql: string, bind: unknown[], transaction?: Transaction): Promise<UpsertedRow[]> {
-    return this.db.sequelize.query<UpsertedRow>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  /** Runs an upsert, through the context's guard when it writes a stored bulk job. */
+  private async run(
+    sqlOf: (onlyIf: string) => string,
+    bind: unknown[],
+    { transaction, guard }: StatementContext,
+  ): Promise<UpsertedRow[]> {
+    if (guard) return guard.run<UpsertedRow>(sqlOf, bind);
+    return this.db.sequelize.query<UpsertedRow>(sqlOf(''), { bind, type: QueryTypes.SELECT, transaction });
   }
 }

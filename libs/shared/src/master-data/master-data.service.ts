@@ -16,37 +16,55 @@ export class MasterDataService {
     this.repository = new MasterDataRepository(db);
   }
 
-  async upsertItems({ tenantId, transaction }: StatementContext, items: ItemInput[]): Promise<EntryOutcome[]> {
-    const rows = await this.repository.upsertItems(tenantId, items, transaction);
-    return alignOutcomes(items.map((item) => item.sku), rows, (item, row) => ({ id: row.id, sku: item }));
+  async upsertItems(context: StatementContext, items: ItemInput[]): Promise<EntryOutcome[]> {
+    const rows = await this.repository.upsertItems(context, items);
+    return alignOutcomes(
+      items.map((item) => item.sku),
+      rows,
+      (item, row) => ({ id: row.id, sku: item }),
+    );
   }
 
-  async upsertPartners({ tenantId, transaction }: StatementContext, partners: PartnerInput[]): Promise<EntryOutcome[]> {
-    const rows = await this.repository.upsertPartners(tenantId, partners, transaction);
-    return alignOutcomes(partners.map((partner) => partner.code), rows, (code, row) => ({ id: row.id, code }));
+  async upsertPartners(context: StatementContext, partners: PartnerInput[]): Promise<EntryOutcome[]> {
+    const rows = await this.repository.upsertPartners(context, partners);
+    return alignOutcomes(
+      partners.map((partner) => partner.code),
+      rows,
+      (code, row) => ({ id: row.id, code }),
+    );
   }
 
   /** A warehouse code unknown in the tenant (another tenant's included) refuses that entry only. */
-  async upsertLocations({ tenantId, transaction }: StatementContext, locations: LocationInput[]): Promise<EntryOutcome[]> {
+  async upsertLocations(context: StatementContext, locations: LocationInput[]): Promise<EntryOutcome[]> {
+    const { tenantId, transaction } = context;
     const codes = [...new Set(locations.map((location) => location.warehouseCode))];
     const warehouseIds = await this.repository.warehouseIdsByCode(tenantId, codes, transaction);
     const known = locations.flatMap((location) => {
       const warehouseId = warehouseIds.get(location.warehouseCode);
       return warehouseId ? [{ ...location, warehouseId }] : [];
     });
-    const rows = known.length ? await this.repository.upsertLocations(tenantId, known, transaction) : [];
+    const rows = known.length ? await this.repository.upsertLocations(context, known) : [];
     const byKey = new Map(rows.map((row) => [row.key, row]));
     return locations.map((location): EntryOutcome => {
       const warehouseId = warehouseIds.get(location.warehouseCode);
-      if (!warehouseId) return { ok: false, error: AppError.referenceNotFound(`Warehouse code ${location.warehouseCode} not found`) };
+      if (!warehouseId)
+        return { ok: false, error: AppError.referenceNotFound(`Warehouse code ${location.warehouseCode} not found`) };
       const row = byKey.get(`${warehouseId}/${location.code}`);
       if (!row) throw new Error(`location upsert returned no row for ${location.warehouseCode}/${location.code}`);
-      return { ok: true, created: row.created, data: { id: row.id, warehouseCode: location.warehouseCode, code: location.code } };
+      return {
+        ok: true,
+        created: row.created,
+        data: { id: row.id, warehouseCode: location.warehouseCode, code: location.code },
+      };
     });
   }
 }
 
-function alignOutcomes(keys: string[], rows: UpsertedRow[], toData: (key: string, row: UpsertedRow) => { id: string } & Record<string, unknown>): EntryOutcome[] {
+function alignOutcomes(
+  keys: string[],
+  rows: UpsertedRow[],
+  toData: (key: string, row: UpsertedRow) => { id: string } & Record<string, unknown>,
+): EntryOutcome[] {
   const byKey = new Map(rows.map((row) => [row.key, row]));
   return keys.map((key) => {
     const row = byKey.get(key);

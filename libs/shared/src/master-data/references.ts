@@ -58,7 +58,9 @@ export class ReferenceRepository {
     wanted: { warehouseCodes?: string[]; partnerCodes?: string[]; skus?: string[] },
     transaction?: Transaction,
   ): Promise<References> {
-    const rows = await this.db.sequelize.query<{ kind: 'w' | 'p' | 'i'; ref: any }>(
+    const rows = await this.db.sequelize.query<
+      { kind: 'w'; ref: WarehouseRef } | { kind: 'p'; ref: PartnerRef } | { kind: 'i'; ref: ItemRef }
+    >(
       `SELECT 'w' AS kind, json_build_object('id', id, 'code', code) AS ref
          FROM warehouses WHERE tenant_id = $1 AND code = ANY($2::text[])
        UNION ALL
@@ -76,10 +78,10 @@ export class ReferenceRepository {
     const warehouses = new Map<string, WarehouseRef>();
     const partners = new Map<string, PartnerRef>();
     const items = new Map<string, ItemRef>();
-    for (const { kind, ref } of rows) {
-      if (kind === 'w') warehouses.set(ref.code, ref);
-      else if (kind === 'p') partners.set(ref.code, ref);
-      else items.set(ref.sku, ref);
+    for (const row of rows) {
+      if (row.kind === 'w') warehouses.set(row.ref.code, row.ref);
+      else if (row.kind === 'p') partners.set(row.ref.code, row.ref);
+      else items.set(row.ref.sku, row.ref);
     }
     return new References(warehouses, partners, items);
   }

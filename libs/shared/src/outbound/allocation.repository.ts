@@ -69,7 +69,12 @@ export class AllocationRepository {
    * that still reserves is topped up (so a top-up does not make a second pick task at the same place),
    * otherwise a new allocation is made; the lines' allocated quantities grow.
    */
-  async reserve(tenantId: string, orderId: string, reservations: Reservation[], transaction: Transaction): Promise<void> {
+  async reserve(
+    tenantId: string,
+    orderId: string,
+    reservations: Reservation[],
+    transaction: Transaction,
+  ): Promise<void> {
     if (!reservations.length) return;
     await this.db.sequelize.query(
       `WITH plan AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS p("lineId" uuid, "stockRowId" uuid, qty numeric)),
@@ -93,8 +98,11 @@ export class AllocationRepository {
     );
   }
 
-  /** The lines as `order.allocated` reports them (CONTRACT.md section 5), and whether every line is fully allocated. */
-  async allocatedLines(orderId: string, transaction: Transaction): Promise<{ lineNo: number; sku: string; qtyOrdered: number; qtyAllocated: number }[]> {
+  /** The lines as `order.allocated` reports them, and whether every line is fully allocated. */
+  async allocatedLines(
+    orderId: string,
+    transaction: Transaction,
+  ): Promise<{ lineNo: number; sku: string; qtyOrdered: number; qtyAllocated: number }[]> {
     return this.db.sequelize.query(
       `SELECT l.line_no AS "lineNo", i.sku, l.qty_ordered::float8 AS "qtyOrdered", l.qty_allocated::float8 AS "qtyAllocated"
        FROM sales_order_lines l JOIN items i ON i.id = l.item_id WHERE l.order_id = $1 ORDER BY l.line_no`,

@@ -17,7 +17,7 @@ export interface AllocationResult {
 }
 
 /**
- * Allocation (CONTRACT.md section 5): reserves what stock allows for every line still short, FEFO.
+ * Allocation: reserves what stock allows for every line still short, FEFO.
  * Lock order: the order row, then the candidate stock rows in id order; availability is read after the
  * locks, so concurrent allocations of many orders over scarce stock never reserve more than there is
  * (and the stock rows' CHECK would refuse it if they tried). Partly allocated orders stay `open`; fully
@@ -28,7 +28,10 @@ export class AllocationService {
   private readonly repository: AllocationRepository;
   private readonly stock: StockRepository;
 
-  constructor(db: Database, private readonly events: Pick<EventsService, 'append'>) {
+  constructor(
+    db: Database,
+    private readonly events: Pick<EventsService, 'append'>,
+  ) {
     this.orders = new OrderOperationsRepository(db);
     this.repository = new AllocationRepository(db);
     this.stock = new StockRepository(db);
@@ -40,11 +43,18 @@ export class AllocationService {
     const lines = await this.repository.linesInNeed(order.id, transaction);
     if (!lines.length) return { orderNo: order.orderNo, status: order.status, qtyAllocated: 0 };
 
-    const candidates = await this.repository.lockCandidates(order.warehouseId, [...new Set(lines.map((line) => line.itemId))], transaction);
+    const candidates = await this.repository.lockCandidates(
+      order.warehouseId,
+      [...new Set(lines.map((line) => line.itemId))],
+      transaction,
+    );
     const reservations = planFefo(lines, candidates);
     if (!reservations.length) return { orderNo: order.orderNo, status: order.status, qtyAllocated: 0 };
 
-    await this.stock.apply(reservations.map((r) => ({ stockRowId: r.stockRowId, onHand: 0, allocated: r.qty })), transaction);
+    await this.stock.apply(
+      reservations.map((r) => ({ stockRowId: r.stockRowId, onHand: 0, allocated: r.qty })),
+      transaction,
+    );
     await this.repository.reserve(tenantId, order.id, reservations, transaction);
     const allocated = await this.repository.allocatedLines(order.id, transaction);
     const status: OrderStatus = allocated.every((line) => line.qtyAllocated >= line.qtyOrdered) ? 'allocated' : 'open';

@@ -20,7 +20,10 @@ export class FulfilmentRepository {
   }
 
   /** Reserves qty of a stock row for an order line. The stock row's CHECK refuses more than is available. */
-  async allocate(input: { tenantId: string; orderLineId: string; stockRowId: string; qty: number }, transaction: Transaction): Promise<string> {
+  async allocate(
+    input: { tenantId: string; orderLineId: string; stockRowId: string; qty: number },
+    transaction: Transaction,
+  ): Promise<string> {
     await this.stock.apply([{ stockRowId: input.stockRowId, onHand: 0, allocated: input.qty }], transaction);
     const rows = await this.db.sequelize.query<{ id: string }>(
       `WITH line AS (UPDATE sales_order_lines SET qty_allocated = qty_allocated + $4 WHERE id = $2 RETURNING order_id)

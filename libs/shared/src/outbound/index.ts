@@ -1,8 +1,16 @@
 export { OrdersService } from './orders.service.js';
-export { OrdersRepository, type LockedOrder } from './orders.repository.js';
+export { OrdersRepository, ORDER_INQUIRY_SQL, type LockedOrder } from './orders.repository.js';
 export { FulfilmentRepository } from './fulfilment.repository.js';
 export { orderIngestHandler, ORDER_BULK_LIMIT } from './orders.ingest.js';
-export { orderSchema, orderRefSchema, ORDER_STATUSES, ORDER_LINES_MAX, type OrderInput, type OrderLineInput, type OrderStatus } from './order.schemas.js';
+export {
+  orderSchema,
+  orderRefSchema,
+  ORDER_STATUSES,
+  ORDER_LINES_MAX,
+  type OrderInput,
+  type OrderLineInput,
+  type OrderStatus,
+} from './order.schemas.js';
 export { AllocationService, planFefo, type AllocationResult } from './allocation.service.js';
 export { PickingService, confirmPickSchema, type ConfirmPickInput, type ConfirmedPick } from './picking.service.js';
 export { ShippingService, shipSchema, type ShipInput } from './shipping.service.js';

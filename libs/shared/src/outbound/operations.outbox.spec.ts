@@ -5,7 +5,7 @@ import {
   deliveryJobId,
   type WebhookDeliveryQueue,
   type WriteContext,
-} from '@wms/shared';
+} from '../index.js';
 import {
   createMasterData,
   createSubscription,
@@ -36,7 +36,14 @@ describe('operations events through the outbox', () => {
   });
 
   const deliveriesOf = (subscriptionIds: string[]) =>
-    ctx.runtime.db.sequelize.query<{ id: string; eventId: string; subscriptionId: string; generation: number; event: string; enqueuedAt: Date | null }>(
+    ctx.runtime.db.sequelize.query<{
+      id: string;
+      eventId: string;
+      subscriptionId: string;
+      generation: number;
+      event: string;
+      enqueuedAt: Date | null;
+    }>(
       `SELECT d.id, d.event_id AS "eventId", d.subscription_id AS "subscriptionId", d.generation, e.event, d.enqueued_at AS "enqueuedAt"
        FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.subscription_id = ANY($1::uuid[]) ORDER BY e.seq`,
       { bind: [subscriptionIds], type: QueryTypes.SELECT },
@@ -45,9 +52,17 @@ describe('operations events through the outbox', () => {
   it('when Redis is unavailable while orders change, every event waits and then reaches the queue exactly once per subscription', async () => {
     const { tenant } = await createTenantWithWarehouse(ctx, undefined, 'WH1');
     const tenantId = tenant.id;
-    await createMasterData(ctx, tenantId, { items: [{ sku: 'SKU' }], partners: [{ code: 'CUST', type: 'customer' }], locations: [{ warehouseCode: 'WH1', code: 'A-01' }] });
+    await createMasterData(ctx, tenantId, {
+      items: [{ sku: 'SKU' }],
+      partners: [{ code: 'CUST', type: 'customer' }],
+      locations: [{ warehouseCode: 'WH1', code: 'A-01' }],
+    });
     const everything = await createSubscription(ctx, { url: 'http://127.0.0.1:9/all', tenantId });
-    const orderFlow = await createSubscription(ctx, { url: 'http://127.0.0.1:9/orders', events: ['order.allocated', 'order.shipped'], tenantId });
+    const orderFlow = await createSubscription(ctx, {
+      url: 'http://127.0.0.1:9/orders',
+      events: ['order.allocated', 'order.shipped'],
+      tenantId,
+    });
     const deadRedis = createRedis({ redisUrl: 'redis://127.0.0.1:1' }, 'producer', 'dead');
     const deadQueue = createWebhookDeliveryQueue(deadRedis, ctx.config.redisKeyPrefix, 3);
     deadQueue.on('error', () => undefined);
@@ -57,11 +72,27 @@ describe('operations events through the outbox', () => {
       ctx.runtime.db.sequelize.transaction((transaction: Transaction) => work({ tenantId, transaction }));
 
     // Arrange and act: the whole life of one order, a cancelled one, an adjustment and a count, with Redis away.
-    await run((context) => ctx.services.adjustments.adjust(context, { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU', qtyDelta: 10, reason: 'opening stock' }));
+    await run((context) =>
+      ctx.services.adjustments.adjust(context, {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'SKU',
+        qtyDelta: 10,
+        reason: 'opening stock',
+      }),
+    );
     const orderNos: string[] = [];
     for (const referenceNo of ['OUTBOX-1', 'OUTBOX-2']) {
       const [outcome] = await run((context) =>
-        ctx.services.orders.createOrders(context, [{ warehouseCode: 'WH1', customerCode: 'CUST', priority: 0, referenceNo, lines: [{ lineNo: 1, sku: 'SKU', uomCode: 'EA', qtyOrdered: 3 }] }]),
+        ctx.services.orders.createOrders(context, [
+          {
+            warehouseCode: 'WH1',
+            customerCode: 'CUST',
+            priority: 0,
+            referenceNo,
+            lines: [{ lineNo: 1, sku: 'SKU', uomCode: 'EA', qtyOrdered: 3 }],
+          },
+        ]),
       );
       orderNos.push(outcome!.ok ? (outcome.data.orderNo as string) : '');
     }
@@ -73,7 +104,14 @@ describe('operations events through the outbox', () => {
     await run((context) => ctx.services.shipping.ship(context, shippedNo, { trackingNo: 'TRK-1' }));
     await run((context) => ctx.services.allocation.allocate(context, cancelledNo));
     await run((context) => ctx.services.orders.cancel(context, cancelledNo));
-    await run((context) => ctx.services.cycleCounts.record(context, { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'SKU', countedQty: 6 }));
+    await run((context) =>
+      ctx.services.cycleCounts.record(context, {
+        warehouseCode: 'WH1',
+        locationCode: 'A-01',
+        sku: 'SKU',
+        countedQty: 6,
+      }),
+    );
 
     const expectedEvents = [
       'stock.adjusted',
@@ -85,7 +123,11 @@ describe('operations events through the outbox', () => {
       'stock.adjusted',
       'cyclecount.variance',
     ];
-    await waitFor(async () => (await deliveriesOf([everything.id])).length === expectedEvents.length, 15_000, 'fan-out without Redis');
+    await waitFor(
+      async () => (await deliveriesOf([everything.id])).length === expectedEvents.length,
+      15_000,
+      'fan-out without Redis',
+    );
     await downRelay.stop();
     deadRedis.disconnect();
     const waiting = await deliveriesOf([everything.id, orderFlow.id]);
@@ -97,7 +139,11 @@ describe('operations events through the outbox', () => {
 
     const rows = await deliveriesOf([everything.id, orderFlow.id]);
     expect(rows.filter((row) => row.subscriptionId === everything.id).map((row) => row.event)).toEqual(expectedEvents);
-    expect(rows.filter((row) => row.subscriptionId === orderFlow.id).map((row) => row.event)).toEqual(['order.allocated', 'order.shipped', 'order.allocated']);
+    expect(rows.filter((row) => row.subscriptionId === orderFlow.id).map((row) => row.event)).toEqual([
+      'order.allocated',
+      'order.shipped',
+      'order.allocated',
+    ]);
     expect(rows.every((row) => row.enqueuedAt !== null)).toBe(true);
     expect(lastPass).toEqual({ events: 0, deliveries: 0, enqueued: 0 });
     const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);

@@ -21,7 +21,12 @@ export class OrderOperationsRepository {
   constructor(private readonly db: Database) {}
 
   async lockByNumber(tenantId: string, orderNo: string, transaction: Transaction): Promise<OperationOrder> {
-    return this.one('o.tenant_id = $1 AND o.order_no = $2', [tenantId, orderNo], transaction, `Order ${orderNo} not found`);
+    return this.one(
+      'o.tenant_id = $1 AND o.order_no = $2',
+      [tenantId, orderNo],
+      transaction,
+      `Order ${orderNo} not found`,
+    );
   }
 
   async lockById(tenantId: string, orderId: string, transaction: Transaction): Promise<OperationOrder> {
@@ -37,7 +42,12 @@ export class OrderOperationsRepository {
     });
   }
 
-  private async one(where: string, bind: unknown[], transaction: Transaction, missing: string): Promise<OperationOrder> {
+  private async one(
+    where: string,
+    bind: unknown[],
+    transaction: Transaction,
+    missing: string,
+  ): Promise<OperationOrder> {
     const rows = await this.db.sequelize.query<OperationOrder>(
       `SELECT o.id, o.order_no AS "orderNo", o.status, o.warehouse_id AS "warehouseId", w.code AS "warehouseCode"
        FROM sales_orders o JOIN warehouses w ON w.id = o.warehouse_id
@@ -49,8 +59,13 @@ export class OrderOperationsRepository {
   }
 }
 
-/** CONTRACT.md section 4: an operation the state does not allow is 409 INVALID_STATE naming the state. */
-export function requireState(order: Pick<OperationOrder, 'orderNo' | 'status'>, allowed: readonly OrderStatus[], action: string, hint = ''): void {
+/** An operation the order's state does not allow is 409 INVALID_STATE naming the state. */
+export function requireState(
+  order: Pick<OperationOrder, 'orderNo' | 'status'>,
+  allowed: readonly OrderStatus[],
+  action: string,
+  hint = '',
+): void {
   if (allowed.includes(order.status)) return;
   throw AppError.conflict('INVALID_STATE', `Order ${order.orderNo} is ${order.status} and cannot be ${action}${hint}`);
 }

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 import { dateOnly, quantity } from '../inventory/index.js';
 
 const code = (max = 100) => Joi.string().trim().min(1).max(max);
@@ -26,7 +26,7 @@ export interface OrderInput {
   lines: OrderLineInput[];
 }
 
-/** Seed 2.10. referenceNo is unique per tenant; requiredDate, priority and shipTo may be left out. */
+/** A sales order. referenceNo is unique per tenant; requiredDate, priority and shipTo may be left out. */
 export const orderSchema = Joi.object<OrderInput>({
   warehouseCode: code().required(),
   customerCode: code().required().description('partner code; the partner must be of type customer or other'),

@@ -2,12 +2,12 @@ import { stringField, type IngestHandler } from '../integration/index.js';
 import type { OrdersService } from './orders.service.js';
 import { orderRefSchema, orderSchema, type OrderInput } from './order.schemas.js';
 
-/** Seed section 8: bulk orders take at most 100 entries per request. */
+/** Bulk orders take at most 100 entries per request. */
 export const ORDER_BULK_LIMIT = 100;
 
 /**
  * Sales orders as an entity of the integration API: POST /orders (201 with the created order) and
- * POST /orders/bulk with `{ orders: [...] }` (CONTRACT.md section 4). Orders are created, never updated:
+ * POST /orders/bulk with `{ orders: [...] }`. Orders are created, never updated:
  * a repeated referenceNo is an entry error 409 DUPLICATE_REFERENCE naming the existing order.
  */
 export function orderIngestHandler(service: OrdersService): IngestHandler<OrderInput> {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { Database } from '../db/index.js';
+import { PreparedStatement, type Database } from '../db/index.js';
 import { dateSql, isoSql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '../integration/index.js';
 import type { OrderStatus } from './order.schemas.js';
@@ -40,9 +40,10 @@ const ORDER_HEADER = `o.id, o.order_no AS "orderNo", o.reference_no AS "referenc
   c.code AS "customerCode", ${dateSql('o.required_date')} AS "requiredDate", o.priority, o.ship_to AS "shipTo", o.status,
   ${isoSql('o.created_at')} AS "createdAt", ${isoSql('o.updated_at')} AS "updatedAt", ${isoSql('o.cancelled_at')} AS "cancelledAt"`;
 
-const ORDER_FROM = 'FROM sales_orders o JOIN warehouses w ON w.id = o.warehouse_id JOIN partners c ON c.id = o.customer_id';
+const ORDER_FROM =
+  'FROM sales_orders o JOIN warehouses w ON w.id = o.warehouse_id JOIN partners c ON c.id = o.customer_id';
 
-/** Seed 2.11's order inquiry in one statement: header, lines, pick tasks and the summary of the lines. */
+/** The order inquiry in one statement: header, lines, pick tasks and the summary of the lines. */
 const ORDER_DOCUMENT = `SELECT ${ORDER_HEADER},
   (SELECT COALESCE(json_agg(json_build_object(
       'lineNo', l.line_no, 'sku', i.sku, 'uomCode', l.uom_code, 'qtyOrdered', l.qty_ordered::float8,
@@ -61,10 +62,22 @@ const ORDER_DOCUMENT = `SELECT ${ORDER_HEADER},
    FROM sales_order_lines l WHERE l.order_id = o.id) AS summary
 ${ORDER_FROM}`;
 
+/**
+ * The order inquiry: $1 tenant id, $2 order number; one row, or none for an unknown order, whose
+ * `document` is the answer as JSON text (it goes into the response as it is, never parsed and serialized).
+ */
+export const ORDER_INQUIRY_SQL = `SELECT row_to_json(d)::text AS document
+  FROM (${ORDER_DOCUMENT} WHERE o.tenant_id = $1 AND o.order_no = $2) d`;
+
+const orderInquiry = new PreparedStatement<{ document: string }>('order-inquiry', ORDER_INQUIRY_SQL);
+
 export class OrdersRepository {
   constructor(private readonly db: Database) {}
 
-  /** Inserts headers in entry order; a referenceNo the tenant already has is skipped by the unique index (see AsnRepository). */
+  /**
+   * Inserts headers in entry order; a referenceNo the tenant already has is skipped by the unique index (see
+   * AsnRepository).
+   */
   async insertOrders(tenantId: string, orders: NewOrder[], transaction: Transaction): Promise<InsertedOrder[]> {
     return this.db.sequelize.query<InsertedOrder>(
       `INSERT INTO sales_orders (tenant_id, order_no, reference_no, warehouse_id, customer_id, required_date, priority, ship_to)
@@ -88,7 +101,11 @@ export class OrdersRepository {
     );
   }
 
-  async numbersByReference(tenantId: string, references: string[], transaction?: Transaction): Promise<Map<string, string>> {
+  async numbersByReference(
+    tenantId: string,
+    references: string[],
+    transaction?: Transaction,
+  ): Promise<Map<string, string>> {
     const rows = await this.db.sequelize.query<{ referenceNo: string; orderNo: string }>(
       'SELECT reference_no AS "referenceNo", order_no AS "orderNo" FROM sales_orders WHERE tenant_id = $1 AND reference_no = ANY($2::text[])',
       { bind: [tenantId, references], type: QueryTypes.SELECT, transaction },
@@ -96,12 +113,21 @@ export class OrdersRepository {
     return new Map(rows.map((row) => [row.referenceNo, row.orderNo]));
   }
 
-  async findDocument(tenantId: string, orderNo: string): Promise<Record<string, unknown> | null> {
-    const rows = await this.db.sequelize.query<Record<string, unknown>>(`${ORDER_DOCUMENT} WHERE o.tenant_id = $1 AND o.order_no = $2`, {
-      bind: [tenantId, orderNo],
-      type: QueryTypes.SELECT,
-    });
-    return rows[0] ?? null;
+  /**
+   * The order as the inquiry answers it, as JSON text; null when the tenant has no such order. Inside a
+   * transaction it reads what that transaction sees (an operation answering with the order it changed).
+   */
+  async findDocumentJson(tenantId: string, orderNo: string, transaction?: Transaction): Promise<string | null> {
+    if (transaction) {
+      const rows = await this.db.sequelize.query<{ document: string }>(ORDER_INQUIRY_SQL, {
+        bind: [tenantId, orderNo],
+        type: QueryTypes.SELECT,
+        transaction,
+      });
+      return rows[0]?.document ?? null;
+    }
+    const [row] = await orderInquiry.rows(this.db.sequelize, [tenantId, orderNo]);
+    return row?.document ?? null;
   }
 
   /** Locks the order row: every change of an order's state runs behind this lock. */
@@ -115,7 +141,10 @@ export class OrdersRepository {
   }
 
   /** What the order still holds in stock: quantities reserved by allocations, and quantities picked off their rows. */
-  async heldStock(orderId: string, transaction: Transaction): Promise<{ kind: 'allocated' | 'picked'; stockRowId: string; qty: number }[]> {
+  async heldStock(
+    orderId: string,
+    transaction: Transaction,
+  ): Promise<{ kind: 'allocated' | 'picked'; stockRowId: string; qty: number }[]> {
     return this.db.sequelize.query(
       `SELECT 'allocated' AS kind, stock_row_id AS "stockRowId", qty::float8 AS qty FROM allocations WHERE order_id = $1 AND qty > 0
        UNION ALL
@@ -135,7 +164,10 @@ export class OrdersRepository {
     );
   }
 
-  async list(tenantId: string, query: ListQuery<OrderStatus>): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
+  async list(
+    tenantId: string,
+    query: ListQuery<OrderStatus>,
+  ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
     return this.db.sequelize.query(
       `SELECT ${ORDER_HEADER},
          json_build_object('updatedAt', to_char(o.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', o.id) AS cursor
@@ -147,7 +179,14 @@ export class OrdersRepository {
        ORDER BY o.updated_at, o.id
        LIMIT $6`,
       {
-        bind: [tenantId, query.updatedSince ?? null, query.status ?? null, query.cursor?.updatedAt ?? null, query.cursor?.id ?? null, query.limit + 1],
+        bind: [
+          tenantId,
+          query.updatedSince ?? null,
+          query.status ?? null,
+          query.cursor?.updatedAt ?? null,
+          query.cursor?.id ?? null,
+          query.limit + 1,
+        ],
         type: QueryTypes.SELECT,
       },
     );

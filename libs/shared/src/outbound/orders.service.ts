@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError, type ErrorDetail } from '../errors/index.js';
 import type { EventsService } from '../events/index.js';
@@ -11,7 +12,7 @@ import type { OrderInput, OrderStatus } from './order.schemas.js';
 /** Partner types an order may be for. */
 const CUSTOMER_TYPES = ['customer', 'other'];
 
-/** CONTRACT.md section 4: cancel is allowed from any state before shipped. */
+/** An order may be cancelled in any state before shipped (and only once). */
 const NOT_CANCELLABLE: OrderStatus[] = ['shipped', 'cancelled'];
 
 interface CheckedOrder {
@@ -31,7 +32,10 @@ export class OrdersService {
   private readonly references: ReferenceRepository;
   private readonly numbers: DocumentNumbers;
 
-  constructor(db: Database, private readonly events: Pick<EventsService, 'append'>) {
+  constructor(
+    db: Database,
+    private readonly events: Pick<EventsService, 'append'>,
+  ) {
     this.repository = new OrdersRepository(db);
     this.stock = new StockRepository(db);
     this.references = new ReferenceRepository(db);
@@ -70,30 +74,60 @@ export class OrdersService {
       priority: order.input.priority,
       shipTo: order.input.shipTo ?? null,
     }));
-    const inserted = new Map((await this.repository.insertOrders(tenantId, headers, transaction)).map((row) => [row.orderNo, row]));
+    const inserted = new Map(
+      (await this.repository.insertOrders(tenantId, headers, transaction)).map((row) => [row.orderNo, row]),
+    );
     await this.repository.insertLines(
       checked.flatMap(({ order }, position) => {
         const row = inserted.get(headers[position]!.orderNo);
-        return row ? order.input.lines.map((line, n) => ({ orderId: row.id, lineNo: line.lineNo, itemId: order.items[n]!.id, uomCode: line.uomCode, qtyOrdered: line.qtyOrdered })) : [];
+        return row
+          ? order.input.lines.map((line, n) => ({
+              orderId: row.id,
+              lineNo: line.lineNo,
+              itemId: order.items[n]!.id,
+              uomCode: line.uomCode,
+              qtyOrdered: line.qtyOrdered,
+            }))
+          : [];
       }),
       transaction,
     );
 
-    const skipped = checked.filter((_, position) => !inserted.has(headers[position]!.orderNo)).map(({ order }) => order.input.referenceNo);
-    const existing = skipped.length ? await this.repository.numbersByReference(tenantId, skipped, transaction) : new Map<string, string>();
+    const skipped = checked
+      .filter((_, position) => !inserted.has(headers[position]!.orderNo))
+      .map(({ order }) => order.input.referenceNo);
+    const existing = skipped.length
+      ? await this.repository.numbersByReference(tenantId, skipped, transaction)
+      : new Map<string, string>();
     checked.forEach(({ index, order }, position) => {
       const row = inserted.get(headers[position]!.orderNo);
       outcomes[index] = row
-        ? { ok: true, created: true, data: { id: row.id, orderNo: row.orderNo, referenceNo: row.referenceNo }, document: orderDocument(order, row) }
-        : { ok: false, error: duplicateReference('Order', order.input.referenceNo, existing.get(order.input.referenceNo)) };
+        ? {
+            ok: true,
+            created: true,
+            data: { id: row.id, orderNo: row.orderNo, referenceNo: row.referenceNo },
+            document: orderDocument(order, row),
+          }
+        : {
+            ok: false,
+            error: duplicateReference('Order', order.input.referenceNo, existing.get(order.input.referenceNo)),
+          };
     });
     return outcomes;
   }
 
-  /** Seed 2.11: the order, its lines, its pick tasks and the summary. Another tenant's order is not found. */
-  async inquire(tenantId: string, orderNo: string): Promise<Record<string, unknown>> {
-    const document = await this.repository.findDocument(tenantId, orderNo);
-    if (!document) throw AppError.notFound(`Order ${orderNo} not found`);
+  /**
+   * The order inquiry: the order, its lines, its pick tasks and the summary. Another tenant's order is not
+   * found. Inside `transaction`, the order as that transaction sees it.
+   */
+  async inquire(tenantId: string, orderNo: string, transaction?: Transaction): Promise<Record<string, unknown>> {
+    return JSON.parse(await this.inquireJson(tenantId, orderNo, transaction)) as Record<string, unknown>;
+  }
+
+  /** The order inquiry's answer as JSON text, as PostgreSQL built it. */
+  async inquireJson(tenantId: string, orderNo: string, transaction?: Transaction): Promise<string> {
+    const document = await this.repository.findDocumentJson(tenantId, orderNo, transaction);
+    if (document === null) throw AppError.notFound(`Order ${orderNo} not found`);
     return document;
   }
 
@@ -102,12 +136,15 @@ export class OrdersService {
   }
 
   /**
-   * Seed 3.3 / CONTRACT.md section 4, in the caller's transaction: the order row is locked first, then
+   * Cancels an order, in the caller's transaction: the order row is locked first, then
    * every allocation's reservation is taken off its stock row and every picked quantity is put back on
    * hand at the row it was picked from (rows locked in id order), open pick tasks are cancelled, and the
    * `order.cancelled` event is appended (the events seam).
    */
-  async cancel({ tenantId, transaction }: WriteContext, orderNo: string): Promise<{ orderNo: string; status: 'cancelled' }> {
+  async cancel(
+    { tenantId, transaction }: WriteContext,
+    orderNo: string,
+  ): Promise<{ orderNo: string; status: 'cancelled' }> {
     const order = await this.repository.lock(tenantId, orderNo, transaction);
     if (!order) throw AppError.notFound(`Order ${orderNo} not found`);
     if (NOT_CANCELLABLE.includes(order.status)) {
@@ -115,7 +152,11 @@ export class OrdersService {
     }
     const held = await this.repository.heldStock(order.id, transaction);
     await this.stock.apply(
-      held.map((hold) => (hold.kind === 'allocated' ? { stockRowId: hold.stockRowId, onHand: 0, allocated: -hold.qty } : { stockRowId: hold.stockRowId, onHand: hold.qty, allocated: 0 })),
+      held.map((hold) =>
+        hold.kind === 'allocated'
+          ? { stockRowId: hold.stockRowId, onHand: 0, allocated: -hold.qty }
+          : { stockRowId: hold.stockRowId, onHand: hold.qty, allocated: 0 },
+      ),
       transaction,
     );
     await this.repository.markCancelled(order.id, transaction);
@@ -134,9 +175,14 @@ function checkOrder(input: OrderInput, refs: References): CheckedOrder {
   const items = input.lines.map((line) => refs.item(line.sku));
   const details: ErrorDetail[] = [];
   if (!CUSTOMER_TYPES.includes(customer.type)) {
-    details.push({ path: 'customerCode', message: `Partner code ${customer.code} is a ${customer.type}, not a customer` });
+    details.push({
+      path: 'customerCode',
+      message: `Partner code ${customer.code} is a ${customer.type}, not a customer`,
+    });
   }
-  input.lines.forEach((line, n) => details.push(...lineProblems(`lines.${n}`, line.lineNo, items[n]!, line.uomCode, null)));
+  input.lines.forEach((line, n) =>
+    details.push(...lineProblems(`lines.${n}`, line.lineNo, items[n]!, line.uomCode, null)),
+  );
   if (details.length) throw documentInvalid(details);
   return { input, warehouseId: warehouse.id, customerId: customer.id, items };
 }
@@ -166,6 +212,11 @@ function orderDocument(order: CheckedOrder, row: InsertedOrder): Record<string, 
     cancelledAt: null,
     lines,
     pickTasks: [],
-    summary: { totalOrdered: Number(lines.reduce((sum, line) => sum + line.qtyOrdered, 0).toFixed(4)), totalAllocated: 0, totalPicked: 0, totalShipped: 0 },
+    summary: {
+      totalOrdered: Number(lines.reduce((sum, line) => sum + line.qtyOrdered, 0).toFixed(4)),
+      totalAllocated: 0,
+      totalPicked: 0,
+      totalShipped: 0,
+    },
   };
 }

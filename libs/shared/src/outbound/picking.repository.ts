@@ -39,7 +39,10 @@ export class PickingRepository {
    * One open pick task for every allocation of the order that still reserves stock, at its row's
    * location and lot, for what it reserves. Answers them as `order.released` lists them.
    */
-  async createTasks(orderId: string, transaction: Transaction): Promise<{ id: string; sku: string; locationCode: string; lotNo: string | null; qty: number }[]> {
+  async createTasks(
+    orderId: string,
+    transaction: Transaction,
+  ): Promise<{ id: string; sku: string; locationCode: string; lotNo: string | null; qty: number }[]> {
     return this.db.sequelize.query(
       `WITH created AS (
          INSERT INTO pick_tasks (tenant_id, order_id, order_line_id, allocation_id, stock_row_id, location_id, lot_no, qty)
@@ -57,11 +60,14 @@ export class PickingRepository {
 
   /** The order a task of the tenant belongs to (read without a lock: the order is locked next). */
   async orderOf(tenantId: string, taskId: string, transaction: Transaction): Promise<string | null> {
-    const rows = await this.db.sequelize.query<{ orderId: string }>('SELECT order_id AS "orderId" FROM pick_tasks WHERE tenant_id = $1 AND id = $2', {
-      bind: [tenantId, taskId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const rows = await this.db.sequelize.query<{ orderId: string }>(
+      'SELECT order_id AS "orderId" FROM pick_tasks WHERE tenant_id = $1 AND id = $2',
+      {
+        bind: [tenantId, taskId],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
     return rows[0]?.orderId ?? null;
   }
 
@@ -91,16 +97,23 @@ export class PickingRepository {
   }
 
   async openTaskCount(orderId: string, transaction: Transaction): Promise<number> {
-    const rows = await this.db.sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM pick_tasks WHERE order_id = $1 AND status = 'open'", {
-      bind: [orderId],
-      type: QueryTypes.SELECT,
-      transaction,
-    });
+    const rows = await this.db.sequelize.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM pick_tasks WHERE order_id = $1 AND status = 'open'",
+      {
+        bind: [orderId],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
     return rows[0]!.count;
   }
 
   async view(taskId: string, transaction: Transaction): Promise<PickTaskView> {
-    const rows = await this.db.sequelize.query<PickTaskView>(`${TASK_VIEW} WHERE t.id = $1`, { bind: [taskId], type: QueryTypes.SELECT, transaction });
+    const rows = await this.db.sequelize.query<PickTaskView>(`${TASK_VIEW} WHERE t.id = $1`, {
+      bind: [taskId],
+      type: QueryTypes.SELECT,
+      transaction,
+    });
     return rows[0]!;
   }
 }

@@ -1,10 +1,9 @@
-import Joi from 'joi';
+import { Joi, validate } from '../validation/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import type { EventsService } from '../events/index.js';
 import type { WriteContext } from '../integration/index.js';
 import { quantity } from '../inventory/index.js';
-import { validate } from '../validation/index.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';
 import { PickingRepository, type PickTaskView } from './picking.repository.js';
 import type { OrderStatus } from './order.schemas.js';
@@ -23,7 +22,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type ConfirmedPick = PickTaskView & { orderStatus: OrderStatus };
 
 /**
- * Release and picking (CONTRACT.md section 5). Release needs a fully allocated order (a partly allocated,
+ * Release and picking. Release needs a fully allocated order (a partly allocated,
  * `open` one is refused: see docs/decisions.md "Warehouse operations") and makes one pick task per
  * allocation. Confirming a task moves what was picked off its stock row onto the order line; the last
  * open task confirmed makes the order `picked`.
@@ -32,12 +31,18 @@ export class PickingService {
   private readonly orders: OrderOperationsRepository;
   private readonly repository: PickingRepository;
 
-  constructor(db: Database, private readonly events: Pick<EventsService, 'append'>) {
+  constructor(
+    db: Database,
+    private readonly events: Pick<EventsService, 'append'>,
+  ) {
     this.orders = new OrderOperationsRepository(db);
     this.repository = new PickingRepository(db);
   }
 
-  async release({ tenantId, transaction }: WriteContext, orderNo: string): Promise<{ orderNo: string; pickTasks: number }> {
+  async release(
+    { tenantId, transaction }: WriteContext,
+    orderNo: string,
+  ): Promise<{ orderNo: string; pickTasks: number }> {
     const order = await this.orders.lockByNumber(tenantId, orderNo, transaction);
     requireState(order, ['allocated'], 'released', order.status === 'open' ? ' until it is fully allocated' : '');
     const pickTasks = await this.repository.createTasks(order.id, transaction);
@@ -57,7 +62,8 @@ export class PickingService {
     // The order first, then the task: the order of locks every operation on an order keeps.
     const order = await this.orders.lockById(tenantId, orderId, transaction);
     const task = (await this.repository.lockTask(taskId, transaction))!;
-    if (task.status !== 'open') throw AppError.conflict('INVALID_STATE', `Pick task ${taskId} is ${task.status} and cannot be confirmed`);
+    if (task.status !== 'open')
+      throw AppError.conflict('INVALID_STATE', `Pick task ${taskId} is ${task.status} and cannot be confirmed`);
     const qtyPicked = input.qtyPicked ?? task.qty;
     if (qtyPicked > task.qty) {
       throw AppError.validation(`qtyPicked ${qtyPicked} is more than the task's qty ${task.qty}`, [

@@ -17,7 +17,10 @@ export class ShippingRepository {
   constructor(private readonly db: Database) {}
 
   /** What allocations still reserve (short-pick remainders): shipping gives it back. */
-  async remainingReservations(orderId: string, transaction: Transaction): Promise<{ stockRowId: string; qty: number }[]> {
+  async remainingReservations(
+    orderId: string,
+    transaction: Transaction,
+  ): Promise<{ stockRowId: string; qty: number }[]> {
     return this.db.sequelize.query(
       'SELECT stock_row_id AS "stockRowId", qty::float8 AS qty FROM allocations WHERE order_id = $1 AND qty > 0',
       { bind: [orderId], type: QueryTypes.SELECT, transaction },
@@ -42,7 +45,11 @@ export class ShippingRepository {
   ): Promise<string> {
     const rows = await this.db.sequelize.query<{ id: string }>(
       `INSERT INTO shipments (tenant_id, order_id, shipment_no, carrier, tracking_no) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      { bind: [input.tenantId, input.orderId, input.shipmentNo, input.carrier, input.trackingNo], type: QueryTypes.SELECT, transaction },
+      {
+        bind: [input.tenantId, input.orderId, input.shipmentNo, input.carrier, input.trackingNo],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
     );
     return rows[0]!.id;
   }

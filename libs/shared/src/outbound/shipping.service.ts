@@ -1,10 +1,9 @@
-import Joi from 'joi';
+import { Joi, validate } from '../validation/index.js';
 import type { Database } from '../db/index.js';
 import type { EventsService } from '../events/index.js';
 import type { WriteContext } from '../integration/index.js';
 import { StockRepository } from '../inventory/index.js';
 import { DocumentNumbers } from '../numbering/index.js';
-import { validate } from '../validation/index.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';
 import { ShippingRepository, type ShipmentView } from './shipping.repository.js';
 
@@ -19,7 +18,7 @@ export const shipSchema = Joi.object<ShipInput>({
 }).label('Ship');
 
 /**
- * Shipping (CONTRACT.md section 5): a `picked` order leaves the warehouse in one shipment (`SHP-…`).
+ * Shipping: a `picked` order leaves the warehouse in one shipment (`SHP-…`).
  * Picked stock already left its rows at pick; what short picks left reserved is given back to the rows
  * now; every line ships what it picked; `order.shipped` is appended in the same transaction.
  */
@@ -29,7 +28,10 @@ export class ShippingService {
   private readonly stock: StockRepository;
   private readonly numbers: DocumentNumbers;
 
-  constructor(db: Database, private readonly events: Pick<EventsService, 'append'>) {
+  constructor(
+    db: Database,
+    private readonly events: Pick<EventsService, 'append'>,
+  ) {
     this.orders = new OrderOperationsRepository(db);
     this.repository = new ShippingRepository(db);
     this.stock = new StockRepository(db);
@@ -41,13 +43,23 @@ export class ShippingService {
     const order = await this.orders.lockByNumber(tenantId, orderNo, transaction);
     requireState(order, ['picked'], 'shipped');
     const remaining = await this.repository.remainingReservations(order.id, transaction);
-    await this.stock.apply(remaining.map((hold) => ({ stockRowId: hold.stockRowId, onHand: 0, allocated: -hold.qty })), transaction);
+    await this.stock.apply(
+      remaining.map((hold) => ({ stockRowId: hold.stockRowId, onHand: 0, allocated: -hold.qty })),
+      transaction,
+    );
     await this.repository.closeLines(order.id, transaction);
     const shipmentNo = await this.numbers.next('SHP', transaction);
     const trackingNo = input.trackingNo ?? null;
-    const shipmentId = await this.repository.insert({ tenantId, orderId: order.id, shipmentNo, carrier: input.carrier ?? null, trackingNo }, transaction);
+    const shipmentId = await this.repository.insert(
+      { tenantId, orderId: order.id, shipmentNo, carrier: input.carrier ?? null, trackingNo },
+      transaction,
+    );
     await this.orders.setStatus(order.id, 'shipped', transaction);
-    await this.events.append(transaction, { tenantId, event: 'order.shipped', data: { orderNo: order.orderNo, shipmentNo, trackingNo } });
+    await this.events.append(transaction, {
+      tenantId,
+      event: 'order.shipped',
+      data: { orderNo: order.orderNo, shipmentNo, trackingNo },
+    });
     return this.repository.view(shipmentId, transaction);
   }
 }

@@ -2,7 +2,9 @@ export { defaultJobOptions, type QueueSettings } from './queues.js';
 export {
   INGEST_QUEUE,
   createIngestQueue,
-  ingestJobDataSchema,
+  ingestJobData,
+  ingestJobSummary,
+  INGEST_WORKER_LOCKS,
   ingestJobOptions,
   type IngestJobData,
   type IngestJobName,

@@ -1,4 +1,4 @@
-import Joi from 'joi';
+import { Joi } from '../validation/index.js';
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { defaultJobOptions } from './queues.js';
 
@@ -43,10 +43,22 @@ export function deliveryJobId(row: { eventId: string; subscriptionId: string; ge
   return row.generation === 0 ? base : `${base}.r${row.generation}`;
 }
 
-export function createWebhookDeliveryQueue(connection: ConnectionOptions, prefix: string, maxAttempts: number): WebhookDeliveryQueue {
+export function createWebhookDeliveryQueue(
+  connection: ConnectionOptions,
+  prefix: string,
+  maxAttempts: number,
+): WebhookDeliveryQueue {
   return new Queue<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>(WEBHOOK_DELIVERY_QUEUE, {
     connection,
     prefix,
-    defaultJobOptions: { ...defaultJobOptions, attempts: maxAttempts, backoff: { type: WEBHOOK_BACKOFF_TYPE } },
+    // A finished delivery's record is its row and attempts in PostgreSQL; keeping the job in Redis as well
+    // only cost a sorted-set write and trim per delivery. A job id enqueued again after its job is gone
+    // runs and is skipped, since the delivery is no longer pending.
+    defaultJobOptions: {
+      ...defaultJobOptions,
+      removeOnComplete: true,
+      attempts: maxAttempts,
+      backoff: { type: WEBHOOK_BACKOFF_TYPE },
+    },
   });
 }

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RedisClient, RedisDeadline } from '../redis/index.js';
 import { isRefusal } from './refusal.js';
 
 export interface AttemptThrottleOptions {
@@ -7,34 +7,45 @@ export interface AttemptThrottleOptions {
   /** Failed attempts allowed per address within `durationSeconds`. */
   points: number;
   durationSeconds: number;
+  /** Bounds every Redis call; a slow or paused Redis is answered by the in-process limiter instead. */
+  deadline: RedisDeadline;
 }
 
 /**
  * Per-address throttling of guessing (wrong passwords, unknown API keys), shared across replicas in
- * Redis, with an in-process limiter as insurance when Redis does not answer. An attempt consumes a point
- * before it is checked, so a burst in flight cannot overshoot; a success gives its point back, so only
- * failures add up.
+ * Redis, with an in-process limiter as insurance when Redis fails or does not answer within the
+ * deadline (rate-limiter-flexible's own insurance covers errors only, not a Redis that hangs). An
+ * attempt consumes a point before it is checked, so a burst in flight cannot overshoot; a success gives
+ * its point back, so only failures add up.
  */
 export class AttemptThrottle {
   private readonly limiter: RateLimiterRedis;
+  private readonly insurance: RateLimiterMemory;
   private readonly points: number;
+  private readonly deadline: RedisDeadline;
 
-  constructor(redis: Redis, options: AttemptThrottleOptions) {
+  constructor(redis: RedisClient, options: AttemptThrottleOptions) {
     this.points = options.points;
+    this.deadline = options.deadline;
+    this.insurance = new RateLimiterMemory({
+      keyPrefix: `${options.keyPrefix}:insurance`,
+      points: options.points,
+      duration: options.durationSeconds,
+    });
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: options.keyPrefix,
       points: options.points,
       duration: options.durationSeconds,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix: `${options.keyPrefix}:insurance`, points: options.points, duration: options.durationSeconds }),
+      insuranceLimiter: this.insurance,
     });
   }
 
   /** Counts one attempt; returns the whole seconds to wait when the address is over its limit, else null. */
   async attempt(address: string): Promise<number | null> {
     try {
-      await this.limiter.consume(address);
+      await this.bounded((limiter) => limiter.consume(address));
       return null;
     } catch (rejection) {
       // Anything but a refusal (both stores failing) must not lock callers out.
@@ -50,7 +61,7 @@ export class AttemptThrottle {
    */
   async blockedFor(address: string): Promise<number | null> {
     try {
-      const state = await this.limiter.get(address);
+      const state = await this.bounded((limiter) => limiter.get(address));
       return state && state.consumedPoints >= this.points ? Math.max(1, Math.ceil(state.msBeforeNext / 1000)) : null;
     } catch {
       return null;
@@ -59,11 +70,24 @@ export class AttemptThrottle {
 
   /** Counts one failed attempt against the address. */
   async failed(address: string): Promise<void> {
-    await this.limiter.penalty(address, 1).catch(() => undefined);
+    await this.bounded((limiter) => limiter.penalty(address, 1)).catch(() => undefined);
   }
 
   /** The attempt succeeded: it does not count against the address. */
   async succeeded(address: string): Promise<void> {
-    await this.limiter.reward(address, 1).catch(() => undefined);
+    await this.bounded((limiter) => limiter.reward(address, 1)).catch(() => undefined);
+  }
+
+  /**
+   * Asks Redis within the deadline; when Redis is too slow (or recently was), asks the in-process limiter.
+   * A refusal of either store is passed on as it is.
+   */
+  private async bounded<T>(work: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> {
+    try {
+      return await this.deadline.run(() => work(this.limiter));
+    } catch (error) {
+      if (isRefusal(error)) throw error;
+      return work(this.insurance);
+    }
   }
 }

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RedisClient } from '../redis/index.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { isRefusal } from './refusal.js';
 import type { Logger } from '../logging/index.js';
+import { rateLimitFallbacks } from '../metrics/index.js';
+import type { RedisDeadline } from '../redis/index.js';
 
 /**
  * A sliding log in one sorted set per key: members are the requests that passed, scored by Redis
@@ -48,16 +50,18 @@ export interface SlidingWindowOptions {
   keyPrefix: string;
   /** 60 000 in production; tests shorten it through the gateway's test-only option. */
   windowMs: number;
-  /** A Redis answer slower than this counts as Redis not answering. */
-  redisTimeoutMs: number;
+  /** Bounds each Redis call; a call it refuses or times out counts as Redis not answering. */
+  deadline: RedisDeadline;
 }
 
-type ScriptRedis = Redis & { wmsSlidingLog(key: string, limit: number, windowUs: number, member: string): Promise<[number, number, number]> };
+type ScriptRedis = RedisClient & {
+  wmsSlidingLog(key: string, limit: number, windowUs: number, member: string): Promise<[number, number, number]>;
+};
 
 /**
- * The per-key limit of CONTRACT.md section 3. When Redis fails or is slower than `redisTimeoutMs`,
- * an in-process limiter of the same size takes over (per process, so never an unlimited flood), and the
- * switch is logged once each way.
+ * The per-key rate limit: at most rateLimitPerMinute requests in any sliding minute. When Redis fails or is
+ * slower than its deadline, an in-process limiter of the same size takes over (per process, so never an
+ * unlimited flood), and the switch is logged once each way.
  */
 export class SlidingWindowLimiter {
   private readonly redis: ScriptRedis;
@@ -67,7 +71,7 @@ export class SlidingWindowLimiter {
   private degraded = false;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly logger: Logger,
     private readonly options: SlidingWindowOptions,
   ) {
@@ -84,14 +88,18 @@ export class SlidingWindowLimiter {
       const decision = await this.hitRedis(id, limit);
       if (this.degraded) {
         this.degraded = false;
-        this.logger.info('rate limiter: Redis answers again; per-key limits are shared across replicas again');
+        this.logger.info('rate limiter: RedisClient answers again; per-key limits are shared across replicas again');
       }
       return decision;
     } catch (error) {
       if (!this.degraded) {
         this.degraded = true;
-        this.logger.warn({ err: error }, 'rate limiter: Redis does not answer; using in-process limits until it does');
+        this.logger.warn(
+          { err: error },
+          'rate limiter: RedisClient does not answer; using in-process limits until it does',
+        );
       }
+      rateLimitFallbacks.inc();
       return this.hitMemory(id, limit);
     }
   }
@@ -99,19 +107,16 @@ export class SlidingWindowLimiter {
   private async hitRedis(id: string, limit: number): Promise<RateLimitDecision> {
     // Unique member per admitted request: two requests in the same microsecond must both count.
     const member = `${this.memberSuffix}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${this.options.redisTimeoutMs} ms`)), this.options.redisTimeoutMs);
-    });
-    try {
-      const [allowed, remaining, resetUs] = await Promise.race([
-        this.redis.wmsSlidingLog(`${this.options.keyPrefix}:${id}`, limit, this.options.windowMs * 1000, member),
-        timeout,
-      ]);
-      return { allowed: allowed === 1, limit, remaining, resetSeconds: Math.max(1, Math.ceil(resetUs / 1e6)), store: 'redis' };
-    } finally {
-      clearTimeout(timer);
-    }
+    const [allowed, remaining, resetUs] = await this.options.deadline.run(() =>
+      this.redis.wmsSlidingLog(`${this.options.keyPrefix}:${id}`, limit, this.options.windowMs * 1000, member),
+    );
+    return {
+      allowed: allowed === 1,
+      limit,
+      remaining,
+      resetSeconds: Math.max(1, Math.ceil(resetUs / 1e6)),
+      store: 'redis',
+    };
   }
 
   private async hitMemory(id: string, limit: number): Promise<RateLimitDecision> {
@@ -122,10 +127,22 @@ export class SlidingWindowLimiter {
     }
     try {
       const result = await limiter.consume(id);
-      return { allowed: true, limit, remaining: result.remainingPoints, resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)), store: 'memory' };
+      return {
+        allowed: true,
+        limit,
+        remaining: result.remainingPoints,
+        resetSeconds: Math.max(1, Math.ceil(result.msBeforeNext / 1000)),
+        store: 'memory',
+      };
     } catch (rejection) {
       if (!isRefusal(rejection)) throw rejection;
-      return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), store: 'memory' };
+      return {
+        allowed: false,
+        limit,
+        remaining: 0,
+        resetSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)),
+        store: 'memory',
+      };
     }
   }
 }

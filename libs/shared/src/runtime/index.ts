@@ -1,1 +1,1 @@
-export { openRuntime, prepareDatabase, type Runtime } from './runtime.js';
+export { openRuntime, type Runtime } from './runtime.js';

@@ -1,15 +1,14 @@
-import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
-import { createSequelize, defineModels, ensureDatabase, runMigrations, runSeed, type Database } from '../db/index.js';
+import { createSequelize, type Database } from '../db/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
-import { closeRedis, createRedis, type RedisRole } from '../redis/index.js';
+import { closeRedis, createRedis, type RedisClient, type RedisRole } from '../redis/index.js';
 
 /** The connections one process holds. Apps open one at start and close it on SIGTERM. */
 export interface Runtime {
   config: Config;
   logger: Logger;
   db: Database;
-  redis: Redis;
+  redis: RedisClient;
   /** Registers what must stop before the connections close (flushers, subscribers); run newest first. */
   onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
@@ -18,7 +17,7 @@ export interface Runtime {
 export function openRuntime(config: Config, options: { name: string; redisRole: RedisRole; logger?: Logger }): Runtime {
   const logger = options.logger ?? createLogger({ level: config.logLevel, name: options.name });
   const sequelize = createSequelize(config);
-  const db: Database = { sequelize, models: defineModels(sequelize) };
+  const db: Database = { sequelize };
   const redis = createRedis(config, options.redisRole, options.name);
   let closed = false;
   const hooks: Array<() => Promise<void>> = [];
@@ -39,16 +38,4 @@ export function openRuntime(config: Config, options: { name: string; redisRole: 
       await Promise.allSettled([closeRedis(redis), sequelize.close()]);
     },
   };
-}
-
-/** Creates the database when missing, applies migrations and runs the seed routine. */
-export async function prepareDatabase(config: Config, logger: Logger): Promise<void> {
-  if (await ensureDatabase(config.databaseUrl)) logger.info('database created');
-  const sequelize = createSequelize({ ...config, databasePoolMax: 2 });
-  try {
-    await runMigrations(sequelize, config.databaseUrl, logger);
-    await runSeed({ sequelize, models: defineModels(sequelize) }, config, logger);
-  } finally {
-    await sequelize.close();
-  }
 }

@@ -1,2 +1,3 @@
-export { TenantsService, type Tenant } from './tenants.service.js';
+export { TenantsService, DEFAULT_TENANT_CODE, type Tenant } from './tenants.service.js';
 export type { TenantAttributes } from './tenant.model.js';
+export { createTenantSchema } from './tenant.schema.js';

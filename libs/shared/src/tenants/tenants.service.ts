@@ -1,7 +1,10 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import type { TenantAttributes } from './tenant.model.js';
+import { tenantModel, type TenantAttributes } from './tenant.model.js';
+
+/** The tenant the seed routine creates; self-registered users join it. */
+export const DEFAULT_TENANT_CODE = 'DEFAULT';
 
 export interface Tenant {
   id: string;
@@ -21,7 +24,7 @@ export class TenantsService {
     const existing = await this.findByCode(input.code);
     if (existing) throw AppError.conflict('TENANT_EXISTS', `Tenant code ${input.code} already exists`);
     try {
-      const row = await this.db.models.Tenant.create({ code: input.code, name: input.name }, { transaction });
+      const row = await tenantModel(this.db).create({ code: input.code, name: input.name }, { transaction });
       return toTenant(row.get({ plain: true }));
     } catch (error) {
       if ((error as { name?: string }).name === 'SequelizeUniqueConstraintError') {
@@ -32,17 +35,17 @@ export class TenantsService {
   }
 
   async list(): Promise<Tenant[]> {
-    const rows = await this.db.models.Tenant.findAll({ order: [['code', 'ASC']], raw: true });
+    const rows = await tenantModel(this.db).findAll({ order: [['code', 'ASC']], raw: true });
     return rows.map((row) => toTenant(row as unknown as TenantAttributes));
   }
 
   async findById(id: string): Promise<Tenant | null> {
-    const row = await this.db.models.Tenant.findByPk(id, { raw: true });
+    const row = await tenantModel(this.db).findByPk(id, { raw: true });
     return row ? toTenant(row as unknown as TenantAttributes) : null;
   }
 
   async findByCode(code: string): Promise<Tenant | null> {
-    const row = await this.db.models.Tenant.findOne({ where: { code }, raw: true });
+    const row = await tenantModel(this.db).findOne({ where: { code }, raw: true });
     return row ? toTenant(row as unknown as TenantAttributes) : null;
   }
 

@@ -1,4 +1,12 @@
-export { toPublicUser, toUserRecord, type PublicUser, type UserRecord, type UserAttributes, type UserStatus } from './user.model.js';
+export {
+  toPublicUser,
+  toUserRecord,
+  type PublicUser,
+  type UserRecord,
+  type UserAttributes,
+  type UserStatus,
+  userModel,
+} from './user.model.js';
 export { UsersRepository, type UserChanges, type UserFilter } from './users.repository.js';
 export { UsersService } from './users.service.js';
 export {
@@ -11,9 +19,12 @@ export {
   listUsersQuerySchema,
   registerSchema,
   changePasswordSchema,
+  loginSchema,
+  refreshSchema,
   type CreateUserInput,
   type UpdateUserInput,
   type ListUsersQuery,
   type RegisterInput,
   type ChangePasswordInput,
 } from './users.schema.js';
+export { hashPassword, verifyPassword, createDecoyHash } from './passwords.js';

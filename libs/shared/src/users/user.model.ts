@@ -1,5 +1,6 @@
 import { DataTypes, type Model, type ModelStatic, type Sequelize, type Optional } from 'sequelize';
-import type { Role } from '../auth/permissions.js';
+import { registerModel } from '../db/index.js';
+import type { Role } from '../access/index.js';
 
 export type UserStatus = 'active' | 'inactive' | 'locked';
 
@@ -24,33 +25,52 @@ export interface UserAttributes {
 
 type UserCreation = Optional<
   UserAttributes,
-  'id' | 'firstName' | 'lastName' | 'language' | 'tenantId' | 'adminModules' | 'adminModulesWrite' | 'status' | 'failedLoginCount' | 'lastLoginAt' | 'passwordChangedAt' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'firstName'
+  | 'lastName'
+  | 'language'
+  | 'tenantId'
+  | 'adminModules'
+  | 'adminModulesWrite'
+  | 'status'
+  | 'failedLoginCount'
+  | 'lastLoginAt'
+  | 'passwordChangedAt'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 export type UserModel = ModelStatic<Model<UserAttributes, UserCreation>>;
 
-export function defineUserModel(sequelize: Sequelize): UserModel {
-  return sequelize.define('User', {
-    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-    email: { type: DataTypes.TEXT, allowNull: false },
-    passwordHash: { type: DataTypes.TEXT, allowNull: false },
-    firstName: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
-    lastName: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
-    role: { type: DataTypes.TEXT, allowNull: false },
-    language: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'en' },
-    tenantId: { type: DataTypes.UUID, allowNull: true },
-    adminModules: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
-    adminModulesWrite: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
-    status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'active' },
-    failedLoginCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-    lastLoginAt: { type: DataTypes.DATE, allowNull: true },
-    passwordChangedAt: { type: DataTypes.DATE, allowNull: true },
-    createdAt: DataTypes.DATE,
-    updatedAt: DataTypes.DATE,
-  }, { tableName: 'users' });
+function defineUserModel(sequelize: Sequelize): UserModel {
+  return sequelize.define(
+    'User',
+    {
+      id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      email: { type: DataTypes.TEXT, allowNull: false },
+      passwordHash: { type: DataTypes.TEXT, allowNull: false },
+      firstName: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
+      lastName: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
+      role: { type: DataTypes.TEXT, allowNull: false },
+      language: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'en' },
+      tenantId: { type: DataTypes.UUID, allowNull: true },
+      adminModules: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
+      adminModulesWrite: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
+      status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'active' },
+      failedLoginCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      lastLoginAt: { type: DataTypes.DATE, allowNull: true },
+      passwordChangedAt: { type: DataTypes.DATE, allowNull: true },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { tableName: 'users' },
+  );
 }
 
-/** The user as seed 2.1 returns it: never the hash, the status counters or anything internal. */
+/** The model of a database, defined on first use. */
+export const userModel = registerModel(defineUserModel);
+
+/** The user as the API returns it: never the hash, the status counters or anything internal. */
 export interface PublicUser {
   id: string;
   email: string;

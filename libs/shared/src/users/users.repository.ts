@@ -1,11 +1,16 @@
-import type { Transaction, WhereOptions } from 'sequelize';
-import type { Database } from '../db/models.js';
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { containsPattern, type Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import type { UserAttributes, UserStatus } from './user.model.js';
-import type { Role } from '../auth/permissions.js';
+import { userModel, type UserAttributes, type UserStatus } from './user.model.js';
+import type { Role } from '../access/index.js';
 
 type NewUser = Pick<UserAttributes, 'email' | 'passwordHash' | 'role'> &
-  Partial<Pick<UserAttributes, 'firstName' | 'lastName' | 'language' | 'tenantId' | 'adminModules' | 'adminModulesWrite' | 'lastLoginAt'>>;
+  Partial<
+    Pick<
+      UserAttributes,
+      'firstName' | 'lastName' | 'language' | 'tenantId' | 'adminModules' | 'adminModulesWrite' | 'lastLoginAt'
+    >
+  >;
 
 export type UserChanges = Partial<Omit<UserAttributes, 'id' | 'createdAt' | 'updatedAt'>>;
 
@@ -14,7 +19,11 @@ export interface UserFilter {
   tenantId?: string;
   status?: UserStatus;
   role?: Role;
+  /** Part of the e-mail, first or last name, any case. */
+  q?: string;
 }
+
+const searchedFields = ['email', 'firstName', 'lastName'] as const;
 
 function duplicateEmail(email: string): AppError {
   return AppError.conflict('USER_EXISTS', `A user with email ${email} already exists`);
@@ -28,8 +37,11 @@ function isUniqueViolation(error: unknown): boolean {
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
-  async findById(id: string, options: { transaction?: Transaction; lock?: boolean } = {}): Promise<UserAttributes | null> {
-    const row = await this.db.models.User.findByPk(id, {
+  async findById(
+    id: string,
+    options: { transaction?: Transaction; lock?: boolean } = {},
+  ): Promise<UserAttributes | null> {
+    const row = await userModel(this.db).findByPk(id, {
       transaction: options.transaction,
       lock: options.lock && options.transaction ? options.transaction.LOCK.UPDATE : undefined,
     });
@@ -37,7 +49,7 @@ export class UsersRepository {
   }
 
   async findByEmail(email: string): Promise<UserAttributes | null> {
-    const row = await this.db.models.User.findOne({ where: { email } });
+    const row = await userModel(this.db).findOne({ where: { email } });
     return row ? row.get({ plain: true }) : null;
   }
 
@@ -46,14 +58,17 @@ export class UsersRepository {
       ...(filter.tenantId ? { tenantId: filter.tenantId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.role ? { role: filter.role } : {}),
+      ...(filter.q
+        ? { [Op.or]: searchedFields.map((field) => ({ [field]: { [Op.iLike]: containsPattern(filter.q!) } })) }
+        : {}),
     };
-    const rows = await this.db.models.User.findAll({ where, order: [['email', 'ASC']] });
+    const rows = await userModel(this.db).findAll({ where, order: [['email', 'ASC']] });
     return rows.map((row) => row.get({ plain: true }));
   }
 
   async insert(user: NewUser, transaction?: Transaction): Promise<UserAttributes> {
     try {
-      const row = await this.db.models.User.create(user, { transaction });
+      const row = await userModel(this.db).create(user, { transaction });
       return row.get({ plain: true });
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateEmail(user.email);
@@ -63,7 +78,7 @@ export class UsersRepository {
 
   async update(id: string, changes: UserChanges, transaction?: Transaction): Promise<UserAttributes> {
     try {
-      const [, rows] = await this.db.models.User.update(changes, { where: { id }, returning: true, transaction });
+      const [, rows] = await userModel(this.db).update(changes, { where: { id }, returning: true, transaction });
       const row = rows[0];
       if (!row) throw AppError.notFound(`User ${id} not found`);
       return row.get({ plain: true });
@@ -71,6 +86,15 @@ export class UsersRepository {
       if (isUniqueViolation(error)) throw duplicateEmail(String(changes.email));
       throw error;
     }
+  }
+
+  /** Records a login: clears the failure count. Null when the user stopped being active meanwhile. */
+  async recordLogin(userId: string): Promise<UserAttributes | null> {
+    const [, rows] = await userModel(this.db).update(
+      { lastLoginAt: new Date(), failedLoginCount: 0 },
+      { where: { id: userId, status: 'active' }, returning: true },
+    );
+    return rows[0]?.get({ plain: true }) ?? null;
   }
 
   /** Counts a wrong password atomically; the `max`-th consecutive one locks the account. */

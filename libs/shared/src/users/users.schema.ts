@@ -1,24 +1,35 @@
-import Joi from 'joi';
-import { adminModules, roles, type AdminModule, type Role } from '../auth/permissions.js';
+import { Joi } from '../validation/index.js';
+import { adminModules, roles, type AdminModule, type Role } from '../access/index.js';
 import type { UserStatus } from './user.model.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** bcrypt reads only the first 72 bytes; a longer password would be silently cut, so it is refused. */
 export const PASSWORD_MAX_BYTES = 72;
 
-/** Syntax only: private domains such as `.local` or `.test` are accepted (CONTRACT.md section 8). */
-export const emailSchema = Joi.string().trim().lowercase().max(254).email({ tlds: { allow: false } });
+/** Syntax only: private domains such as `.local` or `.test` are accepted (the seeded admin is `admin@wms.local`). */
+export const emailSchema = Joi.string()
+  .trim()
+  .lowercase()
+  .max(254)
+  .email({ tlds: { allow: false } });
 
 export const passwordSchema = Joi.string()
   .min(PASSWORD_MIN_LENGTH)
-  .custom((value: string, helpers) => (Buffer.byteLength(value, 'utf8') > PASSWORD_MAX_BYTES ? helpers.error('string.maxBytes') : value))
+  .custom((value: string, helpers) =>
+    Buffer.byteLength(value, 'utf8') > PASSWORD_MAX_BYTES ? helpers.error('string.maxBytes') : value,
+  )
   .messages({ 'string.maxBytes': `{{#label}} must be at most ${PASSWORD_MAX_BYTES} bytes long` });
 
 const nameSchema = Joi.string().trim().max(100).allow('');
-const languageSchema = Joi.string().pattern(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/).max(35).messages({
-  'string.pattern.base': '{{#label}} must be a language code such as en or pt-BR',
-});
-const modulesSchema = Joi.array().items(Joi.string().valid(...adminModules)).unique();
+const languageSchema = Joi.string()
+  .pattern(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/)
+  .max(35)
+  .messages({
+    'string.pattern.base': '{{#label}} must be a language code such as en or pt-BR',
+  });
+const modulesSchema = Joi.array()
+  .items(Joi.string().valid(...adminModules))
+  .unique();
 const roleSchema = Joi.string().valid(...roles);
 
 export interface CreateUserInput {
@@ -65,12 +76,15 @@ export interface ListUsersQuery {
   tenantId?: string;
   status?: UserStatus;
   role?: Role;
+  /** Part of the e-mail, first or last name, any case. */
+  q?: string;
 }
 
 export const listUsersQuerySchema = Joi.object<ListUsersQuery>({
   tenantId: Joi.string().uuid(),
   status: Joi.string().valid('active', 'inactive', 'locked'),
   role: roleSchema,
+  q: Joi.string().trim().min(1).max(254),
 });
 
 export interface RegisterInput {
@@ -96,3 +110,16 @@ export const changePasswordSchema = Joi.object<ChangePasswordInput>({
   currentPassword: Joi.string().required(),
   newPassword: passwordSchema.required(),
 });
+
+/**
+ * Login checks only presence: a wrong e-mail or password is a 401, never a hint about the format. A browser
+ * session asks for `refreshCookie: true`.
+ */
+export const loginSchema = Joi.object<{ email: string; password: string; refreshCookie: boolean }>({
+  email: Joi.string().required(),
+  password: Joi.string().required(),
+  refreshCookie: Joi.boolean().default(false),
+});
+
+/** The token in the body; without one, the browser session's cookie is read. */
+export const refreshSchema = Joi.object<{ refreshToken?: string }>({ refreshToken: Joi.string() });

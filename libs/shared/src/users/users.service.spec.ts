@@ -1,4 +1,4 @@
-import { AppError, principalOf, type Principal, type Role, type UserAttributes } from '@wms/shared';
+import { AppError, principalOf, type Principal, type Role, type UserAttributes, userModel } from '../index.js';
 import { createTestContext, createUser, type TestContext } from '@wms/testing';
 
 type Modules = Parameters<typeof createUser>[1];
@@ -12,7 +12,12 @@ describe('UsersService privilege rules', () => {
   afterAll(() => ctx.close());
 
   async function actorWith(role: Role, attributes: Modules = {}): Promise<Principal> {
-    const { user } = await createUser(ctx, { role, adminModules: ['users'], adminModulesWrite: ['users'], ...attributes });
+    const { user } = await createUser(ctx, {
+      role,
+      adminModules: ['users'],
+      adminModulesWrite: ['users'],
+      ...attributes,
+    });
     return principalOf((await ctx.services.users.repository.findById(user.id)) as UserAttributes);
   }
 
@@ -68,7 +73,9 @@ describe('UsersService privilege rules', () => {
     const manager = await actorWith('manager', { adminModules: ['users', 'orders'], adminModulesWrite: ['users'] });
 
     const readOrders = await ctx.services.users.create(manager, newUser('viewer', { adminModules: ['orders'] }));
-    const writeOrders = await refusal(ctx.services.users.create(manager, newUser('viewer', { adminModulesWrite: ['orders'] })));
+    const writeOrders = await refusal(
+      ctx.services.users.create(manager, newUser('viewer', { adminModulesWrite: ['orders'] })),
+    );
     const readAudit = await refusal(ctx.services.users.create(manager, newUser('viewer', { adminModules: ['audit'] })));
 
     expect(readOrders.adminModules).toEqual(['orders']);
@@ -107,7 +114,11 @@ describe('UsersService privilege rules', () => {
     const password = await refusal(ctx.services.users.update(manager, manager.sub, { password: 'another-password' }));
 
     expect(names).toMatchObject({ firstName: 'Mia', language: 'de' });
-    expect([role.code, modules.code, password.code]).toEqual(['SELF_CHANGE_NOT_ALLOWED', 'SELF_CHANGE_NOT_ALLOWED', 'SELF_CHANGE_NOT_ALLOWED']);
+    expect([role.code, modules.code, password.code]).toEqual([
+      'SELF_CHANGE_NOT_ALLOWED',
+      'SELF_CHANGE_NOT_ALLOWED',
+      'SELF_CHANGE_NOT_ALLOWED',
+    ]);
   });
 
   it('a user cannot disable, enable or unlock itself', async () => {
@@ -119,7 +130,11 @@ describe('UsersService privilege rules', () => {
       refusal(ctx.services.users.unlock(admin, admin.sub)),
     ]);
 
-    expect(errors.map((error) => error.code)).toEqual(['SELF_CHANGE_NOT_ALLOWED', 'SELF_CHANGE_NOT_ALLOWED', 'SELF_CHANGE_NOT_ALLOWED']);
+    expect(errors.map((error) => error.code)).toEqual([
+      'SELF_CHANGE_NOT_ALLOWED',
+      'SELF_CHANGE_NOT_ALLOWED',
+      'SELF_CHANGE_NOT_ALLOWED',
+    ]);
   });
 
   it('a tenant-bound actor cannot make a cross-tenant user', async () => {
@@ -136,7 +151,7 @@ describe('UsersService privilege rules', () => {
   it('unlock resets the failed-login count of a locked user', async () => {
     const admin = await actorWith('admin');
     const { user } = await createUser(ctx, { status: 'locked' });
-    await ctx.runtime.db.models.User.update({ failedLoginCount: 5 }, { where: { id: user.id } });
+    await userModel(ctx.runtime.db).update({ failedLoginCount: 5 }, { where: { id: user.id } });
 
     const unlocked = await ctx.services.users.unlock(admin, user.id);
 

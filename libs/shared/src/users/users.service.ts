@@ -1,12 +1,12 @@
 import type { Transaction } from 'sequelize';
 import { changedFields, type AuditService } from '../audit/index.js';
 import type { Config } from '../config/index.js';
-import type { Database } from '../db/models.js';
+import { roles, type Principal, type Role } from '../access/index.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import { hashPassword } from '../auth/passwords.js';
-import { roles, type Principal, type Role } from '../auth/permissions.js';
-import { TenantsService } from '../tenants/tenants.service.js';
+import { TenantsService } from '../tenants/index.js';
 import { validate } from '../validation/index.js';
+import { hashPassword } from './passwords.js';
 import { toUserRecord, type UserAttributes, type UserRecord } from './user.model.js';
 import { UsersRepository, type UserChanges } from './users.repository.js';
 import { createUserSchema, listUsersQuerySchema, updateUserSchema, type UpdateUserInput } from './users.schema.js';
@@ -17,7 +17,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const USER_ENTITY = 'user';
 /** What an audit entry keeps of a user: never the password hash, and no login bookkeeping. */
-const AUDITED_FIELDS = ['email', 'firstName', 'lastName', 'role', 'language', 'tenantId', 'adminModules', 'adminModulesWrite', 'status'] as const;
+const AUDITED_FIELDS = [
+  'email',
+  'firstName',
+  'lastName',
+  'role',
+  'language',
+  'tenantId',
+  'adminModules',
+  'adminModulesWrite',
+  'status',
+] as const;
 
 /** admin ranks highest (0), viewer lowest. */
 function rankOf(role: Role): number {
@@ -71,7 +81,14 @@ export class UsersService {
       );
       const snapshot = Object.fromEntries(AUDITED_FIELDS.map((field) => [field, created[field]]));
       await this.audit.record(
-        { action: 'user.created', entityType: USER_ENTITY, entityId: created.id, tenantId: created.tenantId, actorUserId: actor.sub, changes: snapshot },
+        {
+          action: 'user.created',
+          entityType: USER_ENTITY,
+          entityId: created.id,
+          tenantId: created.tenantId,
+          actorUserId: actor.sub,
+          changes: snapshot,
+        },
         transaction,
       );
       return created;
@@ -162,7 +179,17 @@ export class UsersService {
       const diff: Record<string, unknown> = changedFields(target, after, AUDITED_FIELDS);
       if (after.passwordHash !== target.passwordHash) diff.password = 'changed';
       if (Object.keys(diff).length) {
-        await this.audit.record({ action, entityType: USER_ENTITY, entityId: id, tenantId: after.tenantId, actorUserId: actor.sub, changes: diff }, transaction);
+        await this.audit.record(
+          {
+            action,
+            entityType: USER_ENTITY,
+            entityId: id,
+            tenantId: after.tenantId,
+            actorUserId: actor.sub,
+            changes: diff,
+          },
+          transaction,
+        );
       }
       return after;
     });
@@ -176,7 +203,8 @@ export class UsersService {
   private async resolveTenant(actor: Principal, requested: string | null | undefined): Promise<string | null> {
     if (actor.tenantId) {
       if (requested === undefined || requested === actor.tenantId) return actor.tenantId;
-      if (requested === null) throw AppError.forbidden('A tenant-bound user cannot make a cross-tenant user', 'TENANT_MISMATCH');
+      if (requested === null)
+        throw AppError.forbidden('A tenant-bound user cannot make a cross-tenant user', 'TENANT_MISMATCH');
       throw tenantMismatch();
     }
     if (requested) await this.tenants.requireExisting(requested);
@@ -208,7 +236,9 @@ function assertGrantable(
 ): void {
   if (actor.role === 'admin') return;
   const lacking = [
-    ...after.adminModules.filter((module) => !before.adminModules.includes(module) && !actor.adminModules.includes(module)),
+    ...after.adminModules.filter(
+      (module) => !before.adminModules.includes(module) && !actor.adminModules.includes(module),
+    ),
     ...after.adminModulesWrite
       .filter((module) => !before.adminModulesWrite.includes(module) && !actor.adminModulesWrite.includes(module))
       .map((module) => `${module} (write)`),
@@ -229,7 +259,8 @@ function assertSelfEditable(input: UpdateUserInput): void {
 }
 
 function assertNotSelf(actor: Principal, target: UserAttributes, action: string): void {
-  if (target.id === actor.sub) throw AppError.forbidden(`You cannot ${action} your own account`, 'SELF_CHANGE_NOT_ALLOWED');
+  if (target.id === actor.sub)
+    throw AppError.forbidden(`You cannot ${action} your own account`, 'SELF_CHANGE_NOT_ALLOWED');
 }
 
 function userNotFound(id: string): AppError {

@@ -25,7 +25,25 @@ const MISSING = Symbol('missing');
 function candidates(field: Joi.Description): unknown[] {
   const rules = (field.rules ?? []) as { name: string; args?: { limit?: number } }[];
   const max = rules.find((rule) => rule.name === 'max')?.args?.limit ?? 10;
-  const wrong = [MISSING, null, undefined, '', '   ', '7', ' 7 ', 'true', 7, -0, 1.5, Number.NaN, Infinity, true, {}, [], 2 ** 53 + 2];
+  const wrong = [
+    MISSING,
+    null,
+    undefined,
+    '',
+    '   ',
+    '7',
+    ' 7 ',
+    'true',
+    7,
+    -0,
+    1.5,
+    Number.NaN,
+    Infinity,
+    true,
+    {},
+    [],
+    2 ** 53 + 2,
+  ];
   switch (field.type) {
     case 'string':
       return [
@@ -37,7 +55,13 @@ function candidates(field: Joi.Description): unknown[] {
         'x'.repeat(max + 1),
         ` ${'x'.repeat(max)} `,
         '😀'.repeat(Math.ceil(max / 2)),
-        ...(((field.allow ?? []) as unknown[]).filter((value) => typeof value === 'string') as string[]).flatMap((value) => [value, ` ${value}`, value.toUpperCase()]),
+        'A\u0000',
+        '\ud800',
+        'x\udfffy',
+        '😀'.slice(0, 1),
+        ...(((field.allow ?? []) as unknown[]).filter((value) => typeof value === 'string') as string[]).flatMap(
+          (value) => [value, ` ${value}`, value.toUpperCase()],
+        ),
       ];
     case 'number':
       return [...wrong, 0, 1, 42, -1, 0.25, 2 ** 53 - 1, -(2 ** 53) - 2, 1e21];
@@ -61,7 +85,10 @@ function rightValues(field: Joi.Description): unknown[] {
   return optional;
 }
 
-function entryOf(keys: Record<string, Joi.Description>, choose: (field: Joi.Description) => unknown): Record<string, unknown> {
+function entryOf(
+  keys: Record<string, Joi.Description>,
+  choose: (field: Joi.Description) => unknown,
+): Record<string, unknown> {
   const entry: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(keys)) {
     const value = choose(field);
@@ -111,10 +138,28 @@ describe('the compiled check of bulk entries', () => {
   it('leaves entries that are not plain objects to joi', () => {
     const check = compileEntryCheck(bound(itemSchema))!;
     const right = { sku: 'A-1', name: 'Bolt', baseUomCode: 'EA' };
-    for (const entry of [null, undefined, 'A-1', 7, [right], Object.assign(Object.create(null), right), JSON.parse('{"sku":"A-1","name":"Bolt","baseUomCode":"EA","__proto__":{"x":1}}')]) {
+    for (const entry of [
+      null,
+      undefined,
+      'A-1',
+      7,
+      [right],
+      Object.assign(Object.create(null), right),
+      JSON.parse('{"sku":"A-1","name":"Bolt","baseUomCode":"EA","__proto__":{"x":1}}'),
+    ]) {
       expect(check(entry)).toBeUndefined();
     }
     expect(check(right)).toEqual({ ...right, tracking: 'none' });
+  });
+
+  it('leaves text PostgreSQL cannot store to joi, which refuses it', () => {
+    const schema = bound(itemSchema);
+    const check = compileEntryCheck(schema)!;
+    for (const name of ['Bolt\u0000', '\ud800', 'a\udc00b']) {
+      const entry = { sku: 'A-1', name, baseUomCode: 'EA' };
+      expect(check(entry)).toBeUndefined();
+      expect(schema.validate(entry).error?.details[0]?.type).toBe('string.storable');
+    }
   });
 
   it('converts as joi does: trims, sets defaults, answers 0 for -0', () => {

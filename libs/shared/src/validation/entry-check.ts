@@ -1,4 +1,5 @@
 import type Joi from 'joi';
+import { isStorableText } from './joi.js';
 
 /**
  * What joi would answer for an entry it accepts, or undefined: "not sure, ask joi". It never refuses
@@ -23,11 +24,16 @@ type FieldCheck = (value: unknown) => unknown;
 /** Description properties that only document a schema. */
 const DOCUMENTATION = new Set(['label', 'description']);
 /** The preferences bulk entries are validated with: every bad path reported, unknown keys refused. */
-export const ENTRY_PREFERENCES = { abortEarly: false, allowUnknown: false, stripUnknown: false, convert: true } as const;
+export const ENTRY_PREFERENCES = {
+  abortEarly: false,
+  allowUnknown: false,
+  stripUnknown: false,
+  convert: true,
+} as const;
 
 /**
  * Compiles a joi object schema into a straight-line check of the plain shapes bulk entries have: known
- * keys only, strings (trim, min, max), numbers (integer, min, max), booleans, allowed values, primitive
+ * keys only, storable strings (trim, min, max), numbers (integer, min, max), booleans, allowed values, primitive
  * defaults. It follows joi's order (convert, then allowed values, then type and rules) and answers only
  * when it is sure; anything else (a number sent as a string, a bad value) goes to joi as before. A
  * schema using anything more (nested objects, patterns, e-mail, references) compiles to null and joi
@@ -36,7 +42,12 @@ export const ENTRY_PREFERENCES = { abortEarly: false, allowUnknown: false, strip
  */
 export function compileEntryCheck(schema: Joi.ObjectSchema): EntryCheck | null {
   const description = schema.describe() as Description;
-  if (!onlyHas(description, ['type', 'flags', 'keys', 'preferences']) || description.type !== 'object' || !description.keys) return null;
+  if (
+    !onlyHas(description, ['type', 'flags', 'keys', 'preferences']) ||
+    description.type !== 'object' ||
+    !description.keys
+  )
+    return null;
   if (!documentationOnly(description.flags) || !entryPreferences(description.preferences)) return null;
 
   const fields = new Map<string, FieldCheck>();
@@ -47,7 +58,8 @@ export function compileEntryCheck(schema: Joi.ObjectSchema): EntryCheck | null {
   }
 
   return (entry) => {
-    if (typeof entry !== 'object' || entry === null || Object.getPrototypeOf(entry) !== Object.prototype) return undefined;
+    if (typeof entry !== 'object' || entry === null || Object.getPrototypeOf(entry) !== Object.prototype)
+      return undefined;
     const input = entry as Record<string, unknown>;
     for (const key in input) if (!fields.has(key)) return undefined;
     // Joi answers a shallow copy (made with Object.assign, as joi makes it) with converted values and defaults set.
@@ -70,7 +82,8 @@ function compileField(description: Description): FieldCheck | null {
   if (fallback !== undefined && !isPrimitive(fallback)) return null;
   // Joi answers the allowed value it holds, not the one given: identical only for null and strings.
   const allow = description.allow ?? [];
-  if (!allow.every((value) => value === null || (description.type === 'string' && typeof value === 'string'))) return null;
+  if (!allow.every((value) => value === null || (description.type === 'string' && typeof value === 'string')))
+    return null;
 
   const typed = compileType(description.type, description.rules ?? [], new Set(allow), only === true);
   if (!typed) return null;
@@ -80,7 +93,12 @@ function compileField(description: Description): FieldCheck | null {
   };
 }
 
-function compileType(type: string | undefined, rules: NonNullable<Description['rules']>, allowed: Set<unknown>, only: boolean): FieldCheck | null {
+function compileType(
+  type: string | undefined,
+  rules: NonNullable<Description['rules']>,
+  allowed: Set<unknown>,
+  only: boolean,
+): FieldCheck | null {
   if (!rules.every((rule) => onlyHas(rule, ['name', 'args']))) return null;
   const limits = { min: -Infinity, max: Infinity };
   let trim = false;
@@ -88,7 +106,8 @@ function compileType(type: string | undefined, rules: NonNullable<Description['r
 
   for (const rule of rules) {
     const args = rule.args ?? {};
-    if ((rule.name === 'min' || rule.name === 'max') && onlyHas(args, ['limit']) && typeof args.limit === 'number') limits[rule.name] = args.limit;
+    if ((rule.name === 'min' || rule.name === 'max') && onlyHas(args, ['limit']) && typeof args.limit === 'number')
+      limits[rule.name] = args.limit;
     else if (type === 'string' && rule.name === 'trim' && args.enabled === true) trim = true;
     else if (type === 'number' && rule.name === 'integer') integer = true;
     else return null;
@@ -101,14 +120,17 @@ function compileType(type: string | undefined, rules: NonNullable<Description['r
         const converted = trim ? value.trim() : value;
         if (allowed.has(converted)) return converted;
         if (only || converted === '' || converted.length < limits.min || converted.length > limits.max) return UNSURE;
-        return converted;
+        // The service's joi refuses text PostgreSQL cannot store; joi writes that error.
+        return isStorableText(converted) ? converted : UNSURE;
       };
     case 'number':
       return (value) => {
         if (typeof value !== 'number') return allowed.has(value) ? value : UNSURE;
-        if (only || !Number.isFinite(value) || value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER) return UNSURE;
+        if (only || !Number.isFinite(value) || value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER)
+          return UNSURE;
         const converted = value === 0 ? 0 : value; // joi answers 0 for -0
-        if ((integer && !Number.isInteger(converted)) || converted < limits.min || converted > limits.max) return UNSURE;
+        if ((integer && !Number.isInteger(converted)) || converted < limits.min || converted > limits.max)
+          return UNSURE;
         return converted;
       };
     case 'boolean':
@@ -133,7 +155,11 @@ function documentationOnly(flags: Record<string, unknown> | undefined): boolean 
 /** The check is exact only under the preferences entries are validated with; a schema bound to others stays with joi. */
 function entryPreferences(preferences: Record<string, unknown> | undefined): boolean {
   const expected: Record<string, unknown> = ENTRY_PREFERENCES;
-  return !!preferences && onlyHas(preferences, Object.keys(expected)) && Object.keys(expected).every((name) => preferences[name] === expected[name]);
+  return (
+    !!preferences &&
+    onlyHas(preferences, Object.keys(expected)) &&
+    Object.keys(expected).every((name) => preferences[name] === expected[name])
+  );
 }
 
 function isPrimitive(value: unknown): boolean {

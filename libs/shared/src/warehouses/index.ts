@@ -1,1 +1,7 @@
-export { WarehousesService, RECEIVING_LOCATION_CODE, type Warehouse } from './warehouses.service.js';
+export {
+  WarehousesService,
+  RECEIVING_LOCATION_CODE,
+  DEFAULT_WAREHOUSE_CODE,
+  type Warehouse,
+} from './warehouses.service.js';
+export { createWarehouseSchema, listWarehousesQuerySchema } from './warehouse.schema.js';

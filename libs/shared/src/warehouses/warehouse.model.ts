@@ -1,4 +1,5 @@
 import { DataTypes, type Model, type ModelStatic, type Sequelize, type Optional } from 'sequelize';
+import { registerModel } from '../db/index.js';
 
 export interface WarehouseAttributes {
   id: string;
@@ -9,15 +10,24 @@ export interface WarehouseAttributes {
   updatedAt: Date;
 }
 
-export type WarehouseModel = ModelStatic<Model<WarehouseAttributes, Optional<WarehouseAttributes, 'id' | 'createdAt' | 'updatedAt'>>>;
+export type WarehouseModel = ModelStatic<
+  Model<WarehouseAttributes, Optional<WarehouseAttributes, 'id' | 'createdAt' | 'updatedAt'>>
+>;
 
-export function defineWarehouseModel(sequelize: Sequelize): WarehouseModel {
-  return sequelize.define('Warehouse', {
-    id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-    tenantId: { type: DataTypes.UUID, allowNull: false },
-    code: { type: DataTypes.TEXT, allowNull: false },
-    name: { type: DataTypes.TEXT, allowNull: false },
-    createdAt: DataTypes.DATE,
-    updatedAt: DataTypes.DATE,
-  }, { tableName: 'warehouses' });
+function defineWarehouseModel(sequelize: Sequelize): WarehouseModel {
+  return sequelize.define(
+    'Warehouse',
+    {
+      id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      tenantId: { type: DataTypes.UUID, allowNull: false },
+      code: { type: DataTypes.TEXT, allowNull: false },
+      name: { type: DataTypes.TEXT, allowNull: false },
+      createdAt: DataTypes.DATE,
+      updatedAt: DataTypes.DATE,
+    },
+    { tableName: 'warehouses' },
+  );
 }
+
+/** The model of a database, defined on first use. */
+export const warehouseModel = registerModel(defineWarehouseModel);

@@ -1,6 +1,6 @@
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import type { WarehouseAttributes } from './warehouse.model.js';
+import { warehouseModel, type WarehouseAttributes } from './warehouse.model.js';
 
 export interface Warehouse {
   id: string;
@@ -12,6 +12,9 @@ export interface Warehouse {
 
 /** Every warehouse has this location; GRN lines without a locationCode land in it. */
 export const RECEIVING_LOCATION_CODE = 'RECEIVING';
+
+/** The warehouse the seed routine creates in the default tenant. */
+export const DEFAULT_WAREHOUSE_CODE = 'MAIN';
 
 function toWarehouse(row: WarehouseAttributes): Warehouse {
   return { id: row.id, tenantId: row.tenantId, code: row.code, name: row.name, createdAt: row.createdAt };
@@ -42,7 +45,7 @@ export class WarehousesService {
 
   /** Lists warehouses; `tenantId` null lists every tenant's (cross-tenant users only). */
   async list(tenantId: string | null): Promise<Warehouse[]> {
-    const rows = await this.db.models.Warehouse.findAll({
+    const rows = await warehouseModel(this.db).findAll({
       where: tenantId ? { tenantId } : {},
       order: [['code', 'ASC']],
       raw: true,
@@ -51,7 +54,7 @@ export class WarehousesService {
   }
 
   async findByCode(tenantId: string, code: string): Promise<Warehouse | null> {
-    const row = await this.db.models.Warehouse.findOne({ where: { tenantId, code }, raw: true });
+    const row = await warehouseModel(this.db).findOne({ where: { tenantId, code }, raw: true });
     return row ? toWarehouse(row as unknown as WarehouseAttributes) : null;
   }
 }

@@ -1,7 +1,12 @@
-/** Delivery backoff of CONTRACT 1: attempt n waits about base·2^(n-1), ±20 % jitter, at least Retry-After, at most 6 h. */
+/** Delivery backoff: attempt n waits about base·2^(n-1), ±20 % jitter, at least Retry-After, at most 6 h. */
 export const MAX_BACKOFF_MS = 6 * 3_600_000;
 
-export function backoffDelay(attemptNo: number, baseMs: number, retryAfterMs?: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  attemptNo: number,
+  baseMs: number,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
   const exponential = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attemptNo - 1));
   const jittered = exponential * (0.8 + 0.4 * random());
   return Math.round(Math.min(MAX_BACKOFF_MS, Math.max(jittered, retryAfterMs ?? 0)));

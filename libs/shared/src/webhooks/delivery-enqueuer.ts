@@ -1,4 +1,4 @@
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import { WEBHOOK_DELIVERY_JOB, deliveryJobId, type WebhookDeliveryQueue } from '../queue/index.js';
 
 interface UnqueuedRow {
@@ -6,6 +6,7 @@ interface UnqueuedRow {
   eventId: string;
   subscriptionId: string;
   generation: number;
+  priority: number;
 }
 
 /**
@@ -28,7 +29,7 @@ export class DeliveryEnqueuer {
     if (ids && ids.length === 0) return 0;
     return this.db.sequelize.transaction(async (transaction) => {
       const [rows] = (await this.db.sequelize.query(
-        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation
+        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, priority
            FROM webhook_deliveries
           WHERE enqueued_at IS NULL ${ids ? 'AND id IN (:ids)' : ''}
           ORDER BY created_at
@@ -39,7 +40,13 @@ export class DeliveryEnqueuer {
       if (rows.length === 0) return 0;
       await withTimeout(
         this.queue.addBulk(
-          rows.map((row) => ({ name: WEBHOOK_DELIVERY_JOB, data: { deliveryId: row.id, subscriptionId: row.subscriptionId }, opts: { jobId: deliveryJobId(row) } })),
+          rows.map((row) => ({
+            name: WEBHOOK_DELIVERY_JOB,
+            data: { deliveryId: row.id, subscriptionId: row.subscriptionId },
+            // Recovered and replayed deliveries carry a priority: BullMQ runs every job without one first.
+            opts:
+              row.priority > 0 ? { jobId: deliveryJobId(row), priority: row.priority } : { jobId: deliveryJobId(row) },
+          })),
         ),
         this.options.addTimeoutMs ?? 5_000,
       );

@@ -1,5 +1,5 @@
 import { MicroBatcher } from '../batching/index.js';
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import type { EventName } from '../events/index.js';
 import type { DeliveryStatus } from './webhook.types.js';
 
@@ -12,10 +12,15 @@ export interface DeliveryWork {
   subscriptionId: string;
   url: string;
   secretSealed: string;
+  /** The secret before a rotation, while its grace period lasts (null otherwise). */
+  previousSecretSealed: string | null;
   active: boolean;
   event: EventName;
   data: Record<string, unknown>;
   occurredAt: Date;
+  /** The request (and W3C trace) that caused the event, for the attempt's log line. */
+  requestId: string | null;
+  traceId: string | null;
 }
 
 export interface AttemptRecord {
@@ -59,7 +64,9 @@ export class DeliveryRepository {
   private async loadMany(deliveryIds: string[]): Promise<Array<DeliveryWork | null>> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT d.id, d.status, d.generation, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
-              s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt"
+              s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt",
+              CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
+              e.request_id AS "requestId", e.trace_id AS "traceId"
          FROM webhook_deliveries d
          JOIN webhook_subscriptions s ON s.id = d.subscription_id
          JOIN events e ON e.id = d.event_id
@@ -96,11 +103,22 @@ export class DeliveryRepository {
                 next_attempt_at = i.next_attempt_at, updated_at = now()
            FROM input i
           WHERE d.id = i.delivery_id AND d.generation = i.generation AND d.status = 'pending'
-          RETURNING d.subscription_id, i.disabled_reason
+          RETURNING d.subscription_id, i.disabled_reason, i.status
+       ), outcome AS (
+         SELECT subscription_id, bool_or(status = 'succeeded') AS succeeded, max(disabled_reason) AS disabled_reason
+           FROM delivery GROUP BY subscription_id
        )
-       UPDATE webhook_subscriptions s SET active = false, disabled_reason = delivery.disabled_reason, updated_at = now()
-         FROM delivery
-        WHERE delivery.disabled_reason IS NOT NULL AND s.id = delivery.subscription_id`,
+       -- failing_since marks the first failure after the last success; it is written only when it changes,
+       -- so a busy subscription's row is not updated on every attempt.
+       UPDATE webhook_subscriptions s
+          SET active = s.active AND o.disabled_reason IS NULL,
+              disabled_reason = coalesce(o.disabled_reason, s.disabled_reason),
+              disabled_at = CASE WHEN o.disabled_reason IS NOT NULL THEN now() ELSE s.disabled_at END,
+              failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(s.failing_since, now()) END,
+              updated_at = now()
+         FROM outcome o
+        WHERE s.id = o.subscription_id
+          AND (o.disabled_reason IS NOT NULL OR (o.succeeded = (s.failing_since IS NOT NULL)))`,
       { replacements: { rows: JSON.stringify(rows) } },
     );
     return attempts.map(() => undefined);

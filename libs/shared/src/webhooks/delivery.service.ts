@@ -1,5 +1,6 @@
 import type { Config } from '../config/index.js';
-import type { Database } from '../db/models.js';
+import { childTraceparent } from '../context/index.js';
+import type { Database } from '../db/index.js';
 import { deliveryJobId } from '../queue/index.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
@@ -9,13 +10,19 @@ import { webhookHeaders } from './signing.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
 
 /** What one attempt came to; the queue processor turns it into BullMQ's terms. */
-export type AttemptOutcome =
+export type AttemptOutcome = (
   | { kind: 'succeeded'; statusCode: number }
   /** Nothing to do: the delivery is gone, finished, or belongs to a newer run than this job. */
   | { kind: 'skipped'; reason: string }
   | { kind: 'retry'; delayMs: number; error: string }
-  /** The run is over without success: last attempt used, 410, or a cause a retry cannot fix. */
-  | { kind: 'failed'; error: string };
+  /** The run is over without success: last attempt used, 410 (`disabled`), or a cause a retry cannot fix. */
+  | { kind: 'failed'; error: string; disabled?: boolean }
+) & {
+  /** Time from sending to the answer, when an HTTP attempt was made. */
+  latencyMs?: number;
+  /** What the attempt's log line names: the event and the request (and trace) that caused it. */
+  about?: { eventId: string; event: string; requestId: string | null; traceId: string | null };
+};
 
 type WebhookConfig = Config['webhook'];
 
@@ -40,31 +47,50 @@ export class WebhookDeliveryService {
   async attempt(deliveryId: string, jobId: string, attemptNo: number): Promise<AttemptOutcome> {
     const work = await this.repository.load(deliveryId);
     if (!work) return { kind: 'skipped', reason: 'delivery no longer exists' };
-    if (deliveryJobId(work) !== jobId) return { kind: 'skipped', reason: 'job belongs to an earlier run of the delivery' };
+    if (deliveryJobId(work) !== jobId)
+      return { kind: 'skipped', reason: 'job belongs to an earlier run of the delivery' };
     if (work.status !== 'pending') return { kind: 'skipped', reason: `delivery already ${work.status}` };
-    if (!work.active) return this.failWithoutAttempt(work, 'subscription is disabled');
+    const about = { eventId: work.eventId, event: work.event, requestId: work.requestId, traceId: work.traceId };
+    if (!work.active) return { ...(await this.failWithoutAttempt(work, 'subscription is disabled')), about };
 
-    let secret: string;
+    const secrets: string[] = [];
     try {
-      secret = this.secrets.open(work.secretSealed);
+      secrets.push(this.secrets.open(work.secretSealed));
+      if (work.previousSecretSealed) secrets.push(this.secrets.open(work.previousSecretSealed));
     } catch {
-      return this.failWithoutAttempt(work, 'subscription secret cannot be read (was JWT_SECRET changed?)');
+      return {
+        ...(await this.failWithoutAttempt(
+          work,
+          'subscription secret cannot be read (its key is not in SECRETS_ENCRYPTION_KEYS)',
+        )),
+        about,
+      };
     }
     const refusal = this.refuseAddress(work.url);
-    if (refusal) return this.failWithoutAttempt(work, refusal);
+    if (refusal) return { ...(await this.failWithoutAttempt(work, refusal)), about };
 
-    const body = JSON.stringify({ id: work.eventId, event: work.event, timestamp: work.occurredAt.toISOString(), data: work.data });
-    const headers = webhookHeaders(secret, work.eventId, Math.floor(Date.now() / 1000), body);
+    const body = JSON.stringify({
+      id: work.eventId,
+      event: work.event,
+      timestamp: work.occurredAt.toISOString(),
+      data: work.data,
+    });
+    const headers = webhookHeaders(secrets, work.eventId, Math.floor(Date.now() / 1000), body);
+    // The trace the causing request came with goes on to the subscriber, from a span of our own.
+    if (work.traceId) headers.traceparent = childTraceparent(work.traceId);
     const started = performance.now();
     let result: SendResult | undefined;
     let failure: { message: string; code?: string } | undefined;
     try {
-      result = await postWebhook(work.url, body, headers, { timeoutMs: this.config.timeoutMs, allowPrivate: this.config.allowPrivateUrls });
+      result = await postWebhook(work.url, body, headers, {
+        timeoutMs: this.config.timeoutMs,
+        allowPrivate: this.config.allowPrivateUrls,
+      });
     } catch (error) {
       failure = describeError(error);
     }
     const latencyMs = performance.now() - started;
-    return this.settle(work, attemptNo, latencyMs, result, failure);
+    return { ...(await this.settle(work, attemptNo, latencyMs, result, failure)), latencyMs, about };
   }
 
   private async settle(
@@ -74,7 +100,13 @@ export class WebhookDeliveryService {
     result: SendResult | undefined,
     failure: { message: string; code?: string } | undefined,
   ): Promise<AttemptOutcome> {
-    const base = { deliveryId: work.id, generation: work.generation, latencyMs, statusCode: result?.statusCode ?? null, responseBody: result?.snippet ?? null };
+    const base = {
+      deliveryId: work.id,
+      generation: work.generation,
+      latencyMs,
+      statusCode: result?.statusCode ?? null,
+      responseBody: result?.snippet ?? null,
+    };
     if (result && result.statusCode >= 200 && result.statusCode < 300) {
       await this.repository.record({ ...base, error: null, status: 'succeeded', nextAttemptAt: null });
       return { kind: 'succeeded', statusCode: result.statusCode };
@@ -82,8 +114,14 @@ export class WebhookDeliveryService {
     const error = result ? `HTTP ${result.statusCode}` : failure!.message;
     if (result?.statusCode === 410) {
       const reason = `subscriber answered 410 Gone at ${new Date().toISOString()}`;
-      await this.repository.record({ ...base, error, status: 'failed', nextAttemptAt: null, disableSubscription: reason });
-      return { kind: 'failed', error: `${error}: subscription disabled` };
+      await this.repository.record({
+        ...base,
+        error,
+        status: 'failed',
+        nextAttemptAt: null,
+        disableSubscription: reason,
+      });
+      return { kind: 'failed', error: `${error}: subscription disabled`, disabled: true };
     }
     if (failure?.code === 'EBLOCKEDADDRESS' || attemptNo >= this.config.maxAttempts) {
       await this.repository.record({ ...base, error, status: 'failed', nextAttemptAt: null });

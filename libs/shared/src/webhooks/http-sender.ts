@@ -1,5 +1,5 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import got from 'got';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import { guardedLookup } from './url-guard.js';
 
 /** How much of a subscriber's answer is kept (and read at all): the first 1 KB. */
@@ -19,40 +19,117 @@ export interface SendOptions {
 /** An answer longer than this is cut off (the attempt still counts by its status code). */
 export const RESPONSE_READ_LIMIT_BYTES = 64 * 1024;
 
+/** A whole attempt (connect, send, answer) took longer than the timeout. */
+class AttemptTimeoutError extends Error {
+  override name = 'TimeoutError';
+  readonly code = 'ETIMEDOUT';
+}
+
+type Agents = { http: http.Agent; https: https.Agent };
+const agentsByPolicy = new Map<boolean, Agents>();
+
 /**
- * One POST attempt with got: a per-attempt timeout, no redirects, got's own retry off (BullMQ owns
- * retries), every status code returned rather than thrown. At most 64 KB of the answer is read (a
- * subscriber cannot make the worker buffer megabytes) and the first 1 KB kept. Unless private URLs are
- * allowed, every address DNS gives is checked before connecting.
+ * Keep-alive agents, one pair per address policy: a subscriber's connections are reused from attempt to
+ * attempt (no TCP or TLS handshake per delivery). Every new connection's address is checked by the
+ * guarded lookup unless private URLs are allowed; idle sockets close after 30 s.
  */
-export async function postWebhook(url: string, body: string, headers: Record<string, string>, options: SendOptions): Promise<SendResult> {
-  const request = got.post(url, {
-    body,
-    headers: { 'content-type': 'application/json', 'user-agent': 'wms-webhooks/1', ...headers },
-    timeout: { request: options.timeoutMs },
-    followRedirect: false,
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    decompress: false,
-    responseType: 'buffer',
-    ...(options.allowPrivate ? {} : { dnsLookup: guardedLookup as never }),
-  });
-  let head: { statusCode: number; headers: IncomingHttpHeaders } | undefined;
-  request.on('response', (response: { statusCode: number; headers: IncomingHttpHeaders }) => {
-    head = { statusCode: response.statusCode, headers: response.headers };
-  });
-  request.on('downloadProgress', (progress: { transferred: number }) => {
-    if (progress.transferred > RESPONSE_READ_LIMIT_BYTES) request.cancel('response too large');
-  });
-  try {
-    const response = await request;
-    return {
-      statusCode: response.statusCode,
-      headers: response.headers,
-      snippet: response.body.subarray(0, RESPONSE_SNIPPET_BYTES).toString('utf8'),
+function agentsFor(allowPrivate: boolean): Agents {
+  let agents = agentsByPolicy.get(allowPrivate);
+  if (!agents) {
+    const options = {
+      keepAlive: true,
+      keepAliveMsecs: 1_000,
+      maxFreeSockets: 256,
+      scheduling: 'lifo' as const,
+      timeout: 30_000,
+      ...(allowPrivate ? {} : { lookup: guardedLookup as never }),
     };
-  } catch (error) {
-    if ((error as Error).name === 'CancelError' && head) return { ...head, snippet: '(answer over 64 KB, not kept)' };
-    throw error;
+    agents = { http: new http.Agent(options), https: new https.Agent(options) };
+    agentsByPolicy.set(allowPrivate, agents);
   }
+  return agents;
+}
+
+/**
+ * One POST attempt with node:http over keep-alive agents: a timeout for the whole attempt, no redirects
+ * followed, no decompression, no retry here (the queue owns retries), every status code returned rather
+ * than thrown. At most 64 KB of the answer is read (a subscriber cannot make the worker buffer megabytes)
+ * and the first 1 KB kept. Unless private URLs are allowed, every address DNS gives is checked before
+ * connecting.
+ */
+export function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: SendOptions,
+): Promise<SendResult> {
+  return new Promise<SendResult>((resolve, reject) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch (error) {
+      return reject(error as Error);
+    }
+    const secure = target.protocol === 'https:';
+    if (!secure && target.protocol !== 'http:') return reject(new Error(`unsupported protocol ${target.protocol}`));
+    const agents = agentsFor(options.allowPrivate);
+    const payload = Buffer.from(body, 'utf8');
+    const request = (secure ? https : http).request(target, {
+      method: 'POST',
+      agent: secure ? agents.https : agents.http,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'wms-webhooks/1',
+        'content-length': String(payload.length),
+        ...headers,
+      },
+    });
+    let settled = false;
+    const finish = (error: Error | null, result?: SendResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error) reject(error);
+      else resolve(result!);
+    };
+    const timer = setTimeout(
+      () => request.destroy(new AttemptTimeoutError(`no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    request.on('error', (error) => finish(error));
+    request.on('response', (response: IncomingMessage) => readAnswer(response, request, finish));
+    request.end(payload);
+  });
+}
+
+/** Reads at most 64 KB of the answer, keeping the first 1 KB. */
+function readAnswer(
+  response: IncomingMessage,
+  request: http.ClientRequest,
+  finish: (error: Error | null, result?: SendResult) => void,
+): void {
+  const head = { statusCode: response.statusCode ?? 0, headers: response.headers };
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let readBytes = 0;
+  response.on('data', (chunk: Buffer) => {
+    readBytes += chunk.length;
+    if (readBytes > RESPONSE_READ_LIMIT_BYTES) {
+      finish(null, { ...head, snippet: '(answer over 64 KB, not kept)' });
+      request.destroy();
+      return;
+    }
+    if (keptBytes < RESPONSE_SNIPPET_BYTES) {
+      kept.push(chunk);
+      keptBytes += chunk.length;
+    }
+  });
+  response.on('end', () =>
+    finish(null, {
+      ...head,
+      snippet: Buffer.concat(kept).subarray(0, RESPONSE_SNIPPET_BYTES).toString('utf8'),
+    }),
+  );
+  response.on('error', (error) => finish(error));
+  response.on('aborted', () => finish(new Error('answer aborted')));
 }

@@ -3,9 +3,21 @@ export { WebhooksService } from './webhooks.service.js';
 export { WebhookDeliveryService, type AttemptOutcome } from './delivery.service.js';
 export { DeliveryEnqueuer } from './delivery-enqueuer.js';
 export { OutboxRelay, type RelayOptions, type RelayPass } from './outbox-relay.js';
-export { SecretBox } from './secret-box.js';
+export { SecretBox, sealLegacy, DERIVED_KEY_ID, type SealingKey } from './secret-box.js';
+export { WebhookLifecycleService, SUBSCRIPTION_ENTITY } from './webhook-lifecycle.service.js';
+export { RECOVERY_PRIORITY } from './lifecycle.repository.js';
+export {
+  RECOVER_MAX_PER_CALL,
+  RECOVER_WINDOW_DAYS,
+  DEFAULT_SECRET_GRACE_SECONDS,
+  MAX_SECRET_GRACE_SECONDS,
+} from './webhook.schema.js';
 export { generateWebhookSecret, signWebhook, verifyWebhookSignature, webhookHeaders } from './signing.js';
 export { assertDeliverableUrl, guardedLookup, isBlockedAddress, parseWebhookUrl, type UrlPolicy } from './url-guard.js';
 export { backoffDelay, parseRetryAfter, MAX_BACKOFF_MS } from './backoff.js';
 export { RESPONSE_SNIPPET_BYTES } from './http-sender.js';
 export { SubscriptionSlots, type SlotDecision, type SubscriptionSlotsOptions } from './subscription-slots.js';
+export { createSubscriptionSchema, updateSubscriptionSchema, listDeliveriesSchema } from './webhook.schema.js';
+export { resealSecrets, type ResealReport } from './secret-reseal.js';
+export { eventTypeCatalogue, webhooksOpenApi, type EventTypeDescription } from './event-types.js';
+export { readOutboxStats } from './outbox-stats.js';

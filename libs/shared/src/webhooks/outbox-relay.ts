@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import { EVENTS_CHANNEL } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
 import type { DeliveryEnqueuer } from './delivery-enqueuer.js';
@@ -72,7 +72,7 @@ export class OutboxRelay {
              JOIN webhook_subscriptions s
                ON s.active
               AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
-              AND (c.event = ANY (s.events) OR '*' = ANY (s.events))
+              AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
            ON CONFLICT (event_id, subscription_id) DO NOTHING
            RETURNING 1
          ), marked AS (

@@ -18,12 +18,22 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${mac}`;
 }
 
-/** The three Standard Webhooks headers of one attempt. */
-export function webhookHeaders(secret: string, id: string, timestamp: number, body: string): Record<string, string> {
+/**
+ * The three Standard Webhooks headers of one attempt. With several secrets (the current one first, then
+ * one still in its rotation grace period) the signature header carries one signature per secret,
+ * space separated, so a receiver holding either secret verifies the message.
+ */
+export function webhookHeaders(
+  secrets: string | string[],
+  id: string,
+  timestamp: number,
+  body: string,
+): Record<string, string> {
+  const all = Array.isArray(secrets) ? secrets : [secrets];
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signWebhook(secret, id, timestamp, body),
+    'webhook-signature': all.map((secret) => signWebhook(secret, id, timestamp, body)).join(' '),
   };
 }
 
@@ -31,7 +41,13 @@ export function webhookHeaders(secret: string, id: string, timestamp: number, bo
  * What a receiver does: true when one of the space-separated `v1,` signatures matches. Used by the
  * tests' receiver and offered to integrators as the reference.
  */
-export function verifyWebhookSignature(secret: string, id: string, timestamp: number, body: string, header: string): boolean {
+export function verifyWebhookSignature(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+  header: string,
+): boolean {
   const expected = Buffer.from(signWebhook(secret, id, timestamp, body));
   return header.split(' ').some((candidate) => {
     const given = Buffer.from(candidate);

@@ -1,15 +1,20 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import { toArrayLiteral } from '../api-keys/index.js';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
 
 const SUBSCRIPTION_COLUMNS = `
   id, tenant_id AS "tenantId", url, events, description, active, disabled_reason AS "disabledReason",
+  disabled_at AS "disabledAt", failing_since AS "failingSince", secret_rotated_at AS "secretRotatedAt",
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export { SUBSCRIPTION_COLUMNS, DELIVERY_COLUMNS };
 
 const DELIVERY_COLUMNS = `
   d.id, d.event_id AS "eventId", e.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
-  d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt"`;
+  d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
+  d.updated_at AS "updatedAt"`;
 
 export class SubscriptionsRepository {
   constructor(private readonly db: Database) {}
@@ -33,18 +38,29 @@ export class SubscriptionsRepository {
 
   /** `tenantId` undefined = every subscription; null = cross-tenant subscriptions only. */
   async list(filter: { tenantId?: string | null }): Promise<WebhookSubscription[]> {
-    const where = filter.tenantId === undefined ? '' : filter.tenantId === null ? 'WHERE tenant_id IS NULL' : 'WHERE tenant_id = :tenantId';
-    const [rows] = (await this.db.sequelize.query(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ${where} ORDER BY created_at, id`, {
-      replacements: { tenantId: filter.tenantId ?? null },
-    })) as [WebhookSubscription[], unknown];
+    const where =
+      filter.tenantId === undefined
+        ? ''
+        : filter.tenantId === null
+          ? 'WHERE tenant_id IS NULL'
+          : 'WHERE tenant_id = :tenantId';
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ${where} ORDER BY created_at, id`,
+      {
+        replacements: { tenantId: filter.tenantId ?? null },
+      },
+    )) as [WebhookSubscription[], unknown];
     return rows;
   }
 
   async findById(id: string, transaction?: Transaction): Promise<WebhookSubscription | null> {
-    const [rows] = (await this.db.sequelize.query(`SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = :id`, {
-      replacements: { id },
-      transaction,
-    })) as [WebhookSubscription[], unknown];
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = :id`,
+      {
+        replacements: { id },
+        transaction,
+      },
+    )) as [WebhookSubscription[], unknown];
     return rows[0] ?? null;
   }
 
@@ -53,7 +69,8 @@ export class SubscriptionsRepository {
     if (patch.url !== undefined) sets.push('url = :url');
     if (patch.events !== undefined) sets.push('events = :events::text[]');
     if (patch.description !== undefined) sets.push('description = :description');
-    if (patch.active !== undefined) sets.push('active = :active', 'disabled_reason = NULL');
+    if (patch.active !== undefined)
+      sets.push('active = :active', 'disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
     const [rows] = (await this.db.sequelize.query(
       `UPDATE webhook_subscriptions SET ${sets.join(', ')} WHERE id = :id RETURNING ${SUBSCRIPTION_COLUMNS}`,
       {
@@ -76,19 +93,11 @@ export class SubscriptionsRepository {
     return rows.length > 0;
   }
 
-  async listDeliveries(subscriptionId: string, limit: number): Promise<WebhookDelivery[]> {
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT ${DELIVERY_COLUMNS}
-         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-        WHERE d.subscription_id = :subscriptionId
-        ORDER BY d.created_at DESC, d.id
-        LIMIT :limit`,
-      { replacements: { subscriptionId, limit } },
-    )) as [WebhookDelivery[], unknown];
-    return rows;
-  }
-
-  async findDelivery(subscriptionId: string, deliveryId: string, transaction?: Transaction): Promise<WebhookDelivery | null> {
+  async findDelivery(
+    subscriptionId: string,
+    deliveryId: string,
+    transaction?: Transaction,
+  ): Promise<WebhookDelivery | null> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${DELIVERY_COLUMNS}
          FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
@@ -102,7 +111,8 @@ export class SubscriptionsRepository {
   async restartDelivery(subscriptionId: string, deliveryId: string, transaction: Transaction): Promise<boolean> {
     const [rows] = (await this.db.sequelize.query(
       `UPDATE webhook_deliveries
-          SET status = 'pending', generation = generation + 1, enqueued_at = NULL, next_attempt_at = now(), updated_at = now()
+          SET status = 'pending', generation = generation + 1, enqueued_at = NULL, next_attempt_at = now(), priority = 0,
+              updated_at = now()
         WHERE id = :deliveryId AND subscription_id = :subscriptionId AND status <> 'pending'
         RETURNING id`,
       { replacements: { subscriptionId, deliveryId }, transaction },

@@ -90,7 +90,9 @@ export function literalAddress(url: URL): string | null {
 
 function lookupAll(hostname: string): Promise<LookupAddress[]> {
   return new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses)));
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    );
   });
 }
 
@@ -103,7 +105,8 @@ export async function assertDeliverableUrl(raw: string, policy: UrlPolicy): Prom
   if (policy.allowPrivate) return url.toString();
   const literal = literalAddress(url);
   if (literal) {
-    if (isBlockedAddress(literal)) throw invalidUrl('url points to a private, loopback, link-local or reserved address');
+    if (isBlockedAddress(literal))
+      throw invalidUrl('url points to a private, loopback, link-local or reserved address');
     return url.toString();
   }
   if (url.hostname === 'localhost' || url.hostname.endsWith('.localhost')) {
@@ -132,7 +135,11 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * A `dns.lookup` replacement for the HTTP client: resolves every address of the host and refuses the
  * connection when any is blocked, so the address actually connected to is one that was checked.
  */
-export function guardedLookup(hostname: string, options: LookupOptions | LookupCallback, callback?: LookupCallback): void {
+export function guardedLookup(
+  hostname: string,
+  options: LookupOptions | LookupCallback,
+  callback?: LookupCallback,
+): void {
   const done = (typeof options === 'function' ? options : callback)!;
   const wanted: LookupOptions = typeof options === 'function' ? {} : options;
   dnsLookup(hostname, { ...wanted, all: true }, (error, addresses) => {

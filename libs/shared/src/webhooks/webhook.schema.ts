@@ -1,8 +1,9 @@
-import Joi from 'joi';
-import { businessEventNames } from '../events/index.js';
+import { Joi } from '../validation/index.js';
+import { subscribableEventNames } from '../events/index.js';
+import { decodeCursor, LIST_LIMIT_MAX } from '../integration/index.js';
 
 const eventsList = Joi.array()
-  .items(Joi.string().valid('*', ...businessEventNames))
+  .items(Joi.string().valid('*', ...subscribableEventNames))
   .min(1)
   .unique();
 
@@ -22,6 +23,38 @@ export const updateSubscriptionSchema = Joi.object({
   active: Joi.boolean(),
 }).min(1);
 
+/** The delivery log: newest first, optionally of one status or event, paged by the cursor of the previous page. */
 export const listDeliveriesSchema = Joi.object({
-  limit: Joi.number().integer().min(1).max(500).default(100),
+  status: Joi.string().valid('pending', 'succeeded', 'failed'),
+  event: Joi.string().max(100),
+  limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
+  cursor: Joi.string()
+    .max(200)
+    .custom((value: string, helpers) => decodeCursor(value) ?? helpers.error('any.invalid'))
+    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
+});
+
+/** How many attempts of one delivery the log shows (the worker makes at most WEBHOOK_MAX_ATTEMPTS a run). */
+export const ATTEMPTS_SHOWN = 100;
+
+/** A rotation's grace period: how long the previous secret keeps signing beside the new one. */
+export const DEFAULT_SECRET_GRACE_SECONDS = 24 * 3_600;
+export const MAX_SECRET_GRACE_SECONDS = 7 * 24 * 3_600;
+
+export const rotateSecretSchema = Joi.object({
+  graceSeconds: Joi.number().integer().min(0).max(MAX_SECRET_GRACE_SECONDS).default(DEFAULT_SECRET_GRACE_SECONDS),
+});
+
+/** How far back a recover reaches, and how many deliveries one call queues again. */
+export const RECOVER_WINDOW_DAYS = 14;
+export const RECOVER_MAX_PER_CALL = 1_000;
+
+export const recoverSchema = Joi.object({
+  since: Joi.date().iso().required(),
+  until: Joi.date().iso(),
+  limit: Joi.number().integer().min(1).max(RECOVER_MAX_PER_CALL).default(RECOVER_MAX_PER_CALL),
+});
+
+export const replaySchema = Joi.object({
+  eventId: Joi.string().uuid().required(),
 });

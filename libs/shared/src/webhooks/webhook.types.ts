@@ -10,11 +10,19 @@ export interface WebhookSubscription {
   active: boolean;
   /** Why the subscription was disabled (e.g. the subscriber answered 410), null when active or disabled by hand. */
   disabledReason: string | null;
+  /** When it was disabled by the service (410, or failing for WEBHOOK_DISABLE_AFTER_HOURS); null otherwise. */
+  disabledAt: Date | null;
+  /** Time of the first failed attempt with no success since; null while deliveries succeed. */
+  failingSince: Date | null;
+  /** When the signing secret was last rotated. */
+  secretRotatedAt: Date | null;
+  /** Until when the previous secret still signs beside the current one; null when there is none. */
+  previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-/** The creation answer: the record plus its signing secret, shown this once. */
+/** The creation and rotation answer: the record plus its (new) signing secret, shown this once. */
 export interface CreatedWebhookSubscription extends WebhookSubscription {
   secret: string;
 }
@@ -24,6 +32,23 @@ export interface CreateSubscriptionInput {
   events: string[];
   tenantId?: string | null;
   description?: string;
+}
+
+/** What a recover call did, self-describing for an admin screen. */
+export interface RecoverResult {
+  since: string;
+  until: string;
+  /** Failed deliveries queued again by this call (at most `limit`). */
+  recovered: number;
+  /** Failed deliveries left in the window: call again with the same window to queue them. */
+  remaining: number;
+  limit: number;
+}
+
+export interface ReplayResult {
+  /** False when the event's delivery to this subscription was already pending: nothing new was queued. */
+  replayed: boolean;
+  delivery: WebhookDelivery;
 }
 
 export interface UpdateSubscriptionInput {
@@ -44,6 +69,20 @@ export interface WebhookDelivery {
   lastStatusCode: number | null;
   lastError: string | null;
   nextAttemptAt: Date | null;
+  createdAt: Date;
+  /** When the delivery last changed: its latest attempt, or a redelivery. */
+  updatedAt: Date;
+}
+
+/** One HTTP attempt of a delivery; `run` counts redeliveries (0 = the first run). */
+export interface DeliveryAttempt {
+  id: string;
+  run: number;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** The start of the subscriber's answer, as much as the worker keeps. */
+  responseBody: string | null;
   createdAt: Date;
 }
 

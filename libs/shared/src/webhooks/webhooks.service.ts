@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { Database } from '../db/models.js';
+import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import { EventsService } from '../events/index.js';
 import { validate } from '../validation/index.js';
@@ -7,34 +7,51 @@ import { SecretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signing.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { assertDeliverableUrl, type UrlPolicy } from './url-guard.js';
-import { createSubscriptionSchema, listDeliveriesSchema, updateSubscriptionSchema } from './webhook.schema.js';
+import type { ListPage } from '../integration/index.js';
+import { DeliveryLogRepository, type DeliveryLogQuery } from './delivery-log.repository.js';
+import {
+  ATTEMPTS_SHOWN,
+  createSubscriptionSchema,
+  listDeliveriesSchema,
+  updateSubscriptionSchema,
+} from './webhook.schema.js';
 import type {
   CreateSubscriptionInput,
   CreatedWebhookSubscription,
+  DeliveryAttempt,
   UpdateSubscriptionInput,
   ViewerScope,
   WebhookDelivery,
   WebhookSubscription,
 } from './webhook.types.js';
 
-/** Subscription administration (CONTRACT 6). Delivery itself is WebhookDeliveryService's. */
+/** Subscription administration. Delivery itself is WebhookDeliveryService's. */
 export class WebhooksService {
   readonly repository: SubscriptionsRepository;
+  private readonly deliveryLog: DeliveryLogRepository;
   readonly secrets: SecretBox;
   private readonly urlPolicy: UrlPolicy;
 
   constructor(
     private readonly db: Database,
-    config: Pick<Config, 'nodeEnv' | 'jwt' | 'webhook'>,
+    config: Pick<Config, 'nodeEnv' | 'jwt' | 'secretsEncryptionKeys' | 'webhook'>,
     private readonly events = new EventsService(db),
   ) {
     this.repository = new SubscriptionsRepository(db);
-    this.secrets = new SecretBox(config.jwt.secret);
+    this.deliveryLog = new DeliveryLogRepository(db);
+    this.secrets = SecretBox.fromConfig(config);
     this.urlPolicy = { allowPrivate: config.webhook.allowPrivateUrls, requireHttps: config.nodeEnv === 'production' };
   }
 
-  /** `tenantId` is the tenant the subscription is bound to (null = every tenant's events), already scoped by the caller. */
-  async create(body: unknown, tenantId: string | null, actorUserId: string | null): Promise<CreatedWebhookSubscription> {
+  /**
+   * `tenantId` is the tenant the subscription is bound to (null = every tenant's events), already scoped by the
+   * caller.
+   */
+  async create(
+    body: unknown,
+    tenantId: string | null,
+    actorUserId: string | null,
+  ): Promise<CreatedWebhookSubscription> {
     const input = validate(createSubscriptionSchema, body) as CreateSubscriptionInput;
     const url = await assertDeliverableUrl(input.url, this.urlPolicy);
     const secret = generateWebhookSecret();
@@ -77,10 +94,24 @@ export class WebhooksService {
     await this.repository.delete(id);
   }
 
+  /** The first page of the delivery log (see deliveryPage). */
   async listDeliveries(id: string, viewer: ViewerScope, query: unknown = {}): Promise<WebhookDelivery[]> {
-    const { limit } = validate(listDeliveriesSchema, query, 'Invalid query');
+    return (await this.deliveryPage(id, viewer, query)).data;
+  }
+
+  /** The delivery log, newest first, filtered by status or event; `nextCursor` continues it. */
+  async deliveryPage(id: string, viewer: ViewerScope, query: unknown = {}): Promise<ListPage<WebhookDelivery>> {
+    const filter = validate(listDeliveriesSchema, query, 'Invalid query') as DeliveryLogQuery;
     await this.get(id, viewer);
-    return this.repository.listDeliveries(id, limit);
+    return this.deliveryLog.page(id, filter);
+  }
+
+  /** Every attempt of one delivery (over all its runs), newest first: status code, latency, error, answer. */
+  async deliveryAttempts(id: string, deliveryId: string, viewer: ViewerScope): Promise<DeliveryAttempt[]> {
+    await this.get(id, viewer);
+    const delivery = isUuid(deliveryId) ? await this.repository.findDelivery(id, deliveryId) : null;
+    if (!delivery) throw AppError.notFound(`Delivery ${deliveryId} not found`);
+    return this.deliveryLog.attempts(id, deliveryId, ATTEMPTS_SHOWN);
   }
 
   /**
@@ -94,7 +125,10 @@ export class WebhooksService {
       const delivery = isUuid(deliveryId) ? await this.repository.findDelivery(id, deliveryId, transaction) : null;
       if (!delivery) throw AppError.notFound(`Delivery ${deliveryId} not found`);
       if (!(await this.repository.restartDelivery(id, deliveryId, transaction))) {
-        throw AppError.conflict('INVALID_STATE', 'Delivery is pending; it can be redelivered once it has succeeded or failed');
+        throw AppError.conflict(
+          'INVALID_STATE',
+          'Delivery is pending; it can be redelivered once it has succeeded or failed',
+        );
       }
       return (await this.repository.findDelivery(id, deliveryId, transaction))!;
     });
@@ -113,7 +147,10 @@ export class WebhooksService {
 
   private assertActive(subscription: WebhookSubscription): void {
     if (!subscription.active) {
-      throw AppError.conflict('SUBSCRIPTION_DISABLED', 'Webhook subscription is disabled; set active to true first');
+      throw AppError.conflict(
+        'SUBSCRIPTION_DISABLED',
+        'Webhook subscription is disabled; enable it first (POST /api/v1/webhooks/{id}/enable)',
+      );
     }
   }
 }

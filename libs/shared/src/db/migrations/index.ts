@@ -6,6 +6,24 @@ import { eventsWebhooks } from './0004-events-webhooks.js';
 import { auth } from './0005-auth.js';
 import { documents } from './0006-documents.js';
 import { operations } from './0007-operations.js';
+import { bulkJobs } from './0008-bulk-jobs.js';
+import { adminLists } from './0015-admin-lists.js';
+import { observability } from './0012-observability.js';
+import { lifecycles } from './0009-lifecycles.js';
+import { userIdempotency } from './0010-user-idempotency.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
-export const migrations: Migration[] = [foundation, apiKeys, masterData, eventsWebhooks, auth, documents, operations];
+export const migrations: Migration[] = [
+  foundation,
+  apiKeys,
+  masterData,
+  eventsWebhooks,
+  auth,
+  documents,
+  operations,
+  adminLists,
+  observability,
+  bulkJobs,
+  lifecycles,
+  userIdempotency,
+];

@@ -1,4 +1,4 @@
-import { DEFAULT_TENANT_CODE, DEFAULT_WAREHOUSE_CODE, RECEIVING_LOCATION_CODE, runSeed } from '@wms/shared';
+import { DEFAULT_TENANT_CODE, DEFAULT_WAREHOUSE_CODE, RECEIVING_LOCATION_CODE, runSeed } from '../index.js';
 import { createTestContext, loginAs, TEST_ADMIN, type TestContext } from '@wms/testing';
 
 describe('seed routine', () => {
@@ -11,7 +11,12 @@ describe('seed routine', () => {
 
   async function count(sql: string): Promise<number> {
     const [rows] = (await ctx.runtime.db.sequelize.query(sql, {
-      replacements: { tenant: DEFAULT_TENANT_CODE, warehouse: DEFAULT_WAREHOUSE_CODE, location: RECEIVING_LOCATION_CODE, email: TEST_ADMIN.email },
+      replacements: {
+        tenant: DEFAULT_TENANT_CODE,
+        warehouse: DEFAULT_WAREHOUSE_CODE,
+        location: RECEIVING_LOCATION_CODE,
+        email: TEST_ADMIN.email,
+      },
     })) as [{ n: number }[], unknown];
     return Number(rows[0]!.n);
   }
@@ -24,7 +29,9 @@ describe('seed routine', () => {
     expect(await count(`SELECT count(*) AS n FROM users WHERE email = :email AND tenant_id IS NULL`)).toBe(1);
     expect(await count(`SELECT count(*) AS n FROM tenants WHERE code = :tenant`)).toBe(1);
     expect(
-      await count(`SELECT count(*) AS n FROM warehouses w JOIN tenants t ON t.id = w.tenant_id WHERE t.code = :tenant AND w.code = :warehouse`),
+      await count(
+        `SELECT count(*) AS n FROM warehouses w JOIN tenants t ON t.id = w.tenant_id WHERE t.code = :tenant AND w.code = :warehouse`,
+      ),
     ).toBe(1);
     expect(
       await count(`SELECT count(*) AS n FROM locations l JOIN warehouses w ON w.id = l.warehouse_id

@@ -1,11 +1,9 @@
 import type { Config } from '../config/index.js';
-import { hashPassword } from '../auth/passwords.js';
+import type { Database } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
-import { RECEIVING_LOCATION_CODE } from '../warehouses/warehouses.service.js';
-import type { Database } from './models.js';
-
-export const DEFAULT_TENANT_CODE = 'DEFAULT';
-export const DEFAULT_WAREHOUSE_CODE = 'MAIN';
+import { DEFAULT_TENANT_CODE } from '../tenants/index.js';
+import { hashPassword } from '../users/index.js';
+import { DEFAULT_WAREHOUSE_CODE, RECEIVING_LOCATION_CODE } from '../warehouses/index.js';
 
 /**
  * Creates tenant DEFAULT, its warehouse MAIN with location RECEIVING, and the admin user (no tenant).
@@ -20,11 +18,11 @@ export async function runSeed(
   const { sequelize } = db;
   const passwordHash = await hashPassword(config.seedAdmin.password, config.bcryptRounds);
   await sequelize.transaction(async (transaction) => {
-    const query = (sql: string, replacements: Record<string, unknown>) => sequelize.query(sql, { replacements, transaction });
-    await query(
-      `INSERT INTO tenants (code, name) VALUES (:code, 'Default tenant') ON CONFLICT (code) DO NOTHING`,
-      { code: DEFAULT_TENANT_CODE },
-    );
+    const query = (sql: string, replacements: Record<string, unknown>) =>
+      sequelize.query(sql, { replacements, transaction });
+    await query(`INSERT INTO tenants (code, name) VALUES (:code, 'Default tenant') ON CONFLICT (code) DO NOTHING`, {
+      code: DEFAULT_TENANT_CODE,
+    });
     await query(
       `INSERT INTO warehouses (tenant_id, code, name)
        SELECT id, :warehouse, 'Main warehouse' FROM tenants WHERE code = :tenant
@@ -45,6 +43,7 @@ export async function runSeed(
        ON CONFLICT (email) DO NOTHING`,
       { email: config.seedAdmin.email, passwordHash },
     )) as [unknown, number];
-    if (inserted) logger?.warn({ email: config.seedAdmin.email }, 'seeded admin user; change its password before production use');
+    if (inserted)
+      logger?.warn({ email: config.seedAdmin.email }, 'seeded admin user; change its password before production use');
   });
 }

@@ -1,9 +1,21 @@
-/** Roles of seed 2.1. `admin` passes every permission check. */
+/** The roles of a user. `admin` passes every permission check. */
 export const roles = ['admin', 'manager', 'supervisor', 'operator', 'viewer'] as const;
 export type Role = (typeof roles)[number];
 
-/** Modules of CONTRACT.md section 2; GET needs the module in adminModules, every other method in adminModulesWrite. */
-export const adminModules = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'] as const;
+/**
+ * The admin modules a user may be granted; GET needs the module in adminModules, every other method in
+ * adminModulesWrite.
+ */
+export const adminModules = [
+  'users',
+  'warehouses',
+  'api-keys',
+  'webhooks',
+  'inbound',
+  'orders',
+  'inventory',
+  'audit',
+] as const;
 export type AdminModule = (typeof adminModules)[number];
 
 export interface Principal {

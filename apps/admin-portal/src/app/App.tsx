@@ -1,0 +1,16 @@
+import { MantineProvider } from '@mantine/core';
+import { RouterProvider } from 'react-router';
+import { router } from './routes';
+import { theme } from './theme';
+
+/**
+ * No runtime style element: CSS variables and global classes come from the static stylesheet, and the colour
+ * scheme is fixed to light (so nothing is kept in localStorage).
+ */
+export function App() {
+  return (
+    <MantineProvider theme={theme} withCssVariables={false} withGlobalClasses={false} forceColorScheme="light">
+      <RouterProvider router={router} />
+    </MantineProvider>
+  );
+}

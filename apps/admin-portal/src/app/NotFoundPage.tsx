@@ -1,0 +1,16 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+
+export function NotFoundPage() {
+  return (
+    <Stack gap="sm">
+      <Title order={1} size="h2">
+        Page not found
+      </Title>
+      <Text>There is no page at this address.</Text>
+      <Anchor component={Link} to="/">
+        Go to the overview
+      </Anchor>
+    </Stack>
+  );
+}

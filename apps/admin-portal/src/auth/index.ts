@@ -1,0 +1,12 @@
+export {
+  signIn,
+  signOut,
+  renew,
+  openQueueConsole,
+  decodePrincipal,
+  sessionStore,
+  type Session,
+  type SessionState,
+} from './session';
+export { canRead, canWrite } from './permissions';
+export { useSessionState, usePrincipal, usePermission } from './hooks';

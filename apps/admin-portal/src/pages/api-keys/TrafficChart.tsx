@@ -1,0 +1,33 @@
+import '@mantine/charts/styles.css';
+import { BarChart } from '@mantine/charts';
+import type { TrafficPoint } from '../../api';
+
+const hour = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short' });
+
+/** Requests (successful answers) and errors per bucket, stacked; loaded only with the key detail page. */
+export default function TrafficChart({ points, unit }: { points: TrafficPoint[]; unit: 'hour' | 'day' }) {
+  const format = unit === 'hour' ? hour : day;
+  const data = points.map((point) => ({
+    label: format.format(new Date(point.at)),
+    succeeded: point.requests - point.errors,
+    errors: point.errors,
+  }));
+  return (
+    <BarChart
+      h={240}
+      data={data}
+      dataKey="label"
+      type="stacked"
+      withLegend
+      legendProps={{ verticalAlign: 'bottom' }}
+      series={[
+        { name: 'succeeded', label: 'Succeeded', color: 'indigo.6' },
+        { name: 'errors', label: 'Errors (4xx/5xx)', color: 'red.6' },
+      ]}
+      tickLine="y"
+      gridAxis="y"
+      yAxisProps={{ allowDecimals: false }}
+    />
+  );
+}

@@ -1,0 +1,2 @@
+export { default } from './AuditPage';
+export { AuditTable, ChangesList } from './AuditTable';

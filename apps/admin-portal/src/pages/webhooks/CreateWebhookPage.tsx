@@ -1,0 +1,68 @@
+import { Code, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { webhooksApi, type CreatedWebhookSubscription } from '../../api';
+import { usePrincipal } from '../../auth';
+import { ErrorNotice, PageHeader, useApi, useTenants } from '../../components';
+import { loadEventTypes } from './event-types';
+import { SecretOnce } from './SecretOnce';
+import { WebhookForm, initialValues } from './WebhookForm';
+
+/** Registers a subscription; on success its signing secret is shown this once. */
+export default function CreateWebhookPage() {
+  const principal = usePrincipal();
+  const navigate = useNavigate();
+  const tenants = useTenants();
+  const eventTypes = useApi(loadEventTypes);
+  const [error, setError] = useState<unknown>();
+  const [created, setCreated] = useState<CreatedWebhookSubscription>();
+
+  if (created) {
+    return (
+      <>
+        <PageHeader title="Subscription created" />
+        <SecretOnce
+          title={
+            <Text size="sm">
+              Requests to <Code>{created.url}</Code> are signed with this secret (Standard Webhooks).
+            </Text>
+          }
+          secret={created.secret}
+          doneLabel="I have copied the secret"
+          onDone={() => navigate(`/webhooks/${created.id}`, { replace: true })}
+        />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title="Create webhook subscription" description="Signed POST requests for the events you choose." />
+      <ErrorNotice error={eventTypes.error} title="The event types could not be loaded" />
+      <WebhookForm
+        mode="create"
+        initial={{ ...initialValues(), tenantId: principal.tenantId ?? '' }}
+        eventTypes={eventTypes.data}
+        tenants={tenants}
+        submitLabel="Create subscription"
+        error={<ErrorNotice error={error} title="The subscription was not created" />}
+        onCancel={() => navigate('/webhooks')}
+        onSubmit={async (values) => {
+          setError(undefined);
+          try {
+            setCreated(
+              await webhooksApi.create({
+                url: values.url.trim(),
+                events: values.events,
+                description: values.description,
+                tenantId: values.tenantId || null,
+              }),
+            );
+          } catch (failure) {
+            setError(failure);
+          }
+        }}
+      />
+    </>
+  );
+}

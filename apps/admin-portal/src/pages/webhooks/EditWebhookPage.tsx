@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { webhooksApi } from '../../api';
+import { ErrorNotice, Loading, PageHeader, useApi } from '../../components';
+import { loadEventTypes } from './event-types';
+import { WebhookForm, initialValues, type WebhookFormValues } from './WebhookForm';
+
+/** Edits URL, events, description and active; only what changed is sent. The tenant is fixed at creation. */
+export default function EditWebhookPage() {
+  const id = useParams().id!;
+  const navigate = useNavigate();
+  const subscription = useApi(() => webhooksApi.get(id), [id]);
+  const eventTypes = useApi(loadEventTypes);
+  const [error, setError] = useState<unknown>();
+
+  if (subscription.error)
+    return <ErrorNotice error={subscription.error} title="The subscription could not be loaded" />;
+  if (!subscription.data) return <Loading />;
+  const before = initialValues(subscription.data);
+
+  return (
+    <>
+      <PageHeader title="Edit webhook subscription" description={subscription.data.url} />
+      <ErrorNotice error={eventTypes.error} title="The event types could not be loaded" />
+      <WebhookForm
+        mode="edit"
+        initial={before}
+        eventTypes={eventTypes.data}
+        tenants={null}
+        submitLabel="Save changes"
+        error={<ErrorNotice error={error} title="The changes were not saved" />}
+        onCancel={() => navigate(`/webhooks/${id}`)}
+        onSubmit={async (values) => {
+          setError(undefined);
+          const fields: Array<keyof WebhookFormValues> = ['url', 'events', 'description', 'active'];
+          const patch = Object.fromEntries(
+            fields
+              .filter((field) => JSON.stringify(values[field]) !== JSON.stringify(before[field]))
+              .map((field) => [field, field === 'url' ? values.url.trim() : values[field]]),
+          );
+          try {
+            if (Object.keys(patch).length) await webhooksApi.update(id, patch);
+            navigate(`/webhooks/${id}`);
+          } catch (failure) {
+            setError(failure);
+          }
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import { Router } from 'express';
+import type { Queue } from 'bullmq';
+import type { QueueDepth, Services, TokenService } from '@wms/shared';
+import { requireJwt } from '../http/jwt-guard.js';
+
+/** How long the overview waits for Redis before showing the queues as unavailable. */
+const QUEUE_COUNT_TIMEOUT_MS = 1_000;
+
+async function depthOf(name: string, queue: Queue): Promise<QueueDepth> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const counts = await Promise.race([
+      queue.getJobCounts('wait', 'prioritized', 'paused', 'active', 'delayed', 'failed'),
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error('queue count timed out')), QUEUE_COUNT_TIMEOUT_MS);
+      }),
+    ]);
+    return {
+      name,
+      available: true,
+      waiting: (counts.wait ?? 0) + (counts.prioritized ?? 0) + (counts.paused ?? 0),
+      active: counts.active ?? 0,
+      delayed: counts.delayed ?? 0,
+      failed: counts.failed ?? 0,
+    };
+  } catch {
+    return { name, available: false, waiting: 0, active: 0, delayed: 0, failed: 0 };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * GET /api/v1/overview: the admin portal's summary for any signed-in user; each part is present only when
+ * the user may read its module (see OverviewService). Queue depth comes from BullMQ's job counts.
+ */
+export function overviewRoutes(
+  services: Pick<Services, 'overview'>,
+  tokens: TokenService,
+  queues: { ingest: Queue; webhook: Queue },
+): Router {
+  const router = Router();
+  router.get('/', requireJwt(tokens), async (req, res) => {
+    const readQueues = () =>
+      Promise.all([depthOf('ingest', queues.ingest), depthOf('webhook-delivery', queues.webhook)]);
+    res.json(await services.overview.summary(req.principal!, readQueues));
+  });
+  return router;
+}

@@ -1,0 +1,117 @@
+import {
+  TEST_ADMIN,
+  createTestContext,
+  createUser,
+  loginAs,
+  request,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
+import { userModel } from '@wms/shared';
+
+const CONSOLE = '/admin/queues';
+const SESSION = '/api/v1/auth/queue-console-session';
+
+describe('queue console at /admin/queues', () => {
+  let ctx: TestContext;
+  let gateway: TestGateway;
+  let adminToken: string;
+  let managerToken: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('queue-console');
+    gateway = await ctx.startGateway();
+    adminToken = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const manager = await createUser(ctx, { role: 'manager' });
+    managerToken = await loginAs(gateway.url, manager.user.email, manager.password);
+  });
+  afterAll(() => ctx.close());
+
+  const open = (headers: Record<string, string> = {}, path = `${CONSOLE}/`) =>
+    fetch(`${gateway.url}${path}`, { headers, redirect: 'manual' });
+  const sessionCookie = (response: Response) => response.headers.get('set-cookie') ?? '';
+  const cookieValue = (setCookie: string) => /^wms_queue_console=([^;]*)/.exec(setCookie)?.[1] ?? '';
+
+  it('when no credentials come, the console and its API answer 401', async () => {
+    expect((await open()).status).toBe(401);
+    expect((await open({}, `${CONSOLE}/api/queues`)).status).toBe(401);
+  });
+
+  it('when a signed-in user is not an admin, the console answers 403', async () => {
+    expect((await open({ authorization: `Bearer ${managerToken}` })).status).toBe(403);
+    expect((await request(gateway.url, 'POST', SESSION, { token: managerToken })).status).toBe(403);
+  });
+
+  it('an admin bearer token opens Bull Board over the ingest and webhook queues, under a CSP of its own', async () => {
+    const page = await open({ authorization: `Bearer ${adminToken}` });
+    const queues = await open({ authorization: `Bearer ${adminToken}` }, `${CONSOLE}/api/queues`);
+
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(`<base href="${CONSOLE}/"`);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('https:');
+    expect(queues.status).toBe(200);
+    const names = ((await queues.json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> }).queues;
+    expect(names.map((queue) => [queue.name, queue.readOnlyMode]).sort()).toEqual([
+      ['ingest', false],
+      ['webhook-delivery', true],
+    ]);
+  });
+
+  it('an admin opens a session: an httpOnly, SameSite=Strict cookie for the console path only, and the browser gets in with it', async () => {
+    const session = await fetch(`${gateway.url}${SESSION}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+    });
+
+    expect(session.status).toBe(200);
+    const setCookie = sessionCookie(session);
+    expect(setCookie).toMatch(/^wms_queue_console=[^;]+;/);
+    expect(setCookie).toContain('Path=/admin/queues');
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    expect(setCookie).toContain('Max-Age=900');
+    const body = await session.text();
+    expect(body).not.toContain(cookieValue(setCookie));
+    expect(JSON.parse(body)).toEqual({ url: `${CONSOLE}/`, expiresIn: 900 });
+    const cookie = `wms_queue_console=${cookieValue(setCookie)}`;
+    const page = await open({ cookie });
+    expect(page.status).toBe(200);
+    const script = /src="(static\/js\/[^"]+\.js)"/.exec(await page.text())![1];
+    expect((await open({ cookie }, `${CONSOLE}/${script}`)).status).toBe(200);
+    expect((await open({ cookie }, `${CONSOLE}/api/queues`)).status).toBe(200);
+  });
+
+  it('the console token opens nothing else, and an access token in the cookie does not open the console', async () => {
+    const session = await request(gateway.url, 'POST', SESSION, { token: adminToken });
+    const consoleToken = cookieValue(session.headers.get('set-cookie') ?? '');
+
+    expect((await request(gateway.url, 'GET', '/api/v1/users', { token: consoleToken })).status).toBe(401);
+    expect((await open({ cookie: `wms_queue_console=${adminToken}` })).status).toBe(401);
+    expect((await open({ cookie: `wms_queue_console=${consoleToken.slice(0, -2)}xx` })).status).toBe(401);
+  });
+
+  it('when the admin is disabled after opening a session, the cookie no longer opens the console', async () => {
+    const admin = await createUser(ctx, { role: 'admin' });
+    const token = await loginAs(gateway.url, admin.user.email, admin.password);
+    const session = await request(gateway.url, 'POST', SESSION, { token });
+    const cookie = `wms_queue_console=${cookieValue(session.headers.get('set-cookie') ?? '')}`;
+    expect((await open({ cookie })).status).toBe(200);
+
+    await userModel(ctx.runtime.db).update({ status: 'inactive' }, { where: { id: admin.user.id } });
+
+    expect((await open({ cookie })).status).toBe(401);
+  });
+
+  it('DELETE ends the session by expiring the cookie on the console path', async () => {
+    const ended = await fetch(`${gateway.url}${SESSION}`, { method: 'DELETE' });
+
+    expect(ended.status).toBe(204);
+    const setCookie = sessionCookie(ended);
+    expect(setCookie).toMatch(/^wms_queue_console=;/);
+    expect(setCookie).toContain('Path=/admin/queues');
+    expect(setCookie).toMatch(/Expires=Thu, 01 Jan 1970/);
+  });
+});

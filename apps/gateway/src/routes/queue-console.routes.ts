@@ -1,0 +1,113 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import helmet from 'helmet';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import {
+  AppError,
+  type Database,
+  type IngestQueue,
+  type TokenService,
+  type WebhookDeliveryQueue,
+  userModel,
+} from '@wms/shared';
+import { requireAdminRole, requireJwt } from '../http/jwt-guard.js';
+
+export const QUEUE_CONSOLE_PATH = '/admin/queues';
+export const QUEUE_CONSOLE_COOKIE = 'wms_queue_console';
+/** A console session is short: the portal opens a new one each time an admin follows its link. */
+export const QUEUE_CONSOLE_TTL_SECONDS = 900;
+
+/**
+ * Bull Board over the ingest and webhook queues, for admins only. A browser that navigates here cannot
+ * send a bearer token, so besides `Authorization: Bearer <admin access token>` the console accepts its own
+ * short-lived token in an httpOnly, SameSite=Strict cookie scoped to this path (see the session routes).
+ * The webhook queue is read-only: a delivery's truth is in PostgreSQL and is redelivered through the API.
+ */
+export function queueConsoleRoutes(
+  tokens: TokenService,
+  db: Database,
+  queues: { ingest: IngestQueue; webhook: WebhookDeliveryQueue },
+): Router {
+  const serverAdapter = new ExpressAdapter().setBasePath(QUEUE_CONSOLE_PATH);
+  createBullBoard({
+    queues: [
+      new BullMQAdapter(queues.ingest, { allowRetries: true }),
+      new BullMQAdapter(queues.webhook, { readOnlyMode: true }),
+    ],
+    serverAdapter,
+    options: { uiConfig: { boardTitle: 'WMS queues' } },
+  });
+  const router = Router();
+  router.use(consoleAuth(tokens, db), consoleCsp, serverAdapter.getRouter() as RequestHandler);
+  return router;
+}
+
+/**
+ * Bull Board's page uses inline styles and loads its scripts, styles and data from this path; nothing
+ * from other origins is allowed (its web font from Google falls back to a local font).
+ */
+const consoleCsp = helmet.contentSecurityPolicy({
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:'],
+    fontSrc: ["'self'", 'data:'],
+    connectSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+});
+
+function consoleAuth(tokens: TokenService, db: Database): RequestHandler {
+  const bearer = requireJwt(tokens);
+  return async (req, res, next) => {
+    const cookie = readCookie(req, QUEUE_CONSOLE_COOKIE);
+    if (!cookie || req.headers.authorization) {
+      bearer(req, res, (error?: unknown) => (error ? next(error) : requireAdminRole(req, res, next)));
+      return;
+    }
+    const { sub } = tokens.verifyQueueConsole(cookie);
+    // The session outlives no change of the account: a disabled or demoted admin is out at once.
+    const user = (await userModel(db).findByPk(sub, { attributes: ['role', 'status'] }))?.get({ plain: true });
+    if (!user || user.status !== 'active') throw AppError.unauthorized('Queue console session is no longer valid');
+    if (user.role !== 'admin') throw AppError.forbidden('Admin role required');
+    next();
+  };
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+/**
+ * POST opens a console session for the signed-in admin (the cookie only; the token is never in a body),
+ * DELETE ends it. The admin portal calls POST, then sends the browser to /admin/queues/.
+ */
+export function queueConsoleSessionRoutes(tokens: TokenService, secureCookies: boolean): Router {
+  const router = Router();
+  const cookieOptions = (req: Request) => ({
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    path: QUEUE_CONSOLE_PATH,
+    secure: secureCookies || req.secure,
+  });
+  router.post('/', requireJwt(tokens), requireAdminRole, (req, res: Response) => {
+    const token = tokens.issueQueueConsole(req.principal!.sub, QUEUE_CONSOLE_TTL_SECONDS);
+    res.cookie(QUEUE_CONSOLE_COOKIE, token, { ...cookieOptions(req), maxAge: QUEUE_CONSOLE_TTL_SECONDS * 1000 });
+    res.json({ url: `${QUEUE_CONSOLE_PATH}/`, expiresIn: QUEUE_CONSOLE_TTL_SECONDS });
+  });
+  router.delete('/', (req, res) => {
+    res.clearCookie(QUEUE_CONSOLE_COOKIE, cookieOptions(req));
+    res.status(204).end();
+  });
+  return router;
+}

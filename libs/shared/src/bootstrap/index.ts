@@ -1,0 +1,2 @@
+export { runSeed } from './seed.js';
+export { prepareDatabase } from './prepare-database.js';

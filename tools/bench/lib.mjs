@@ -54,10 +54,17 @@ async function deleteRedisPrefix(url, prefix) {
   }
 }
 
+/**
+ * BENCH_CPU_PROF=<dir>: each app and each server of a baseline writes a V8 CPU profile there when it exits
+ * (named after its pid), to see where the time of each side goes.
+ */
+function cpuProfileFlags() {
+  return process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+}
+
 /** Starts one app (gateway | ingest-worker | webhook-worker) as a child process; resolves once it is up. */
 export async function startApp(app, env, { port, execArgv = [] } = {}) {
-  // BENCH_CPU_PROF=<dir>: each app writes a V8 CPU profile there when it exits (to see where time goes).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile = cpuProfileFlags();
   const child = fork(join(root, 'apps', app, 'dist', 'main.js'), [], {
     env: { ...env, ...(port ? { PORT: String(port) } : {}) },
     execArgv: [...profile, ...execArgv],
@@ -76,6 +83,7 @@ export async function startApp(app, env, { port, execArgv = [] } = {}) {
 export async function startHelper(name, env = process.env, args = []) {
   const child = fork(join(root, 'tools', 'bench', 'processes', `${name}.mjs`), args, {
     env,
+    execArgv: name === 'loadgen' ? [] : cpuProfileFlags(),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise((resolve, reject) => {

@@ -1,6 +1,5 @@
 import './http/types.js';
 import express, { type Express } from 'express';
-import helmet from 'helmet';
 import {
   DeliveryEnqueuer,
   createIngestQueue,
@@ -15,7 +14,10 @@ import {
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
-import { docsRoutes, openApiRoutes } from './integration/docs.routes.js';
+import { docsRoutes } from './integration/docs.routes.js';
+import { INTEGRATION_BASE_PATH } from './integration/entities.routes.js';
+import { inOrder } from './http/in-order.js';
+import { securityHeaders } from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
 import { refuseNulInTarget } from './http/request-target.js';
 import { httpMetrics } from './http/http-metrics.js';
@@ -72,23 +74,15 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   }
   const metrics = gatewayProcessMetrics([ingestQueue, webhookQueue]);
 
-  app.use(httpMetrics());
-  app.use(requestContext(logger));
-  app.use(refuseNulInTarget);
-  app.use(helmet());
+  // Every request passes these, as one layer; then the integration API, whose inquiries are the most
+  // frequent calls (each layer before it would cost them a path match).
+  app.use(inOrder(httpMetrics(), requestContext(logger), refuseNulInTarget, securityHeaders()));
+  // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
+  app.use(INTEGRATION_BASE_PATH, integrationRouter(runtime, services, lifecycle, apiKeyAccess.guard));
   app.get('/metrics', metricsRoute(metrics, config.metricsToken));
   app.use('/health', healthRoutes(runtime));
   // Before the admin portal's /admin pages, so their fallback never answers for the console.
   app.use(QUEUE_CONSOLE_PATH, queueConsoleRoutes(tokens, runtime.db, { ingest: ingestQueue, webhook: webhookQueue }));
-
-  // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
-  // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
-  app.use(
-    '/api/v1/integration/v1',
-    openApiRoutes(services),
-    apiKeyAccess.guard,
-    integrationRouter(runtime, services, lifecycle),
-  );
   app.use('/docs', docsRoutes(services));
 
   const api = express.Router();

@@ -1,12 +1,14 @@
-import type { RequestHandler, Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   AppError,
   INVALID_API_KEY,
   MISSING_API_KEY,
   MISSING_SCOPE,
   hasScope,
+  hashKey,
   isUsable,
   isWellFormedKey,
+  type ApiKeyPrincipal,
   type ApiKeyRequestLog,
   type ApiKeyScope,
   type ApiKeyVerifier,
@@ -48,62 +50,86 @@ const invalidKey = () => AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY
 /**
  * The API-key guard of every integration route, its checks in this fixed order: extract; look up
  * (a malformed key is refused before any look-up); active and not expired; scope; IP whitelist; origin;
- * rate limit; attach the key and log the request after the answer.
+ * rate limit; attach the key and log the request after the answer. A key fresh in the cache and without
+ * a rate limit passes without waiting on anything; the other paths return a promise, whose rejection
+ * Express hands to the error handler like a thrown error.
  */
 export function apiKeyGuard(deps: ApiKeyGuardDeps): RequestHandler {
-  return async (req, res, next) => {
+  return (req, res, next) => {
     const startedAt = process.hrtime.bigint();
     const rawKey = extractApiKey(req.headers);
     if (!rawKey) throw AppError.unauthorized(MISSING_API_KEY, 'MISSING_API_KEY');
     if (!isWellFormedKey(rawKey)) throw invalidKey();
     const ip = clientIp(req);
-    const key = await lookUp(deps, rawKey, ip, res);
-    if (!key || !isUsable(key.principal)) throw invalidKey();
-    const principal = key.principal;
-    if (!hasScope(principal, scopeForMethod(req.method))) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
-    if (key.ipWhitelist && !key.ipWhitelist.allows(ip)) {
-      throw AppError.forbidden(`Client IP ${ip} is not in the API key's IP whitelist`, 'IP_NOT_ALLOWED');
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && key.allowedOrigins && !key.allowedOrigins.allows(origin)) {
-      throw AppError.forbidden(`Origin ${origin} is not allowed for this API key`, 'ORIGIN_NOT_ALLOWED');
-    }
-    if (principal.rateLimitPerMinute > 0) {
-      const decision = await deps.limiter.hit(principal.id, principal.rateLimitPerMinute);
-      setRateLimitHeaders(res, decision, deps.limiter.windowSeconds);
-      if (!decision.allowed) {
-        throw tooManyRequests(
-          res,
-          'RATE_LIMITED',
-          `Rate limit exceeded for this API key. Retry in ${decision.resetSeconds} seconds.`,
-          decision.resetSeconds,
-        );
-      }
-    }
-    req.apiKey = principal;
-    res.on('finish', () => {
-      deps.requestLog.record({
-        apiKeyId: principal.id,
-        endpoint: req.originalUrl.split('?')[0] ?? req.originalUrl,
-        method: req.method,
-        ip: ip || null,
-        origin: origin ?? null,
-        statusCode: res.statusCode,
-        responseTimeMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
-        createdAt: new Date(),
-      });
-    });
-    next();
+    const hash = hashKey(rawKey);
+    const fresh = deps.verifier.fresh(hash);
+    const pass = (key: VerifiedKey | null) => admit(deps, key, { req, res, next, ip, startedAt });
+    return fresh ? pass(fresh) : lookUp(deps, hash, ip, res).then(pass);
   };
 }
 
+interface Admission {
+  req: Request;
+  res: Response;
+  next: NextFunction;
+  ip: string;
+  startedAt: bigint;
+}
+
+/** Every check after the look-up; a promise only when the rate limiter has to be asked. */
+function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admission): void | Promise<void> {
+  const { req, res, ip } = admission;
+  if (!key || !isUsable(key.principal)) throw invalidKey();
+  const principal = key.principal;
+  if (!hasScope(principal, scopeForMethod(req.method))) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
+  if (key.ipWhitelist && !key.ipWhitelist.allows(ip)) {
+    throw AppError.forbidden(`Client IP ${ip} is not in the API key's IP whitelist`, 'IP_NOT_ALLOWED');
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && key.allowedOrigins && !key.allowedOrigins.allows(origin)) {
+    throw AppError.forbidden(`Origin ${origin} is not allowed for this API key`, 'ORIGIN_NOT_ALLOWED');
+  }
+  if (principal.rateLimitPerMinute === 0) return enter(deps, principal, admission);
+  return deps.limiter.hit(principal.id, principal.rateLimitPerMinute).then((decision) => {
+    setRateLimitHeaders(res, decision, deps.limiter.windowSeconds);
+    if (!decision.allowed) {
+      throw tooManyRequests(
+        res,
+        'RATE_LIMITED',
+        `Rate limit exceeded for this API key. Retry in ${decision.resetSeconds} seconds.`,
+        decision.resetSeconds,
+      );
+    }
+    enter(deps, principal, admission);
+  });
+}
+
+/** Attaches the key, records the request in the key's log once it is answered, and runs the route. */
+function enter(deps: ApiKeyGuardDeps, principal: ApiKeyPrincipal, { req, res, next, ip, startedAt }: Admission): void {
+  req.apiKey = principal;
+  res.on('finish', () => {
+    deps.requestLog.record({
+      apiKeyId: principal.id,
+      endpoint: req.originalUrl.split('?')[0] ?? req.originalUrl,
+      method: req.method,
+      ip: ip || null,
+      origin: req.headers.origin ?? null,
+      statusCode: res.statusCode,
+      responseTimeMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
+      createdAt: new Date(),
+    });
+  });
+  next();
+}
+
 /**
- * A key fresh in the cache costs nothing. Otherwise an address whose look-ups found no usable key too
- * often is refused before it reaches the database; only failed look-ups count, so a busy client whose
- * many requests miss the cache at once (every cache refresh) is never refused for that.
+ * A key known to the cache (due for a refresh, or being read) costs one shared database read. Otherwise
+ * an address whose look-ups found no usable key too often is refused before it reaches the database;
+ * only failed look-ups count, so a busy client whose many requests miss the cache at once (every cache
+ * refresh) is never refused for that.
  */
-async function lookUp(deps: ApiKeyGuardDeps, rawKey: string, ip: string, res: Response): Promise<VerifiedKey | null> {
-  if (deps.verifier.isCached(rawKey)) return deps.verifier.lookup(rawKey);
+async function lookUp(deps: ApiKeyGuardDeps, hash: string, ip: string, res: Response): Promise<VerifiedKey | null> {
+  if (deps.verifier.isCached(hash)) return deps.verifier.lookupHash(hash);
   const wait = await deps.failedLookups.blockedFor(ip);
   if (wait !== null) {
     throw tooManyRequests(
@@ -113,7 +139,7 @@ async function lookUp(deps: ApiKeyGuardDeps, rawKey: string, ip: string, res: Re
       wait,
     );
   }
-  const key = await deps.verifier.lookup(rawKey);
+  const key = await deps.verifier.lookupHash(hash);
   if (!key || !isUsable(key.principal)) await deps.failedLookups.failed(ip);
   return key;
 }

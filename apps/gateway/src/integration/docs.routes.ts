@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { buildOpenApiDocument, webhooksOpenApi, type Services } from '@wms/shared';
 import { renderDocsPage, type OpenApiDocument } from './docs-page.js';
 import { documentOpenApi } from './documents.openapi.js';
@@ -19,13 +19,11 @@ function openApiDocument(services: Pick<Services, 'ingest'>) {
  * GET /openapi.json under the integration base: public, no API key (it describes only request and
  * answer shapes, nothing of any tenant), so client generators and the docs page can read it.
  */
-export function openApiRoutes(services: Pick<Services, 'ingest'>): Router {
-  const router = Router();
+export function openApiRoute(services: Pick<Services, 'ingest'>): RequestHandler {
   const document = openApiDocument(services);
-  router.get('/openapi.json', (_req, res) => {
+  return (_req, res) => {
     res.json(document);
-  });
-  return router;
+  };
 }
 
 /** GET /docs: the same document as a static HTML page (no scripts, nothing from a CDN). */

@@ -1,5 +1,5 @@
 import './request.types.js';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import {
   Joi,
   ASN_STATUSES,
@@ -9,6 +9,7 @@ import {
   stockQuerySchema,
   successEnvelope,
   successEnvelopeText,
+  compileValidator,
   unitOfWork,
   validate,
   type AsnStatus,
@@ -29,14 +30,21 @@ const cancelBodySchema = Joi.object({ tenantId: tenantIdField }).label('CancelBo
 const tenantQuerySchema = Joi.object({ tenantId: tenantIdField });
 const orderListSchema = listQuerySchema(ORDER_STATUSES);
 const asnListSchema = listQuerySchema(ASN_STATUSES);
+const checkTenantQuery = compileValidator(tenantQuerySchema, 'Query validation failed');
+const checkStockQuery = compileValidator<StockQuery>(stockQuerySchema, 'Query validation failed');
 
 /**
- * GRN creation, order cancel, and the inquiries and lists of orders, ASNs and stock. (ASN and order
- * creation are entities of the ingest registry: entities.routes.ts.) Writes run in one transaction
- * with their idempotency record; reads are one statement each.
+ * GRN creation, order cancel, and the inquiries and lists of orders, ASNs and stock, added to the
+ * integration router itself (a router of their own would cost every inquiry its dispatch). (ASN and
+ * order creation are entities of the ingest registry: entities.routes.ts.) Writes run in one
+ * transaction with their idempotency record; reads are one statement each.
  */
-export function documentRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
-  const router = Router();
+export function documentRoutes(
+  router: Router,
+  runtime: Runtime,
+  services: Services,
+  idempotency: RequestHandler,
+): void {
   const write = (
     status: 200 | 201,
     work: (req: Request, context: WriteContext) => Promise<unknown>,
@@ -62,16 +70,47 @@ export function documentRoutes(runtime: Runtime, services: Services, idempotency
       res.json(successEnvelope(await work(req, tenantId), req.requestId));
     },
   ];
-  // The inquiries whose answer PostgreSQL builds as JSON text: it is sent as it came.
-  const readJson = (work: (req: Request, tenantId: string) => Promise<string>): RequestHandler[] => [
+  // The inquiries whose answer PostgreSQL builds as JSON text: it is sent as it came. Express parses the
+  // query string again at every read of req.query, so it is read once.
+  const readJson = (work: (req: Request, tenantId: string, query: Request['query']) => Promise<string>) => [
     scoped('read'),
-    async (req, res) => {
-      const tenantId = await keyTenant(req, services, req.query.tenantId);
-      const data = await work(req, tenantId);
+    async (req: Request, res: Response) => {
+      const query = req.query;
+      const tenant = keyTenant(req, services, query.tenantId);
+      const data = await work(req, typeof tenant === 'string' ? tenant : await tenant, query);
       res.type('application/json').send(successEnvelopeText(data, req.requestId));
     },
   ];
 
+  // The inquiries first: a request is matched against the routes in the order they were added.
+  router.get(
+    '/stock',
+    ...readJson((_req, tenantId, query) => services.stock.inquireJson(tenantId, checkStockQuery(query))),
+  );
+  router.get(
+    '/orders/:orderNo',
+    ...readJson((req, tenantId, query) => {
+      checkTenantQuery(query);
+      return services.orders.inquireJson(tenantId, String(req.params.orderNo));
+    }),
+  );
+  router.get(
+    '/asn/:asnNo',
+    ...read((req, tenantId) => {
+      checkTenantQuery(req.query);
+      return services.asns.inquire(tenantId, String(req.params.asnNo));
+    }),
+  );
+  router.get(
+    '/orders',
+    scoped('read'),
+    list<OrderStatus>(services, orderListSchema, (tenantId, query) => services.orders.list(tenantId, query)),
+  );
+  router.get(
+    '/asn',
+    scoped('read'),
+    list<AsnStatus>(services, asnListSchema, (tenantId, query) => services.asns.list(tenantId, query)),
+  );
   router.post(
     '/grn',
     ...write(201, (req, context) => {
@@ -86,41 +125,6 @@ export function documentRoutes(runtime: Runtime, services: Services, idempotency
       return services.orders.cancel(context, String(req.params.orderNo));
     }),
   );
-
-  router.get(
-    '/orders',
-    scoped('read'),
-    list<OrderStatus>(services, orderListSchema, (tenantId, query) => services.orders.list(tenantId, query)),
-  );
-  router.get(
-    '/asn',
-    scoped('read'),
-    list<AsnStatus>(services, asnListSchema, (tenantId, query) => services.asns.list(tenantId, query)),
-  );
-  router.get(
-    '/orders/:orderNo',
-    ...readJson((req, tenantId) => {
-      validate(tenantQuerySchema, req.query, 'Query validation failed');
-      return services.orders.inquireJson(tenantId, String(req.params.orderNo));
-    }),
-  );
-  router.get(
-    '/asn/:asnNo',
-    ...read((req, tenantId) => {
-      validate(tenantQuerySchema, req.query, 'Query validation failed');
-      return services.asns.inquire(tenantId, String(req.params.asnNo));
-    }),
-  );
-  router.get(
-    '/stock',
-    ...readJson((req, tenantId) =>
-      services.stock.inquireJson(
-        tenantId,
-        validate<StockQuery>(stockQuerySchema, req.query, 'Query validation failed'),
-      ),
-    ),
-  );
-  return router;
 }
 
 /**

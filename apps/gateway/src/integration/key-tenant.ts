@@ -1,16 +1,19 @@
 import type { Request } from 'express';
 import { resolveKeyTenant, type Services } from '@wms/shared';
 
-/** The tenant this API-key request acts in; a tenant a cross-tenant key names must exist. */
-export async function keyTenant(
+/**
+ * The tenant this API-key request acts in: a tenant-bound key's at once (no promise on the inquiries' path),
+ * a tenant a cross-tenant key names once it is known to exist.
+ */
+export function keyTenant(
   req: Request,
   services: Pick<Services, 'tenants'>,
   requested: unknown,
-): Promise<string> {
+): string | Promise<string> {
   const key = req.apiKey!;
   const tenantId = resolveKeyTenant(key, requested);
-  if (!key.tenantId) await services.tenants.requireExisting(tenantId);
-  return tenantId;
+  if (key.tenantId) return tenantId;
+  return services.tenants.requireExisting(tenantId).then(() => tenantId);
 }
 
 /** `tenantId` at the top level of a JSON object body, if any. */

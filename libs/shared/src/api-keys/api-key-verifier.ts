@@ -44,9 +44,13 @@ export class ApiKeyVerifier {
 
   /** The stored key for a well-formed raw key, or null when there is none. Active/expiry are the caller's to check. */
   async lookup(rawKey: string, now = Date.now()): Promise<VerifiedKey | null> {
-    const hash = hashKey(rawKey);
-    const cached = this.cache.get(hash);
-    if (cached && now - cached.loadedAt < this.options.ttlMs) return cached.key;
+    return this.lookupHash(hashKey(rawKey), now);
+  }
+
+  /** `lookup` by the key's hash, for a caller that hashed the raw key already (the guard, once per request). */
+  async lookupHash(hash: string, now = Date.now()): Promise<VerifiedKey | null> {
+    const fresh = this.fresh(hash, now);
+    if (fresh) return fresh;
     const pending = this.inFlight.get(hash);
     if (pending) return pending;
     const load = this.load(hash).finally(() => this.inFlight.delete(hash));
@@ -54,13 +58,18 @@ export class ApiKeyVerifier {
     return load;
   }
 
+  /** The key while its cache entry is fresh, without waiting a microtask: the guard's common case. */
+  fresh(hash: string, now = Date.now()): VerifiedKey | undefined {
+    const cached = this.cache.get(hash);
+    return cached && now - cached.loadedAt < this.options.ttlMs ? (cached.key ?? undefined) : undefined;
+  }
+
   /**
    * True when the key was found before and not changed since: its cache entry is fresh, or only due for
    * a refresh, or a look-up of it is in flight. Such a key needs no failed-lookup check; when its entry
    * expires, the requests that meet it share one database read instead of each asking Redis first.
    */
-  isCached(rawKey: string): boolean {
-    const hash = hashKey(rawKey);
+  isCached(hash: string): boolean {
     return this.cache.has(hash) || this.inFlight.has(hash);
   }
 

@@ -191,4 +191,36 @@ describe('the compiled check of bulk entries', () => {
       expect(compileEntryCheck(schema)).toBeNull();
     }
   });
+
+  it('with absentOnlyWhenUnknown, answers for input that leaves out an optional field it cannot check', () => {
+    const schema = bound(Joi.object({ sku: Joi.string().trim().required(), tenantId: Joi.string().guid() }));
+    expect(compileEntryCheck(schema)).toBeNull();
+    const check = compileEntryCheck(schema, { absentOnlyWhenUnknown: true })!;
+
+    expect(check({ sku: ' A-1 ' })).toStrictEqual(schema.validate({ sku: ' A-1 ' }).value);
+    expect(check({ sku: 'A-1', tenantId: '7c1f3a0e-8d7b-4c52-9a1e-2f4b6d8c0a11' })).toBeUndefined();
+    expect(check({ sku: 'A-1', tenantId: 'not-a-guid' })).toBeUndefined();
+  });
+
+  it('with absentOnlyWhenUnknown, still refuses to compile a required or defaulted field it cannot check', () => {
+    for (const schema of [
+      bound(Joi.object({ tenantId: Joi.string().guid().required() })),
+      bound(
+        Joi.object({
+          code: Joi.string()
+            .pattern(/^[A-Z]+$/)
+            .default('A'),
+        }),
+      ),
+      bound(
+        Joi.object({
+          code: Joi.string()
+            .pattern(/^[A-Z]+$/)
+            .forbidden(),
+        }),
+      ),
+    ]) {
+      expect(compileEntryCheck(schema, { absentOnlyWhenUnknown: true })).toBeNull();
+    }
+  });
 });

@@ -31,6 +31,14 @@ export const ENTRY_PREFERENCES = {
   convert: true,
 } as const;
 
+export interface EntryCheckOptions {
+  /**
+   * An optional field without a default whose rules the compiler does not know (a guid, a pattern) does not
+   * stop the compilation: the check then answers only for input that leaves that field out.
+   */
+  absentOnlyWhenUnknown?: boolean;
+}
+
 /**
  * Compiles a joi object schema into a straight-line check of the plain shapes bulk entries have: known
  * keys only, storable strings (trim, min, max), numbers (integer, min, max), booleans, allowed values, primitive
@@ -40,7 +48,7 @@ export const ENTRY_PREFERENCES = {
  * validates every entry. Joi spends most of a bulk job's CPU on per-key machinery; this skips it for
  * the entries that are simply right.
  */
-export function compileEntryCheck(schema: Joi.ObjectSchema): EntryCheck | null {
+export function compileEntryCheck(schema: Joi.ObjectSchema, options: EntryCheckOptions = {}): EntryCheck | null {
   const description = schema.describe() as Description;
   if (
     !onlyHas(description, ['type', 'flags', 'keys', 'preferences']) ||
@@ -52,7 +60,7 @@ export function compileEntryCheck(schema: Joi.ObjectSchema): EntryCheck | null {
 
   const fields = new Map<string, FieldCheck>();
   for (const [key, child] of Object.entries(description.keys)) {
-    const check = compileField(child);
+    const check = compileField(child) ?? (options.absentOnlyWhenUnknown ? absentOnly(child) : null);
     if (!check) return null;
     fields.set(key, check);
   }
@@ -91,6 +99,14 @@ function compileField(description: Description): FieldCheck | null {
     if (value === undefined) return presence === 'required' ? UNSURE : fallback;
     return typed(value);
   };
+}
+
+/** A field joi leaves out when it is not given: sure only of its absence. */
+function absentOnly(description: Description): FieldCheck | null {
+  if (!onlyHas(description, ['type', 'flags', 'rules', 'allow'])) return null;
+  const { presence, ...rest } = description.flags ?? {};
+  if (!documentationOnly(rest) || (presence !== undefined && presence !== 'optional')) return null;
+  return (value) => (value === undefined ? undefined : UNSURE);
 }
 
 function compileType(

@@ -27,6 +27,7 @@ export * from './webhooks/index.js';
 export * from './overview/index.js';
 export * from './access/index.js';
 export { createServices, type Services } from './services.js';
+export { createIngestRegistry, type IngestEntity } from './ingest-entities.js';
 export * from './bootstrap/index.js';
 export * from './numbering/index.js';
 export * from './inventory/index.js';

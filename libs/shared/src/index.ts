@@ -30,6 +30,7 @@ export { createServices, type Services } from './services.js';
 export { createIngestRegistry, type IngestEntity } from './ingest-entities.js';
 export * from './bootstrap/index.js';
 export * from './numbering/index.js';
+export * from './documents/index.js';
 export * from './inventory/index.js';
 export * from './inbound/index.js';
 export * from './outbound/index.js';

@@ -61,7 +61,15 @@ export function startWebhookWorker(
   options: WebhookWorkerOptions,
 ): WebhookWorker {
   const secrets = SecretBox.fromConfig(config);
-  const delivery = new WebhookDeliveryService(db, config.webhook, secrets);
+  const events = new EventsService(db);
+  const lifecycle = new WebhookLifecycleService(
+    db,
+    new WebhooksService(db, config, new AuditService(db), events),
+    events,
+  );
+  const delivery = new WebhookDeliveryService(db, config.webhook, secrets, (id, reason) =>
+    lifecycle.disableGone(id, reason),
+  );
 
   let relay: OutboxRelay | undefined;
   const relayRedis =
@@ -108,7 +116,7 @@ export function startWebhookWorker(
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'webhook worker error'));
 
-  const sweep = startDisableSweep(config, db, logger, options.disableSweepIntervalMs ?? 60_000);
+  const sweep = startDisableSweep(lifecycle, config, logger, options.disableSweepIntervalMs ?? 60_000);
 
   let closing: Promise<void> | undefined;
   return {
@@ -131,14 +139,7 @@ export function startWebhookWorker(
  * Disables subscriptions whose deliveries have all failed for WEBHOOK_DISABLE_AFTER_HOURS. Every worker
  * runs it; each subscription is disabled (audited, announced) by exactly one of them.
  */
-function startDisableSweep(config: Config, db: Database, logger: Logger, intervalMs: number) {
-  const events = new EventsService(db);
-  const lifecycle = new WebhookLifecycleService(
-    db,
-    new WebhooksService(db, config, events),
-    new AuditService(db),
-    events,
-  );
+function startDisableSweep(lifecycle: WebhookLifecycleService, config: Config, logger: Logger, intervalMs: number) {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     running ??= lifecycle

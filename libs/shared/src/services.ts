@@ -25,7 +25,7 @@ export function createServices(db: Database, config: Config) {
   const asns = new AsnService(db);
   const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
   const orders = new OrdersService(db, events);
-  const webhooks = new WebhooksService(db, config, events);
+  const webhooks = new WebhooksService(db, config, audit, events);
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
@@ -43,7 +43,7 @@ export function createServices(db: Database, config: Config) {
     ]),
     events,
     webhooks,
-    webhookLifecycle: new WebhookLifecycleService(db, webhooks, audit, events),
+    webhookLifecycle: new WebhookLifecycleService(db, webhooks, events),
     overview: new OverviewService(db),
     asns,
     grns: new GrnService(db, events),

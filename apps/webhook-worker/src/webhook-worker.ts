@@ -5,7 +5,7 @@ import {
   WebhookLifecycleService,
   WebhooksService,
   closeRedis,
-  settleWithin,
+  closeWithin,
   DeliveryEnqueuer,
   OutboxRelay,
   SecretBox,
@@ -121,8 +121,8 @@ export function startWebhookWorker(
       closing ??= (async () => {
         await relay?.stop();
         await sweep.stop();
-        await worker.close(force);
-        if (relayQueue) await settleWithin(relayQueue.close(), 2_000);
+        await closeWithin(worker, undefined, force);
+        if (relayQueue) await closeWithin(relayQueue, 2_000);
         if (relayRedis) await closeRedis(relayRedis);
       })();
       return closing;

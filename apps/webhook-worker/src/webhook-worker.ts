@@ -5,7 +5,7 @@ import {
   WebhookLifecycleService,
   WebhooksService,
   closeRedis,
-  settleWithin,
+  closeWithin,
   DeliveryEnqueuer,
   OutboxRelay,
   SecretBox,
@@ -34,6 +34,8 @@ export interface WebhookWorkerOptions {
   /** Where the relay enqueues; defaults to a fail-fast producer connection to REDIS_URL. */
   relayRedisUrl?: string;
   relayPollIntervalMs?: number;
+  /** How often the relay looks up long-pending deliveries in Redis again (default 60 s). */
+  relayRecheckIntervalMs?: number;
   /** Run the relay in this process (default true). */
   relay?: boolean;
   /** BullMQ lock settings; tests shorten them to see a killed worker's job come back quickly. */
@@ -83,9 +85,10 @@ export function startWebhookWorker(
   if (relayQueue) {
     relay = new OutboxRelay(db, new DeliveryEnqueuer(db, relayQueue), logger, {
       pollIntervalMs: options.relayPollIntervalMs,
+      recheckIntervalMs: options.relayRecheckIntervalMs,
       listenDatabaseUrl: config.databaseUrl,
     });
-    relay.start();
+    relay.start(relayRedis);
   }
 
   const worker = new Worker<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>(
@@ -126,8 +129,8 @@ export function startWebhookWorker(
       closing ??= (async () => {
         await relay?.stop();
         await sweep.stop();
-        await worker.close(force);
-        if (relayQueue) await settleWithin(relayQueue.close(), 2_000);
+        await closeWithin(worker, undefined, force);
+        if (relayQueue) await closeWithin(relayQueue, 2_000);
         if (relayRedis) await closeRedis(relayRedis);
       })();
       return closing;

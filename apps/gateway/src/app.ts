@@ -5,7 +5,7 @@ import {
   createIngestQueue,
   createWebhookDeliveryQueue,
   gatewayProcessMetrics,
-  settleWithin,
+  closeWithin,
   type AppLifecycle,
   type Runtime,
   type Services,
@@ -14,7 +14,7 @@ import {
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
-import { docsRoutes } from './integration/docs.routes.js';
+import { OPENAPI_PATH, docsRoutes, openApiRoute } from './integration/docs.routes.js';
 import { INTEGRATION_BASE_PATH } from './integration/entities.routes.js';
 import { inOrder } from './http/in-order.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -70,7 +70,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   const ingestQueue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   for (const queue of [webhookQueue, ingestQueue]) {
     queue.on('error', () => undefined);
-    lifecycle.onClose(() => settleWithin(queue.close(), 2_000));
+    lifecycle.onClose(() => closeWithin(queue, 2_000));
   }
   const metrics = gatewayProcessMetrics([ingestQueue, webhookQueue]);
 
@@ -78,12 +78,14 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   // frequent calls (each layer before it would cost them a path match).
   app.use(inOrder(httpMetrics(), requestContext(logger), refuseNulInTarget, securityHeaders()));
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
+  // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
+  app.get(OPENAPI_PATH, openApiRoute(services));
   app.use(INTEGRATION_BASE_PATH, integrationRouter(runtime, services, lifecycle, apiKeyAccess.guard));
   app.get('/metrics', metricsRoute(metrics, config.metricsToken));
   app.use('/health', healthRoutes(runtime));
   // Before the admin portal's /admin pages, so their fallback never answers for the console.
   app.use(QUEUE_CONSOLE_PATH, queueConsoleRoutes(tokens, runtime.db, { ingest: ingestQueue, webhook: webhookQueue }));
-  app.use('/docs', docsRoutes(services));
+  app.use('/docs', docsRoutes());
 
   const api = express.Router();
   api.use(parseJsonBody());

@@ -5,7 +5,7 @@ import {
   WebhookLifecycleService,
   WebhooksService,
   closeRedis,
-  settleWithin,
+  closeWithin,
   DeliveryEnqueuer,
   OutboxRelay,
   SecretBox,
@@ -34,6 +34,8 @@ export interface WebhookWorkerOptions {
   /** Where the relay enqueues; defaults to a fail-fast producer connection to REDIS_URL. */
   relayRedisUrl?: string;
   relayPollIntervalMs?: number;
+  /** How often the relay looks up long-pending deliveries in Redis again (default 60 s). */
+  relayRecheckIntervalMs?: number;
   /** Run the relay in this process (default true). */
   relay?: boolean;
   /** BullMQ lock settings; tests shorten them to see a killed worker's job come back quickly. */
@@ -61,7 +63,15 @@ export function startWebhookWorker(
   options: WebhookWorkerOptions,
 ): WebhookWorker {
   const secrets = SecretBox.fromConfig(config);
-  const delivery = new WebhookDeliveryService(db, config.webhook, secrets);
+  const events = new EventsService(db);
+  const lifecycle = new WebhookLifecycleService(
+    db,
+    new WebhooksService(db, config, new AuditService(db), events),
+    events,
+  );
+  const delivery = new WebhookDeliveryService(db, config.webhook, secrets, (id, reason) =>
+    lifecycle.disableGone(id, reason),
+  );
 
   let relay: OutboxRelay | undefined;
   const relayRedis =
@@ -75,9 +85,10 @@ export function startWebhookWorker(
   if (relayQueue) {
     relay = new OutboxRelay(db, new DeliveryEnqueuer(db, relayQueue), logger, {
       pollIntervalMs: options.relayPollIntervalMs,
+      recheckIntervalMs: options.relayRecheckIntervalMs,
       listenDatabaseUrl: config.databaseUrl,
     });
-    relay.start();
+    relay.start(relayRedis);
   }
 
   const worker = new Worker<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>(
@@ -108,7 +119,7 @@ export function startWebhookWorker(
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'webhook worker error'));
 
-  const sweep = startDisableSweep(config, db, logger, options.disableSweepIntervalMs ?? 60_000);
+  const sweep = startDisableSweep(lifecycle, config, logger, options.disableSweepIntervalMs ?? 60_000);
 
   let closing: Promise<void> | undefined;
   return {
@@ -118,8 +129,8 @@ export function startWebhookWorker(
       closing ??= (async () => {
         await relay?.stop();
         await sweep.stop();
-        await worker.close(force);
-        if (relayQueue) await settleWithin(relayQueue.close(), 2_000);
+        await closeWithin(worker, undefined, force);
+        if (relayQueue) await closeWithin(relayQueue, 2_000);
         if (relayRedis) await closeRedis(relayRedis);
       })();
       return closing;
@@ -131,14 +142,7 @@ export function startWebhookWorker(
  * Disables subscriptions whose deliveries have all failed for WEBHOOK_DISABLE_AFTER_HOURS. Every worker
  * runs it; each subscription is disabled (audited, announced) by exactly one of them.
  */
-function startDisableSweep(config: Config, db: Database, logger: Logger, intervalMs: number) {
-  const events = new EventsService(db);
-  const lifecycle = new WebhookLifecycleService(
-    db,
-    new WebhooksService(db, config, events),
-    new AuditService(db),
-    events,
-  );
+function startDisableSweep(lifecycle: WebhookLifecycleService, config: Config, logger: Logger, intervalMs: number) {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     running ??= lifecycle

@@ -1,12 +1,7 @@
 import './request.types.js';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import {
   Joi,
-  ASN_STATUSES,
-  ORDER_STATUSES,
-  grnSchema,
-  listQuerySchema,
-  stockQuerySchema,
   successEnvelope,
   successEnvelopeText,
   compileValidator,
@@ -20,18 +15,15 @@ import {
   type Services,
   type StockQuery,
   type WriteContext,
+  type IntegrationRoute,
 } from '@wms/shared';
-import { jsonBody, scoped } from './scope.js';
+import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
+import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
 
-const tenantIdField = Joi.string().guid();
-const grnBodySchema = (grnSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField }).required();
-const cancelBodySchema = Joi.object({ tenantId: tenantIdField }).label('CancelBody');
-const tenantQuerySchema = Joi.object({ tenantId: tenantIdField });
-const orderListSchema = listQuerySchema(ORDER_STATUSES);
-const asnListSchema = listQuerySchema(ASN_STATUSES);
-const checkTenantQuery = compileValidator(tenantQuerySchema, 'Query validation failed');
-const checkStockQuery = compileValidator<StockQuery>(stockQuerySchema, 'Query validation failed');
+const checkOrderQuery = compileValidator(ROUTES.order.query!, 'Query validation failed');
+const checkAsnQuery = compileValidator(ROUTES.asn.query!, 'Query validation failed');
+const checkStockQuery = compileValidator<StockQuery>(ROUTES.stock.query!, 'Query validation failed');
 
 /**
  * GRN creation, order cancel, and the inquiries and lists of orders, ASNs and stock, added to the
@@ -46,13 +38,11 @@ export function documentRoutes(
   idempotency: RequestHandler,
 ): void {
   const write = (
+    route: IntegrationRoute,
     status: 200 | 201,
     work: (req: Request, context: WriteContext) => Promise<unknown>,
-  ): RequestHandler[] => [
-    scoped('write'),
-    ...jsonBody,
-    idempotency,
-    async (req, res) => {
+  ) =>
+    mount(router, route, ...jsonBody, idempotency, async (req, res) => {
       const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
       const body = await unitOfWork(runtime.db, async (transaction) => {
         const envelope = successEnvelope(await work(req, { tenantId, transaction }), req.requestId);
@@ -61,69 +51,54 @@ export function documentRoutes(
       });
       req.idempotency?.markStored();
       res.status(status).json(body);
-    },
-  ];
-  const read = (work: (req: Request, tenantId: string) => Promise<unknown>): RequestHandler[] => [
-    scoped('read'),
-    async (req, res) => {
+    });
+  const read = (route: IntegrationRoute, work: (req: Request, tenantId: string) => Promise<unknown>) =>
+    mount(router, route, async (req, res) => {
       const tenantId = await keyTenant(req, services, req.query.tenantId);
       res.json(successEnvelope(await work(req, tenantId), req.requestId));
-    },
-  ];
+    });
   // The inquiries whose answer PostgreSQL builds as JSON text: it is sent as it came. Express parses the
   // query string again at every read of req.query, so it is read once.
-  const readJson = (work: (req: Request, tenantId: string, query: Request['query']) => Promise<string>) => [
-    scoped('read'),
-    async (req: Request, res: Response) => {
+  const readJson = (
+    route: IntegrationRoute,
+    work: (req: Request, tenantId: string, query: Request['query']) => Promise<string>,
+  ) =>
+    mount(router, route, async (req, res) => {
       const query = req.query;
       const tenant = keyTenant(req, services, query.tenantId);
       const data = await work(req, typeof tenant === 'string' ? tenant : await tenant, query);
       res.type('application/json').send(successEnvelopeText(data, req.requestId));
-    },
-  ];
+    });
 
   // The inquiries first: a request is matched against the routes in the order they were added.
-  router.get(
-    '/stock',
-    ...readJson((_req, tenantId, query) => services.stock.inquireJson(tenantId, checkStockQuery(query))),
+  readJson(ROUTES.stock, (_req, tenantId, query) => services.stock.inquireJson(tenantId, checkStockQuery(query)));
+  readJson(ROUTES.order, (req, tenantId, query) => {
+    checkOrderQuery(query);
+    return services.orders.inquireJson(tenantId, String(req.params.orderNo));
+  });
+  read(ROUTES.asn, (req, tenantId) => {
+    checkAsnQuery(req.query);
+    return services.asns.inquire(tenantId, String(req.params.asnNo));
+  });
+
+  write(ROUTES.grn, 201, (req, context) => {
+    const { tenantId: _named, ...input } = validate<GrnInput & { tenantId?: string }>(ROUTES.grn.body, req.body);
+    return services.grns.receive(context, input);
+  });
+  write(ROUTES.cancelOrder, 200, (req, context) => {
+    validate(ROUTES.cancelOrder.body, req.body ?? {});
+    return services.orders.cancel(context, String(req.params.orderNo));
+  });
+
+  mount(
+    router,
+    ROUTES.orders,
+    list<OrderStatus>(services, ROUTES.orders.query, (tenantId, query) => services.orders.list(tenantId, query)),
   );
-  router.get(
-    '/orders/:orderNo',
-    ...readJson((req, tenantId, query) => {
-      checkTenantQuery(query);
-      return services.orders.inquireJson(tenantId, String(req.params.orderNo));
-    }),
-  );
-  router.get(
-    '/asn/:asnNo',
-    ...read((req, tenantId) => {
-      checkTenantQuery(req.query);
-      return services.asns.inquire(tenantId, String(req.params.asnNo));
-    }),
-  );
-  router.get(
-    '/orders',
-    scoped('read'),
-    list<OrderStatus>(services, orderListSchema, (tenantId, query) => services.orders.list(tenantId, query)),
-  );
-  router.get(
-    '/asn',
-    scoped('read'),
-    list<AsnStatus>(services, asnListSchema, (tenantId, query) => services.asns.list(tenantId, query)),
-  );
-  router.post(
-    '/grn',
-    ...write(201, (req, context) => {
-      const { tenantId: _named, ...input } = validate<GrnInput & { tenantId?: string }>(grnBodySchema, req.body);
-      return services.grns.receive(context, input);
-    }),
-  );
-  router.post(
-    '/orders/:orderNo/cancel',
-    ...write(200, (req, context) => {
-      validate(cancelBodySchema, req.body ?? {});
-      return services.orders.cancel(context, String(req.params.orderNo));
-    }),
+  mount(
+    router,
+    ROUTES.asns,
+    list<AsnStatus>(services, ROUTES.asns.query, (tenantId, query) => services.asns.list(tenantId, query)),
   );
 }
 

@@ -4,7 +4,6 @@ import type { AppLifecycle, Runtime, Services } from '@wms/shared';
 import { useErrorFormat } from '../http/errors.js';
 import { entityRoutes } from './entities.routes.js';
 import { documentRoutes } from './documents.routes.js';
-import { openApiRoute } from './docs.routes.js';
 import { inOrder } from '../http/in-order.js';
 import { eventFeedRoutes } from './events.routes.js';
 import { idempotency } from './idempotency.middleware.js';
@@ -12,7 +11,7 @@ import { IngestJobs } from './ingest-jobs.js';
 import { jobsRoutes } from './jobs.routes.js';
 
 /**
- * `/api/v1/integration/v1` (mounted in app.ts): the OpenAPI document is public; everything else passes the
+ * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
  * API-key guard (its 401/403/429 use the plain error shape) and answers errors in the integration
  * envelope. Each route checks its scope, then parses its body (1 MB), so a caller without the right key
  * learns nothing about its payload.
@@ -25,7 +24,6 @@ export function integrationRouter(
 ): Router {
   const jobs = new IngestJobs(runtime, lifecycle);
   const router = Router();
-  router.get('/openapi.json', openApiRoute(services));
   router.use(inOrder(guard, envelopeErrors));
   const idempotent = idempotency(services, runtime.logger);
   // The inquiries first, on this router itself: they are the most frequent calls, and no entity route

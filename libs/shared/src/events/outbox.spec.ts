@@ -118,6 +118,46 @@ describe('events outbox and relay', () => {
     await deadQueue.close().catch(() => undefined);
   });
 
+  it('when Redis loses the jobs of pending deliveries (a failover, a restart without data, FLUSHALL), a recheck queues them again, once, and leaves finished deliveries alone', async () => {
+    const { tenant } = await createTenantWithWarehouse(ctx);
+    const subscription = await createSubscription(ctx, { url: 'http://127.0.0.1:9/lost', tenantId: tenant.id });
+    const relay = relayOver(ctx, queue);
+    await appendEvents(ctx, sampleEvents(tenant.id).slice(0, 3));
+    await drainRelay(relay);
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation FROM webhook_deliveries
+        WHERE subscription_id = :id ORDER BY created_at, id`,
+      { replacements: { id: subscription.id } },
+    )) as [Array<{ id: string; eventId: string; subscriptionId: string; generation: number }>, unknown];
+    expect(rows).toHaveLength(3);
+    const [lost, finished, kept] = rows.map((row) => ({ ...row, jobId: deliveryJobId(row) }));
+    await ctx.runtime.db.sequelize.query("UPDATE webhook_deliveries SET status = 'succeeded' WHERE id = :id", {
+      replacements: { id: finished!.id },
+    });
+    // Redis forgets two jobs: one of a delivery still pending, one of a delivery that has succeeded.
+    await queue.remove(lost!.jobId);
+    await queue.remove(finished!.jobId);
+
+    // A routine recheck only looks at deliveries queued more than its interval ago: these are fresh.
+    expect((await relay.recheck(false)).lost).toBe(0);
+    expect(await queue.getJobState(lost!.jobId)).toBe('unknown');
+
+    // After a reconnection every pending delivery is looked up.
+    const pass = await relay.recheck(true);
+    expect(pass.checked).toBeGreaterThanOrEqual(2);
+    expect(pass.lost).toBeGreaterThanOrEqual(1);
+    expect(await queue.getJobState(lost!.jobId)).toBe('waiting');
+    expect((await queue.getJob(lost!.jobId))?.data).toEqual({ deliveryId: lost!.id, subscriptionId: subscription.id });
+    expect(await queue.getJobState(finished!.jobId)).toBe('unknown');
+    expect(await queue.getJobState(kept!.jobId)).toBe('waiting');
+
+    // Looked up again, nothing is added twice.
+    await relay.recheck(true);
+    const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
+    const ours = jobs.filter((job) => rows.some((row) => row.id === job.data.deliveryId)).map((job) => job.id);
+    expect(ours.sort()).toEqual([lost!.jobId, kept!.jobId].sort());
+  });
+
   it('when an event commits after a later one, the feed still lists it after the cursor already handed out', async () => {
     const { tenant } = await createTenantWithWarehouse(ctx);
     const [early, late] = sampleEvents(tenant.id);

@@ -15,16 +15,19 @@ export function requestContext(logger: Logger): RequestHandler {
     if (traceId) req.traceId = traceId;
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'info';
+      // Below the configured level the line is not even built.
+      if (!logger.isLevelEnabled(level)) return;
+      const url = req.originalUrl;
+      const query = url.indexOf('?');
       logger[level](
         {
           requestId,
           traceId,
           method: req.method,
-          path: req.originalUrl.split('?')[0],
+          path: query === -1 ? url : url.slice(0, query),
           statusCode: res.statusCode,
-          durationMs,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         },
         'request completed',
       );

@@ -1,4 +1,11 @@
-import { createRedis, createWebhookDeliveryQueue, deliveryJobId, type WebhookDeliveryQueue } from '../index.js';
+import {
+  WEBHOOK_DELIVERY_JOB,
+  createRedis,
+  createWebhookDeliveryQueue,
+  deliveryIdsOf,
+  deliveryJobId,
+  type WebhookDeliveryQueue,
+} from '../index.js';
 import {
   appendEvents,
   createSubscription,
@@ -113,8 +120,14 @@ describe('events outbox and relay', () => {
       'SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation FROM webhook_deliveries WHERE subscription_id IN (:ids)',
       { replacements: { ids: [everything.id, shipped.id] } },
     )) as [Array<{ id: string; eventId: string; subscriptionId: string; generation: number }>, unknown];
-    const ours = jobs.filter((job) => rows.some((row) => row.id === job.data.deliveryId));
-    expect(ours.map((job) => job.id).sort()).toEqual(rows.map((row) => deliveryJobId(row)).sort());
+    // Each delivery is in exactly one job (a batch job, or one of its own named by its run).
+    const queued = jobs.flatMap((job) => deliveryIdsOf(job.data)).filter((id) => rows.some((row) => row.id === id));
+    expect(queued.sort()).toEqual(rows.map((row) => row.id).sort());
+    const lone = jobs.filter(
+      (job) => job.name === WEBHOOK_DELIVERY_JOB && rows.some((row) => row.id === deliveryIdsOf(job.data)[0]),
+    );
+    for (const job of lone)
+      expect(job.id).toBe(deliveryJobId(rows.find((row) => row.id === deliveryIdsOf(job.data)[0])!));
     await deadQueue.close().catch(() => undefined);
   });
 

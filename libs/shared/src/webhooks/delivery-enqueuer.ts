@@ -1,12 +1,58 @@
 import type { Database } from '../db/index.js';
-import { WEBHOOK_DELIVERY_JOB, deliveryJobId, type WebhookDeliveryQueue } from '../queue/index.js';
+import {
+  WEBHOOK_DELIVERY_BATCH,
+  WEBHOOK_DELIVERY_BATCH_JOB,
+  WEBHOOK_DELIVERY_JOB,
+  deliveryBatchJobId,
+  deliveryJobId,
+  type WebhookDeliveryQueue,
+} from '../queue/index.js';
 
 interface UnqueuedRow {
   id: string;
   eventId: string;
   subscriptionId: string;
   generation: number;
+  attempts: number;
   priority: number;
+}
+
+type DeliveryJobs = Parameters<WebhookDeliveryQueue['addBulk']>[0];
+
+/**
+ * The jobs of one pass. Deliveries without a priority go in batch jobs of up to WEBHOOK_DELIVERY_BATCH (a
+ * lone one as a job of its own); recovered and replayed deliveries carry a priority and stay one job each,
+ * so BullMQ runs every live delivery before them.
+ */
+export function deliveryJobsOf(rows: UnqueuedRow[]): DeliveryJobs {
+  const jobs: DeliveryJobs = [];
+  const single = (row: UnqueuedRow) =>
+    jobs.push({
+      name: WEBHOOK_DELIVERY_JOB,
+      data: { deliveryId: row.id, subscriptionId: row.subscriptionId },
+      opts: row.priority > 0 ? { jobId: deliveryJobId(row), priority: row.priority } : { jobId: deliveryJobId(row) },
+    });
+  const live = rows.filter((row) => row.priority === 0);
+  rows.filter((row) => row.priority > 0).forEach(single);
+  if (live.length === 1) single(live[0]!);
+  else
+    for (let at = 0; at < live.length; at += WEBHOOK_DELIVERY_BATCH) {
+      const batch = live.slice(at, at + WEBHOOK_DELIVERY_BATCH);
+      jobs.push({
+        name: WEBHOOK_DELIVERY_BATCH_JOB,
+        data: {
+          deliveries: batch.map((row) => ({
+            deliveryId: row.id,
+            eventId: row.eventId,
+            subscriptionId: row.subscriptionId,
+            generation: row.generation,
+            attempts: row.attempts,
+          })),
+        },
+        opts: { jobId: deliveryBatchJobId(batch) },
+      });
+    }
+  return jobs;
 }
 
 /**
@@ -15,7 +61,8 @@ interface UnqueuedRow {
  * other) and marked enqueued only after BullMQ accepted the jobs, in the same transaction: when Redis
  * is down the transaction rolls back and the rows wait in PostgreSQL for the next pass. A crash after
  * the add but before the commit re-adds the same job ids, which BullMQ ignores while the job exists
- * (and the worker skips a delivery that has already succeeded).
+ * (and the worker skips a delivery that has already succeeded; a batch grouped differently the second
+ * time may attempt a delivery twice, which at-least-once allows).
  */
 export class DeliveryEnqueuer {
   constructor(
@@ -29,7 +76,7 @@ export class DeliveryEnqueuer {
     if (ids && ids.length === 0) return 0;
     return this.db.sequelize.transaction(async (transaction) => {
       const [rows] = (await this.db.sequelize.query(
-        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, priority
+        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
            FROM webhook_deliveries
           WHERE enqueued_at IS NULL ${ids ? 'AND id IN (:ids)' : ''}
           ORDER BY created_at
@@ -38,18 +85,7 @@ export class DeliveryEnqueuer {
         { replacements: { limit, ids: ids ?? null }, transaction },
       )) as [UnqueuedRow[], unknown];
       if (rows.length === 0) return 0;
-      await withTimeout(
-        this.queue.addBulk(
-          rows.map((row) => ({
-            name: WEBHOOK_DELIVERY_JOB,
-            data: { deliveryId: row.id, subscriptionId: row.subscriptionId },
-            // Recovered and replayed deliveries carry a priority: BullMQ runs every job without one first.
-            opts:
-              row.priority > 0 ? { jobId: deliveryJobId(row), priority: row.priority } : { jobId: deliveryJobId(row) },
-          })),
-        ),
-        this.options.addTimeoutMs ?? 5_000,
-      );
+      await withTimeout(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000);
       await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
         replacements: { ids: rows.map((row) => row.id) },
         transaction,

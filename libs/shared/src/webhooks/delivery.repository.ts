@@ -1,5 +1,5 @@
 import { MicroBatcher } from '../batching/index.js';
-import type { Database } from '../db/index.js';
+import { PreparedStatement, type Database } from '../db/index.js';
 import type { EventName } from '../events/index.js';
 import type { DeliveryStatus } from './webhook.types.js';
 
@@ -8,6 +8,8 @@ export interface DeliveryWork {
   id: string;
   status: DeliveryStatus;
   generation: number;
+  /** Attempts recorded over every run. */
+  attempts: number;
   eventId: string;
   subscriptionId: string;
   url: string;
@@ -62,17 +64,7 @@ export class DeliveryRepository {
   }
 
   private async loadMany(deliveryIds: string[]): Promise<Array<DeliveryWork | null>> {
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT d.id, d.status, d.generation, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
-              s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt",
-              CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
-              e.request_id AS "requestId", e.trace_id AS "traceId"
-         FROM webhook_deliveries d
-         JOIN webhook_subscriptions s ON s.id = d.subscription_id
-         JOIN events e ON e.id = d.event_id
-        WHERE d.id = ANY(:deliveryIds::uuid[])`,
-      { replacements: { deliveryIds: `{${deliveryIds.join(',')}}` } },
-    )) as [DeliveryWork[], unknown];
+    const rows = await loadStatement.rows(this.db.sequelize, [deliveryIds]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return deliveryIds.map((id) => byId.get(id) ?? null);
   }
@@ -89,38 +81,7 @@ export class DeliveryRepository {
       next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
       disabled_reason: attempt.disableSubscription ?? null,
     }));
-    await this.db.sequelize.query(
-      `WITH input AS (
-         SELECT * FROM jsonb_to_recordset(:rows::jsonb) AS r(
-           delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
-           response_body text, status text, next_attempt_at timestamptz, disabled_reason text)
-       ), attempt AS (
-         INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body)
-         SELECT delivery_id, generation, status_code, latency_ms, error, response_body FROM input
-       ), delivery AS (
-         UPDATE webhook_deliveries d
-            SET attempts = d.attempts + 1, status = i.status, last_status_code = i.status_code, last_error = i.error,
-                next_attempt_at = i.next_attempt_at, updated_at = now()
-           FROM input i
-          WHERE d.id = i.delivery_id AND d.generation = i.generation AND d.status = 'pending'
-          RETURNING d.subscription_id, i.disabled_reason, i.status
-       ), outcome AS (
-         SELECT subscription_id, bool_or(status = 'succeeded') AS succeeded, max(disabled_reason) AS disabled_reason
-           FROM delivery GROUP BY subscription_id
-       )
-       -- failing_since marks the first failure after the last success; it is written only when it changes,
-       -- so a busy subscription's row is not updated on every attempt.
-       UPDATE webhook_subscriptions s
-          SET active = s.active AND o.disabled_reason IS NULL,
-              disabled_reason = coalesce(o.disabled_reason, s.disabled_reason),
-              disabled_at = CASE WHEN o.disabled_reason IS NOT NULL THEN now() ELSE s.disabled_at END,
-              failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(s.failing_since, now()) END,
-              updated_at = now()
-         FROM outcome o
-        WHERE s.id = o.subscription_id
-          AND (o.disabled_reason IS NOT NULL OR (o.succeeded = (s.failing_since IS NOT NULL)))`,
-      { replacements: { rows: JSON.stringify(rows) } },
-    );
+    await recordStatement.rows(this.db.sequelize, [JSON.stringify(rows)]);
     return attempts.map(() => undefined);
   }
 
@@ -133,3 +94,48 @@ export class DeliveryRepository {
     );
   }
 }
+
+const loadStatement = new PreparedStatement<DeliveryWork>(
+  'webhook-delivery-load',
+  `SELECT d.id, d.status, d.generation, d.attempts, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
+          s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt",
+          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
+          e.request_id AS "requestId", e.trace_id AS "traceId"
+     FROM webhook_deliveries d
+     JOIN webhook_subscriptions s ON s.id = d.subscription_id
+     JOIN events e ON e.id = d.event_id
+    WHERE d.id = ANY($1::uuid[])`,
+);
+
+const recordStatement = new PreparedStatement<never>(
+  'webhook-delivery-record',
+  `WITH input AS (
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+       delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
+       response_body text, status text, next_attempt_at timestamptz, disabled_reason text)
+   ), attempt AS (
+     INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body)
+     SELECT delivery_id, generation, status_code, latency_ms, error, response_body FROM input
+   ), delivery AS (
+     UPDATE webhook_deliveries d
+        SET attempts = d.attempts + 1, status = i.status, last_status_code = i.status_code, last_error = i.error,
+            next_attempt_at = i.next_attempt_at, updated_at = now()
+       FROM input i
+      WHERE d.id = i.delivery_id AND d.generation = i.generation AND d.status = 'pending'
+      RETURNING d.subscription_id, i.disabled_reason, i.status
+   ), outcome AS (
+     SELECT subscription_id, bool_or(status = 'succeeded') AS succeeded, max(disabled_reason) AS disabled_reason
+       FROM delivery GROUP BY subscription_id
+   )
+   -- failing_since marks the first failure after the last success; it is written only when it changes,
+   -- so a busy subscription's row is not updated on every attempt.
+   UPDATE webhook_subscriptions s
+      SET active = s.active AND o.disabled_reason IS NULL,
+          disabled_reason = coalesce(o.disabled_reason, s.disabled_reason),
+          disabled_at = CASE WHEN o.disabled_reason IS NOT NULL THEN now() ELSE s.disabled_at END,
+          failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(s.failing_since, now()) END,
+          updated_at = now()
+     FROM outcome o
+    WHERE s.id = o.subscription_id
+      AND (o.disabled_reason IS NOT NULL OR (o.succeeded = (s.failing_since IS NOT NULL)))`,
+);

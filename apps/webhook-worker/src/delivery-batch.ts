@@ -25,6 +25,8 @@ export async function deliverBatch(
   jobId: string | undefined,
 ): Promise<WebhookDeliveryJobResult> {
   const { deliveries } = checkedBatch(data);
+  // The relay adds a batch just before its fan-out commits: the rows are read once that has happened.
+  await deps.delivery.repository.fanOutFinished();
   const counts: BatchCounts = { succeeded: 0, retried: 0, failed: 0, skipped: 0, deferred: 0 };
   const settled = await Promise.allSettled(deliveries.map((queued) => settleOne(deps, queued, counts, jobId)));
   const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');

@@ -79,12 +79,14 @@ export function deliveryIdsOf(data: WebhookDeliveryPayload): string[] {
 }
 
 /**
- * A batch's job id, from the runs it carries: a relay pass repeated after a crash between the add and its
- * commit adds the same batch once more only if it groups the same deliveries.
+ * A batch's job id, from the delivery rows and runs it carries: a relay pass repeated after a crash between
+ * the add and its commit adds the same batch once more only if it groups the same deliveries.
  */
-export function deliveryBatchJobId(deliveries: Array<{ eventId: string; subscriptionId: string; generation: number }>) {
+export function deliveryBatchJobId(
+  deliveries: Array<{ id: string; eventId: string; subscriptionId: string; generation: number }>,
+) {
   const hash = createHash('sha256');
-  for (const delivery of deliveries) hash.update(deliveryJobId(delivery)).update('\n');
+  for (const delivery of deliveries) hash.update(delivery.id).update(deliveryJobId(delivery)).update('\n');
   return `batch.${hash.digest('hex').slice(0, 32)}`;
 }
 

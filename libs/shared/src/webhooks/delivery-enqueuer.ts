@@ -8,7 +8,7 @@ import {
   type WebhookDeliveryQueue,
 } from '../queue/index.js';
 
-interface UnqueuedRow {
+export interface UnqueuedRow {
   id: string;
   eventId: string;
   subscriptionId: string;
@@ -24,7 +24,7 @@ type DeliveryJobs = Parameters<WebhookDeliveryQueue['addBulk']>[0];
  * lone one as a job of its own); recovered and replayed deliveries carry a priority and stay one job each,
  * so BullMQ runs every live delivery before them.
  */
-export function deliveryJobsOf(rows: UnqueuedRow[]): DeliveryJobs {
+export function deliveryJobsOf(rows: UnqueuedRow[], { alwaysBatch = false } = {}): DeliveryJobs {
   const jobs: DeliveryJobs = [];
   const single = (row: UnqueuedRow) =>
     jobs.push({
@@ -34,7 +34,7 @@ export function deliveryJobsOf(rows: UnqueuedRow[]): DeliveryJobs {
     });
   const live = rows.filter((row) => row.priority === 0);
   rows.filter((row) => row.priority > 0).forEach(single);
-  if (live.length === 1) single(live[0]!);
+  if (live.length === 1 && !alwaysBatch) single(live[0]!);
   else
     for (let at = 0; at < live.length; at += WEBHOOK_DELIVERY_BATCH) {
       const batch = live.slice(at, at + WEBHOOK_DELIVERY_BATCH);
@@ -65,11 +65,37 @@ export function deliveryJobsOf(rows: UnqueuedRow[]): DeliveryJobs {
  * time may attempt a delivery twice, which at-least-once allows).
  */
 export class DeliveryEnqueuer {
+  /** When adding last failed: the fan-out leaves its rows to the enqueue passes for a while. */
+  private failedAt = 0;
+
   constructor(
     private readonly db: Database,
     private readonly queue: WebhookDeliveryQueue,
     private readonly options: { addTimeoutMs?: number } = {},
   ) {}
+
+  /** False for a few seconds after an add failed: Redis is away, and waiting on it would hold up the fan-out. */
+  get addsAtFanOut(): boolean {
+    return Date.now() - this.failedAt > (this.options.addTimeoutMs ?? 5_000);
+  }
+
+  /**
+   * Adds the deliveries a fan-out just wrote, in its transaction (they were written as enqueued). Always as
+   * batch jobs, whose ids name the delivery rows: if the transaction never commits, a later pass writes new
+   * rows, so no job that names the lost rows can stand in for theirs. False when Redis did not take them.
+   */
+  async addFannedOut(rows: UnqueuedRow[]): Promise<boolean> {
+    try {
+      await withTimeout(
+        this.queue.addBulk(deliveryJobsOf(rows, { alwaysBatch: true })),
+        this.options.addTimeoutMs ?? 5_000,
+      );
+      return true;
+    } catch {
+      this.failedAt = Date.now();
+      return false;
+    }
+  }
 
   /** Enqueues up to `limit` unqueued deliveries, oldest first; or only those named in `ids`. Returns how many. */
   async enqueue(limit: number, ids?: string[]): Promise<number> {
@@ -85,7 +111,12 @@ export class DeliveryEnqueuer {
         { replacements: { limit, ids: ids ?? null }, transaction },
       )) as [UnqueuedRow[], unknown];
       if (rows.length === 0) return 0;
-      await withTimeout(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000);
+      await withTimeout(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000).catch(
+        (error: unknown) => {
+          this.failedAt = Date.now();
+          throw error;
+        },
+      );
       await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
         replacements: { ids: rows.map((row) => row.id) },
         transaction,

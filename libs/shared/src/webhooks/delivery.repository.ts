@@ -55,6 +55,15 @@ export class DeliveryRepository {
   }
 
   /**
+   * Resolves once the fan-out under way (if any) has committed or rolled back. The relay adds the batch
+   * jobs of a fan-out inside its transaction, so a worker can take a batch before the rows it names are
+   * visible; a batch waits here (for the fan-out's lock) before it reads them.
+   */
+  async fanOutFinished(): Promise<void> {
+    await fanOutFinished.rows(this.db.sequelize, [FAN_OUT_LOCK_KEY]);
+  }
+
+  /**
    * Writes the attempt and the delivery's new state. The delivery is only changed while it is still
    * pending in the same run (generation): a late answer of an attempt that was presumed dead (worker
    * killed, job re-run) cannot turn a success back into a failure.
@@ -94,6 +103,15 @@ export class DeliveryRepository {
     );
   }
 }
+
+/** Serialises fan-out passes across relays (transaction-level advisory lock, taken exclusively by a fan-out). */
+export const FAN_OUT_LOCK_KEY = 0x77_6d_73_01; // "wms" + 1
+
+// Waits for a fan-out holding the lock to finish: a shared lock, released when the statement ends.
+const fanOutFinished = new PreparedStatement<unknown>(
+  'webhook-fan-out-finished',
+  'SELECT pg_advisory_xact_lock_shared($1::bigint)',
+);
 
 const loadStatement = new PreparedStatement<DeliveryWork>(
   'webhook-delivery-load',

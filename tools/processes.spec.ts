@@ -36,6 +36,12 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   });
 }
 
+/** The gateway's gauge of requests in flight, read from its metrics (the scrape itself included). */
+async function requestsInFlight(port: number): Promise<number> {
+  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return Number(/^http_requests_in_flight(?:\{[^}]*\})? (\d+)/m.exec(metrics)?.[1] ?? 0);
+}
+
 /** Waits until `url` answers 200 (a process still starting refuses the connection). */
 async function answering(url: string): Promise<Response> {
   const response = await waitFor(
@@ -62,31 +68,30 @@ describe('app processes', () => {
 
     // Half a request body is on the wire when the signal arrives; the rest follows after it.
     const body = JSON.stringify({ email: 'nobody@example.test', password: 'not-the-password' });
-    const answer = new Promise<number>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/api/v1/auth/login',
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode!));
-        },
-      );
-      req.on('error', reject);
-      req.write(body.slice(0, 10));
-      req.on('socket', (socket) =>
-        socket.on('connect', () =>
-          setTimeout(() => {
-            gateway.child.kill('SIGTERM');
-            setTimeout(() => req.end(body.slice(10)), 300);
-          }, 100),
-        ),
-      );
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
     });
+    const answer = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', reject);
+    });
+    req.write(body.slice(0, 10));
+    // The login request is in flight beside the scrape that reads the gauge.
+    await waitFor(async () => (await requestsInFlight(port)) >= 2, 10_000, 'the gateway to be reading the request');
+    gateway.child.kill('SIGTERM');
+    await waitFor(
+      () => gateway.output().includes('"msg":"shutting down"'),
+      10_000,
+      'the gateway to start shutting down',
+    );
+    req.end(body.slice(10));
     const [status, code] = await Promise.all([answer, exitOf(gateway.child)]);
 
     expect(status).toBe(401);

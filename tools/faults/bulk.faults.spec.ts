@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import {
   createApiKey,
   createTestContext,
@@ -170,16 +169,14 @@ describe('bulk jobs survive crashes and outages', () => {
     // A short bulk wait keeps the claim lease of a call whose gateway lost its connection short.
     const gateway = await start('gateway', { BULK_SYNC_TIMEOUT_MS: '5000' });
     // A client retries a call that failed with its Idempotency-Key, as integrators are told to.
-    const call = async (index: number) => {
+    const call = (index: number) => {
       const idempotencyKey = randomUUID();
-      for (let attempt = 0; ; attempt += 1) {
-        const answer = await bulk(gateway, itemsOf('TERM', index), { 'idempotency-key': idempotencyKey }).catch(
-          () => undefined,
-        );
-        if (answer && answer.status < 500 && answer.status !== 409) return answer;
-        if (attempt === 150) throw new Error(`call ${index} kept failing: ${JSON.stringify(answer?.body)}`);
-        await delay(200);
-      }
+      return waitFor(
+        () => bulk(gateway, itemsOf('TERM', index), { 'idempotency-key': idempotencyKey }).catch(() => undefined),
+        (answer): answer is HttpResponse<AcceptedJobAnswer & BulkAnswer> =>
+          !!answer && answer.status < 500 && answer.status !== 409,
+        { timeoutMs: 90_000, intervalMs: 200, what: `call ${index} to be answered` },
+      );
     };
     const calls = Array.from({ length: 12 }, (_, index) => call(index));
     let terminated = 0;

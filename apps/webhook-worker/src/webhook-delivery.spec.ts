@@ -251,16 +251,17 @@ describe('webhook delivery', () => {
       const fast = await createSubscription(ctx, { url: receiver.urlFor('/served'), tenantId: tenant.id });
 
       await appendEvents(ctx, [...sampleEvents(tenant.id), ...sampleEvents(tenant.id)]);
-      // The first attempts run uncapped until one times out; after one more timeout period every attempt
-      // that started before the worker learned is over.
+      // The first attempts run uncapped until one times out; within one more timeout period every attempt
+      // that started before the worker learned has ended, leaving at most the slot's own attempt open.
       await waitFor(() => timedOut > 0, 10_000, 'a first timeout');
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await waitFor(() => open <= 1, 10_000, 'the attempts started before the worker learned to end');
       watching = true;
       await waitFor(
         async () => (await deliveriesOf(fast.id)).every((delivery) => delivery.status === 'succeeded'),
         10_000,
         'the other subscriber served',
       );
+      // A window to watch, not a wait: the slow subscriber keeps being retried while it lasts.
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       watching = false;
       await worker.close(true);

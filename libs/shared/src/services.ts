@@ -6,14 +6,15 @@ import { WarehousesService } from './warehouses/index.js';
 import { ApiKeysService } from './api-keys/index.js';
 import { UsersService } from './users/index.js';
 import { IdempotencyService } from './idempotency/index.js';
-import { IngestRegistry } from './integration/index.js';
-import { MasterDataService, masterDataIngestHandlers } from './master-data/index.js';
+import { MasterDataService } from './master-data/index.js';
+import type { IngestRegistry } from './integration/index.js';
+import { createIngestRegistry, type IngestEntity } from './ingest-entities.js';
 import { AuditService } from './audit/index.js';
 import { EventsService } from './events/index.js';
 import { WebhookLifecycleService, WebhooksService } from './webhooks/index.js';
 import { OverviewService } from './overview/index.js';
-import { AsnService, GrnService, asnIngestHandler } from './inbound/index.js';
-import { OrdersService, orderIngestHandler } from './outbound/index.js';
+import { AsnService, GrnService } from './inbound/index.js';
+import { OrdersService } from './outbound/index.js';
 import { StockService } from './inventory/index.js';
 import { AllocationService, PickingService, ShippingService } from './outbound/index.js';
 import { AdjustmentsService, CycleCountsService } from './inventory/index.js';
@@ -26,6 +27,7 @@ export function createServices(db: Database, config: Config) {
   const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
   const orders = new OrdersService(db, events);
   const webhooks = new WebhooksService(db, config, events);
+  const ingest: IngestRegistry<IngestEntity> = createIngestRegistry({ masterData, asns, orders });
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
@@ -36,11 +38,7 @@ export function createServices(db: Database, config: Config) {
     masterData,
     idempotency: new IdempotencyService(db, config),
     /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
-    ingest: new IngestRegistry([
-      ...masterDataIngestHandlers(masterData),
-      asnIngestHandler(asns),
-      orderIngestHandler(orders),
-    ]),
+    ingest,
     events,
     webhooks,
     webhookLifecycle: new WebhookLifecycleService(db, webhooks, audit, events),

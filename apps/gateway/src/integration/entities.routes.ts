@@ -15,6 +15,7 @@ import {
   validate,
   writeOne,
   type AcceptedEnvelope,
+  type IngestEntity,
   type IngestHandler,
   type Runtime,
   type Services,
@@ -68,7 +69,12 @@ function singleWrite(runtime: Runtime, services: Services, handler: IngestHandle
   };
 }
 
-function bulkWrite(runtime: Runtime, services: Services, jobs: IngestJobs, handler: IngestHandler): RequestHandler {
+function bulkWrite(
+  runtime: Runtime,
+  services: Services,
+  jobs: IngestJobs,
+  handler: IngestHandler<unknown, IngestEntity>,
+): RequestHandler {
   const schema = bulkBodySchema(handler);
   return async (req, res) => {
     const { dryRun } = validate<{ dryRun: boolean }>(bulkQuerySchema, req.query, 'Query validation failed');

@@ -1,12 +1,14 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { PreparedRead, type Database } from '../db/index.js';
+import type { IngestJobName } from '../queue/index.js';
 
 export type BulkJobState = 'queued' | 'written' | 'completed' | 'failed';
 
 /** A bulk call as accepted: everything a worker needs to run it, whatever Redis remembers. */
 export interface NewBulkJob {
   id: string;
-  entity: string;
+  /** A registered handler's name; the table keeps only names that were submitted so. */
+  entity: IngestJobName;
   tenantId: string;
   apiKeyId: string;
   requestId: string;
@@ -18,7 +20,7 @@ export interface NewBulkJob {
 /** A job's state and result, without its entries. */
 export interface BulkJobStatus {
   id: string;
-  entity: string;
+  entity: IngestJobName;
   tenantId: string;
   apiKeyId: string;
   requestId: string;
@@ -41,7 +43,7 @@ export type Submission = { kind: 'created' } | { kind: 'retried' } | { kind: 'ex
 
 export interface DispatchRow {
   id: string;
-  entity: string;
+  entity: IngestJobName;
   tenantId: string;
   apiKeyId: string;
   requestId: string;

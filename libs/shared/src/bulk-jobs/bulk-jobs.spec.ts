@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createIngestQueue, type IngestQueue } from '../queue/index.js';
+import { createIngestQueue, type IngestJobName, type IngestQueue } from '../queue/index.js';
 import { queuePrefix } from '../redis/index.js';
 import { createLogger } from '../logging/index.js';
 import { BulkJobDispatcher, BulkJobRunner, BulkJobsRepository, type NewBulkJob } from './index.js';
@@ -51,7 +51,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
     await ctx.close();
   });
 
-  const newJob = (entity: string, entries: unknown[]): NewBulkJob => ({
+  const newJob = (entity: IngestJobName, entries: unknown[]): NewBulkJob => ({
     id: randomUUID(),
     entity,
     tenantId,

@@ -10,7 +10,7 @@ export const DOCUMENT_BULK_LIMIT = 100;
  * `{ asns: [...] }`. Documents are created, never updated: an entry whose referenceNo exists (earlier in
  * the same bulk included) is an entry error 409 DUPLICATE_REFERENCE, so entries are not merged.
  */
-export function asnIngestHandler(service: AsnService): IngestHandler<AsnInput> {
+export function asnIngestHandler(service: AsnService): IngestHandler<AsnInput, 'asn'> {
   return {
     entity: 'asn',
     bulkField: 'asns',

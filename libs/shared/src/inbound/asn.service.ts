@@ -1,9 +1,9 @@
 import type { Database } from '../db/index.js';
 import { AppError, type ErrorDetail } from '../errors/index.js';
 import { toPage, type EntryOutcome, type ListPage, type ListQuery, type WriteContext } from '../integration/index.js';
-import { documentInvalid, duplicateReference, lineProblems, lotProblem } from '../inventory/index.js';
-import { ReferenceRepository, type ItemRef, type References } from '../master-data/index.js';
-import { DocumentNumbers } from '../numbering/index.js';
+import { DocumentCreation, documentInvalid, lineProblems, type DocumentRecipe } from '../documents/index.js';
+import { lotProblem } from '../inventory/index.js';
+import type { ItemRef, References } from '../master-data/index.js';
 import { AsnRepository, type InsertedAsn } from './asn.repository.js';
 import type { AsnInput, AsnStatus } from './asn.schemas.js';
 
@@ -18,90 +18,23 @@ interface CheckedAsn {
 }
 
 /**
- * ASN creation (single and bulk through the ingest registry), the ASN inquiry and the ASN list. A batch
- * resolves its references in one query, takes its numbers in one statement and writes headers and
- * lines in one statement each; every entry gets its own outcome.
+ * ASN creation (single and bulk through the ingest registry, by the document recipe), the ASN inquiry and
+ * the ASN list.
  */
 export class AsnService {
   private readonly repository: AsnRepository;
-  private readonly references: ReferenceRepository;
-  private readonly numbers: DocumentNumbers;
+  private readonly creation: DocumentCreation;
+  private readonly recipe: DocumentRecipe<AsnInput, CheckedAsn, InsertedAsn>;
 
   constructor(db: Database) {
     this.repository = new AsnRepository(db);
-    this.references = new ReferenceRepository(db);
-    this.numbers = new DocumentNumbers(db);
+    this.creation = new DocumentCreation(db);
+    this.recipe = asnRecipe(this.repository);
   }
 
-  async createAsns({ tenantId, transaction }: WriteContext, inputs: AsnInput[]): Promise<EntryOutcome[]> {
-    const refs = await this.references.resolve(
-      tenantId,
-      {
-        warehouseCodes: inputs.map((input) => input.warehouseCode),
-        partnerCodes: inputs.map((input) => input.supplierCode),
-        skus: inputs.flatMap((input) => input.lines.map((line) => line.sku)),
-      },
-      transaction,
-    );
-    const outcomes: EntryOutcome[] = new Array(inputs.length);
-    const checked: { index: number; asn: CheckedAsn }[] = [];
-    inputs.forEach((input, index) => {
-      try {
-        checked.push({ index, asn: checkAsn(input, refs) });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        outcomes[index] = { ok: false, error };
-      }
-    });
-    if (!checked.length) return outcomes;
-
-    const numbers = await this.numbers.reserve('ASN', checked.length, transaction);
-    const headers = checked.map(({ asn }, position) => ({
-      asnNo: numbers[position]!,
-      referenceNo: asn.input.referenceNo,
-      warehouseId: asn.warehouseId,
-      supplierId: asn.supplierId,
-      expectedDate: asn.input.expectedDate ?? null,
-    }));
-    const inserted = new Map(
-      (await this.repository.insertAsns(tenantId, headers, transaction)).map((row) => [row.asnNo, row]),
-    );
-    await this.repository.insertLines(
-      checked.flatMap(({ asn }, position) => {
-        const row = inserted.get(headers[position]!.asnNo);
-        return row
-          ? asn.input.lines.map((line, n) => ({
-              asnId: row.id,
-              lineNo: line.lineNo,
-              itemId: asn.items[n]!.id,
-              uomCode: line.uomCode,
-              expectedQty: line.expectedQty,
-              lotNo: line.lotNo ?? null,
-              expiryDate: line.expiryDate ?? null,
-            }))
-          : [];
-      }),
-      transaction,
-    );
-
-    const skipped = checked
-      .filter((_, position) => !inserted.has(headers[position]!.asnNo))
-      .map(({ asn }) => asn.input.referenceNo);
-    const existing = skipped.length
-      ? await this.repository.numbersByReference(tenantId, skipped, transaction)
-      : new Map<string, string>();
-    checked.forEach(({ index, asn }, position) => {
-      const row = inserted.get(headers[position]!.asnNo);
-      outcomes[index] = row
-        ? {
-            ok: true,
-            created: true,
-            data: { id: row.id, asnNo: row.asnNo, referenceNo: row.referenceNo },
-            document: asnDocument(asn, row),
-          }
-        : { ok: false, error: duplicateReference('ASN', asn.input.referenceNo, existing.get(asn.input.referenceNo)) };
-    });
-    return outcomes;
+  /** Creates a batch of ASNs in the caller's transaction; every entry gets its own outcome. */
+  createAsns(context: WriteContext, inputs: AsnInput[]): Promise<EntryOutcome[]> {
+    return this.creation.create(this.recipe, context, inputs);
   }
 
   /** The ASN inquiry: the ASN, its lines with receivedQty, and its GRNs. Another tenant's ASN is not found. */
@@ -114,6 +47,50 @@ export class AsnService {
   async list(tenantId: string, query: ListQuery<AsnStatus>): Promise<ListPage<Record<string, unknown>>> {
     return toPage(await this.repository.list(tenantId, query), query.limit);
   }
+}
+
+/** ASNs in the document recipe: supplier, checks, header and line statements, the created ASN. */
+function asnRecipe(repository: AsnRepository): DocumentRecipe<AsnInput, CheckedAsn, InsertedAsn> {
+  return {
+    kind: 'ASN',
+    series: 'ASN',
+    partnerCode: (input) => input.supplierCode,
+    check: checkAsn,
+    async insertHeaders(tenantId, documents, { transaction }) {
+      const headers = documents.map(({ checked: asn, number }) => ({
+        asnNo: number,
+        referenceNo: asn.input.referenceNo,
+        warehouseId: asn.warehouseId,
+        supplierId: asn.supplierId,
+        expectedDate: asn.input.expectedDate ?? null,
+      }));
+      const rows = await repository.insertAsns(tenantId, headers, transaction);
+      return new Map(rows.map((row) => [row.asnNo, row]));
+    },
+    insertLines: (documents, { transaction }) =>
+      repository.insertLines(
+        documents.flatMap(({ checked: asn, row }) =>
+          asn.input.lines.map((line, n) => ({
+            asnId: row.id,
+            lineNo: line.lineNo,
+            itemId: asn.items[n]!.id,
+            uomCode: line.uomCode,
+            expectedQty: line.expectedQty,
+            lotNo: line.lotNo ?? null,
+            expiryDate: line.expiryDate ?? null,
+          })),
+        ),
+        transaction,
+      ),
+    numbersByReference: (tenantId, referenceNos, { transaction }) =>
+      repository.numbersByReference(tenantId, referenceNos, transaction),
+    created: (asn, row) => ({
+      ok: true,
+      created: true,
+      data: { id: row.id, asnNo: row.asnNo, referenceNo: row.referenceNo },
+      document: asnDocument(asn, row),
+    }),
+  };
 }
 
 /**

@@ -20,6 +20,7 @@ export {
   stringField,
   bulkFieldOf,
   type IngestHandler,
+  type IngestEntityOf,
   type EntryOutcome,
   type StatementContext,
   type WriteGuard,

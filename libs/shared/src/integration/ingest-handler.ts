@@ -50,12 +50,12 @@ export class BulkAlreadyWritten extends Error {
   }
 }
 
-interface IngestHandlerBase<Entry> {
+interface IngestHandlerBase<Entry, Entity extends string> {
   /**
    * Path segment and bulk body field (`items` → POST /items, POST /items/bulk with `{ items: [...] }`), and the
    * job name.
    */
-  entity: string;
+  entity: Entity;
   /** The bulk body's array field when it differs from `entity` (`/asn/bulk` takes `{ asns: [...] }`). */
   bulkField?: string;
   /** Singular name for documentation (`Item`). */
@@ -88,7 +88,7 @@ interface IngestHandlerBase<Entry> {
  * statement is atomic by itself, so a bulk that fits one batch runs it without BEGIN and COMMIT around
  * it. Any other handler always gets a transaction.
  */
-export type IngestHandler<Entry = unknown> = IngestHandlerBase<Entry> &
+export type IngestHandler<Entry = unknown, Entity extends string = string> = IngestHandlerBase<Entry, Entity> &
   (
     | {
         singleStatement: true;
@@ -102,27 +102,31 @@ export type IngestHandler<Entry = unknown> = IngestHandlerBase<Entry> &
       }
   );
 
-/** The entities the integration API knows, by name. Capabilities register theirs in services.ts. */
-export class IngestRegistry {
-  private readonly handlers = new Map<string, IngestHandler>();
+/**
+ * The entities the integration API knows, by name. `Entity` is the union of the registered handlers'
+ * names, inferred from the handlers given, so the names the registry answers are typed by what it holds.
+ */
+export class IngestRegistry<Entity extends string = string> {
+  private readonly handlers = new Map<string, IngestHandler<unknown, Entity>>();
 
-  constructor(handlers: IngestHandler[] = []) {
-    for (const handler of handlers) this.register(handler);
+  constructor(handlers: readonly IngestHandler<unknown, Entity>[]) {
+    for (const handler of handlers) {
+      if (this.handlers.has(handler.entity)) throw new Error(`ingest handler ${handler.entity} registered twice`);
+      this.handlers.set(handler.entity, handler);
+    }
   }
 
-  register(handler: IngestHandler): void {
-    if (this.handlers.has(handler.entity)) throw new Error(`ingest handler ${handler.entity} registered twice`);
-    this.handlers.set(handler.entity, handler);
-  }
-
-  get(entity: string): IngestHandler | undefined {
+  get(entity: string): IngestHandler<unknown, Entity> | undefined {
     return this.handlers.get(entity);
   }
 
-  list(): IngestHandler[] {
+  list(): IngestHandler<unknown, Entity>[] {
     return [...this.handlers.values()];
   }
 }
+
+/** The names a registry holds. */
+export type IngestEntityOf<Registry> = Registry extends IngestRegistry<infer Entity> ? Entity : never;
 
 /** The array field of the handler's bulk body. */
 export function bulkFieldOf(handler: Pick<IngestHandler, 'entity' | 'bulkField'>): string {

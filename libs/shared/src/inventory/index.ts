@@ -8,7 +8,6 @@ export {
   type StockInquiry,
   type StockRowView,
 } from './stock.service.js';
-export { lineProblems, documentInvalid, duplicateReference } from './document-rules.js';
 export {
   AdjustmentsService,
   adjustmentSchema,

@@ -21,14 +21,20 @@ export function locationKey(entry: unknown): string {
 }
 
 /** Items, partners and locations as entities of the integration API (single and bulk upserts). */
-export function masterDataIngestHandlers(service: MasterDataService): IngestHandler[] {
+export function masterDataIngestHandlers(
+  service: MasterDataService,
+): [
+  IngestHandler<ItemInput, 'items'>,
+  IngestHandler<PartnerInput, 'partners'>,
+  IngestHandler<LocationInput, 'locations'>,
+] {
   const common = {
     maxEntries: MASTER_DATA_BULK_LIMIT,
     batchSize: MASTER_DATA_BULK_LIMIT,
     singleStatus: 200 as const,
     mergeDuplicates: true,
   };
-  const items: IngestHandler<ItemInput> = {
+  const items: IngestHandler<ItemInput, 'items'> = {
     ...common,
     entity: 'items',
     title: 'Item',
@@ -38,7 +44,7 @@ export function masterDataIngestHandlers(service: MasterDataService): IngestHand
     singleStatement: true,
     writeBatch: (context, entries) => service.upsertItems(context, entries),
   };
-  const partners: IngestHandler<PartnerInput> = {
+  const partners: IngestHandler<PartnerInput, 'partners'> = {
     ...common,
     entity: 'partners',
     title: 'Partner',
@@ -48,7 +54,7 @@ export function masterDataIngestHandlers(service: MasterDataService): IngestHand
     singleStatement: true,
     writeBatch: (context, entries) => service.upsertPartners(context, entries),
   };
-  const locations: IngestHandler<LocationInput> = {
+  const locations: IngestHandler<LocationInput, 'locations'> = {
     ...common,
     entity: 'locations',
     title: 'Location',

@@ -10,7 +10,7 @@ export const ORDER_BULK_LIMIT = 100;
  * POST /orders/bulk with `{ orders: [...] }`. Orders are created, never updated:
  * a repeated referenceNo is an entry error 409 DUPLICATE_REFERENCE naming the existing order.
  */
-export function orderIngestHandler(service: OrdersService): IngestHandler<OrderInput> {
+export function orderIngestHandler(service: OrdersService): IngestHandler<OrderInput, 'orders'> {
   return {
     entity: 'orders',
     title: 'Order',

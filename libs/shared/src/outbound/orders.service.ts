@@ -3,9 +3,9 @@ import type { Database } from '../db/index.js';
 import { AppError, type ErrorDetail } from '../errors/index.js';
 import type { EventsService } from '../events/index.js';
 import { toPage, type EntryOutcome, type ListPage, type ListQuery, type WriteContext } from '../integration/index.js';
-import { StockRepository, documentInvalid, duplicateReference, lineProblems } from '../inventory/index.js';
-import { ReferenceRepository, type ItemRef, type References } from '../master-data/index.js';
-import { DocumentNumbers } from '../numbering/index.js';
+import { DocumentCreation, documentInvalid, lineProblems, type DocumentRecipe } from '../documents/index.js';
+import { StockRepository } from '../inventory/index.js';
+import type { ItemRef, References } from '../master-data/index.js';
 import { OrdersRepository, type InsertedOrder } from './orders.repository.js';
 import type { OrderInput, OrderStatus } from './order.schemas.js';
 
@@ -23,14 +23,14 @@ interface CheckedOrder {
 }
 
 /**
- * Sales orders: creation (single and bulk through the ingest registry), the order inquiry and list, and
- * cancel. A batch resolves references in one query and writes headers and lines in one statement each.
+ * Sales orders: creation (single and bulk through the ingest registry, by the document recipe), the order
+ * inquiry and list, and cancel.
  */
 export class OrdersService {
   private readonly repository: OrdersRepository;
   private readonly stock: StockRepository;
-  private readonly references: ReferenceRepository;
-  private readonly numbers: DocumentNumbers;
+  private readonly creation: DocumentCreation;
+  private readonly recipe: DocumentRecipe<OrderInput, CheckedOrder, InsertedOrder>;
 
   constructor(
     db: Database,
@@ -38,82 +38,13 @@ export class OrdersService {
   ) {
     this.repository = new OrdersRepository(db);
     this.stock = new StockRepository(db);
-    this.references = new ReferenceRepository(db);
-    this.numbers = new DocumentNumbers(db);
+    this.creation = new DocumentCreation(db);
+    this.recipe = orderRecipe(this.repository);
   }
 
-  async createOrders({ tenantId, transaction }: WriteContext, inputs: OrderInput[]): Promise<EntryOutcome[]> {
-    const refs = await this.references.resolve(
-      tenantId,
-      {
-        warehouseCodes: inputs.map((input) => input.warehouseCode),
-        partnerCodes: inputs.map((input) => input.customerCode),
-        skus: inputs.flatMap((input) => input.lines.map((line) => line.sku)),
-      },
-      transaction,
-    );
-    const outcomes: EntryOutcome[] = new Array(inputs.length);
-    const checked: { index: number; order: CheckedOrder }[] = [];
-    inputs.forEach((input, index) => {
-      try {
-        checked.push({ index, order: checkOrder(input, refs) });
-      } catch (error) {
-        if (!(error instanceof AppError)) throw error;
-        outcomes[index] = { ok: false, error };
-      }
-    });
-    if (!checked.length) return outcomes;
-
-    const numbers = await this.numbers.reserve('SO', checked.length, transaction);
-    const headers = checked.map(({ order }, position) => ({
-      orderNo: numbers[position]!,
-      referenceNo: order.input.referenceNo,
-      warehouseId: order.warehouseId,
-      customerId: order.customerId,
-      requiredDate: order.input.requiredDate ?? null,
-      priority: order.input.priority,
-      shipTo: order.input.shipTo ?? null,
-    }));
-    const inserted = new Map(
-      (await this.repository.insertOrders(tenantId, headers, transaction)).map((row) => [row.orderNo, row]),
-    );
-    await this.repository.insertLines(
-      checked.flatMap(({ order }, position) => {
-        const row = inserted.get(headers[position]!.orderNo);
-        return row
-          ? order.input.lines.map((line, n) => ({
-              orderId: row.id,
-              lineNo: line.lineNo,
-              itemId: order.items[n]!.id,
-              uomCode: line.uomCode,
-              qtyOrdered: line.qtyOrdered,
-            }))
-          : [];
-      }),
-      transaction,
-    );
-
-    const skipped = checked
-      .filter((_, position) => !inserted.has(headers[position]!.orderNo))
-      .map(({ order }) => order.input.referenceNo);
-    const existing = skipped.length
-      ? await this.repository.numbersByReference(tenantId, skipped, transaction)
-      : new Map<string, string>();
-    checked.forEach(({ index, order }, position) => {
-      const row = inserted.get(headers[position]!.orderNo);
-      outcomes[index] = row
-        ? {
-            ok: true,
-            created: true,
-            data: { id: row.id, orderNo: row.orderNo, referenceNo: row.referenceNo },
-            document: orderDocument(order, row),
-          }
-        : {
-            ok: false,
-            error: duplicateReference('Order', order.input.referenceNo, existing.get(order.input.referenceNo)),
-          };
-    });
-    return outcomes;
+  /** Creates a batch of orders in the caller's transaction; every entry gets its own outcome. */
+  createOrders(context: WriteContext, inputs: OrderInput[]): Promise<EntryOutcome[]> {
+    return this.creation.create(this.recipe, context, inputs);
   }
 
   /**
@@ -167,6 +98,50 @@ export class OrdersService {
     });
     return { orderNo: order.orderNo, status: 'cancelled' };
   }
+}
+
+/** Orders in the document recipe: customer, checks, header and line statements, the created order. */
+function orderRecipe(repository: OrdersRepository): DocumentRecipe<OrderInput, CheckedOrder, InsertedOrder> {
+  return {
+    kind: 'Order',
+    series: 'SO',
+    partnerCode: (input) => input.customerCode,
+    check: checkOrder,
+    async insertHeaders(tenantId, documents, { transaction }) {
+      const headers = documents.map(({ checked: order, number }) => ({
+        orderNo: number,
+        referenceNo: order.input.referenceNo,
+        warehouseId: order.warehouseId,
+        customerId: order.customerId,
+        requiredDate: order.input.requiredDate ?? null,
+        priority: order.input.priority,
+        shipTo: order.input.shipTo ?? null,
+      }));
+      const rows = await repository.insertOrders(tenantId, headers, transaction);
+      return new Map(rows.map((row) => [row.orderNo, row]));
+    },
+    insertLines: (documents, { transaction }) =>
+      repository.insertLines(
+        documents.flatMap(({ checked: order, row }) =>
+          order.input.lines.map((line, n) => ({
+            orderId: row.id,
+            lineNo: line.lineNo,
+            itemId: order.items[n]!.id,
+            uomCode: line.uomCode,
+            qtyOrdered: line.qtyOrdered,
+          })),
+        ),
+        transaction,
+      ),
+    numbersByReference: (tenantId, referenceNos, { transaction }) =>
+      repository.numbersByReference(tenantId, referenceNos, transaction),
+    created: (order, row) => ({
+      ok: true,
+      created: true,
+      data: { id: row.id, orderNo: row.orderNo, referenceNo: row.referenceNo },
+      document: orderDocument(order, row),
+    }),
+  };
 }
 
 function checkOrder(input: OrderInput, refs: References): CheckedOrder {

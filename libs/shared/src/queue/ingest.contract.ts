@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { BulkResult } from '../integration/index.js';
+import type { IngestEntity } from '../ingest-entities.js';
 import { defaultJobOptions, type QueueSettings } from './queues.js';
 
 /**
@@ -8,8 +9,11 @@ import { defaultJobOptions, type QueueSettings } from './queues.js';
  */
 export const INGEST_QUEUE = 'ingest';
 
-/** A job is named after its entity (an ingest handler's `entity`), for dashboards; the worker reads the entity from the job's row. */
-export type IngestJobName = string;
+/**
+ * A job is named after its entity, one of the registered ingest handlers' names, for dashboards; the worker
+ * reads the entity from the job's row and takes the handler, and its entry limit, from the registry.
+ */
+export type IngestJobName = IngestEntity;
 
 /**
  * What Redis holds of a bulk job: who it belongs to, for logs and metrics. The entries and the result

@@ -1,0 +1,8 @@
+export { lineProblems, documentInvalid, duplicateReference } from './document-rules.js';
+export {
+  DocumentCreation,
+  type DocumentRecipe,
+  type DocumentInput,
+  type CheckedDocument,
+  type InsertedDocument,
+} from './create-documents.js';

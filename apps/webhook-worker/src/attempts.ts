@@ -57,10 +57,8 @@ export function turnFor(
 const METRIC_OUTCOME = { succeeded: 'succeeded', retry: 'retried', failed: 'failed' } as const;
 
 /**
- * Counts the attempt and logs it under the request (and trace) that caused its event, so the line joins the
- * gateway's lines of that request: a retry or a failure at info, a success at debug (at thousands of
- * deliveries a second, a line each was a large part of the worker's work; the counters and the delivery
- * log in PostgreSQL hold every success).
+ * Counts the attempt and logs one line for it, under the request (and trace) that caused its event, so the
+ * line joins the gateway's lines of that request.
  */
 export function report(
   logger: Logger,
@@ -76,8 +74,7 @@ export function report(
     .labels(outcome.kind === 'failed' && outcome.disabled ? 'disabled' : METRIC_OUTCOME[outcome.kind])
     .inc();
   if (outcome.latencyMs !== undefined) webhookAttemptDuration.observe(outcome.latencyMs / 1000);
-  const level = outcome.kind === 'succeeded' ? 'debug' : 'info';
-  if (!logger.isLevelEnabled(level)) return;
+  if (!logger.isLevelEnabled('info')) return;
   const { about } = outcome;
   const context = {
     requestId: about?.requestId ?? jobId ?? 'job',
@@ -85,7 +82,7 @@ export function report(
     ...(about?.traceId ? { traceId: about.traceId } : {}),
   };
   runWithContext(context, () =>
-    logger[level](
+    logger.info(
       {
         ...delivery,
         eventId: about?.eventId,

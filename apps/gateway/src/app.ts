@@ -89,7 +89,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
     apiKeyAccess.guard,
     integrationRouter(runtime, services, lifecycle),
   );
-  app.use('/docs', docsRoutes(services));
+  app.use('/docs', docsRoutes());
 
   const api = express.Router();
   api.use(parseJsonBody());

@@ -1,5 +1,6 @@
-import { itemSchema, joiToJsonSchema } from '@wms/shared';
+import { AppLifecycle, itemSchema, joiToJsonSchema, openApiPath } from '@wms/shared';
 import { createTestContext, request, type TestContext, type TestGateway } from '@wms/testing';
+import { integrationRouter } from './integration.router.js';
 
 describe('OpenAPI document and docs page', () => {
   let ctx: TestContext;
@@ -67,15 +68,58 @@ describe('OpenAPI document and docs page', () => {
     expect(joiToJsonSchema(itemSchema).properties).not.toHaveProperty('tenantId');
   });
 
-  it('when /docs is opened, it shows a readable page of the endpoints, schemas and error codes', async () => {
+  it('when /docs is opened, it is the renderer served from the gateway under its CSP: scripts from the gateway only, none inline', async () => {
     const response = await fetch(`${gateway.url}/docs`);
     const html = await response.text();
+    const csp = response.headers.get('content-security-policy')!;
+    const scriptSources = [...html.matchAll(/<script\b([^>]*)>/gi)].map(([, attributes]) => attributes);
+    const bundle = await fetch(`${gateway.url}/docs/assets/swagger-ui-bundle.js`);
 
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/html/);
-    expect(html).toContain('/api/v1/integration/v1/items/bulk');
-    expect(html).toContain('IDEMPOTENCY_KEY_MISMATCH');
-    expect(html).toContain('baseUomCode');
-    expect(html).not.toMatch(/<script/i);
+    expect(scriptSources.length).toBeGreaterThan(0);
+    expect(scriptSources.every((attributes) => /\bsrc="\/docs\//.test(attributes))).toBe(true);
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).toContain("default-src 'none'");
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+    expect((await fetch(`${gateway.url}/docs/assets/index.html`)).status).toBe(404);
+  });
+
+  it('every route of the integration router is in the document, and every operation of the document is a route', async () => {
+    const lifecycle = new AppLifecycle();
+    const router = integrationRouter(gateway.runtime, gateway.services, lifecycle);
+    const response = await request(gateway.url, 'GET', '/api/v1/integration/v1/openapi.json');
+    await lifecycle.close();
+
+    const documented = Object.entries(response.body.paths as Record<string, object>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(
+      routesOf(router)
+        .map(({ method, path }) => `${method} ${openApiPath(path)}`)
+        .sort(),
+    ).toEqual(documented.sort());
   });
 });
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+/**
+ * The routes an Express router mounts, nested routers included (mounted at their parent's root), read from
+ * its layer stack, which Express's types do not describe.
+ */
+function routesOf(router: unknown): { method: string; path: string }[] {
+  return ((router as { stack?: Layer[] }).stack ?? []).flatMap((layer) => {
+    if (layer.route) {
+      const { path, methods } = layer.route;
+      return Object.keys(methods)
+        .filter((method) => methods[method])
+        .map((method) => ({ method: method.toUpperCase(), path }));
+    }
+    return layer.handle?.stack ? routesOf(layer.handle) : [];
+  });
+}

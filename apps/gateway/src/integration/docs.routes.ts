@@ -1,16 +1,17 @@
-import { Router } from 'express';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import express, { Router } from 'express';
 import { buildOpenApiDocument, webhooksOpenApi, type Services } from '@wms/shared';
-import { renderDocsPage, type OpenApiDocument } from './docs-page.js';
-import { documentOpenApi } from './documents.openapi.js';
+import { strictPageCsp } from '../http/page-csp.js';
+import { integrationRoutes } from './route-table.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
 
-/** The document is built once per process from the same joi schemas that validate requests. */
-function openApiDocument(services: Pick<Services, 'ingest'>) {
-  return buildOpenApiDocument(services.ingest.list(), {
+/** The document is built once per process from the route table, whose schemas the routes validate with. */
+export function openApiDocumentOf(services: Pick<Services, 'ingest'>): Record<string, unknown> {
+  return buildOpenApiDocument(integrationRoutes(services.ingest.list()), {
     version: '1',
     serverUrl: '/api/v1/integration/v1',
-    ...documentOpenApi(),
     webhooks: webhooksOpenApi(),
   });
 }
@@ -21,20 +22,61 @@ function openApiDocument(services: Pick<Services, 'ingest'>) {
  */
 export function openApiRoutes(services: Pick<Services, 'ingest'>): Router {
   const router = Router();
-  const document = openApiDocument(services);
+  const document = openApiDocumentOf(services);
   router.get('/openapi.json', (_req, res) => {
     res.json(document);
   });
   return router;
 }
 
-/** GET /docs: the same document as a static HTML page (no scripts, nothing from a CDN). */
-export function docsRoutes(services: Pick<Services, 'ingest'>): Router {
+/** Swagger UI's files as its npm package ships them, served by the gateway itself (no CDN). */
+const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'];
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>WMS push integration API</title>
+    <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+    <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
+  </head>
+  <body>
+    <main id="docs"></main>
+    <script src="/docs/assets/swagger-ui-bundle.js"></script>
+    <script src="/docs/start.js"></script>
+  </body>
+</html>
+`;
+
+// Reads the document from the gateway; no validator badge (it would call a public validator service).
+const START = `window.ui = SwaggerUIBundle({
+  url: ${JSON.stringify(OPENAPI_PATH)},
+  dom_id: '#docs',
+  deepLinking: true,
+  validatorUrl: null,
+  defaultModelsExpandDepth: 0,
+  docExpansion: 'list',
+  tryItOutEnabled: false,
+});
+`;
+
+/** GET /docs: the OpenAPI document rendered by Swagger UI, served from its npm package. */
+export function docsRoutes(): Router {
   const router = Router();
-  // The builder answers a plain record; the page reads the OpenAPI fields it knows and skips the rest.
-  const html = renderDocsPage(openApiDocument(services) as unknown as OpenApiDocument, OPENAPI_PATH);
+  // The gateway's strict page policy: Swagger UI needs no inline script or style, nor anything from elsewhere.
+  router.use(strictPageCsp);
   router.get('/', (_req, res) => {
-    res.type('html').send(html);
+    res.type('html').send(PAGE);
+  });
+  router.get('/start.js', (_req, res) => {
+    res.type('application/javascript').send(START);
+  });
+  const assets = express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1h', fallthrough: false });
+  router.use('/assets', (req, res, next) => {
+    if (!SWAGGER_UI_FILES.includes(req.path.slice(1))) return next();
+    assets(req, res, next);
   });
   return router;
 }

@@ -2,11 +2,6 @@ import './request.types.js';
 import { Router, type Request, type RequestHandler } from 'express';
 import {
   Joi,
-  ASN_STATUSES,
-  ORDER_STATUSES,
-  grnSchema,
-  listQuerySchema,
-  stockQuerySchema,
   successEnvelope,
   successEnvelopeText,
   unitOfWork,
@@ -19,16 +14,11 @@ import {
   type Services,
   type StockQuery,
   type WriteContext,
+  type IntegrationRoute,
 } from '@wms/shared';
-import { jsonBody, scoped } from './scope.js';
+import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
-
-const tenantIdField = Joi.string().guid();
-const grnBodySchema = (grnSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField }).required();
-const cancelBodySchema = Joi.object({ tenantId: tenantIdField }).label('CancelBody');
-const tenantQuerySchema = Joi.object({ tenantId: tenantIdField });
-const orderListSchema = listQuerySchema(ORDER_STATUSES);
-const asnListSchema = listQuerySchema(ASN_STATUSES);
+import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
 
 /**
  * GRN creation, order cancel, and the inquiries and lists of orders, ASNs and stock. (ASN and order
@@ -38,13 +28,11 @@ const asnListSchema = listQuerySchema(ASN_STATUSES);
 export function documentRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
   const router = Router();
   const write = (
+    route: IntegrationRoute,
     status: 200 | 201,
     work: (req: Request, context: WriteContext) => Promise<unknown>,
-  ): RequestHandler[] => [
-    scoped('write'),
-    ...jsonBody,
-    idempotency,
-    async (req, res) => {
+  ) =>
+    mount(router, route, ...jsonBody, idempotency, async (req, res) => {
       const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
       const body = await unitOfWork(runtime.db, async (transaction) => {
         const envelope = successEnvelope(await work(req, { tenantId, transaction }), req.requestId);
@@ -53,71 +41,51 @@ export function documentRoutes(runtime: Runtime, services: Services, idempotency
       });
       req.idempotency?.markStored();
       res.status(status).json(body);
-    },
-  ];
-  const read = (work: (req: Request, tenantId: string) => Promise<unknown>): RequestHandler[] => [
-    scoped('read'),
-    async (req, res) => {
+    });
+  const read = (route: IntegrationRoute, work: (req: Request, tenantId: string) => Promise<unknown>) =>
+    mount(router, route, async (req, res) => {
       const tenantId = await keyTenant(req, services, req.query.tenantId);
       res.json(successEnvelope(await work(req, tenantId), req.requestId));
-    },
-  ];
+    });
   // The inquiries whose answer PostgreSQL builds as JSON text: it is sent as it came.
-  const readJson = (work: (req: Request, tenantId: string) => Promise<string>): RequestHandler[] => [
-    scoped('read'),
-    async (req, res) => {
+  const readJson = (route: IntegrationRoute, work: (req: Request, tenantId: string) => Promise<string>) =>
+    mount(router, route, async (req, res) => {
       const tenantId = await keyTenant(req, services, req.query.tenantId);
       const data = await work(req, tenantId);
       res.type('application/json').send(successEnvelopeText(data, req.requestId));
-    },
-  ];
+    });
 
-  router.post(
-    '/grn',
-    ...write(201, (req, context) => {
-      const { tenantId: _named, ...input } = validate<GrnInput & { tenantId?: string }>(grnBodySchema, req.body);
-      return services.grns.receive(context, input);
-    }),
-  );
-  router.post(
-    '/orders/:orderNo/cancel',
-    ...write(200, (req, context) => {
-      validate(cancelBodySchema, req.body ?? {});
-      return services.orders.cancel(context, String(req.params.orderNo));
-    }),
-  );
+  write(ROUTES.grn, 201, (req, context) => {
+    const { tenantId: _named, ...input } = validate<GrnInput & { tenantId?: string }>(ROUTES.grn.body, req.body);
+    return services.grns.receive(context, input);
+  });
+  write(ROUTES.cancelOrder, 200, (req, context) => {
+    validate(ROUTES.cancelOrder.body, req.body ?? {});
+    return services.orders.cancel(context, String(req.params.orderNo));
+  });
 
-  router.get(
-    '/orders',
-    scoped('read'),
-    list<OrderStatus>(services, orderListSchema, (tenantId, query) => services.orders.list(tenantId, query)),
+  mount(
+    router,
+    ROUTES.orders,
+    list<OrderStatus>(services, ROUTES.orders.query, (tenantId, query) => services.orders.list(tenantId, query)),
   );
-  router.get(
-    '/asn',
-    scoped('read'),
-    list<AsnStatus>(services, asnListSchema, (tenantId, query) => services.asns.list(tenantId, query)),
+  mount(
+    router,
+    ROUTES.asns,
+    list<AsnStatus>(services, ROUTES.asns.query, (tenantId, query) => services.asns.list(tenantId, query)),
   );
-  router.get(
-    '/orders/:orderNo',
-    ...readJson((req, tenantId) => {
-      validate(tenantQuerySchema, req.query, 'Query validation failed');
-      return services.orders.inquireJson(tenantId, String(req.params.orderNo));
-    }),
-  );
-  router.get(
-    '/asn/:asnNo',
-    ...read((req, tenantId) => {
-      validate(tenantQuerySchema, req.query, 'Query validation failed');
-      return services.asns.inquire(tenantId, String(req.params.asnNo));
-    }),
-  );
-  router.get(
-    '/stock',
-    ...readJson((req, tenantId) =>
-      services.stock.inquireJson(
-        tenantId,
-        validate<StockQuery>(stockQuerySchema, req.query, 'Query validation failed'),
-      ),
+  readJson(ROUTES.order, (req, tenantId) => {
+    validate(ROUTES.order.query, req.query, 'Query validation failed');
+    return services.orders.inquireJson(tenantId, String(req.params.orderNo));
+  });
+  read(ROUTES.asn, (req, tenantId) => {
+    validate(ROUTES.asn.query, req.query, 'Query validation failed');
+    return services.asns.inquire(tenantId, String(req.params.asnNo));
+  });
+  readJson(ROUTES.stock, (req, tenantId) =>
+    services.stock.inquireJson(
+      tenantId,
+      validate<StockQuery>(ROUTES.stock.query, req.query, 'Query validation failed'),
     ),
   );
   return router;

@@ -1,15 +1,12 @@
 import './request.types.js';
 import { Router, type RequestHandler } from 'express';
 import {
-  Joi,
   AppError,
-  bulkBodySchema,
   bulkEnvelope,
   bulkEnvelopeText,
   bulkFieldOf,
   bulkHttpStatus,
   runBulk,
-  singleBodySchema,
   successEnvelope,
   unitOfWork,
   validate,
@@ -17,17 +14,17 @@ import {
   type AcceptedEnvelope,
   type IngestEntity,
   type IngestHandler,
+  type IntegrationRoute,
   type Runtime,
   type Services,
 } from '@wms/shared';
 import { randomUUID } from 'node:crypto';
-import { jsonBody, scoped } from './scope.js';
+import { jsonBody, mount } from './scope.js';
 import type { IngestJobs } from './ingest-jobs.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
+import { bulkWriteRoute, singleWriteRoute } from './route-table.js';
 
 export const INTEGRATION_BASE_PATH = '/api/v1/integration/v1';
-
-const bulkQuerySchema = Joi.object({ dryRun: Joi.boolean().default(false) });
 
 /**
  * POST /<entity> and POST /<entity>/bulk for every handler of the ingest registry. A single write runs
@@ -42,20 +39,21 @@ export function entityRoutes(
 ): Router {
   const router = Router();
   for (const handler of services.ingest.list()) {
-    router.post(`/${handler.entity}`, scoped('write'), jsonBody, idempotency, singleWrite(runtime, services, handler));
-    router.post(
-      `/${handler.entity}/bulk`,
-      scoped('write'),
-      jsonBody,
-      idempotency,
-      bulkWrite(runtime, services, jobs, handler),
-    );
+    const single = singleWriteRoute(handler);
+    mount(router, single, ...jsonBody, idempotency, singleWrite(runtime, services, handler, single));
+    const bulk = bulkWriteRoute(handler);
+    mount(router, bulk, ...jsonBody, idempotency, bulkWrite(runtime, services, jobs, handler, bulk));
   }
   return router;
 }
 
-function singleWrite(runtime: Runtime, services: Services, handler: IngestHandler): RequestHandler {
-  const schema = singleBodySchema(handler);
+function singleWrite(
+  runtime: Runtime,
+  services: Services,
+  handler: IngestHandler,
+  route: IntegrationRoute,
+): RequestHandler {
+  const schema = route.body!;
   return async (req, res) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body));
     const { tenantId: _named, ...entry } = validate<Record<string, unknown>>(schema, req.body);
@@ -74,10 +72,12 @@ function bulkWrite(
   services: Services,
   jobs: IngestJobs,
   handler: IngestHandler<unknown, IngestEntity>,
+  route: IntegrationRoute,
 ): RequestHandler {
-  const schema = bulkBodySchema(handler);
+  const schema = route.body!;
+  const querySchema = route.query!;
   return async (req, res) => {
-    const { dryRun } = validate<{ dryRun: boolean }>(bulkQuerySchema, req.query, 'Query validation failed');
+    const { dryRun } = validate<{ dryRun: boolean }>(querySchema, req.query, 'Query validation failed');
     const body = validate<Record<string, unknown>>(schema, req.body, 'Bulk request validation failed');
     const tenantId = await keyTenant(req, services, body.tenantId);
     const entries = body[bulkFieldOf(handler)] as unknown[];

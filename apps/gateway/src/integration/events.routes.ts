@@ -1,16 +1,9 @@
 import './request.types.js';
 import { Router } from 'express';
-import { Joi, FEED_MAX_LIMIT, validate, type Services } from '@wms/shared';
+import { validate, type Services } from '@wms/shared';
 import { keyTenant } from './key-tenant.js';
-import { scoped } from './scope.js';
-
-export const eventFeedQuerySchema = Joi.object({
-  after: Joi.string()
-    .pattern(/^\d{1,18}$/)
-    .description('nextCursor of the previous page; omit to start at the oldest event'),
-  limit: Joi.number().integer().min(1).max(FEED_MAX_LIMIT).default(100),
-  tenantId: Joi.string().guid().description('for a cross-tenant API key'),
-}).label('EventFeedQuery');
+import { mount } from './scope.js';
+import { INTEGRATION_ROUTES } from './route-table.js';
 
 /**
  * GET /events: the reconciliation feed. A client that missed webhooks reads the
@@ -18,9 +11,10 @@ export const eventFeedQuerySchema = Joi.object({
  */
 export function eventFeedRoutes(services: Pick<Services, 'events' | 'tenants'>): Router {
   const router = Router();
-  router.get('/events', scoped('read'), async (req, res) => {
+  const route = INTEGRATION_ROUTES.events;
+  mount(router, route, async (req, res) => {
     const query = validate<{ after?: string; limit: number; tenantId?: string }>(
-      eventFeedQuerySchema,
+      route.query,
       req.query,
       'Query validation failed',
     );

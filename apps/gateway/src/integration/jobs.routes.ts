@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { AppError, successEnvelope } from '@wms/shared';
-import { scoped } from './scope.js';
+import { mount } from './scope.js';
+import { INTEGRATION_ROUTES } from './route-table.js';
 import type { IngestJobs } from './ingest-jobs.js';
 
 /**
@@ -9,7 +10,7 @@ import type { IngestJobs } from './ingest-jobs.js';
  */
 export function jobsRoutes(jobs: IngestJobs): Router {
   const router = Router();
-  router.get('/jobs/:jobId', scoped('read'), async (req, res) => {
+  mount(router, INTEGRATION_ROUTES.job, async (req, res) => {
     const jobId = String(req.params.jobId);
     const job = await jobs.read(jobId, req.apiKey!.id);
     if (!job) throw AppError.notFound(`Job ${jobId} not found`);

@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
-import type { ApiKeyScope } from '@wms/shared';
+import type { RequestHandler, Router } from 'express';
+import type { ApiKeyScope, IntegrationRoute } from '@wms/shared';
 import { requireScope } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
 import { parseJsonBody } from '../http/body.js';
@@ -22,3 +22,12 @@ export function scoped(scope: ApiKeyScope): RequestHandler {
 
 /** Parses a JSON body of at most 1 MB after the guard and scope check, keeping its bytes for the idempotency fingerprint. */
 export const jsonBody: RequestHandler[] = parseJsonBody();
+
+/** Mounts a route of the route table: its method and path, its scope checked before anything else. */
+export function mount(
+  router: Router,
+  route: Pick<IntegrationRoute, 'method' | 'path' | 'scope'>,
+  ...handlers: RequestHandler[]
+): void {
+  router[route.method](route.path, scoped(route.scope), ...handlers);
+}

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { Router, type RequestHandler } from 'express';
-import helmet from 'helmet';
+import { strictPageCsp } from '../http/page-csp.js';
 
 export const ADMIN_PORTAL_PATH = '/admin';
 
@@ -23,28 +23,6 @@ export const DEFAULT_PORTAL_DIR = join(
 const NOT_THE_PORTAL = /^\/queues(\/|$)/;
 
 /**
- * The portal's page loads its own script and styles only: no inline script or style element, nothing
- * from another origin. Styles set by script through the CSSOM (React's `style` prop) are not covered by
- * style-src, so the component library's static stylesheet is all it needs.
- */
-export const portalCsp = helmet.contentSecurityPolicy({
-  useDefaults: false,
-  directives: {
-    defaultSrc: ["'none'"],
-    scriptSrc: ["'self'"],
-    styleSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:'],
-    fontSrc: ["'self'"],
-    connectSrc: ["'self'"],
-    manifestSrc: ["'self'"],
-    baseUri: ["'none'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-    objectSrc: ["'none'"],
-  },
-});
-
-/**
  * GET /admin/*: the built single-page app. Hashed assets are cached for a year; every other path that is
  * not a file answers index.html (the client router takes over), never cached so a new build shows at once.
  * Without a build, /admin answers 503 saying how to build it.
@@ -52,7 +30,7 @@ export const portalCsp = helmet.contentSecurityPolicy({
 export function adminPortalRoutes(portalDir = DEFAULT_PORTAL_DIR): Router {
   const router = Router();
   const skipForeign: RequestHandler = (req, _res, next) => (NOT_THE_PORTAL.test(req.path) ? next('router') : next());
-  router.use(skipForeign, portalCsp);
+  router.use(skipForeign, strictPageCsp);
 
   const indexFile = join(portalDir, 'index.html');
   if (!existsSync(indexFile)) {

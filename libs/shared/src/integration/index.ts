@@ -28,7 +28,22 @@ export {
 } from './ingest-handler.js';
 export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
 export { bulkBodySchema, singleBodySchema } from './bodies.js';
-export { buildOpenApiDocument, joiToJsonSchema, type JsonSchema } from './openapi.js';
+export {
+  buildOpenApiDocument,
+  joiToJsonSchema,
+  openApiPath,
+  type JsonSchema,
+  type IntegrationRoute,
+  type RouteAnswer,
+  type RouteParameter,
+} from './openapi.js';
+export {
+  ANSWER_SCHEMAS,
+  INTEGRATION_ERROR_CODES,
+  successSchema,
+  pageSchema,
+  describedObject,
+} from './answer.schemas.js';
 export {
   listQuerySchema,
   encodeCursor,

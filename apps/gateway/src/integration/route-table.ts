@@ -1,0 +1,262 @@
+import {
+  Joi,
+  ASN_STATUSES,
+  FEED_MAX_LIMIT,
+  ORDER_STATUSES,
+  bulkBodySchema,
+  bulkFieldOf,
+  describedObject,
+  grnSchema,
+  listQuerySchema,
+  pageSchema,
+  singleBodySchema,
+  stockQuerySchema,
+  successSchema,
+  type IngestEntity,
+  type IngestHandler,
+  type IntegrationRoute,
+  type RouteAnswer,
+} from '@wms/shared';
+
+/**
+ * The integration API's routes in one table: method, path, scope, the request schemas each route validates
+ * with, and its answers. The routers mount these entries (and validate with their schemas); the OpenAPI
+ * document is generated from the same entries, so the two cannot drift apart.
+ */
+
+const tenantIdField = Joi.string().guid().description('the tenant, for a cross-tenant API key');
+
+/** `?dryRun=true` on a bulk call: validate and write in a transaction that is rolled back. */
+export const bulkQuerySchema = Joi.object({ dryRun: Joi.boolean().default(false) });
+
+export const eventFeedQuerySchema = Joi.object({
+  after: Joi.string()
+    .pattern(/^\d{1,18}$/)
+    .description('nextCursor of the previous page; omit to start at the oldest event'),
+  limit: Joi.number().integer().min(1).max(FEED_MAX_LIMIT).default(100),
+  tenantId: tenantIdField,
+}).label('EventFeedQuery');
+
+const error = (description: string): RouteAnswer => ({ description, body: 'ErrorEnvelope' });
+
+/** The answers every entity write may give besides its success. */
+const ENTITY_ERRORS: Record<number, RouteAnswer> = {
+  400: error('VALIDATION_FAILED, INVALID_JSON, TENANT_REQUIRED or REFERENCE_NOT_FOUND'),
+  401: { description: 'missing, invalid or insufficient API key (guard shape)' },
+  403: error('TENANT_MISMATCH'),
+  409: error('IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH'),
+  413: error('PAYLOAD_TOO_LARGE'),
+};
+
+type EntityHandler = IngestHandler<unknown, IngestEntity>;
+
+/** POST /<entity>: one entry, written in the gateway. */
+export function singleWriteRoute(handler: EntityHandler): IntegrationRoute {
+  const document = handler.singleStatus === 201;
+  const what = handler.title.toLowerCase();
+  const data = document
+    ? describedObject(`the created ${what} with its lines, as its inquiry shows it`)
+    : handler.refSchema.keys({ created: Joi.boolean() });
+  return {
+    method: 'post',
+    path: `/${handler.entity}`,
+    scope: 'write',
+    summary: document ? `Create one ${what}` : `Create or update one ${what}`,
+    tag: document ? 'documents' : 'master data',
+    body: singleBodySchema(handler),
+    bodyName: handler.title,
+    responses: {
+      [handler.singleStatus]: {
+        description: document ? 'created' : 'written; created tells whether it was new',
+        body: successSchema(data),
+      },
+      ...ENTITY_ERRORS,
+    },
+  };
+}
+
+/** POST /<entity>/bulk: many entries, one ingest job. */
+export function bulkWriteRoute(handler: EntityHandler): IntegrationRoute {
+  const merging = handler.mergeDuplicates;
+  return {
+    method: 'post',
+    path: `/${handler.entity}/bulk`,
+    scope: 'write',
+    summary: `${merging ? 'Create or update' : 'Create'} up to ${handler.maxEntries} ${handler.entity} through the ingest worker`,
+    description:
+      (merging
+        ? 'Entries are processed in order; a later entry with the same natural key updates the earlier one. '
+        : `Entries are processed in order under the key referenceNo; a referenceNo that exists (earlier in the body too) is an entry error 409 DUPLICATE_REFERENCE. Body: { ${bulkFieldOf(handler)}: [...] }. `) +
+      'The call waits up to BULK_SYNC_TIMEOUT_MS for the job, then answers 202 with a statusUrl. ' +
+      'With ?dryRun=true every entry is validated and written in a transaction that is rolled back; ' +
+      'entries that would be created report id null.',
+    tag: merging ? 'master data' : 'documents',
+    // The route checks the envelope; each entry is checked on its own by the entry schema (an entry error
+    // is one result of a 207), and the document shows both.
+    body: bulkBodySchema(handler),
+    documentedBody: bulkBodySchema(handler, handler.entrySchema),
+    bodyName: `${handler.title}Bulk`,
+    query: bulkQuerySchema,
+    parameters: [
+      { name: 'Prefer', in: 'header', schema: { const: 'respond-async' }, description: 'answer 202 at once' },
+    ],
+    responses: {
+      200: { description: 'every entry succeeded', body: 'BulkEnvelope' },
+      207: { description: 'at least one entry has an error', body: 'BulkEnvelope' },
+      202: { description: 'the job is still running (or Prefer: respond-async); poll statusUrl', body: 'Accepted' },
+      ...ENTITY_ERRORS,
+    },
+  };
+}
+
+const listRoute = (
+  what: string,
+  path: string,
+  statuses: readonly string[],
+): IntegrationRoute & { query: Joi.ObjectSchema } => ({
+  method: 'get',
+  path,
+  scope: 'read',
+  summary: `${what} changed at or after updatedSince, oldest change first`,
+  tag: 'documents',
+  query: listQuerySchema(statuses),
+  responses: {
+    200: {
+      description: 'one page; nextCursor is null on the last',
+      body: pageSchema(describedObject(`one of the ${what}`), 'null on the last page'),
+    },
+    400: error('VALIDATION_FAILED (a bad query or cursor) or TENANT_REQUIRED'),
+  },
+});
+
+/** GRN creation, order cancel, the inquiries and lists, the event feed and the job status. */
+export const INTEGRATION_ROUTES = {
+  grn: {
+    method: 'post',
+    path: '/grn',
+    scope: 'write',
+    summary:
+      "Receive goods, against an ASN (asnNo) or blind; stock goes on hand at each line's location (default RECEIVING)",
+    tag: 'documents',
+    body: (grnSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField }).required(),
+    bodyName: 'Grn',
+    responses: {
+      201: { description: 'received', body: successSchema(describedObject('the GRN with its lines and asnStatus')) },
+      400: error('VALIDATION_FAILED (over-receipt, line rules) or REFERENCE_NOT_FOUND (sku, warehouse, location, ASN)'),
+      409: error('INVALID_STATE: the ASN is completed'),
+    },
+  },
+  cancelOrder: {
+    method: 'post',
+    path: '/orders/:orderNo/cancel',
+    scope: 'write',
+    summary: 'Cancel an order before it ships: allocations released, open pick tasks cancelled, picked stock put back',
+    tag: 'documents',
+    body: Joi.object({ tenantId: tenantIdField }).label('CancelBody'),
+    bodyName: 'CancelBody',
+    bodyRequired: false,
+    // A cross-tenant key may name the tenant in the query instead of the body.
+    parameters: [
+      {
+        name: 'tenantId',
+        in: 'query',
+        schema: { type: 'string', format: 'uuid' },
+        description: 'for a cross-tenant API key',
+      },
+    ],
+    responses: {
+      200: {
+        description: 'cancelled',
+        body: successSchema(Joi.object({ orderNo: Joi.string(), status: Joi.valid('cancelled') }).unknown(true)),
+      },
+      404: error('NOT_FOUND: no such order in the tenant'),
+      409: error('INVALID_STATE: shipped or already cancelled'),
+    },
+  },
+  order: {
+    method: 'get',
+    path: '/orders/:orderNo',
+    scope: 'read',
+    summary: 'Order inquiry: the order, its lines, pickTasks and summary',
+    tag: 'documents',
+    query: Joi.object({ tenantId: tenantIdField }),
+    responses: {
+      200: { description: 'the order', body: successSchema(describedObject('the order')) },
+      404: error('NOT_FOUND: Order <no> not found'),
+    },
+  },
+  asn: {
+    method: 'get',
+    path: '/asn/:asnNo',
+    scope: 'read',
+    summary: 'ASN inquiry: the ASN, its lines with receivedQty, and its GRNs',
+    tag: 'documents',
+    query: Joi.object({ tenantId: tenantIdField }),
+    responses: {
+      200: { description: 'the ASN', body: successSchema(describedObject('the ASN')) },
+      404: error('NOT_FOUND: ASN <no> not found'),
+    },
+  },
+  orders: listRoute('Orders', '/orders', ORDER_STATUSES),
+  asns: listRoute('ASNs', '/asn', ASN_STATUSES),
+  stock: {
+    method: 'get',
+    path: '/stock',
+    scope: 'read',
+    summary: 'Stock of one item: rows per warehouse, location and lot with expiryDate, and their totals',
+    tag: 'stock',
+    query: stockQuerySchema,
+    responses: {
+      200: {
+        description: 'the stock; a known item without stock has zero totals and no rows',
+        body: successSchema(describedObject('the item, its rows and totals')),
+      },
+      400: error(
+        'VALIDATION_FAILED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found',
+      ),
+    },
+  },
+  events: {
+    method: 'get',
+    path: '/events',
+    scope: 'read',
+    summary:
+      "Reconciliation feed: the key's tenant events (the webhook bodies), oldest first; keep nextCursor for the next call",
+    tag: 'events',
+    query: eventFeedQuerySchema,
+    responses: {
+      200: {
+        description: 'one page; nextCursor stays the same when there is nothing newer',
+        body: pageSchema(
+          Joi.object({
+            id: Joi.string().guid(),
+            event: Joi.string(),
+            timestamp: Joi.string().isoDate(),
+            data: Joi.object().unknown(true),
+          }).unknown(true),
+          'the position to read on from; the same when there is nothing newer',
+        ),
+      },
+      400: error('VALIDATION_FAILED (a bad cursor or limit) or TENANT_REQUIRED'),
+    },
+  },
+  job: {
+    method: 'get',
+    path: '/jobs/:jobId',
+    scope: 'read',
+    summary: 'State and result of a bulk job of this API key',
+    tag: 'jobs',
+    responses: {
+      200: { description: 'the job; result is the bulk result once completed', body: 'JobStatus' },
+      404: error('no such job for this key'),
+    },
+  },
+} satisfies Record<string, IntegrationRoute>;
+
+/** Every route of the integration API. */
+export function integrationRoutes(handlers: EntityHandler[]): IntegrationRoute[] {
+  return [
+    ...handlers.flatMap((handler) => [singleWriteRoute(handler), bulkWriteRoute(handler)]),
+    ...Object.values(INTEGRATION_ROUTES),
+  ];
+}

@@ -12,6 +12,13 @@ const CAPABILITY_INDEX_ONLY = {
   message: "Import another folder of libs/shared through its index.ts ('../<folder>/index.js').",
 };
 
+/** Redis connections come from createRedis, which knows the shape (one node, Sentinel, cluster). */
+const CONNECT_THROUGH_FACTORY = {
+  selector: 'NewExpression[callee.name=/^(Redis|Cluster|IORedis)$/]',
+  message:
+    "Connect with createRedis(config, role, name) from '@wms/shared': it knows the Redis shape (one node, Sentinel or cluster).",
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', 'bench-results/**', '.nx/**', 'test-artifacts/**'] },
   js.configs.recommended,
@@ -108,6 +115,12 @@ export default tseslint.config(
     },
   },
   {
+    // One factory makes every Redis connection, so every user of Redis follows the configured shape.
+    files: ['libs/**/*.ts'],
+    ignores: ['libs/shared/src/redis/**'],
+    rules: { 'no-restricted-syntax': ['error', CONNECT_THROUGH_FACTORY] },
+  },
+  {
     // Apps stay thin: they open a transaction with the lib's unitOfWork and never reach into Sequelize.
     files: ['apps/**/*.ts'],
     ignores: ['**/*.spec.ts'],
@@ -122,6 +135,7 @@ export default tseslint.config(
           selector: "CallExpression[callee.property.name='transaction'][callee.object.property.name='sequelize']",
           message: "Open a transaction with unitOfWork(runtime.db, ...) from '@wms/shared'.",
         },
+        CONNECT_THROUGH_FACTORY,
       ],
     },
   },

@@ -61,7 +61,8 @@ describe('behind Redis Sentinel', () => {
   it('a revocation on one gateway reaches the other over pub/sub', () =>
     revocationReachesBoth(ctx, gatewayA, gatewayB));
 
-  // Its waits allow a minute each: on a loaded machine the failover and the catch-up outlast jest's 30 s.
+  // Its waits allow up to a minute each, and the test their sum: on a loaded machine the failover and the
+  // catch-up outlast jest's 30 s, and a stage that overruns names itself.
   it('when the sentinels fail over during bulk traffic and event flow, nothing accepted is lost or written twice, and the gateways and the ingest worker carry on', async () => {
     const { tenant } = await createTenantWithWarehouse(ctx);
     const { rawKey } = await createApiKey(ctx, { tenantId: tenant.id });
@@ -93,13 +94,10 @@ describe('behind Redis Sentinel', () => {
     await traffic;
 
     await waitFor(async () => (await countItems(ctx, 'FO-')) >= accepted.length, 60_000, 'accepted items stored');
-    // Known gap: the webhook worker that ran through the failover does not always resume delivering by
-    // itself. Nothing is lost (the events wait in the outbox and the delivery table): a fresh worker
-    // delivers every one of them.
-    await worker.kill();
-    const fresh = startTestWebhookWorker(ctx);
+    // The worker that ran through the failover delivers every event by itself, also those whose jobs the
+    // old primary took and lost when it became a replica (the relay finds and queues them again).
     await receiver.waitForRequests('/failover', appended.length, 60_000);
-    await fresh.close();
+    await worker.close();
 
     expect(await set.primaryPort()).not.toBe(before);
     expect(accepted.length).toBeGreaterThan(0);
@@ -120,7 +118,7 @@ describe('behind Redis Sentinel', () => {
         'a gateway ready on the new primary',
       );
     }
-  }, 150_000);
+  }, 240_000);
 
   it('when the primary stops answering, readiness says 503 until the sentinels have promoted the replica, then 200 again', async () => {
     const primaryPort = await set.primaryPort();

@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { eventTypeCatalogue } from '@wms/shared';
 import {
   createSubscription,
   createTenantWithWarehouse,
@@ -15,7 +16,7 @@ import {
 } from '@wms/testing';
 import { checkPage, launchBrowser, openPortal, signInThroughForm, type PortalPage } from './browser.js';
 
-/** An integrator's webhook set up through the portal: subscribe, test, read the log, redeliver, edit, delete. */
+/** An integrator's webhook set up through the portal: subscribe, test, read the log, replay, edit, delete. */
 describe('admin portal: webhooks end to end', () => {
   let ctx: TestContext;
   let gateway: TestGateway;
@@ -37,7 +38,7 @@ describe('admin portal: webhooks end to end', () => {
     await ctx.close();
   });
 
-  it('creates a subscription shown with its secret once, sends a test that succeeds, redelivers, edits and deletes it', async () => {
+  it('creates a subscription shown with its secret once, sends a test that succeeds, replays it, edits and deletes it', async () => {
     const { page } = portal;
     await signInThroughForm(page, TEST_ADMIN.email, TEST_ADMIN.password);
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -47,6 +48,10 @@ describe('admin portal: webhooks end to end', () => {
 
     await page.getByRole('link', { name: 'Create subscription' }).click();
     await page.getByLabel(/^URL/).fill(receiver.urlFor('/erp-hooks'));
+    // The picker is the gateway's event catalogue, each event with its meaning.
+    const disabledType = eventTypeCatalogue().find((type) => type.name === 'webhook.disabled')!;
+    await page.getByLabel('webhook.disabled').waitFor();
+    await page.getByText(disabledType.description, { exact: true }).waitFor();
     await page.getByLabel('order.shipped').check();
     await page.getByLabel('stock.adjusted').check();
     await page.getByLabel('Description').fill('ERP order and stock updates');
@@ -82,7 +87,7 @@ describe('admin portal: webhooks end to end', () => {
     await page.keyboard.press('Escape');
     await attempts.waitFor({ state: 'hidden' });
 
-    await log.getByRole('button', { name: /^Redeliver delivery/ }).click();
+    await log.getByRole('button', { name: /^Replay event webhook.test/ }).click();
     await receiver.waitForRequests('/erp-hooks', 2);
     await log.getByTestId('delivery-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 20_000 });
     expect(receiver.requestsTo('/erp-hooks')[1]!.headers['webhook-id']).toBe(received!.headers['webhook-id']);
@@ -92,7 +97,12 @@ describe('admin portal: webhooks end to end', () => {
     await page.getByLabel('stock.adjusted').uncheck();
     await checkPage(portal, 'webhook-edit');
     await page.getByRole('button', { name: 'Save changes' }).click();
-    await page.getByText('ERP order updates only').waitFor();
+    // The edit form's own text area holds the new text too: wait for the detail page first.
+    await page.getByRole('heading', { name: 'Webhook subscription', exact: true, level: 1 }).waitFor();
+    await page.getByRole('definition').filter({ hasText: 'ERP order updates only' }).waitFor();
+    // The change is in the subscription's audit trail, with what it was and what it became.
+    await page.getByRole('cell', { name: 'webhook.updated' }).waitFor();
+    await page.getByTestId('audit-table').getByText('ERP order updates only').waitFor();
     const [subscription] = await ctx.services.webhooks.list({ tenantId: null });
     expect(subscription).toMatchObject({ events: ['order.shipped'], description: 'ERP order updates only' });
 

@@ -6,7 +6,7 @@ import {
   createIngestQueue,
   createWebhookDeliveryQueue,
   gatewayProcessMetrics,
-  settleWithin,
+  closeWithin,
   type AppLifecycle,
   type Runtime,
   type Services,
@@ -68,7 +68,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   const ingestQueue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   for (const queue of [webhookQueue, ingestQueue]) {
     queue.on('error', () => undefined);
-    lifecycle.onClose(() => settleWithin(queue.close(), 2_000));
+    lifecycle.onClose(() => closeWithin(queue, 2_000));
   }
   const metrics = gatewayProcessMetrics([ingestQueue, webhookQueue]);
 

@@ -8,7 +8,7 @@ import {
   closeRedis,
   createIngestQueue,
   createRedis,
-  settleWithin,
+  closeWithin,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
@@ -73,8 +73,8 @@ export function startIngestWorker(
     dispatcher,
     async close() {
       await dispatcher.stop();
-      await worker.close();
-      await settleWithin(queue.close(), 2_000);
+      await closeWithin(worker, undefined);
+      await closeWithin(queue, 2_000);
       await closeRedis(connection);
     },
   };

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import {
+  closeWithin,
   BulkJobsRepository,
   createIngestQueue,
   createServices,
@@ -42,7 +43,7 @@ installShutdown(logger, config.shutdownTimeoutMs, async () => {
   clearInterval(purgeTimer);
   healthServer?.close();
   await ingest?.close();
-  await metricsQueue?.close().catch(() => undefined);
+  if (metricsQueue) await closeWithin(metricsQueue, 2_000);
   await runtime.close();
 });
 

@@ -126,6 +126,43 @@ describe('failing webhook subscriptions', () => {
     expect(foreign.tenantId).toBe(otherTenant.id);
   });
 
+  it('when a receiver answers 410 Gone, the subscription is disabled once, audited and announced, however many deliveries met the 410', async () => {
+    const { tenant } = await createTenantWithWarehouse(ctx);
+    receiver.on('/gone', () => ({ status: 410 }));
+    const gone = await createSubscription(ctx, { url: receiver.urlFor('/gone'), tenantId: tenant.id });
+    await createSubscription(ctx, {
+      url: receiver.urlFor('/gone-watcher'),
+      tenantId: tenant.id,
+      events: ['webhook.disabled'],
+    });
+
+    await appendEvents(ctx, sampleEvents(tenant.id));
+    const [notice] = await receiver.waitForRequests('/gone-watcher', 1);
+    await waitFor(async () =>
+      (await ctx.services.webhooks.listDeliveries(gone.id, { tenantId: null })).every(
+        (delivery) => delivery.status === 'failed',
+      ),
+    );
+    const disabled = await detail(gone.id);
+    const audit = await request<AuditAnswer[]>(gateway.url, 'GET', `/api/v1/audit-logs?entityId=${gone.id}`, {
+      token,
+    });
+    const [events] = (await ctx.runtime.db.sequelize.query(
+      `SELECT count(*)::int AS n FROM events WHERE event = 'webhook.disabled' AND data->>'subscriptionId' = :id`,
+      { replacements: { id: gone.id } },
+    )) as [Array<{ n: number }>, unknown];
+
+    expect(disabled).toMatchObject({ active: false, disabledReason: expect.stringContaining('410 Gone') });
+    expect(JSON.parse(notice!.body)).toMatchObject({
+      event: 'webhook.disabled',
+      data: { subscriptionId: gone.id, reason: disabled.disabledReason, tenantId: tenant.id },
+    });
+    const disables = audit.body.filter((entry) => entry.action === 'webhook.disabled');
+    expect(disables).toHaveLength(1);
+    expect(disables[0]!.changes).toMatchObject({ active: { from: true, to: false }, reason: disabled.disabledReason });
+    expect(events[0]!.n).toBe(1);
+  });
+
   it('when two workers sweep at once, a failing subscription is disabled, audited and announced once', async () => {
     const { tenant } = await createTenantWithWarehouse(ctx);
     receiver.on('/once', () => ({ status: 500 }));

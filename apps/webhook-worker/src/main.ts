@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import {
+  closeWithin,
   createWebhookDeliveryQueue,
   installShutdown,
   loadConfigOrExit,
@@ -25,7 +26,7 @@ let metricsQueue: WebhookDeliveryQueue | undefined;
 installShutdown(logger, config.shutdownTimeoutMs, async () => {
   healthServer?.close();
   await webhookWorker?.close();
-  await metricsQueue?.close().catch(() => undefined);
+  if (metricsQueue) await closeWithin(metricsQueue, 2_000);
   await runtime.close();
 });
 

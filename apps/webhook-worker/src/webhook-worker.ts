@@ -8,7 +8,7 @@ import {
   WebhookLifecycleService,
   WebhooksService,
   closeRedis,
-  settleWithin,
+  closeWithin,
   DeliveryEnqueuer,
   OutboxRelay,
   SecretBox,
@@ -39,6 +39,8 @@ export interface WebhookWorkerOptions {
   /** Where the relay and the batches' follow-up jobs enqueue; defaults to a fail-fast producer connection to REDIS_URL. */
   relayRedisUrl?: string;
   relayPollIntervalMs?: number;
+  /** How often the relay looks up long-pending deliveries in Redis again (default 60 s). */
+  relayRecheckIntervalMs?: number;
   /** Run the relay in this process (default true). */
   relay?: boolean;
   /** BullMQ lock settings; tests shorten them to see a killed worker's job come back quickly. */
@@ -66,7 +68,15 @@ export function startWebhookWorker(
   options: WebhookWorkerOptions,
 ): WebhookWorker {
   const secrets = SecretBox.fromConfig(config);
-  const delivery = new WebhookDeliveryService(db, config.webhook, secrets);
+  const events = new EventsService(db);
+  const lifecycle = new WebhookLifecycleService(
+    db,
+    new WebhooksService(db, config, new AuditService(db), events),
+    events,
+  );
+  const delivery = new WebhookDeliveryService(db, config.webhook, secrets, (id, reason) =>
+    lifecycle.disableGone(id, reason),
+  );
 
   // A fail-fast producer connection: the relay's jobs, and the follow-up jobs of batched deliveries.
   const producerRedis = createRedis(
@@ -80,9 +90,10 @@ export function startWebhookWorker(
   if (options.relay !== false) {
     relay = new OutboxRelay(db, new DeliveryEnqueuer(db, queue), logger, {
       pollIntervalMs: options.relayPollIntervalMs,
+      recheckIntervalMs: options.relayRecheckIntervalMs,
       listenDatabaseUrl: config.databaseUrl,
     });
-    relay.start();
+    relay.start(producerRedis);
   }
 
   const worker = new Worker<WebhookDeliveryPayload, WebhookDeliveryJobResult, WebhookDeliveryJobName>(
@@ -115,7 +126,7 @@ export function startWebhookWorker(
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'webhook worker error'));
 
-  const sweep = startDisableSweep(config, db, logger, options.disableSweepIntervalMs ?? 60_000);
+  const sweep = startDisableSweep(lifecycle, config, logger, options.disableSweepIntervalMs ?? 60_000);
 
   let closing: Promise<void> | undefined;
   return {
@@ -125,8 +136,8 @@ export function startWebhookWorker(
       closing ??= (async () => {
         await relay?.stop();
         await sweep.stop();
-        await worker.close(force);
-        await settleWithin(queue.close(), 2_000);
+        await closeWithin(worker, undefined, force);
+        await closeWithin(queue, 2_000);
         await closeRedis(producerRedis);
       })();
       return closing;
@@ -153,14 +164,7 @@ function followUps(queue: WebhookDeliveryQueue): (job: FollowUpJob) => Promise<v
  * Disables subscriptions whose deliveries have all failed for WEBHOOK_DISABLE_AFTER_HOURS. Every worker
  * runs it; each subscription is disabled (audited, announced) by exactly one of them.
  */
-function startDisableSweep(config: Config, db: Database, logger: Logger, intervalMs: number) {
-  const events = new EventsService(db);
-  const lifecycle = new WebhookLifecycleService(
-    db,
-    new WebhooksService(db, config, events),
-    new AuditService(db),
-    events,
-  );
+function startDisableSweep(lifecycle: WebhookLifecycleService, config: Config, logger: Logger, intervalMs: number) {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     running ??= lifecycle

@@ -26,7 +26,7 @@ export function createServices(db: Database, config: Config) {
   const asns = new AsnService(db);
   const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
   const orders = new OrdersService(db, events);
-  const webhooks = new WebhooksService(db, config, events);
+  const webhooks = new WebhooksService(db, config, audit, events);
   const ingest: IngestRegistry<IngestEntity> = createIngestRegistry({ masterData, asns, orders });
   return {
     auth: new AuthService(db, config),
@@ -41,7 +41,7 @@ export function createServices(db: Database, config: Config) {
     ingest,
     events,
     webhooks,
-    webhookLifecycle: new WebhookLifecycleService(db, webhooks, audit, events),
+    webhookLifecycle: new WebhookLifecycleService(db, webhooks, events),
     overview: new OverviewService(db),
     asns,
     grns: new GrnService(db, events),

@@ -47,6 +47,12 @@ export interface ApiKey {
   keyPrefix: string;
   createdAt: string;
   lastUsedAt: string | null;
+  /** Expires within 14 days and has not expired yet. */
+  expiresSoon: boolean;
+  /** When the raw key was last rolled; null if never. */
+  rolledAt: string | null;
+  /** The raw key before the last roll, while its grace period lasts: it still works until expiresAt. */
+  previousKey: { keyPrefix: string; expiresAt: string } | null;
 }
 
 export interface CreatedApiKey extends ApiKey {
@@ -111,7 +117,15 @@ export interface WebhookSubscription {
   events: string[];
   description: string;
   active: boolean;
+  /** Why the service disabled it (410 Gone, failing too long); null when active or disabled by hand. */
   disabledReason: string | null;
+  /** When the service disabled it; null otherwise. */
+  disabledAt: string | null;
+  /** The first failed attempt with no success since; null while deliveries succeed. */
+  failingSince: string | null;
+  secretRotatedAt: string | null;
+  /** Until when the secret before the last rotation still signs beside the current one. */
+  previousSecretExpiresAt: string | null;
   createdAt: string;
   updatedAt: string;
 }

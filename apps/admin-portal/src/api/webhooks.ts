@@ -1,5 +1,5 @@
 import { api, apiPage } from './client';
-import type { WebhookSubscription } from './types';
+import type { AuditEntry, WebhookSubscription } from './types';
 
 export interface CreatedWebhookSubscription extends WebhookSubscription {
   /** The signing secret: in this answer only, never again. */
@@ -46,6 +46,21 @@ export interface EventType {
   includedInWildcard: boolean;
 }
 
+/** What a recover call queued: at most `limit` per call; `remaining` failed ones are left in the window. */
+export interface RecoverResult {
+  since: string;
+  until: string;
+  recovered: number;
+  remaining: number;
+  limit: number;
+}
+
+export interface ReplayResult {
+  /** False when that event's delivery was pending already: nothing new was queued. */
+  replayed: boolean;
+  delivery: WebhookDelivery;
+}
+
 const base = '/webhooks';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
@@ -61,8 +76,18 @@ export const webhooksApi = {
     apiPage<WebhookDelivery>(`${one(id)}/deliveries`, query),
   attempts: (id: string, deliveryId: string) =>
     api.get<DeliveryAttempt[]>(`${one(id)}/deliveries/${encodeURIComponent(deliveryId)}/attempts`),
-  redeliver: (id: string, deliveryId: string) =>
-    api.post<WebhookDelivery>(`${one(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
+  /** A new signing secret, answered once; the previous one keeps signing beside it for `graceSeconds`. */
+  rotateSecret: (id: string, graceSeconds: number) =>
+    api.post<CreatedWebhookSubscription>(`${one(id)}/rotate-secret`, { graceSeconds }),
+  /** Queues again the failed deliveries created in [since, until). */
+  recover: (id: string, window: { since: string; until?: string }) =>
+    api.post<RecoverResult>(`${one(id)}/recover`, window),
+  /** Sends one past event to the subscription again, with the same webhook-id. */
+  replay: (id: string, eventId: string) => api.post<ReplayResult>(`${one(id)}/replay`, { eventId }),
+  enable: (id: string) => api.post<WebhookSubscription>(`${one(id)}/enable`),
+  /** The subscription's audit trail (needs the `audit` module). */
+  auditTrail: (id: string) =>
+    api.get<AuditEntry[]>('/audit-logs', { entityType: 'webhook_subscription', entityId: id, limit: 100 }),
   /** The events a subscription can ask for, with what each means. */
   eventTypes: () => api.get<EventType[]>(`${base}/event-types`),
 };

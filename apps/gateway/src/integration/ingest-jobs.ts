@@ -8,7 +8,7 @@ import {
   createIngestQueue,
   closeRedis,
   createRedis,
-  settleWithin,
+  closeWithin,
   type AppLifecycle,
   type BulkResult,
   type IngestJobData,
@@ -87,8 +87,8 @@ export class IngestJobs {
     lifecycle.onClose(async () => {
       this.closing.abort();
       // BullMQ's close waits for a connection that may never come when Redis is away: bound it.
-      await settleWithin(this.events.close(), 2_500);
-      await settleWithin(this.queue.close(), 2_000);
+      await closeWithin(this.events, 2_500);
+      await closeWithin(this.queue, 2_000);
       await closeRedis(this.eventsRedis);
     });
   }

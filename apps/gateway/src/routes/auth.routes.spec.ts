@@ -82,6 +82,19 @@ describe('auth: login, lockout and refresh', () => {
       expect(response.status).toBe(400);
       expect(response.body.details).toEqual([{ path: 'password', message: expect.stringContaining('required') }]);
     });
+    it('when the e-mail or password is absurdly long, it answers 400 naming the field and never reaches the account', async () => {
+      const { user, password } = await createUser(ctx);
+
+      const longPassword = await login(user.email, 'x'.repeat(500_000));
+      const longEmail = await login(`${'a'.repeat(300)}@wms.test`, password);
+      const stored = await storedUser(user.id);
+
+      expect(longPassword.status).toBe(400);
+      expect(longPassword.body.details).toEqual([{ path: 'password', message: expect.stringContaining('1024') }]);
+      expect(longEmail.status).toBe(400);
+      expect(longEmail.body.details).toEqual([{ path: 'email', message: expect.stringContaining('254') }]);
+      expect(stored.failedLoginCount).toBe(0);
+    });
   });
 
   describe('lockout', () => {

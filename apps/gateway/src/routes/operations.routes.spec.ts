@@ -646,6 +646,25 @@ describe('warehouse operations', () => {
       });
       expect(await eventsOf(tenantId)).toEqual([]);
     });
+    it('when an adjustment would carry on hand past what the quantity column holds, it answers 400, not 500', async () => {
+      const tenantId = await tenantWithStock([{ sku: 'PLAIN', qty: 5, locationCode: 'A-01' }]);
+      await ctx.runtime.db.sequelize.query(
+        `UPDATE stock_rows SET qty_on_hand = 99999999999000 WHERE tenant_id = :tenantId`,
+        { replacements: { tenantId } },
+      );
+      const body = { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'PLAIN', reason: 'found' };
+
+      const overflow = await call('POST', '/stock/adjustments', tenantId, { ...body, qtyDelta: 1e12 });
+      const fits = await call('POST', '/stock/adjustments', tenantId, { ...body, qtyDelta: 999 });
+
+      expect(overflow.status).toBe(400);
+      expect(overflow.body).toMatchObject({ statusCode: 400, message: 'Request validation failed' });
+      expect(overflow.body.details).toEqual([
+        { path: 'qtyDelta', message: expect.stringContaining('holds less than') },
+      ]);
+      expect(fits.status).toBe(201);
+      expect(fits.body).toMatchObject({ qtyOnHand: 99999999999999 });
+    });
   });
 
   describe('cycle counts', () => {

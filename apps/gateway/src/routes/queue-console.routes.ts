@@ -5,6 +5,8 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import {
   AppError,
+  RedisDeadline,
+  RedisTimeoutError,
   type Database,
   type IngestQueue,
   type TokenService,
@@ -17,6 +19,51 @@ export const QUEUE_CONSOLE_PATH = '/admin/queues';
 export const QUEUE_CONSOLE_COOKIE = 'wms_queue_console';
 /** A console session is short: the portal opens a new one each time an admin follows its link. */
 export const QUEUE_CONSOLE_TTL_SECONDS = 900;
+/**
+ * Each Redis read of the console gets 2 s (a page of jobs with their data is heavier than a rate-limit call);
+ * after one times out, reads fail at once for 1 s, so a frozen Redis answers the page 503, never a hang.
+ */
+export const QUEUE_CONSOLE_DEADLINE = { timeoutMs: 2_000, pauseMs: 1_000 };
+
+/** The adapter's methods that read Redis; actions (retry, clean, pause) are left unbounded, as Redis runs them anyway. */
+const CONSOLE_READS = [
+  'getRedisInfo',
+  'getWorkers',
+  'getJob',
+  'getJobs',
+  'getJobCounts',
+  'getJobLogs',
+  'getMetrics',
+  'isPaused',
+  'getGlobalConcurrency',
+  'getActiveRateLimitTtl',
+  'getJobSchedulersCount',
+  'getJobSchedulers',
+  'getConfiguredRateLimit',
+] as const;
+
+/** Bull Board answers an error's `statusCode` (else 500) with its message. */
+class ConsoleRedisUnavailable extends Error {
+  readonly statusCode = 503;
+}
+
+/** Puts every Redis read of the adapter under the deadline; a read that runs out answers 503. */
+function boundedReads(adapter: BullMQAdapter, deadline: RedisDeadline): BullMQAdapter {
+  const methods = adapter as unknown as Record<string, unknown>;
+  for (const name of CONSOLE_READS) {
+    const read = methods[name];
+    if (typeof read !== 'function') continue;
+    methods[name] = (...args: unknown[]) =>
+      deadline
+        .run(() => Promise.resolve(read.apply(adapter, args)))
+        .catch((error: unknown) => {
+          if (error instanceof RedisTimeoutError)
+            throw new ConsoleRedisUnavailable(`The queues did not answer in time (${error.message}); retry shortly`);
+          throw error;
+        });
+  }
+  return adapter;
+}
 
 /**
  * Bull Board over the ingest and webhook queues, for admins only. A browser that navigates here cannot
@@ -30,10 +77,11 @@ export function queueConsoleRoutes(
   queues: { ingest: IngestQueue; webhook: WebhookDeliveryQueue },
 ): Router {
   const serverAdapter = new ExpressAdapter().setBasePath(QUEUE_CONSOLE_PATH);
+  const deadline = new RedisDeadline(QUEUE_CONSOLE_DEADLINE);
   createBullBoard({
     queues: [
-      new BullMQAdapter(queues.ingest, { allowRetries: true }),
-      new BullMQAdapter(queues.webhook, { readOnlyMode: true }),
+      boundedReads(new BullMQAdapter(queues.ingest, { allowRetries: true }), deadline),
+      boundedReads(new BullMQAdapter(queues.webhook, { readOnlyMode: true }), deadline),
     ],
     serverAdapter,
     options: { uiConfig: { boardTitle: 'WMS queues' } },

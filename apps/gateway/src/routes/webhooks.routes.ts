@@ -48,11 +48,12 @@ export function webhooksRoutes(
   });
 
   router.patch('/:id', async (req, res) => {
-    res.json(await services.webhooks.update(req.params.id, req.body, viewer(req.principal!)));
+    const sub = req.principal!;
+    res.json(await services.webhooks.update(req.params.id, req.body, viewer(sub), sub.sub));
   });
 
   router.delete('/:id', async (req, res) => {
-    await services.webhooks.remove(req.params.id, viewer(req.principal!));
+    await services.webhooks.remove(req.params.id, viewer(req.principal!), req.principal!.sub);
     res.status(204).end();
   });
 

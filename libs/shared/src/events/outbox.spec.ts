@@ -1,4 +1,5 @@
 import {
+  WEBHOOK_DELIVERY_BATCH_JOB,
   WEBHOOK_DELIVERY_JOB,
   createRedis,
   createWebhookDeliveryQueue,
@@ -129,6 +130,56 @@ describe('events outbox and relay', () => {
     for (const job of lone)
       expect(job.id).toBe(deliveryJobId(rows.find((row) => row.id === deliveryIdsOf(job.data)[0])!));
     await deadQueue.close().catch(() => undefined);
+  });
+
+  it('when Redis loses the jobs of pending deliveries (a failover, a restart without data, FLUSHALL), a recheck queues them again, once, and leaves finished deliveries alone', async () => {
+    const { tenant } = await createTenantWithWarehouse(ctx);
+    const subscription = await createSubscription(ctx, { url: 'http://127.0.0.1:9/lost', tenantId: tenant.id });
+    const relay = relayOver(ctx, queue);
+    await appendEvents(ctx, sampleEvents(tenant.id).slice(0, 3));
+    await drainRelay(relay);
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation FROM webhook_deliveries
+        WHERE subscription_id = :id ORDER BY created_at, id`,
+      { replacements: { id: subscription.id } },
+    )) as [Array<{ id: string; eventId: string; subscriptionId: string; generation: number }>, unknown];
+    expect(rows).toHaveLength(3);
+    const [lost, finished, kept] = rows.map((row) => ({ ...row, jobId: deliveryJobId(row) }));
+    // The relay queued the three as one batch job; while Redis holds it, none of them is lost.
+    const [batch] = (await queue.getJobs(['waiting'])).filter((job) =>
+      deliveryIdsOf(job.data).some((id) => id === lost!.id),
+    );
+    expect(batch?.name).toBe(WEBHOOK_DELIVERY_BATCH_JOB);
+    expect((await relay.recheck(true)).lost).toBe(0);
+    // One delivery goes on in a job of its own (as a retry would), one has succeeded; then Redis forgets the batch.
+    await queue.add(
+      WEBHOOK_DELIVERY_JOB,
+      { deliveryId: kept!.id, subscriptionId: subscription.id },
+      { jobId: kept!.jobId },
+    );
+    await ctx.runtime.db.sequelize.query("UPDATE webhook_deliveries SET status = 'succeeded' WHERE id = :id", {
+      replacements: { id: finished!.id },
+    });
+    await batch!.remove();
+
+    // A routine recheck only looks at deliveries queued more than its interval ago: these are fresh.
+    expect((await relay.recheck(false)).lost).toBe(0);
+    expect(await queue.getJobState(lost!.jobId)).toBe('unknown');
+
+    // After a reconnection every pending delivery is looked up.
+    const pass = await relay.recheck(true);
+    expect(pass.checked).toBeGreaterThanOrEqual(2);
+    expect(pass.lost).toBeGreaterThanOrEqual(1);
+    expect(await queue.getJobState(lost!.jobId)).toBe('waiting');
+    expect((await queue.getJob(lost!.jobId))?.data).toEqual({ deliveryId: lost!.id, subscriptionId: subscription.id });
+    expect(await queue.getJobState(finished!.jobId)).toBe('unknown');
+    expect(await queue.getJobState(kept!.jobId)).toBe('waiting');
+
+    // Looked up again, nothing is added twice.
+    await relay.recheck(true);
+    const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
+    const ours = jobs.filter((job) => rows.some((row) => row.id === deliveryIdsOf(job.data)[0])).map((job) => job.id);
+    expect(ours.sort()).toEqual([lost!.jobId, kept!.jobId].sort());
   });
 
   it('when an event commits after a later one, the feed still lists it after the cursor already handed out', async () => {

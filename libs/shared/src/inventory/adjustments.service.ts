@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import type { EventsService } from '../events/index.js';
 import type { WriteContext } from '../integration/index.js';
+import { STOCK_QTY_LIMIT } from './fields.js';
 import { StockKeyRepository, type LockedStockRow } from './stock-key.repository.js';
 import { resolveStockTarget, stockTargetFields, type StockTarget, type StockTargetInput } from './stock-target.js';
 
@@ -65,6 +66,7 @@ export class AdjustmentsService {
         ? await this.rows.lockOrCreate(tenantId, target.key, transaction)
         : await this.rows.lock(target.key, transaction);
     refuseBelowAllocated(target, row, input.qtyDelta);
+    refuseBeyondColumn(row, input.qtyDelta);
     const qtyOnHand = await this.rows.addOnHand(row!.id, input.qtyDelta, transaction);
     const record = await this.rows.recordAdjustment(
       {
@@ -104,6 +106,18 @@ function refuseBelowAllocated(target: StockTarget, row: LockedStockRow | null, q
     `Stock of item SKU ${target.sku} at ${target.locationCode}${target.lotNo ? ` lot ${target.lotNo}` : ''} has ${onHand} on hand and ${allocated} allocated; ` +
       `an adjustment of ${qtyDelta} would leave on hand below allocated`,
   );
+}
+
+/** On hand is numeric(18,4): a delta that would carry it past what the column holds is bad input, not a crash. */
+function refuseBeyondColumn(row: LockedStockRow | null, qtyDelta: number): void {
+  const onHand = row?.qtyOnHand ?? 0;
+  if (onHand + qtyDelta < STOCK_QTY_LIMIT) return;
+  throw AppError.validation('Request validation failed', [
+    {
+      path: 'qtyDelta',
+      message: `"qtyDelta" would take on hand from ${onHand} to ${onHand + qtyDelta}; a stock row holds less than ${STOCK_QTY_LIMIT}`,
+    },
+  ]);
 }
 
 export function targetView(target: StockTarget) {

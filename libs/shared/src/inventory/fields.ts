@@ -3,6 +3,8 @@ import type { ItemRef } from '../master-data/index.js';
 
 const QTY_DECIMALS = 4;
 const QTY_MAX = 1e12;
+/** numeric(18,4) holds up to 14 integer digits: a stock quantity must stay below this. */
+export const STOCK_QTY_LIMIT = 1e14;
 
 /** Quantities are positive numbers; stored as numeric(18,4), so more decimals are refused, not rounded. */
 export const quantity = () =>

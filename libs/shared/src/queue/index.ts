@@ -12,3 +12,4 @@ export {
   type IngestQueue,
 } from './ingest.contract.js';
 export * from './webhook-delivery.contract.js';
+export { closeWithin } from './close.js';

@@ -106,20 +106,28 @@ export interface ChangePasswordInput {
   newPassword: string;
 }
 
+/**
+ * The longest password a sign-in or a password change may present: far above what any stored password can be
+ * (PASSWORD_MAX_BYTES), so only absurd input is refused, with a 400 before any hashing or database look-up.
+ */
+export const PRESENTED_PASSWORD_MAX_LENGTH = 1_024;
+const presentedPassword = Joi.string().max(PRESENTED_PASSWORD_MAX_LENGTH);
+
 export const changePasswordSchema = Joi.object<ChangePasswordInput>({
-  currentPassword: Joi.string().required(),
+  currentPassword: presentedPassword.required(),
   newPassword: passwordSchema.required(),
 });
 
 /**
- * Login checks only presence: a wrong e-mail or password is a 401, never a hint about the format. A browser
- * session asks for `refreshCookie: true`.
+ * Login checks presence and a length no real e-mail (254, RFC 5321) or password exceeds: a wrong e-mail or
+ * password is a 401, never a hint about the format; absurd input is a 400 before bcrypt or the database. A
+ * browser session asks for `refreshCookie: true`.
  */
 export const loginSchema = Joi.object<{ email: string; password: string; refreshCookie: boolean }>({
-  email: Joi.string().required(),
-  password: Joi.string().required(),
+  email: Joi.string().max(254).required(),
+  password: presentedPassword.required(),
   refreshCookie: Joi.boolean().default(false),
 });
 
 /** The token in the body; without one, the browser session's cookie is read. */
-export const refreshSchema = Joi.object<{ refreshToken?: string }>({ refreshToken: Joi.string() });
+export const refreshSchema = Joi.object<{ refreshToken?: string }>({ refreshToken: Joi.string().max(4_096) });

@@ -1,9 +1,11 @@
+import type { ChainableCommander } from 'ioredis';
 import type { Database } from '../db/index.js';
 import {
   WEBHOOK_DELIVERY_BATCH,
   WEBHOOK_DELIVERY_BATCH_JOB,
   WEBHOOK_DELIVERY_JOB,
   deliveryBatchJobId,
+  deliveryIdsOf,
   deliveryJobId,
   type WebhookDeliveryQueue,
 } from '../queue/index.js';
@@ -55,6 +57,12 @@ export function deliveryJobsOf(rows: UnqueuedRow[], { alwaysBatch = false } = {}
   return jobs;
 }
 
+export interface RecheckPass {
+  checked: number;
+  /** Deliveries whose job Redis no longer knew, added again. */
+  lost: number;
+}
+
 /**
  * Moves deliveries that are written but not yet queued into the delivery queue. Rows are claimed with
  * FOR UPDATE SKIP LOCKED (several relays, and the gateway, share the work without waiting on each
@@ -63,6 +71,9 @@ export function deliveryJobsOf(rows: UnqueuedRow[], { alwaysBatch = false } = {}
  * the add but before the commit re-adds the same job ids, which BullMQ ignores while the job exists
  * (and the worker skips a delivery that has already succeeded; a batch grouped differently the second
  * time may attempt a delivery twice, which at-least-once allows).
+ *
+ * PostgreSQL stays the record: a pending delivery whose job Redis lost (a failover that dropped the last
+ * writes, a restart without data, FLUSHALL) is found by `recheck` and queued again.
  */
 export class DeliveryEnqueuer {
   /** When adding last failed: the fan-out leaves its rows to the enqueue passes for a while. */
@@ -124,6 +135,85 @@ export class DeliveryEnqueuer {
       return rows.length;
     });
   }
+
+  /**
+   * Looks up in Redis the jobs of every pending delivery queued at least `staleMs` ago (0: all of them),
+   * `batch` at a time, and adds again those Redis does not know. Each looked-up row is stamped, so a
+   * backlog is walked through once per sweep, not on every pass. A row is locked while it is checked, so a
+   * worker's write of its outcome waits for the check instead of racing it: a delivery that is no longer
+   * pending is never queued again.
+   */
+  async recheck(batch: number, staleMs: number): Promise<RecheckPass> {
+    const [[{ cutoff }]] = (await this.db.sequelize.query(
+      "SELECT now() - :staleMs * interval '1 millisecond' AS cutoff",
+      { replacements: { staleMs } },
+    )) as [Array<{ cutoff: Date }>, unknown];
+    const total: RecheckPass = { checked: 0, lost: 0 };
+    for (;;) {
+      const pass = await this.recheckBatch(batch, cutoff);
+      total.checked += pass.checked;
+      total.lost += pass.lost;
+      if (pass.checked < batch) return total;
+    }
+  }
+
+  private async recheckBatch(limit: number, cutoff: Date): Promise<RecheckPass> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const [rows] = (await this.db.sequelize.query(
+        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
+           FROM webhook_deliveries
+          WHERE status = 'pending' AND enqueued_at <= :cutoff
+          ORDER BY enqueued_at
+          LIMIT :limit
+          FOR UPDATE SKIP LOCKED`,
+        { replacements: { limit, cutoff }, transaction },
+      )) as [UnqueuedRow[], unknown];
+      if (rows.length === 0) return { checked: 0, lost: 0 };
+      const timeoutMs = this.options.addTimeoutMs ?? 5_000;
+      const known = await withTimeout(this.jobsExist(rows.map(deliveryJobId)), timeoutMs);
+      const unknown = rows.filter((_row, index) => !known[index]);
+      // A delivery without a job of its own may travel in a batch job that Redis still holds.
+      const batched = unknown.length ? await withTimeout(this.batchedDeliveries(), timeoutMs) : new Set<string>();
+      const lost = unknown.filter((row) => !batched.has(row.id));
+      if (lost.length > 0) await withTimeout(this.queue.addBulk(lost.map(deliveryJob)), timeoutMs);
+      await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
+        replacements: { ids: rows.map((row) => row.id) },
+        transaction,
+      });
+      return { checked: rows.length, lost: lost.length };
+    });
+  }
+
+  /** The deliveries carried by batch jobs not yet finished (waiting, delayed, active). */
+  private async batchedDeliveries(): Promise<Set<string>> {
+    const jobs = await this.queue.getJobs(['waiting', 'delayed', 'active', 'paused', 'prioritized']);
+    return new Set(
+      jobs.filter((job) => job?.name === WEBHOOK_DELIVERY_BATCH_JOB).flatMap((job) => deliveryIdsOf(job.data)),
+    );
+  }
+
+  /** One pipelined EXISTS per job hash; on a cluster the queue's keys share one slot (hash-tagged prefix). */
+  private async jobsExist(jobIds: string[]): Promise<boolean[]> {
+    const client = await this.queue.client;
+    // BullMQ types its client narrowly; it is an ioredis client (or cluster), whose pipeline has EXISTS.
+    const pipeline = client.pipeline() as unknown as ChainableCommander;
+    for (const jobId of jobIds) pipeline.exists(this.queue.toKey(jobId));
+    const replies = (await pipeline.exec()) ?? [];
+    return jobIds.map((_id, index) => {
+      const [error, count] = replies[index] ?? [new Error('no reply'), 0];
+      if (error) throw error;
+      return count === 1;
+    });
+  }
+}
+
+function deliveryJob(row: UnqueuedRow) {
+  return {
+    name: WEBHOOK_DELIVERY_JOB,
+    data: { deliveryId: row.id, subscriptionId: row.subscriptionId },
+    // Recovered and replayed deliveries carry a priority: BullMQ runs every job without one first.
+    opts: row.priority > 0 ? { jobId: deliveryJobId(row), priority: row.priority } : { jobId: deliveryJobId(row) },
+  } as const;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -35,8 +35,6 @@ export interface AttemptRecord {
   /** The delivery's state after this attempt. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
-  /** The subscriber answered 410: disable the subscription too. */
-  disableSubscription?: string;
 }
 
 /**
@@ -88,7 +86,6 @@ export class DeliveryRepository {
       response_body: attempt.responseBody,
       status: attempt.status,
       next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
-      disabled_reason: attempt.disableSubscription ?? null,
     }));
     await recordStatement.rows(this.db.sequelize, [JSON.stringify(rows)]);
     return attempts.map(() => undefined);
@@ -130,7 +127,7 @@ const recordStatement = new PreparedStatement<never>(
   `WITH input AS (
      SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
        delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
-       response_body text, status text, next_attempt_at timestamptz, disabled_reason text)
+       response_body text, status text, next_attempt_at timestamptz)
    ), attempt AS (
      INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body)
      SELECT delivery_id, generation, status_code, latency_ms, error, response_body FROM input
@@ -140,20 +137,15 @@ const recordStatement = new PreparedStatement<never>(
             next_attempt_at = i.next_attempt_at, updated_at = now()
        FROM input i
       WHERE d.id = i.delivery_id AND d.generation = i.generation AND d.status = 'pending'
-      RETURNING d.subscription_id, i.disabled_reason, i.status
+      RETURNING d.subscription_id, i.status
    ), outcome AS (
-     SELECT subscription_id, bool_or(status = 'succeeded') AS succeeded, max(disabled_reason) AS disabled_reason
-       FROM delivery GROUP BY subscription_id
+     SELECT subscription_id, bool_or(status = 'succeeded') AS succeeded FROM delivery GROUP BY subscription_id
    )
    -- failing_since marks the first failure after the last success; it is written only when it changes,
    -- so a busy subscription's row is not updated on every attempt.
    UPDATE webhook_subscriptions s
-      SET active = s.active AND o.disabled_reason IS NULL,
-          disabled_reason = coalesce(o.disabled_reason, s.disabled_reason),
-          disabled_at = CASE WHEN o.disabled_reason IS NOT NULL THEN now() ELSE s.disabled_at END,
-          failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(s.failing_since, now()) END,
+      SET failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(s.failing_since, now()) END,
           updated_at = now()
      FROM outcome o
-    WHERE s.id = o.subscription_id
-      AND (o.disabled_reason IS NOT NULL OR (o.succeeded = (s.failing_since IS NOT NULL)))`,
+    WHERE s.id = o.subscription_id AND o.succeeded = (s.failing_since IS NOT NULL)`,
 );

@@ -54,6 +54,9 @@ export interface AttemptRun {
 /** Opened secrets kept per process, so an attempt does not decrypt its subscription's secret again. */
 const OPENED_SECRETS_KEPT = 1_000;
 
+/** Disables a subscription whose receiver answered 410 Gone (audited and announced by the caller's service). */
+export type DisableGone = (subscriptionId: string, reason: string) => Promise<unknown>;
+
 /**
  * One delivery attempt: sign, POST, record. Rules: any 2xx succeeds; 410 fails the run and disables
  * the subscription; every other answer, a timeout or a connection error is retried with backoff until
@@ -68,6 +71,7 @@ export class WebhookDeliveryService {
     db: Database,
     private readonly config: Pick<WebhookConfig, 'timeoutMs' | 'maxAttempts' | 'backoffBaseMs' | 'allowPrivateUrls'>,
     private readonly secrets: SecretBox,
+    private readonly disableGone: DisableGone,
   ) {
     this.repository = new DeliveryRepository(db);
   }
@@ -155,14 +159,10 @@ export class WebhookDeliveryService {
     }
     const error = result ? `HTTP ${result.statusCode}` : failure!.message;
     if (result?.statusCode === 410) {
-      const reason = `subscriber answered 410 Gone at ${new Date().toISOString()}`;
-      await this.repository.record({
-        ...base,
-        error,
-        status: 'failed',
-        nextAttemptAt: null,
-        disableSubscription: reason,
-      });
+      // Disabled before the attempt is recorded: if the process dies in between, the job's retry finds the
+      // subscription disabled and ends the delivery without sending again.
+      await this.disableGone(work.subscriptionId, `subscriber answered 410 Gone at ${new Date().toISOString()}`);
+      await this.repository.record({ ...base, error, status: 'failed', nextAttemptAt: null });
       return { kind: 'failed', error: `${error}: subscription disabled`, disabled: true };
     }
     if (failure?.code === 'EBLOCKEDADDRESS' || run.attemptNo >= this.config.maxAttempts) {

@@ -1,11 +1,11 @@
 export * from './webhook.types.js';
-export { WebhooksService } from './webhooks.service.js';
+export { WebhooksService, SUBSCRIPTION_ENTITY } from './webhooks.service.js';
 export { WebhookDeliveryService, type AttemptOutcome, type AttemptRun } from './delivery.service.js';
 export { AttemptPermits } from './attempt-permits.js';
-export { DeliveryEnqueuer, deliveryJobsOf } from './delivery-enqueuer.js';
+export { DeliveryEnqueuer, deliveryJobsOf, type RecheckPass } from './delivery-enqueuer.js';
 export { OutboxRelay, type RelayOptions, type RelayPass } from './outbox-relay.js';
 export { SecretBox, sealLegacy, DERIVED_KEY_ID, type SealingKey } from './secret-box.js';
-export { WebhookLifecycleService, SUBSCRIPTION_ENTITY } from './webhook-lifecycle.service.js';
+export { WebhookLifecycleService } from './webhook-lifecycle.service.js';
 export { RECOVERY_PRIORITY } from './lifecycle.repository.js';
 export {
   RECOVER_MAX_PER_CALL,

@@ -25,6 +25,9 @@ export interface DisabledSubscription {
   failingSince: Date | null;
 }
 
+const DISABLED_COLUMNS = `id, tenant_id AS "tenantId", url, disabled_reason AS "disabledReason",
+  disabled_at AS "disabledAt", failing_since AS "failingSince"`;
+
 /** The statements of secret rotation, recover, replay and the failing-subscription sweep. */
 export class LifecycleRepository {
   constructor(private readonly db: Database) {}
@@ -151,9 +154,19 @@ export class LifecycleRepository {
               disabled_reason = 'every delivery failed for ' || :hours || ' hours (failing since ' ||
                 to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ')'
         WHERE id = :id AND active AND failing_since <= now() - make_interval(hours => :hours)
-        RETURNING id, tenant_id AS "tenantId", url, disabled_reason AS "disabledReason", disabled_at AS "disabledAt",
-                  failing_since AS "failingSince"`,
+        RETURNING ${DISABLED_COLUMNS}`,
       { replacements: { id, hours }, transaction },
+    )) as [DisabledSubscription[], unknown];
+    return rows[0] ?? null;
+  }
+
+  /** Disables the subscription (a receiver answered 410 Gone) if it is still active; null otherwise. */
+  async disableGone(id: string, reason: string, transaction: Transaction): Promise<DisabledSubscription | null> {
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE webhook_subscriptions SET active = false, disabled_at = now(), updated_at = now(), disabled_reason = :reason
+        WHERE id = :id AND active
+        RETURNING ${DISABLED_COLUMNS}`,
+      { replacements: { id, reason }, transaction },
     )) as [DisabledSubscription[], unknown];
     return rows[0] ?? null;
   }

@@ -2,9 +2,12 @@ import pg from 'pg';
 import type { Database } from '../db/index.js';
 import { EVENTS_CHANNEL } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryEnqueuer, UnqueuedRow } from './delivery-enqueuer.js';
+import type { DeliveryEnqueuer, RecheckPass, UnqueuedRow } from './delivery-enqueuer.js';
 // Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
 import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
+
+/** After a reconnection, how long other processes get to find the new primary before a second full recheck. */
+const RECHECK_AGAIN_AFTER_READY_MS = 10_000;
 
 export interface RelayPass {
   events: number;
@@ -17,6 +20,8 @@ export interface RelayOptions {
   batchSize?: number;
   /** When set, the relay LISTENs for append notifications and wakes at once instead of at the next poll. */
   listenDatabaseUrl?: string;
+  /** How often pending deliveries queued that long ago are looked up in Redis again (default 60 s). */
+  recheckIntervalMs?: number;
 }
 
 /**
@@ -28,6 +33,10 @@ export interface RelayOptions {
  *    is written once); when Redis does not take them they are left unqueued and the fan-out commits anyway.
  * 2. enqueue: moves delivery rows still unqueued (Redis was away, a redelivery, a recovery) into BullMQ
  *    (DeliveryEnqueuer).
+ * 3. recheck, now and then: pending deliveries whose job Redis lost are queued again. Every pending one is
+ *    looked up when the relay starts and whenever its Redis connection comes (back) up, since a failover,
+ *    a restart without data or FLUSHALL may have dropped jobs; the rest of the time, those queued more
+ *    than recheckIntervalMs ago, once per interval.
  * Events committed out of sequence order are simply picked up by a later pass: nothing is read by cursor.
  */
 export class OutboxRelay {
@@ -37,8 +46,11 @@ export class OutboxRelay {
   private nudged = false;
   private listener: pg.Client | undefined;
   private lastErrorLog = 0;
+  private recheckAll = true;
+  private lastRecheck = Date.now();
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
+  private readonly recheckIntervalMs: number;
 
   constructor(
     private readonly db: Database,
@@ -48,6 +60,7 @@ export class OutboxRelay {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.batchSize = options.batchSize ?? 500;
+    this.recheckIntervalMs = options.recheckIntervalMs ?? 60_000;
   }
 
   /** Fan-out of up to one batch of events, and the enqueue of the deliveries it writes. */
@@ -106,10 +119,31 @@ export class OutboxRelay {
     return { ...fanned, enqueued: fanned.enqueued + enqueued };
   }
 
-  start(): void {
+  /** Looks up pending deliveries in Redis (all of them, or those queued more than the interval ago). */
+  async recheck(all: boolean): Promise<RecheckPass> {
+    const pass = await this.enqueuer.recheck(this.batchSize, all ? 0 : this.recheckIntervalMs);
+    if (pass.lost > 0) this.logger.warn({ deliveries: pass.lost }, 'deliveries unknown to Redis were queued again');
+    return pass;
+  }
+
+  /**
+   * `redis` is the enqueuer's connection: each time it is ready, every pending delivery is looked up, and
+   * once more a little later, for jobs that other processes added to a lost primary before they moved too.
+   */
+  start(redis?: { on(event: 'ready', listener: () => void): unknown }): void {
     if (this.running) return;
     this.running = true;
+    redis?.on('ready', () => {
+      this.recheckEverything();
+      setTimeout(() => this.recheckEverything(), RECHECK_AGAIN_AFTER_READY_MS).unref();
+    });
     this.loop = this.run();
+  }
+
+  private recheckEverything(): void {
+    if (!this.running) return;
+    this.recheckAll = true;
+    this.nudge();
   }
 
   /** Stops after the pass in progress; closes the listener. */
@@ -133,10 +167,24 @@ export class OutboxRelay {
         do {
           pass = await this.runOnce();
         } while (this.running && (pass.events === this.batchSize || pass.enqueued >= this.batchSize));
+        await this.recheckWhenDue();
       } catch (error) {
         this.logThrottled(error);
       }
       await this.sleep();
+    }
+  }
+
+  private async recheckWhenDue(): Promise<void> {
+    const all = this.recheckAll;
+    if (!all && Date.now() - this.lastRecheck < this.recheckIntervalMs) return;
+    this.recheckAll = false;
+    try {
+      await this.recheck(all);
+      this.lastRecheck = Date.now();
+    } catch (error) {
+      if (all) this.recheckAll = true;
+      throw error;
     }
   }
 

@@ -19,19 +19,22 @@ const DELIVERY_COLUMNS = `
 export class SubscriptionsRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(row: {
-    tenantId: string | null;
-    url: string;
-    events: string[];
-    description: string;
-    secretSealed: string;
-    createdBy: string | null;
-  }): Promise<WebhookSubscription> {
+  async insert(
+    row: {
+      tenantId: string | null;
+      url: string;
+      events: string[];
+      description: string;
+      secretSealed: string;
+      createdBy: string | null;
+    },
+    transaction?: Transaction,
+  ): Promise<WebhookSubscription> {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, secret_sealed, created_by)
        VALUES (:tenantId, :url, :events::text[], :description, :secretSealed, :createdBy)
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      { replacements: { ...row, events: toArrayLiteral(row.events) } },
+      { replacements: { ...row, events: toArrayLiteral(row.events) }, transaction },
     )) as [WebhookSubscription[], unknown];
     return rows[0]!;
   }
@@ -53,9 +56,14 @@ export class SubscriptionsRepository {
     return rows;
   }
 
-  async findById(id: string, transaction?: Transaction): Promise<WebhookSubscription | null> {
+  /** `lock`: hold the row until the transaction ends (a change compares it with what it writes). */
+  async findById(
+    id: string,
+    transaction?: Transaction,
+    options: { lock?: boolean } = {},
+  ): Promise<WebhookSubscription | null> {
     const [rows] = (await this.db.sequelize.query(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = :id`,
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = :id${options.lock ? ' FOR UPDATE' : ''}`,
       {
         replacements: { id },
         transaction,
@@ -64,7 +72,11 @@ export class SubscriptionsRepository {
     return rows[0] ?? null;
   }
 
-  async update(id: string, patch: UpdateSubscriptionInput): Promise<WebhookSubscription | null> {
+  async update(
+    id: string,
+    patch: UpdateSubscriptionInput,
+    transaction?: Transaction,
+  ): Promise<WebhookSubscription | null> {
     const sets: string[] = ['updated_at = now()'];
     if (patch.url !== undefined) sets.push('url = :url');
     if (patch.events !== undefined) sets.push('events = :events::text[]');
@@ -81,14 +93,16 @@ export class SubscriptionsRepository {
           description: patch.description ?? null,
           active: patch.active ?? null,
         },
+        transaction,
       },
     )) as [WebhookSubscription[], unknown];
     return rows[0] ?? null;
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string, transaction?: Transaction): Promise<boolean> {
     const [rows] = (await this.db.sequelize.query('DELETE FROM webhook_subscriptions WHERE id = :id RETURNING id', {
       replacements: { id },
+      transaction,
     })) as [unknown[], unknown];
     return rows.length > 0;
   }

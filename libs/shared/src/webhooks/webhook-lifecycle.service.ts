@@ -1,9 +1,9 @@
-import type { AuditService } from '../audit/index.js';
+import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import type { EventsService } from '../events/index.js';
 import { validate } from '../validation/index.js';
-import { LifecycleRepository } from './lifecycle.repository.js';
+import { LifecycleRepository, type DisabledSubscription } from './lifecycle.repository.js';
 import { generateWebhookSecret } from './signing.js';
 import { RECOVER_WINDOW_DAYS, recoverSchema, replaySchema, rotateSecretSchema } from './webhook.schema.js';
 import type {
@@ -15,7 +15,6 @@ import type {
 } from './webhook.types.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-export const SUBSCRIPTION_ENTITY = 'webhook_subscription';
 const DAY_MS = 24 * 3_600_000;
 
 /**
@@ -30,7 +29,6 @@ export class WebhookLifecycleService {
   constructor(
     private readonly db: Database,
     private readonly webhooks: WebhooksService,
-    private readonly audit: AuditService,
     private readonly events: EventsService,
   ) {
     this.repository = new LifecycleRepository(db);
@@ -153,52 +151,52 @@ export class WebhookLifecycleService {
   async disableFailing(hours: number, batch = 100): Promise<number> {
     let disabled = 0;
     for (const id of await this.repository.listFailingFor(hours, batch)) {
-      const done = await this.db.sequelize.transaction(async (transaction) => {
-        const row = await this.repository.disableFailing(id, hours, transaction);
-        if (!row) return false;
-        await this.audit.record(
-          {
-            action: 'webhook.disabled',
-            entityType: SUBSCRIPTION_ENTITY,
-            entityId: id,
-            tenantId: row.tenantId,
-            actorUserId: null,
-            changes: { active: { from: true, to: false }, reason: row.disabledReason, failingSince: row.failingSince },
-          },
-          transaction,
-        );
-        await this.events.appendWebhookDisabled(transaction, row.tenantId, {
-          subscriptionId: id,
-          url: row.url,
-          reason: row.disabledReason,
-          disabledAt: new Date(row.disabledAt).toISOString(),
-          failingSince: row.failingSince ? new Date(row.failingSince).toISOString() : null,
-        });
-        return true;
-      });
+      const done = await this.db.sequelize.transaction(async (transaction) =>
+        this.announce(await this.repository.disableFailing(id, hours, transaction), transaction),
+      );
       if (done) disabled++;
     }
     return disabled;
+  }
+
+  /**
+   * Disables a subscription whose receiver answered 410 Gone, audited and announced as the sweep does;
+   * false when it was disabled already (several deliveries may meet the 410 at once: one disables it).
+   */
+  async disableGone(id: string, reason: string): Promise<boolean> {
+    return this.db.sequelize.transaction(async (transaction) =>
+      this.announce(await this.repository.disableGone(id, reason, transaction), transaction),
+    );
+  }
+
+  /** The audit entry (no actor: the service did it) and the `webhook.disabled` event of a disable. */
+  private async announce(row: DisabledSubscription | null, transaction: Transaction): Promise<boolean> {
+    if (!row) return false;
+    await this.webhooks.record(
+      'webhook.disabled',
+      row,
+      null,
+      { active: { from: true, to: false }, reason: row.disabledReason, failingSince: row.failingSince },
+      transaction,
+    );
+    await this.events.appendWebhookDisabled(transaction, row.tenantId, {
+      subscriptionId: row.id,
+      url: row.url,
+      reason: row.disabledReason,
+      disabledAt: new Date(row.disabledAt).toISOString(),
+      failingSince: row.failingSince ? new Date(row.failingSince).toISOString() : null,
+    });
+    return true;
   }
 
   private record(
     action: string,
     subscription: WebhookSubscription,
     actorUserId: string | null,
-    transaction: Parameters<AuditService['record']>[1],
+    transaction: Transaction,
     changes: object,
   ): Promise<void> {
-    return this.audit.record(
-      {
-        action,
-        entityType: SUBSCRIPTION_ENTITY,
-        entityId: subscription.id,
-        tenantId: subscription.tenantId,
-        actorUserId,
-        changes: changes as Record<string, unknown>,
-      },
-      transaction,
-    );
+    return this.webhooks.record(action, subscription, actorUserId, changes as Record<string, unknown>, transaction);
   }
 }
 

@@ -1,3 +1,5 @@
+import { changedFields, type AuditService } from '../audit/index.js';
+import type { Transaction } from 'sequelize';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
@@ -25,7 +27,18 @@ import type {
   WebhookSubscription,
 } from './webhook.types.js';
 
-/** Subscription administration. Delivery itself is WebhookDeliveryService's. */
+export const SUBSCRIPTION_ENTITY = 'webhook_subscription';
+
+/** The fields an audit entry of a subscription change compares (never the secret). */
+const AUDITED_FIELDS = ['url', 'events', 'description', 'active', 'disabledReason'] as const;
+
+/** What an audit entry keeps of a subscription that was created or deleted. */
+function snapshot(subscription: WebhookSubscription): Record<string, unknown> {
+  const { url, events, description, tenantId, active } = subscription;
+  return { url, events, description, tenantId, active };
+}
+
+/** Subscription administration, each change audited in its transaction. Delivery itself is WebhookDeliveryService's. */
 export class WebhooksService {
   readonly repository: SubscriptionsRepository;
   private readonly deliveryLog: DeliveryLogRepository;
@@ -35,6 +48,7 @@ export class WebhooksService {
   constructor(
     private readonly db: Database,
     config: Pick<Config, 'nodeEnv' | 'jwt' | 'secretsEncryptionKeys' | 'webhook'>,
+    private readonly audit: AuditService,
     private readonly events = new EventsService(db),
   ) {
     this.repository = new SubscriptionsRepository(db);
@@ -55,13 +69,20 @@ export class WebhooksService {
     const input = validate(createSubscriptionSchema, body) as CreateSubscriptionInput;
     const url = await assertDeliverableUrl(input.url, this.urlPolicy);
     const secret = generateWebhookSecret();
-    const record = await this.repository.insert({
-      tenantId,
-      url,
-      events: input.events,
-      description: input.description ?? '',
-      secretSealed: this.secrets.seal(secret),
-      createdBy: actorUserId,
+    const record = await this.db.sequelize.transaction(async (transaction) => {
+      const created = await this.repository.insert(
+        {
+          tenantId,
+          url,
+          events: input.events,
+          description: input.description ?? '',
+          secretSealed: this.secrets.seal(secret),
+          createdBy: actorUserId,
+        },
+        transaction,
+      );
+      await this.record('webhook.created', created, actorUserId, snapshot(created), transaction);
+      return created;
     });
     return { ...record, secret };
   }
@@ -80,18 +101,32 @@ export class WebhooksService {
     return subscription;
   }
 
-  async update(id: string, body: unknown, viewer: ViewerScope): Promise<WebhookSubscription> {
+  /** Applies the patch under a row lock and audits what actually changed; a patch that changes nothing audits nothing. */
+  async update(
+    id: string,
+    body: unknown,
+    viewer: ViewerScope,
+    actorUserId: string | null = null,
+  ): Promise<WebhookSubscription> {
     const patch = validate(updateSubscriptionSchema, body) as UpdateSubscriptionInput;
     await this.get(id, viewer);
     if (patch.url !== undefined) patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
-    const updated = await this.repository.update(id, patch);
-    if (!updated) throw AppError.notFound(`Webhook subscription ${id} not found`);
-    return updated;
+    return this.db.sequelize.transaction(async (transaction) => {
+      const before = await this.repository.findById(id, transaction, { lock: true });
+      if (!before) throw AppError.notFound(`Webhook subscription ${id} not found`);
+      const updated = (await this.repository.update(id, patch, transaction))!;
+      const diff = changedFields(before, updated, AUDITED_FIELDS);
+      if (Object.keys(diff).length > 0) await this.record('webhook.updated', updated, actorUserId, diff, transaction);
+      return updated;
+    });
   }
 
-  async remove(id: string, viewer: ViewerScope): Promise<void> {
-    await this.get(id, viewer);
-    await this.repository.delete(id);
+  async remove(id: string, viewer: ViewerScope, actorUserId: string | null = null): Promise<void> {
+    const subscription = await this.get(id, viewer);
+    await this.db.sequelize.transaction(async (transaction) => {
+      if (await this.repository.delete(id, transaction))
+        await this.record('webhook.deleted', subscription, actorUserId, snapshot(subscription), transaction);
+    });
   }
 
   /** The first page of the delivery log (see deliveryPage). */
@@ -143,6 +178,27 @@ export class WebhooksService {
       const deliveryId = await this.repository.insertDelivery(event.id, id, transaction);
       return (await this.repository.findDelivery(id, deliveryId, transaction))!;
     });
+  }
+
+  /** One audit entry about a subscription, in the transaction of the change it describes. */
+  record(
+    action: string,
+    subscription: Pick<WebhookSubscription, 'id' | 'tenantId'>,
+    actorUserId: string | null,
+    changes: Record<string, unknown>,
+    transaction: Transaction,
+  ): Promise<void> {
+    return this.audit.record(
+      {
+        action,
+        entityType: SUBSCRIPTION_ENTITY,
+        entityId: subscription.id,
+        tenantId: subscription.tenantId,
+        actorUserId,
+        changes,
+      },
+      transaction,
+    );
   }
 
   private assertActive(subscription: WebhookSubscription): void {

@@ -1,13 +1,15 @@
 import { Alert, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { apiKeysApi } from '../../api';
+import { apiKeysApi, type CreatedApiKey } from '../../api';
 import { usePermission } from '../../auth';
-import { ErrorNotice, Loading, PageHeader, useApi } from '../../components';
+import { ErrorNotice, Loading, PageHeader, formatDateTime, formatRelative, useApi } from '../../components';
 import { AuditTable } from '../audit';
 import { KeyFacts, StatCards } from './KeyFacts';
 import { KeyStatusBadge } from './KeyStatusBadge';
+import { RawKeyOnce } from './RawKeyOnce';
 import { RecentRequests } from './RecentRequests';
+import { RevokePreviousButton, RollKeyButton } from './RollKey';
 import { RevokeActivateButton } from './RevokeActivateButton';
 
 const TrafficChart = lazy(() => import('./TrafficChart'));
@@ -21,6 +23,7 @@ export default function ApiKeyDetailPage() {
   const stats = useApi(() => apiKeysApi.stats(id), [id]);
   const trail = useApi(() => (audit.read ? apiKeysApi.auditTrail(id) : Promise.resolve(null)), [id, audit.read]);
   const [range, setRange] = useState<'hour' | 'day'>('hour');
+  const [rolled, setRolled] = useState<CreatedApiKey>();
 
   if (key.error) return <ErrorNotice error={key.error} title="The key could not be loaded" />;
   if (!key.data) return <Loading />;
@@ -30,6 +33,36 @@ export default function ApiKeyDetailPage() {
     stats.reload();
     trail.reload();
   };
+
+  if (rolled)
+    return (
+      <>
+        <PageHeader title={`New key for "${rolled.name}"`} description="The key was rolled." />
+        <RawKeyOnce
+          rawKey={rolled.rawKey}
+          note={
+            <Text size="sm" data-testid="roll-note">
+              {rolled.previousKey
+                ? `The previous key (${rolled.previousKey.keyPrefix}…) keeps working until ${formatDateTime(rolled.previousKey.expiresAt)}, so clients can switch; revoke it as soon as they have.`
+                : 'The previous key no longer works.'}
+            </Text>
+          }
+          actions={
+            <>
+              <RevokePreviousButton apiKey={rolled} onDone={() => setRolled({ ...rolled, previousKey: null })} />
+              <Button
+                onClick={() => {
+                  setRolled(undefined);
+                  refresh();
+                }}
+              >
+                I have copied the key
+              </Button>
+            </>
+          }
+        />
+      </>
+    );
 
   return (
     <Stack gap="lg">
@@ -42,6 +75,7 @@ export default function ApiKeyDetailPage() {
               <Button variant="default" component={Link} to={`/api-keys/${id}/edit`}>
                 Edit
               </Button>
+              {apiKey.active && <RollKeyButton apiKey={apiKey} onRolled={setRolled} />}
               <RevokeActivateButton apiKey={apiKey} onChanged={refresh} />
             </>
           )
@@ -50,6 +84,24 @@ export default function ApiKeyDetailPage() {
       {!apiKey.active && (
         <Alert color="red" variant="light" title="Revoked">
           Calls with this key are refused with 401 until it is activated again.
+        </Alert>
+      )}
+      {apiKey.active && apiKey.expiresSoon && apiKey.expiresAt && (
+        <Alert color="orange" variant="light" title="Expires soon" data-testid="expiry-warning">
+          This key stops working on {formatDateTime(apiKey.expiresAt)} ({formatRelative(apiKey.expiresAt)}). Give it a
+          later expiry (Edit) or hand its clients a new key before then.
+        </Alert>
+      )}
+      {apiKey.previousKey && (
+        <Alert color="blue" variant="light" title="Two raw keys work" data-testid="previous-key">
+          <Group justify="space-between" wrap="nowrap">
+            <Text size="sm">
+              The key was rolled {formatRelative(apiKey.rolledAt)}; the previous raw key (
+              <span className="mono">{apiKey.previousKey.keyPrefix}…</span>) keeps working until{' '}
+              {formatDateTime(apiKey.previousKey.expiresAt)}.
+            </Text>
+            {write && <RevokePreviousButton apiKey={apiKey} onDone={refresh} size="xs" />}
+          </Group>
         </Alert>
       )}
       <ErrorNotice error={stats.error} title="Statistics could not be loaded" />

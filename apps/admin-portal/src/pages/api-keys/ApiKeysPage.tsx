@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, Paper, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { apiKeysApi, type ApiKey } from '../../api';
@@ -26,11 +26,37 @@ function matches(key: ApiKey, needle: string, tenant: string): boolean {
     .every((word) => haystack.includes(word));
 }
 
-/** Every key the user may see, searchable by name, prefix, tenant, scope or description. */
+/** When a key, or its previous raw key during a roll's grace period, stops working. */
+export function ExpiryCell({ apiKey }: { apiKey: ApiKey }) {
+  return (
+    <Stack gap={0}>
+      <span>{apiKey.expiresAt ? formatDateTime(apiKey.expiresAt) : 'never'}</span>
+      {apiKey.expiresSoon && apiKey.expiresAt && (
+        <Text size="xs" c="dimmed">
+          {formatRelative(apiKey.expiresAt)}
+        </Text>
+      )}
+      {apiKey.previousKey && (
+        <Text size="xs" c="dimmed">
+          previous key until {formatDateTime(apiKey.previousKey.expiresAt)}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** The window the API's `expiringWithin` is asked for, as keys' `expiresSoon` counts it. */
+export const EXPIRING_WITHIN = 'P14D';
+
+/** Every key the user may see, searchable by name, prefix, tenant, scope or description; or those expiring soon. */
 export default function ApiKeysPage() {
   const { write } = usePermission('api-keys');
   const tenants = useTenants();
-  const { data, error, loading } = useApi(() => apiKeysApi.list());
+  const [show, setShow] = useState<'all' | 'expiring'>('all');
+  const { data, error, loading } = useApi(
+    () => apiKeysApi.list(show === 'expiring' ? { expiringWithin: EXPIRING_WITHIN } : {}),
+    [show],
+  );
   const [search, setSearch] = useState('');
   const shown = useMemo(
     () => (data ?? []).filter((key) => matches(key, search.trim(), tenantLabel(key.tenantId, tenants, 'all tenants'))),
@@ -51,13 +77,22 @@ export default function ApiKeysPage() {
         }
       />
       <ErrorNotice error={error} />
-      <Group mb="md">
+      <Group mb="md" align="flex-end">
         <TextInput
           label="Search keys"
           placeholder="Name, prefix, tenant or scope"
           value={search}
           onChange={(event) => setSearch(event.currentTarget.value)}
           w={360}
+        />
+        <SegmentedControl
+          aria-label="Show keys"
+          value={show}
+          onChange={(value) => setShow(value as 'all' | 'expiring')}
+          data={[
+            { value: 'all', label: 'All keys' },
+            { value: 'expiring', label: 'Expiring within 14 days' },
+          ]}
         />
       </Group>
       {loading && !data ? (
@@ -98,7 +133,9 @@ export default function ApiKeysPage() {
                   <Table.Td>
                     <KeyStatusBadge apiKey={key} />
                   </Table.Td>
-                  <Table.Td>{key.expiresAt ? formatDateTime(key.expiresAt) : 'never'}</Table.Td>
+                  <Table.Td>
+                    <ExpiryCell apiKey={key} />
+                  </Table.Td>
                   <Table.Td>{key.lastUsedAt ? formatRelative(key.lastUsedAt) : 'never'}</Table.Td>
                 </Table.Tr>
               ))}
@@ -106,7 +143,11 @@ export default function ApiKeysPage() {
           </Table>
           {shown.length === 0 && (
             <Text c="dimmed" ta="center" py="lg">
-              {data?.length ? 'No key matches the search.' : 'No API keys yet.'}
+              {data?.length
+                ? 'No key matches the search.'
+                : show === 'expiring'
+                  ? 'No key stops working within 14 days.'
+                  : 'No API keys yet.'}
             </Text>
           )}
         </Paper>

@@ -1,10 +1,11 @@
-import { Alert, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { apiKeysApi, tenantsApi, type CreatedApiKey } from '../../api';
 import { usePrincipal } from '../../auth';
-import { CopyableValue, ErrorNotice, PageHeader, useApi } from '../../components';
+import { ErrorNotice, PageHeader, useApi } from '../../components';
 import { ApiKeyForm, initialValues, toInput } from './ApiKeyForm';
+import { RawKeyOnce } from './RawKeyOnce';
 
 /** The admin form; on success the raw key is shown this once, held only in this page's memory. */
 export default function CreateApiKeyPage() {
@@ -15,7 +16,7 @@ export default function CreateApiKeyPage() {
   const [error, setError] = useState<unknown>();
   const [created, setCreated] = useState<CreatedApiKey>();
 
-  if (created) return <RawKeyOnce created={created} />;
+  if (created) return <CreatedKey created={created} />;
 
   return (
     <>
@@ -42,33 +43,18 @@ export default function CreateApiKeyPage() {
   );
 }
 
-function RawKeyOnce({ created }: { created: CreatedApiKey }) {
+function CreatedKey({ created }: { created: CreatedApiKey }) {
   return (
     <>
       <PageHeader title={`Key "${created.name}" created`} />
-      <Paper withBorder radius="md" p="lg" maw={720}>
-        <Stack gap="md">
-          <Alert color="orange" title="Copy the key now" role="alert">
-            This is the only time the key is shown. It is not stored in readable form and cannot be shown again; if it
-            is lost, create a new key and revoke this one.
-          </Alert>
-          <CopyableValue
-            id="raw-key-label"
-            label="API key"
-            value={created.rawKey}
-            copyLabel="Copy key"
-            testId="raw-key"
-          />
-          <Text size="sm" c="dimmed">
-            Send it as the <Code>X-API-Key</Code> header (or <Code>Authorization: ApiKey …</Code>).
-          </Text>
-          <Group justify="flex-end">
-            <Button component={Link} to={`/api-keys/${created.id}`} replace>
-              I have copied the key
-            </Button>
-          </Group>
-        </Stack>
-      </Paper>
+      <RawKeyOnce
+        rawKey={created.rawKey}
+        actions={
+          <Button component={Link} to={`/api-keys/${created.id}`} replace>
+            I have copied the key
+          </Button>
+        }
+      />
     </>
   );
 }

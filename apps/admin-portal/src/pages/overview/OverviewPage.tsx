@@ -10,6 +10,8 @@ import {
   formatRelative,
   useApi,
 } from '../../components';
+import { usePermission } from '../../auth';
+import { ExpiringKeys } from './ExpiringKeys';
 import classes from './OverviewPage.module.css';
 
 function Metric({ label, value, hint }: { label: string; value: string; hint?: string }) {
@@ -88,7 +90,9 @@ function FailingWebhooks({ webhooks }: { webhooks: NonNullable<Overview['webhook
           {webhooks.failingSubscriptions.map((subscription) => (
             <Table.Tr key={subscription.id}>
               <Table.Td className="mono">
-                {subscription.url}{' '}
+                <Anchor component={Link} to={`/webhooks/${subscription.id}`}>
+                  {subscription.url}
+                </Anchor>{' '}
                 {!subscription.active && (
                   <Badge color="gray" variant="light" size="sm">
                     disabled
@@ -154,6 +158,7 @@ function Queues({ queues }: { queues: NonNullable<Overview['queues']> }) {
 /** The state of the integrations at a glance; each part shows only when the user may read its module. */
 export default function OverviewPage() {
   const { data, error, loading } = useApi(() => overviewApi.get());
+  const keys = usePermission('api-keys');
   return (
     <>
       <PageHeader title="Overview" description="Traffic, failing deliveries and queue depth right now." />
@@ -186,6 +191,7 @@ export default function OverviewPage() {
             <div className={classes.panels}>
               {data.traffic && <Traffic traffic={data.traffic} />}
               {data.webhooks && <FailingWebhooks webhooks={data.webhooks} />}
+              {keys.read && <ExpiringKeys />}
             </div>
             {data.queues && <Queues queues={data.queues} />}
             {!data.traffic && !data.webhooks && !data.queues && (

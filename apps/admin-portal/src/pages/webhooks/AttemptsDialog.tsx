@@ -20,7 +20,7 @@ export function AttemptsDialog(props: { subscriptionId: string; delivery: Webhoo
     >
       <Text size="sm" c="dimmed" mb="sm">
         Event <span className="mono">{props.delivery.eventId}</span> (the <Code>webhook-id</Code> header). Run 0 is the
-        first delivery; each redelivery starts the next run.
+        first delivery; each replay starts the next run.
       </Text>
       <ErrorNotice error={error} />
       {!data ? (

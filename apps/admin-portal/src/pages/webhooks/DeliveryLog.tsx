@@ -1,5 +1,16 @@
-import { Button, Group, Paper, SegmentedControl, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useCallback, useEffect, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Group,
+  Paper,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { webhooksApi, type DeliveryStatus, type WebhookDelivery } from '../../api';
 import { ErrorNotice, Loading, formatDateTime, formatRelative } from '../../components';
 import { AttemptsDialog } from './AttemptsDialog';
@@ -11,14 +22,24 @@ const PENDING_REFRESH_MS = 2_000;
 
 type Filter = '' | DeliveryStatus;
 
-/** A subscription's deliveries, newest first, with their outcome, the attempts behind it, and redelivery. */
-export function DeliveryLog(props: { subscriptionId: string; canRedeliver: boolean; refreshKey: number }) {
+/**
+ * A subscription's deliveries, newest first, with their outcome, the attempts behind it, and a replay of the
+ * event (sent again with the same `webhook-id`, audited).
+ */
+export function DeliveryLog(props: {
+  subscriptionId: string;
+  canReplay: boolean;
+  refreshKey: number;
+  /** Called when shown deliveries changed and none is pending (the subscription's failure state may have changed). */
+  onSettled?: () => void;
+}) {
   const { subscriptionId } = props;
   const [status, setStatus] = useState<Filter>('');
   const [items, setItems] = useState<WebhookDelivery[]>();
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [error, setError] = useState<unknown>();
   const [actionError, setActionError] = useState<unknown>();
+  const [alreadyPending, setAlreadyPending] = useState(false);
   const [opened, setOpened] = useState<WebhookDelivery>();
   const [loadingMore, setLoadingMore] = useState(false);
 
@@ -38,6 +59,15 @@ export function DeliveryLog(props: { subscriptionId: string; canRedeliver: boole
   }, [loadFirst, props.refreshKey]);
 
   const pending = items?.some((delivery) => delivery.status === 'pending') ?? false;
+  // Once the shown deliveries change and none is pending any more, the subscription's failure state may have too.
+  const seen = useRef<string>(undefined);
+  const { onSettled } = props;
+  useEffect(() => {
+    if (!items) return;
+    const now = items.map((delivery) => `${delivery.id}:${delivery.status}:${delivery.attempts}`).join(',');
+    if (seen.current !== undefined && seen.current !== now && !pending) onSettled?.();
+    seen.current = now;
+  }, [items, pending, onSettled]);
   useEffect(() => {
     if (!pending) return;
     const timer = setTimeout(() => void loadFirst(), PENDING_REFRESH_MS);
@@ -62,10 +92,11 @@ export function DeliveryLog(props: { subscriptionId: string; canRedeliver: boole
     }
   };
 
-  const redeliver = async (delivery: WebhookDelivery) => {
+  const replay = async (delivery: WebhookDelivery) => {
     setActionError(undefined);
     try {
-      await webhooksApi.redeliver(subscriptionId, delivery.id);
+      const result = await webhooksApi.replay(subscriptionId, delivery.eventId);
+      setAlreadyPending(!result.replayed);
       await loadFirst();
     } catch (failure) {
       setActionError(failure);
@@ -98,7 +129,19 @@ export function DeliveryLog(props: { subscriptionId: string; canRedeliver: boole
       </Group>
       <Stack gap="sm">
         <ErrorNotice error={error} title="The deliveries could not be loaded" />
-        <ErrorNotice error={actionError} title="The delivery was not sent again" />
+        <ErrorNotice error={actionError} title="The event was not replayed" />
+        {alreadyPending && (
+          <Alert
+            color="gray"
+            variant="light"
+            role="status"
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setAlreadyPending(false)}
+          >
+            That event is already on its way to this URL; nothing more was queued.
+          </Alert>
+        )}
         {!items ? (
           <Loading />
         ) : (
@@ -131,7 +174,7 @@ export function DeliveryLog(props: { subscriptionId: string; canRedeliver: boole
                         {delivery.lastStatusCode ?? (delivery.attempts ? 'no answer' : '—')}
                       </Text>
                       {delivery.lastError && (
-                        <Text size="xs" c="red.8" lineClamp={2} title={delivery.lastError}>
+                        <Text size="xs" c="red.9" lineClamp={2} title={delivery.lastError}>
                           {delivery.lastError}
                         </Text>
                       )}
@@ -147,14 +190,14 @@ export function DeliveryLog(props: { subscriptionId: string; canRedeliver: boole
                         >
                           Attempts
                         </Button>
-                        {props.canRedeliver && delivery.status !== 'pending' && (
+                        {props.canReplay && delivery.status !== 'pending' && (
                           <Button
                             variant="light"
                             size="xs"
-                            onClick={() => void redeliver(delivery)}
-                            aria-label={`Redeliver delivery ${delivery.id}`}
+                            onClick={() => void replay(delivery)}
+                            aria-label={`Replay event ${delivery.event} of delivery ${delivery.id}`}
                           >
-                            Redeliver
+                            Replay
                           </Button>
                         )}
                       </Group>

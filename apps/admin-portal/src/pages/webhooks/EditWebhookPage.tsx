@@ -5,7 +5,7 @@ import { ErrorNotice, Loading, PageHeader, useApi } from '../../components';
 import { loadEventTypes } from './event-types';
 import { WebhookForm, initialValues, type WebhookFormValues } from './WebhookForm';
 
-/** Edits URL, events, description and active; only what changed is sent. The tenant is fixed at creation. */
+/** Edits URL, events and description; only what changed is sent. The tenant is fixed at creation. */
 export default function EditWebhookPage() {
   const id = useParams().id!;
   const navigate = useNavigate();
@@ -32,7 +32,7 @@ export default function EditWebhookPage() {
         onCancel={() => navigate(`/webhooks/${id}`)}
         onSubmit={async (values) => {
           setError(undefined);
-          const fields: Array<keyof WebhookFormValues> = ['url', 'events', 'description', 'active'];
+          const fields: Array<keyof WebhookFormValues> = ['url', 'events', 'description'];
           const patch = Object.fromEntries(
             fields
               .filter((field) => JSON.stringify(values[field]) !== JSON.stringify(before[field]))

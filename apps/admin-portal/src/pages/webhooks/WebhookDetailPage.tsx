@@ -1,7 +1,7 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { webhooksApi, type WebhookSubscription } from '../../api';
+import { webhooksApi, type CreatedWebhookSubscription, type WebhookSubscription } from '../../api';
 import { usePermission } from '../../auth';
 import {
   ConfirmButton,
@@ -11,12 +11,17 @@ import {
   Loading,
   PageHeader,
   formatDateTime,
+  formatRelative,
   tenantLabel,
   useApi,
   useTenants,
 } from '../../components';
+import { AuditTable } from '../audit';
 import { DeliveryLog } from './DeliveryLog';
 import { EventBadges } from './EventBadges';
+import { RecoverForm } from './RecoverForm';
+import { RotateSecretButton, SigningState, rotationNote } from './SecretRotation';
+import { SecretOnce } from './SecretOnce';
 import { WebhookStatusBadge } from './WebhookStatusBadge';
 
 function Settings({ subscription }: { subscription: WebhookSubscription }) {
@@ -39,6 +44,14 @@ function Settings({ subscription }: { subscription: WebhookSubscription }) {
       </Fact>
       <Fact term="Status">
         <WebhookStatusBadge subscription={subscription} />
+        {subscription.active && subscription.failingSince && (
+          <Text span size="sm" c="red.9" ml="xs">
+            every delivery has failed since {formatDateTime(subscription.failingSince)}
+          </Text>
+        )}
+      </Fact>
+      <Fact term="Signing">
+        <SigningState subscription={subscription} />
       </Fact>
       <Fact term="Created">{formatDateTime(subscription.createdAt)}</Fact>
       <Fact term="Changed">{formatDateTime(subscription.updatedAt)}</Fact>
@@ -46,20 +59,76 @@ function Settings({ subscription }: { subscription: WebhookSubscription }) {
   );
 }
 
-/** One subscription: its settings, the actions on it (test, edit, disable, delete) and its delivery log. */
+/** Why and when a subscription is disabled: by the service (410 Gone, failing too long) or by hand. */
+function DisabledNotice({ subscription }: { subscription: WebhookSubscription }) {
+  if (!subscription.disabledReason)
+    return (
+      <Alert color="gray" variant="light" title="Disabled by hand" data-testid="disabled-notice">
+        Nothing is sent until it is enabled again.
+      </Alert>
+    );
+  return (
+    <Alert color="red" variant="light" title="Disabled by the service" data-testid="disabled-notice">
+      <Text size="sm">
+        {subscription.disabledAt && (
+          <>
+            On {formatDateTime(subscription.disabledAt)} ({formatRelative(subscription.disabledAt)}):{' '}
+          </>
+        )}
+        {subscription.disabledReason}.
+      </Text>
+      <Text size="sm">
+        Nothing is sent until it is enabled again; deliveries that failed meanwhile can then be recovered below.
+      </Text>
+    </Alert>
+  );
+}
+
+/**
+ * One subscription: its settings, the actions on it (test, rotate the secret, edit, disable or enable,
+ * delete), the recovery of failed deliveries and the delivery log with replay.
+ */
 export default function WebhookDetailPage() {
   const id = useParams().id!;
   const navigate = useNavigate();
   const { write } = usePermission('webhooks');
+  const audit = usePermission('audit');
   const subscription = useApi(() => webhooksApi.get(id), [id]);
+  const trail = useApi(() => (audit.read ? webhooksApi.auditTrail(id) : Promise.resolve(null)), [id, audit.read]);
   const [logVersion, setLogVersion] = useState(0);
   const [testError, setTestError] = useState<unknown>();
   const [testSent, setTestSent] = useState(false);
+  const [rotated, setRotated] = useState<CreatedWebhookSubscription>();
+  const refresh = () => {
+    subscription.reload();
+    trail.reload();
+  };
 
   if (subscription.error)
     return <ErrorNotice error={subscription.error} title="The subscription could not be loaded" />;
   if (!subscription.data) return <Loading />;
   const current = subscription.data;
+
+  if (rotated)
+    return (
+      <>
+        <PageHeader title="Signing secret rotated" description={<span className="mono">{current.url}</span>} />
+        <SecretOnce
+          title={<Text fw={500}>The new signing secret</Text>}
+          secret={rotated.secret}
+          note={
+            <Text size="sm" data-testid="rotation-note">
+              {rotationNote(rotated)}
+            </Text>
+          }
+          doneLabel="I have copied the secret"
+          onDone={() => {
+            setRotated(undefined);
+            refresh();
+          }}
+        />
+      </>
+    );
 
   const sendTest = async () => {
     setTestError(undefined);
@@ -84,6 +153,7 @@ export default function WebhookDetailPage() {
               <Button variant="light" onClick={sendTest} disabled={!current.active}>
                 Send test event
               </Button>
+              <RotateSecretButton subscription={current} onRotated={setRotated} />
               <Button variant="default" component={Link} to={`/webhooks/${id}/edit`}>
                 Edit
               </Button>
@@ -94,12 +164,12 @@ export default function WebhookDetailPage() {
                 message={
                   current.active
                     ? 'Nothing is sent to this URL while it is disabled. Deliveries already queued end as failed.'
-                    : 'Events are sent to this URL again from now on.'
+                    : 'Events are sent to this URL again from now on. The reason it was disabled is cleared; deliveries that failed meanwhile can be recovered.'
                 }
                 confirmLabel={current.active ? 'Disable subscription' : 'Enable subscription'}
                 color={current.active ? 'orange' : 'green'}
-                onConfirm={() => webhooksApi.update(id, { active: !current.active })}
-                onDone={subscription.reload}
+                onConfirm={() => (current.active ? webhooksApi.update(id, { active: false }) : webhooksApi.enable(id))}
+                onDone={refresh}
               />
               <ConfirmButton
                 label="Delete"
@@ -120,11 +190,7 @@ export default function WebhookDetailPage() {
           )
         }
       />
-      {!current.active && (
-        <Alert color={current.disabledReason ? 'red' : 'gray'} variant="light" title="Disabled">
-          {current.disabledReason ?? 'Disabled by hand.'} Nothing is sent until it is enabled again.
-        </Alert>
-      )}
+      {!current.active && <DisabledNotice subscription={current} />}
       <ErrorNotice error={testError} title="The test event was not sent" />
       {testSent && (
         <Alert
@@ -139,7 +205,31 @@ export default function WebhookDetailPage() {
         </Alert>
       )}
       <Settings subscription={current} />
-      <DeliveryLog subscriptionId={id} canRedeliver={write && current.active} refreshKey={logVersion} />
+      {write && (
+        <RecoverForm
+          subscriptionId={id}
+          active={current.active}
+          onRecovered={() => {
+            setLogVersion((version) => version + 1);
+            trail.reload();
+          }}
+        />
+      )}
+      <DeliveryLog
+        subscriptionId={id}
+        canReplay={write && current.active}
+        refreshKey={logVersion}
+        onSettled={refresh}
+      />
+      {audit.read && (
+        <section aria-labelledby="trail-title">
+          <Title order={2} size="h4" id="trail-title" mb="sm">
+            Audit trail
+          </Title>
+          <ErrorNotice error={trail.error} />
+          {trail.data ? <AuditTable entries={trail.data} /> : <Loading />}
+        </section>
+      )}
     </Stack>
   );
 }

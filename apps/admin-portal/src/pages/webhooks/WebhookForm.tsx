@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Paper, Stack, Switch, Text, TextInput, Textarea } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { EventType, Tenant, WebhookSubscription } from '../../api';
 import { Loading, TenantField } from '../../components';
@@ -11,7 +11,6 @@ export interface WebhookFormValues {
   events: string[];
   description: string;
   tenantId: string;
-  active: boolean;
 }
 
 export function initialValues(subscription?: WebhookSubscription): WebhookFormValues {
@@ -20,7 +19,6 @@ export function initialValues(subscription?: WebhookSubscription): WebhookFormVa
     events: subscription?.events ?? [],
     description: subscription?.description ?? '',
     tenantId: subscription?.tenantId ?? '',
-    active: subscription?.active ?? true,
   };
 }
 
@@ -58,7 +56,10 @@ function EventPicker(props: { eventTypes: EventType[]; value: string[]; onChange
   );
 }
 
-/** A subscription's fields; the tenant only when creating (it cannot change), `active` only when editing. */
+/**
+ * A subscription's fields; the tenant only when creating (it cannot change). Disabling and enabling are the
+ * detail page's actions, not a field.
+ */
 export function WebhookForm(props: {
   initial: WebhookFormValues;
   eventTypes: EventType[] | undefined;
@@ -114,25 +115,18 @@ export function WebhookForm(props: {
             value={values.description}
             onChange={(event) => set('description', event.currentTarget.value)}
           />
-          {props.mode === 'create' ? (
-            <TenantField
-              value={values.tenantId}
-              onChange={(tenantId) => set('tenantId', tenantId)}
-              tenants={props.tenants}
-              description="A subscription bound to a tenant receives that tenant's events only"
-            />
-          ) : (
-            <Switch
-              label="Active"
-              description="A disabled subscription receives nothing; enabling it clears the reason it was disabled"
-              checked={values.active}
-              onChange={(event) => set('active', event.currentTarget.checked)}
-            />
-          )}
           {props.mode === 'create' && (
-            <Text size="sm" c="dimmed">
-              The signing secret is shown once, right after the subscription is created.
-            </Text>
+            <>
+              <TenantField
+                value={values.tenantId}
+                onChange={(tenantId) => set('tenantId', tenantId)}
+                tenants={props.tenants}
+                description="A subscription bound to a tenant receives that tenant's events only"
+              />
+              <Text size="sm" c="dimmed">
+                The signing secret is shown once, right after the subscription is created.
+              </Text>
+            </>
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onCancel}>

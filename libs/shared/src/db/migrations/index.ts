@@ -11,6 +11,7 @@ import { adminLists } from './0015-admin-lists.js';
 import { observability } from './0012-observability.js';
 import { lifecycles } from './0009-lifecycles.js';
 import { userIdempotency } from './0010-user-idempotency.js';
+import { deliveryRecheck } from './0020-delivery-recheck.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   bulkJobs,
   lifecycles,
   userIdempotency,
+  deliveryRecheck,
 ];

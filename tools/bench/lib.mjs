@@ -3,7 +3,7 @@
 // (peak RSS, CPU time); rounds that alternate the sides and their min/median/max.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -63,13 +63,16 @@ function cpuProfileFlags() {
 }
 
 /** Starts one app (gateway | ingest-worker | webhook-worker) as a child process; resolves once it is up. */
-export async function startApp(app, env, { port, execArgv = [] } = {}) {
+export async function startApp(app, env, { port, execArgv = [], logFile } = {}) {
   const profile = cpuProfileFlags();
+  // logFile: the app's log lines go to that file, as a container's go to its runtime, not to the terminal.
+  const out = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = fork(join(root, 'apps', app, 'dist', 'main.js'), [], {
     env: { ...env, ...(port ? { PORT: String(port) } : {}) },
     execArgv: [...profile, ...execArgv],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', out, 'inherit', 'ipc'],
   });
+  if (typeof out === 'number') closeSync(out);
   if (app === 'gateway') await waitForReady(`http://127.0.0.1:${port ?? env.PORT ?? 3000}/health/ready`);
   else await new Promise((resolve) => setTimeout(resolve, 1500));
   return withStop(child);

@@ -1,18 +1,17 @@
 import { DelayedError, UnrecoverableError, type BackoffStrategy, type Job, type Processor } from 'bullmq';
 import {
+  WEBHOOK_DELIVERY_BATCH_JOB,
   backoffDelay,
   runWithContext,
-  webhookAttemptDuration,
-  webhookDeliveries,
   webhookDeliveryJobSchema,
-  type Logger,
-  type SubscriptionSlots,
+  type WebhookDeliveryBatchData,
   type WebhookDeliveryJobData,
   type WebhookDeliveryJobName,
   type WebhookDeliveryJobResult,
-  type AttemptOutcome,
-  type WebhookDeliveryService,
+  type WebhookDeliveryPayload,
 } from '@wms/shared';
+import { report, turnFor, type DeliveryProcessorDeps } from './attempts.js';
+import { deliverBatch } from './delivery-batch.js';
 
 /** A failed attempt that should be retried after `delayMs` (computed with the attempt, Retry-After included). */
 export class DeliveryRetryError extends Error {
@@ -26,106 +25,80 @@ export class DeliveryRetryError extends Error {
   }
 }
 
-type DeliveryJob = Job<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>;
+type DeliveryJob = Job<WebhookDeliveryPayload, WebhookDeliveryJobResult, WebhookDeliveryJobName>;
 
 /**
- * Turns one attempt's outcome into BullMQ's terms: return = done, DeliveryRetryError = retry, UnrecoverableError
- * = failed. A delivery whose subscription already has its share of this worker's slots is put back as
- * delayed (not an attempt) and runs when a slot of its subscription is free.
+ * Turns attempts into BullMQ's terms. A single delivery's job: return = done, DeliveryRetryError = retry,
+ * UnrecoverableError = failed; a delivery whose subscription already has its share of this worker's slots is
+ * put back as delayed (not an attempt). A batch job settles each of its deliveries on its own (delivery-batch).
  */
 export function deliveryProcessor(
-  delivery: WebhookDeliveryService,
-  logger: Logger,
-  slots: SubscriptionSlots,
-): Processor<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName> {
+  deps: DeliveryProcessorDeps,
+): Processor<WebhookDeliveryPayload, WebhookDeliveryJobResult, WebhookDeliveryJobName> {
   return (job: DeliveryJob, token?: string) =>
-    runWithContext({ requestId: job.id ?? 'job', jobId: job.id }, async (): Promise<WebhookDeliveryJobResult> => {
-      const value = checkedPayload(job.data);
-      const slot = value.subscriptionId ? slots.take(value.subscriptionId) : undefined;
-      if (slot && !slot.taken) {
-        await job.moveToDelayed(Date.now() + slot.retryInMs, token);
-        throw new DelayedError();
-      }
-      const attemptNo = job.attemptsMade + 1;
-      const outcome = await delivery.attempt(value.deliveryId, job.id!, attemptNo).finally(() => slot?.release());
-      report(
-        logger,
-        outcome,
-        { deliveryId: value.deliveryId, subscriptionId: value.subscriptionId, attemptNo },
-        job.id,
-      );
-      switch (outcome.kind) {
-        case 'succeeded':
-          return { outcome: 'succeeded', statusCode: outcome.statusCode };
-        case 'skipped':
-          return { outcome: 'skipped' };
-        case 'retry':
-          throw new DeliveryRetryError(outcome.error, outcome.delayMs);
-        case 'failed':
-          throw new UnrecoverableError(outcome.error);
-      }
-    });
+    runWithContext({ requestId: job.id ?? 'job', jobId: job.id }, () =>
+      job.name === WEBHOOK_DELIVERY_BATCH_JOB
+        ? deliverBatch(deps, job.data as WebhookDeliveryBatchData, job.id)
+        : deliverOne(deps, job, token),
+    );
+}
+
+async function deliverOne(
+  deps: DeliveryProcessorDeps,
+  job: DeliveryJob,
+  token: string | undefined,
+): Promise<WebhookDeliveryJobResult> {
+  const value = checkedPayload(job.data);
+  const attemptNo = (value.attemptsBefore ?? 0) + job.attemptsMade + 1;
+  const outcome = await deps.delivery.attempt(value.deliveryId, {
+    jobId: job.id!,
+    attemptNo,
+    turn: turnFor(deps, value.subscriptionId),
+  });
+  report(
+    deps.logger,
+    outcome,
+    { deliveryId: value.deliveryId, subscriptionId: value.subscriptionId, attemptNo },
+    job.id,
+  );
+  switch (outcome.kind) {
+    case 'succeeded':
+      return { outcome: 'succeeded', statusCode: outcome.statusCode };
+    case 'skipped':
+      return { outcome: 'skipped' };
+    case 'deferred':
+      await job.moveToDelayed(Date.now() + outcome.delayMs, token);
+      throw new DelayedError();
+    case 'retry':
+      throw new DeliveryRetryError(outcome.error, outcome.delayMs);
+    case 'failed':
+      throw new UnrecoverableError(outcome.error);
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The job's payload. The payload the relay writes (two UUIDs) is recognised directly; anything else is
+ * The job's payload. The payloads the worker and relay write (two UUIDs and a count) are recognised directly; anything else is
  * left to the joi schema, which accepts what it accepts and words the error of what it refuses.
  */
 function checkedPayload(data: unknown): WebhookDeliveryJobData {
-  const { deliveryId, subscriptionId, ...rest } = (data ?? {}) as Partial<WebhookDeliveryJobData>;
+  const { deliveryId, subscriptionId, attemptsBefore, ...rest } = (data ?? {}) as Partial<WebhookDeliveryJobData>;
   if (
     typeof deliveryId === 'string' &&
     UUID.test(deliveryId) &&
     (subscriptionId === undefined || (typeof subscriptionId === 'string' && UUID.test(subscriptionId))) &&
+    (attemptsBefore === undefined || (Number.isSafeInteger(attemptsBefore) && attemptsBefore >= 0)) &&
     Object.keys(rest).length === 0
   )
-    return { deliveryId, ...(subscriptionId === undefined ? {} : { subscriptionId }) };
+    return {
+      deliveryId,
+      ...(subscriptionId === undefined ? {} : { subscriptionId }),
+      ...(attemptsBefore === undefined ? {} : { attemptsBefore }),
+    };
   const { error, value } = webhookDeliveryJobSchema.validate(data);
   if (error) throw new UnrecoverableError(`invalid job payload: ${error.message}`);
   return value;
-}
-
-const METRIC_OUTCOME = { succeeded: 'succeeded', retry: 'retried', failed: 'failed' } as const;
-
-/**
- * Counts the attempt and logs one line for it, under the request (and trace) that caused its event, so the
- * line joins the gateway's lines of that request.
- */
-function report(
-  logger: Logger,
-  outcome: AttemptOutcome,
-  delivery: { deliveryId: string; subscriptionId?: string; attemptNo: number },
-  jobId: string | undefined,
-): void {
-  if (outcome.kind === 'skipped') {
-    logger.debug({ ...delivery, reason: outcome.reason }, 'delivery skipped');
-    return;
-  }
-  webhookDeliveries
-    .labels(outcome.kind === 'failed' && outcome.disabled ? 'disabled' : METRIC_OUTCOME[outcome.kind])
-    .inc();
-  if (outcome.latencyMs !== undefined) webhookAttemptDuration.observe(outcome.latencyMs / 1000);
-  const { about } = outcome;
-  const context = {
-    requestId: about?.requestId ?? jobId ?? 'job',
-    jobId,
-    ...(about?.traceId ? { traceId: about.traceId } : {}),
-  };
-  runWithContext(context, () =>
-    logger.info(
-      {
-        ...delivery,
-        eventId: about?.eventId,
-        event: about?.event,
-        outcome: outcome.kind,
-        ...(outcome.kind === 'succeeded' ? { statusCode: outcome.statusCode } : { error: outcome.error }),
-        latencyMs: outcome.latencyMs,
-      },
-      'webhook delivery attempt',
-    ),
-  );
 }
 
 /** The queue's custom backoff: the delay the attempt computed, or base·2^(n-1) with jitter when none. */

@@ -1,6 +1,9 @@
 import { MetricsTime, Worker, type ConnectionOptions } from 'bullmq';
 import {
+  AttemptPermits,
   AuditService,
+  MicroBatcher,
+  WEBHOOK_DELIVERY_JOB,
   EventsService,
   WebhookLifecycleService,
   WebhooksService,
@@ -17,11 +20,13 @@ import {
   type Config,
   type Database,
   type Logger,
-  type WebhookDeliveryJobData,
   type WebhookDeliveryJobName,
   type WebhookDeliveryJobResult,
+  type WebhookDeliveryPayload,
+  type WebhookDeliveryQueue,
   queuePrefix,
 } from '@wms/shared';
+import type { FollowUpJob } from './attempts.js';
 import { deliveryBackoff, deliveryProcessor } from './delivery.processor.js';
 
 /** How long a dead worker's delivery stays locked, and how often workers look for such deliveries. */
@@ -31,7 +36,7 @@ export const WEBHOOK_STALLED_CHECK_MS = 5_000;
 export interface WebhookWorkerOptions {
   /** The worker's Redis (blocking commands; maxRetriesPerRequest null). */
   connection: ConnectionOptions;
-  /** Where the relay enqueues; defaults to a fail-fast producer connection to REDIS_URL. */
+  /** Where the relay and the batches' follow-up jobs enqueue; defaults to a fail-fast producer connection to REDIS_URL. */
   relayRedisUrl?: string;
   relayPollIntervalMs?: number;
   /** How often the relay looks up long-pending deliveries in Redis again (default 60 s). */
@@ -47,7 +52,7 @@ export interface WebhookWorkerOptions {
 
 export interface WebhookWorker {
   relay: OutboxRelay | undefined;
-  worker: Worker<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>;
+  worker: Worker<WebhookDeliveryPayload, WebhookDeliveryJobResult, WebhookDeliveryJobName>;
   /** Graceful: relay, then worker (waits for attempts in flight), then the relay's queue and connection. `force` does not wait. */
   close(force?: boolean): Promise<void>;
 }
@@ -73,34 +78,36 @@ export function startWebhookWorker(
     lifecycle.disableGone(id, reason),
   );
 
+  // A fail-fast producer connection: the relay's jobs, and the follow-up jobs of batched deliveries.
+  const producerRedis = createRedis(
+    options.relayRedisUrl ? { redisUrl: options.relayRedisUrl } : config,
+    'producer',
+    'webhook-relay',
+  );
+  const queue = createWebhookDeliveryQueue(producerRedis, queuePrefix(config), config.webhook.maxAttempts);
+  queue.on('error', () => undefined); // reported by the relay's pass errors and the batch jobs' failures
   let relay: OutboxRelay | undefined;
-  const relayRedis =
-    options.relay === false
-      ? undefined
-      : createRedis(options.relayRedisUrl ? { redisUrl: options.relayRedisUrl } : config, 'producer', 'webhook-relay');
-  const relayQueue = relayRedis
-    ? createWebhookDeliveryQueue(relayRedis, queuePrefix(config), config.webhook.maxAttempts)
-    : undefined;
-  relayQueue?.on('error', () => undefined); // reported by the relay's own pass errors
-  if (relayQueue) {
-    relay = new OutboxRelay(db, new DeliveryEnqueuer(db, relayQueue), logger, {
+  if (options.relay !== false) {
+    relay = new OutboxRelay(db, new DeliveryEnqueuer(db, queue), logger, {
       pollIntervalMs: options.relayPollIntervalMs,
       recheckIntervalMs: options.relayRecheckIntervalMs,
       listenDatabaseUrl: config.databaseUrl,
     });
-    relay.start(relayRedis);
+    relay.start(producerRedis);
   }
 
-  const worker = new Worker<WebhookDeliveryJobData, WebhookDeliveryJobResult, WebhookDeliveryJobName>(
+  const worker = new Worker<WebhookDeliveryPayload, WebhookDeliveryJobResult, WebhookDeliveryJobName>(
     WEBHOOK_DELIVERY_QUEUE,
-    deliveryProcessor(
+    deliveryProcessor({
       delivery,
       logger,
-      new SubscriptionSlots({
+      slots: new SubscriptionSlots({
         perSlowSubscription: config.webhook.concurrencyPerSlowSubscription,
         attemptTimeoutMs: config.webhook.timeoutMs,
       }),
-    ),
+      permits: new AttemptPermits(config.webhook.concurrency),
+      followUp: followUps(queue),
+    }),
     {
       connection: options.connection,
       prefix: queuePrefix(config),
@@ -130,12 +137,27 @@ export function startWebhookWorker(
         await relay?.stop();
         await sweep.stop();
         await closeWithin(worker, undefined, force);
-        if (relayQueue) await closeWithin(relayQueue, 2_000);
-        if (relayRedis) await closeRedis(relayRedis);
+        await closeWithin(queue, 2_000);
+        await closeRedis(producerRedis);
       })();
       return closing;
     },
   };
+}
+
+/** Adds the follow-up jobs of one event-loop turn in one round trip to Redis. */
+function followUps(queue: WebhookDeliveryQueue): (job: FollowUpJob) => Promise<void> {
+  const adds = new MicroBatcher<FollowUpJob, void>(async (jobs) => {
+    await queue.addBulk(
+      jobs.map((job) => ({
+        name: WEBHOOK_DELIVERY_JOB,
+        data: { deliveryId: job.deliveryId, subscriptionId: job.subscriptionId, attemptsBefore: job.attemptsBefore },
+        opts: { jobId: job.jobId, delay: job.delayMs },
+      })),
+    );
+    return jobs.map(() => undefined);
+  });
+  return (job) => adds.submit(job);
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type AppendEventInput,
   type Config,
   type CreatedWebhookSubscription,
-  type WebhookDeliveryJobData,
+  type WebhookDeliveryPayload,
   type WebhookDeliveryQueue,
   queuePrefix,
 } from '@wms/shared';
@@ -151,8 +151,8 @@ export function startTestWebhookWorker(
 }
 
 /** A queue handle on the context's delivery queue, for assertions on jobs. Close it in the test. */
-export function webhookDeliveryQueueOf(ctx: TestContext): Queue<WebhookDeliveryJobData> {
-  return new Queue<WebhookDeliveryJobData>(WEBHOOK_DELIVERY_QUEUE, {
+export function webhookDeliveryQueueOf(ctx: TestContext): Queue<WebhookDeliveryPayload> {
+  return new Queue<WebhookDeliveryPayload>(WEBHOOK_DELIVERY_QUEUE, {
     connection: ctx.runtime.redis,
     prefix: queuePrefix(ctx.config),
   });

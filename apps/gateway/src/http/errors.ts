@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError, isAppError, isConnectionLoss, reasonPhrase, type Logger } from '@wms/shared';
+import { AppError, isAppError, isConnectionLoss, isValueOutOfRange, reasonPhrase, type Logger } from '@wms/shared';
 
 /**
  * The integration API answers errors of its handlers in its envelope `{ status: 'error', code, message,
@@ -38,6 +38,9 @@ function toAppError(error: unknown): AppError {
   // A request caught on a PostgreSQL connection that died: the pool replaces it, so a retry succeeds.
   if (isConnectionLoss(error))
     return new AppError(503, 'DATABASE_UNAVAILABLE', 'The database is not available right now; retry the request');
+  // A quantity that would outgrow its column (numeric(18,4)): refused whole, nothing of it was stored.
+  if (isValueOutOfRange(error))
+    return new AppError(400, 'VALIDATION_FAILED', 'A quantity or amount is larger than the warehouse can store');
   const status = typeof framework.status === 'number' ? framework.status : framework.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return new AppError(status, FRAMEWORK_CODES[status] ?? 'BAD_REQUEST', frameworkMessage(error, status));

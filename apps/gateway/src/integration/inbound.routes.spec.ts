@@ -195,6 +195,38 @@ describe('integration ASN, GRN and stock inquiry', () => {
     });
   });
 
+  it('when a receipt would carry on hand past what the quantity column holds, it answers 400 and stores nothing of it', async () => {
+    await createMasterData(ctx, tenantId, { items: [{ sku: 'HUGE' }] });
+    const receive = async (qty: number) => {
+      const created = await post('/asn', asn([{ lineNo: 1, sku: 'HUGE', uomCode: 'EA', expectedQty: 10 }]));
+      const asnNo = String(created.body.data.asnNo);
+      const grn = await post('/grn', {
+        warehouseCode: 'MAIN',
+        asnNo,
+        lines: [{ asnLineNo: 1, sku: 'HUGE', uomCode: 'EA', qty, locationCode: 'A-01' }],
+      });
+      return { asnNo, grn };
+    };
+    expect((await receive(1)).grn.status).toBe(201);
+    await ctx.runtime.db.sequelize.query(
+      `UPDATE stock_rows SET qty_on_hand = 99999999999999 FROM items
+        WHERE items.id = stock_rows.item_id AND items.sku = 'HUGE' AND stock_rows.tenant_id = :tenantId`,
+      { replacements: { tenantId } },
+    );
+
+    const { asnNo, grn } = await receive(5);
+
+    expect(grn.status).toBe(400);
+    expect(grn.body).toMatchObject({
+      status: 'error',
+      code: 'VALIDATION_FAILED',
+      message: 'A quantity or amount is larger than the warehouse can store',
+    });
+    expect(JSON.stringify(grn.body)).not.toMatch(/numeric|overflow|SELECT|UPDATE/i);
+    expect((await get('/stock?sku=HUGE&warehouseCode=MAIN')).body.data).toMatchObject({ totalOnHand: 99999999999999 });
+    expect((await get(`/asn/${asnNo}`)).body.data).toMatchObject({ status: 'open', grns: [] });
+  });
+
   it('when a GRN receives part and then the rest, the ASN goes open → receiving → completed and the stock follows', async () => {
     await createMasterData(ctx, tenantId, { items: [{ sku: 'FLOW' }] });
     const created = await post(

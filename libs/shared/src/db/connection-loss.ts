@@ -11,9 +11,24 @@ export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const failure = error as Error & { code?: unknown; original?: { code?: unknown; message?: unknown } };
   if (failure.name.startsWith('SequelizeConnection')) return true;
-  // Sequelize wraps pg's error as `original`; statements run on a pool client directly throw pg's own.
-  const code = failure.original?.code ?? failure.code;
+  const code = sqlState(error);
   if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P'))) return true;
   const message = failure.original?.message ?? failure.message;
   return typeof message === 'string' && LOST_CONNECTION.test(message);
+}
+
+/**
+ * True when a statement failed because a number it computed does not fit its column (SQLSTATE 22003), e.g.
+ * a quantity that many receipts or adjustments have pushed past numeric(18,4): the input's fault, not the
+ * service's, and the statement's transaction has stored nothing.
+ */
+export function isValueOutOfRange(error: unknown): boolean {
+  return sqlState(error) === '22003';
+}
+
+/** Sequelize wraps pg's error as `original`; statements run on a pool client directly throw pg's own. */
+function sqlState(error: unknown): unknown {
+  if (!(error instanceof Error)) return undefined;
+  const failure = error as Error & { code?: unknown; original?: { code?: unknown } };
+  return failure.original?.code ?? failure.code;
 }

@@ -1,4 +1,12 @@
-import { createRedis, createWebhookDeliveryQueue, deliveryJobId, type WebhookDeliveryQueue } from '../index.js';
+import {
+  WEBHOOK_DELIVERY_BATCH_JOB,
+  WEBHOOK_DELIVERY_JOB,
+  createRedis,
+  createWebhookDeliveryQueue,
+  deliveryIdsOf,
+  deliveryJobId,
+  type WebhookDeliveryQueue,
+} from '../index.js';
 import {
   appendEvents,
   createSubscription,
@@ -113,8 +121,14 @@ describe('events outbox and relay', () => {
       'SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation FROM webhook_deliveries WHERE subscription_id IN (:ids)',
       { replacements: { ids: [everything.id, shipped.id] } },
     )) as [Array<{ id: string; eventId: string; subscriptionId: string; generation: number }>, unknown];
-    const ours = jobs.filter((job) => rows.some((row) => row.id === job.data.deliveryId));
-    expect(ours.map((job) => job.id).sort()).toEqual(rows.map((row) => deliveryJobId(row)).sort());
+    // Each delivery is in exactly one job (a batch job, or one of its own named by its run).
+    const queued = jobs.flatMap((job) => deliveryIdsOf(job.data)).filter((id) => rows.some((row) => row.id === id));
+    expect(queued.sort()).toEqual(rows.map((row) => row.id).sort());
+    const lone = jobs.filter(
+      (job) => job.name === WEBHOOK_DELIVERY_JOB && rows.some((row) => row.id === deliveryIdsOf(job.data)[0]),
+    );
+    for (const job of lone)
+      expect(job.id).toBe(deliveryJobId(rows.find((row) => row.id === deliveryIdsOf(job.data)[0])!));
     await deadQueue.close().catch(() => undefined);
   });
 
@@ -131,12 +145,22 @@ describe('events outbox and relay', () => {
     )) as [Array<{ id: string; eventId: string; subscriptionId: string; generation: number }>, unknown];
     expect(rows).toHaveLength(3);
     const [lost, finished, kept] = rows.map((row) => ({ ...row, jobId: deliveryJobId(row) }));
+    // The relay queued the three as one batch job; while Redis holds it, none of them is lost.
+    const [batch] = (await queue.getJobs(['waiting'])).filter((job) =>
+      deliveryIdsOf(job.data).some((id) => id === lost!.id),
+    );
+    expect(batch?.name).toBe(WEBHOOK_DELIVERY_BATCH_JOB);
+    expect((await relay.recheck(true)).lost).toBe(0);
+    // One delivery goes on in a job of its own (as a retry would), one has succeeded; then Redis forgets the batch.
+    await queue.add(
+      WEBHOOK_DELIVERY_JOB,
+      { deliveryId: kept!.id, subscriptionId: subscription.id },
+      { jobId: kept!.jobId },
+    );
     await ctx.runtime.db.sequelize.query("UPDATE webhook_deliveries SET status = 'succeeded' WHERE id = :id", {
       replacements: { id: finished!.id },
     });
-    // Redis forgets two jobs: one of a delivery still pending, one of a delivery that has succeeded.
-    await queue.remove(lost!.jobId);
-    await queue.remove(finished!.jobId);
+    await batch!.remove();
 
     // A routine recheck only looks at deliveries queued more than its interval ago: these are fresh.
     expect((await relay.recheck(false)).lost).toBe(0);
@@ -154,7 +178,7 @@ describe('events outbox and relay', () => {
     // Looked up again, nothing is added twice.
     await relay.recheck(true);
     const jobs = await queue.getJobs(['waiting', 'prioritized', 'delayed', 'active']);
-    const ours = jobs.filter((job) => rows.some((row) => row.id === job.data.deliveryId)).map((job) => job.id);
+    const ours = jobs.filter((job) => rows.some((row) => row.id === deliveryIdsOf(job.data)[0])).map((job) => job.id);
     expect(ours.sort()).toEqual([lost!.jobId, kept!.jobId].sort());
   });
 

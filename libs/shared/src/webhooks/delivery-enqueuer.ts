@@ -1,13 +1,60 @@
 import type { ChainableCommander } from 'ioredis';
 import type { Database } from '../db/index.js';
-import { WEBHOOK_DELIVERY_JOB, deliveryJobId, type WebhookDeliveryQueue } from '../queue/index.js';
+import {
+  WEBHOOK_DELIVERY_BATCH,
+  WEBHOOK_DELIVERY_BATCH_JOB,
+  WEBHOOK_DELIVERY_JOB,
+  deliveryBatchJobId,
+  deliveryIdsOf,
+  deliveryJobId,
+  type WebhookDeliveryQueue,
+} from '../queue/index.js';
 
-interface UnqueuedRow {
+export interface UnqueuedRow {
   id: string;
   eventId: string;
   subscriptionId: string;
   generation: number;
+  attempts: number;
   priority: number;
+}
+
+type DeliveryJobs = Parameters<WebhookDeliveryQueue['addBulk']>[0];
+
+/**
+ * The jobs of one pass. Deliveries without a priority go in batch jobs of up to WEBHOOK_DELIVERY_BATCH (a
+ * lone one as a job of its own); recovered and replayed deliveries carry a priority and stay one job each,
+ * so BullMQ runs every live delivery before them.
+ */
+export function deliveryJobsOf(rows: UnqueuedRow[], { alwaysBatch = false } = {}): DeliveryJobs {
+  const jobs: DeliveryJobs = [];
+  const single = (row: UnqueuedRow) =>
+    jobs.push({
+      name: WEBHOOK_DELIVERY_JOB,
+      data: { deliveryId: row.id, subscriptionId: row.subscriptionId },
+      opts: row.priority > 0 ? { jobId: deliveryJobId(row), priority: row.priority } : { jobId: deliveryJobId(row) },
+    });
+  const live = rows.filter((row) => row.priority === 0);
+  rows.filter((row) => row.priority > 0).forEach(single);
+  if (live.length === 1 && !alwaysBatch) single(live[0]!);
+  else
+    for (let at = 0; at < live.length; at += WEBHOOK_DELIVERY_BATCH) {
+      const batch = live.slice(at, at + WEBHOOK_DELIVERY_BATCH);
+      jobs.push({
+        name: WEBHOOK_DELIVERY_BATCH_JOB,
+        data: {
+          deliveries: batch.map((row) => ({
+            deliveryId: row.id,
+            eventId: row.eventId,
+            subscriptionId: row.subscriptionId,
+            generation: row.generation,
+            attempts: row.attempts,
+          })),
+        },
+        opts: { jobId: deliveryBatchJobId(batch) },
+      });
+    }
+  return jobs;
 }
 
 export interface RecheckPass {
@@ -22,24 +69,51 @@ export interface RecheckPass {
  * other) and marked enqueued only after BullMQ accepted the jobs, in the same transaction: when Redis
  * is down the transaction rolls back and the rows wait in PostgreSQL for the next pass. A crash after
  * the add but before the commit re-adds the same job ids, which BullMQ ignores while the job exists
- * (and the worker skips a delivery that has already succeeded).
+ * (and the worker skips a delivery that has already succeeded; a batch grouped differently the second
+ * time may attempt a delivery twice, which at-least-once allows).
  *
  * PostgreSQL stays the record: a pending delivery whose job Redis lost (a failover that dropped the last
  * writes, a restart without data, FLUSHALL) is found by `recheck` and queued again.
  */
 export class DeliveryEnqueuer {
+  /** When adding last failed: the fan-out leaves its rows to the enqueue passes for a while. */
+  private failedAt = 0;
+
   constructor(
     private readonly db: Database,
     private readonly queue: WebhookDeliveryQueue,
     private readonly options: { addTimeoutMs?: number } = {},
   ) {}
 
+  /** False for a few seconds after an add failed: Redis is away, and waiting on it would hold up the fan-out. */
+  get addsAtFanOut(): boolean {
+    return Date.now() - this.failedAt > (this.options.addTimeoutMs ?? 5_000);
+  }
+
+  /**
+   * Adds the deliveries a fan-out just wrote, in its transaction (they were written as enqueued). Always as
+   * batch jobs, whose ids name the delivery rows: if the transaction never commits, a later pass writes new
+   * rows, so no job that names the lost rows can stand in for theirs. False when Redis did not take them.
+   */
+  async addFannedOut(rows: UnqueuedRow[]): Promise<boolean> {
+    try {
+      await withTimeout(
+        this.queue.addBulk(deliveryJobsOf(rows, { alwaysBatch: true })),
+        this.options.addTimeoutMs ?? 5_000,
+      );
+      return true;
+    } catch {
+      this.failedAt = Date.now();
+      return false;
+    }
+  }
+
   /** Enqueues up to `limit` unqueued deliveries, oldest first; or only those named in `ids`. Returns how many. */
   async enqueue(limit: number, ids?: string[]): Promise<number> {
     if (ids && ids.length === 0) return 0;
     return this.db.sequelize.transaction(async (transaction) => {
       const [rows] = (await this.db.sequelize.query(
-        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, priority
+        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
            FROM webhook_deliveries
           WHERE enqueued_at IS NULL ${ids ? 'AND id IN (:ids)' : ''}
           ORDER BY created_at
@@ -48,7 +122,12 @@ export class DeliveryEnqueuer {
         { replacements: { limit, ids: ids ?? null }, transaction },
       )) as [UnqueuedRow[], unknown];
       if (rows.length === 0) return 0;
-      await withTimeout(this.queue.addBulk(rows.map(deliveryJob)), this.options.addTimeoutMs ?? 5_000);
+      await withTimeout(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000).catch(
+        (error: unknown) => {
+          this.failedAt = Date.now();
+          throw error;
+        },
+      );
       await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
         replacements: { ids: rows.map((row) => row.id) },
         transaction,
@@ -81,7 +160,7 @@ export class DeliveryEnqueuer {
   private async recheckBatch(limit: number, cutoff: Date): Promise<RecheckPass> {
     return this.db.sequelize.transaction(async (transaction) => {
       const [rows] = (await this.db.sequelize.query(
-        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, priority
+        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
            FROM webhook_deliveries
           WHERE status = 'pending' AND enqueued_at <= :cutoff
           ORDER BY enqueued_at
@@ -92,7 +171,10 @@ export class DeliveryEnqueuer {
       if (rows.length === 0) return { checked: 0, lost: 0 };
       const timeoutMs = this.options.addTimeoutMs ?? 5_000;
       const known = await withTimeout(this.jobsExist(rows.map(deliveryJobId)), timeoutMs);
-      const lost = rows.filter((_row, index) => !known[index]);
+      const unknown = rows.filter((_row, index) => !known[index]);
+      // A delivery without a job of its own may travel in a batch job that Redis still holds.
+      const batched = unknown.length ? await withTimeout(this.batchedDeliveries(), timeoutMs) : new Set<string>();
+      const lost = unknown.filter((row) => !batched.has(row.id));
       if (lost.length > 0) await withTimeout(this.queue.addBulk(lost.map(deliveryJob)), timeoutMs);
       await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
         replacements: { ids: rows.map((row) => row.id) },
@@ -100,6 +182,14 @@ export class DeliveryEnqueuer {
       });
       return { checked: rows.length, lost: lost.length };
     });
+  }
+
+  /** The deliveries carried by batch jobs not yet finished (waiting, delayed, active). */
+  private async batchedDeliveries(): Promise<Set<string>> {
+    const jobs = await this.queue.getJobs(['waiting', 'delayed', 'active', 'paused', 'prioritized']);
+    return new Set(
+      jobs.filter((job) => job?.name === WEBHOOK_DELIVERY_BATCH_JOB).flatMap((job) => deliveryIdsOf(job.data)),
+    );
   }
 
   /** One pipelined EXISTS per job hash; on a cluster the queue's keys share one slot (hash-tagged prefix). */

@@ -1,5 +1,5 @@
 import { MicroBatcher } from '../batching/index.js';
-import type { Database } from '../db/index.js';
+import { PreparedStatement, type Database } from '../db/index.js';
 import type { EventName } from '../events/index.js';
 import type { DeliveryStatus } from './webhook.types.js';
 
@@ -8,6 +8,8 @@ export interface DeliveryWork {
   id: string;
   status: DeliveryStatus;
   generation: number;
+  /** Attempts recorded over every run. */
+  attempts: number;
   eventId: string;
   subscriptionId: string;
   url: string;
@@ -51,6 +53,15 @@ export class DeliveryRepository {
   }
 
   /**
+   * Resolves once the fan-out under way (if any) has committed or rolled back. The relay adds the batch
+   * jobs of a fan-out inside its transaction, so a worker can take a batch before the rows it names are
+   * visible; a batch waits here (for the fan-out's lock) before it reads them.
+   */
+  async fanOutFinished(): Promise<void> {
+    await fanOutFinished.rows(this.db.sequelize, [FAN_OUT_LOCK_KEY]);
+  }
+
+  /**
    * Writes the attempt and the delivery's new state. The delivery is only changed while it is still
    * pending in the same run (generation): a late answer of an attempt that was presumed dead (worker
    * killed, job re-run) cannot turn a success back into a failure.
@@ -60,17 +71,7 @@ export class DeliveryRepository {
   }
 
   private async loadMany(deliveryIds: string[]): Promise<Array<DeliveryWork | null>> {
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT d.id, d.status, d.generation, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
-              s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt",
-              CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
-              e.request_id AS "requestId", e.trace_id AS "traceId"
-         FROM webhook_deliveries d
-         JOIN webhook_subscriptions s ON s.id = d.subscription_id
-         JOIN events e ON e.id = d.event_id
-        WHERE d.id = ANY(:deliveryIds::uuid[])`,
-      { replacements: { deliveryIds: `{${deliveryIds.join(',')}}` } },
-    )) as [DeliveryWork[], unknown];
+    const rows = await loadStatement.rows(this.db.sequelize, [deliveryIds]);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return deliveryIds.map((id) => byId.get(id) ?? null);
   }
@@ -86,33 +87,7 @@ export class DeliveryRepository {
       status: attempt.status,
       next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
     }));
-    await this.db.sequelize.query(
-      `WITH input AS (
-         SELECT * FROM jsonb_to_recordset(:rows::jsonb) AS r(
-           delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
-           response_body text, status text, next_attempt_at timestamptz)
-       ), attempt AS (
-         INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body)
-         SELECT delivery_id, generation, status_code, latency_ms, error, response_body FROM input
-       ), delivery AS (
-         UPDATE webhook_deliveries d
-            SET attempts = d.attempts + 1, status = i.status, last_status_code = i.status_code, last_error = i.error,
-                next_attempt_at = i.next_attempt_at, updated_at = now()
-           FROM input i
-          WHERE d.id = i.delivery_id AND d.generation = i.generation AND d.status = 'pending'
-          RETURNING d.subscription_id, i.status
-       ), outcome AS (
-         SELECT subscription_id, bool_or(status = 'succeeded') AS succeeded FROM delivery GROUP BY subscription_id
-       )
-       -- failing_since marks the first failure after the last success; it is written only when it changes,
-       -- so a busy subscription's row is not updated on every attempt.
-       UPDATE webhook_subscriptions s
-          SET failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(s.failing_since, now()) END,
-              updated_at = now()
-         FROM outcome o
-        WHERE s.id = o.subscription_id AND o.succeeded = (s.failing_since IS NOT NULL)`,
-      { replacements: { rows: JSON.stringify(rows) } },
-    );
+    await recordStatement.rows(this.db.sequelize, [JSON.stringify(rows)]);
     return attempts.map(() => undefined);
   }
 
@@ -125,3 +100,52 @@ export class DeliveryRepository {
     );
   }
 }
+
+/** Serialises fan-out passes across relays (transaction-level advisory lock, taken exclusively by a fan-out). */
+export const FAN_OUT_LOCK_KEY = 0x77_6d_73_01; // "wms" + 1
+
+// Waits for a fan-out holding the lock to finish: a shared lock, released when the statement ends.
+const fanOutFinished = new PreparedStatement<unknown>(
+  'webhook-fan-out-finished',
+  'SELECT pg_advisory_xact_lock_shared($1::bigint)',
+);
+
+const loadStatement = new PreparedStatement<DeliveryWork>(
+  'webhook-delivery-load',
+  `SELECT d.id, d.status, d.generation, d.attempts, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
+          s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt",
+          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
+          e.request_id AS "requestId", e.trace_id AS "traceId"
+     FROM webhook_deliveries d
+     JOIN webhook_subscriptions s ON s.id = d.subscription_id
+     JOIN events e ON e.id = d.event_id
+    WHERE d.id = ANY($1::uuid[])`,
+);
+
+const recordStatement = new PreparedStatement<never>(
+  'webhook-delivery-record',
+  `WITH input AS (
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+       delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
+       response_body text, status text, next_attempt_at timestamptz)
+   ), attempt AS (
+     INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body)
+     SELECT delivery_id, generation, status_code, latency_ms, error, response_body FROM input
+   ), delivery AS (
+     UPDATE webhook_deliveries d
+        SET attempts = d.attempts + 1, status = i.status, last_status_code = i.status_code, last_error = i.error,
+            next_attempt_at = i.next_attempt_at, updated_at = now()
+       FROM input i
+      WHERE d.id = i.delivery_id AND d.generation = i.generation AND d.status = 'pending'
+      RETURNING d.subscription_id, i.status
+   ), outcome AS (
+     SELECT subscription_id, bool_or(status = 'succeeded') AS succeeded FROM delivery GROUP BY subscription_id
+   )
+   -- failing_since marks the first failure after the last success; it is written only when it changes,
+   -- so a busy subscription's row is not updated on every attempt.
+   UPDATE webhook_subscriptions s
+      SET failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(s.failing_since, now()) END,
+          updated_at = now()
+     FROM outcome o
+    WHERE s.id = o.subscription_id AND o.succeeded = (s.failing_since IS NOT NULL)`,
+);

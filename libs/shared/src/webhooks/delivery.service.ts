@@ -14,6 +14,8 @@ export type AttemptOutcome = (
   | { kind: 'succeeded'; statusCode: number }
   /** Nothing to do: the delivery is gone, finished, or belongs to a newer run than this job. */
   | { kind: 'skipped'; reason: string }
+  /** No attempt yet: this process had no turn for it (its slow subscriber's share is taken); try after the delay. */
+  | { kind: 'deferred'; delayMs: number }
   | { kind: 'retry'; delayMs: number; error: string }
   /** The run is over without success: last attempt used, 410 (`disabled`), or a cause a retry cannot fix. */
   | { kind: 'failed'; error: string; disabled?: boolean }
@@ -26,6 +28,32 @@ export type AttemptOutcome = (
 
 type WebhookConfig = Config['webhook'];
 
+/** Which run of a delivery an attempt belongs to, and its number in that run (from 1). */
+export interface AttemptRun {
+  attemptNo: number;
+  /** A job of its own: its id must be the job id of the delivery's current run. */
+  jobId?: string;
+  /**
+   * In a batch job: the run (generation) and attempt count the relay queued the delivery with. An attempt
+   * recorded since means a retry job of its own now carries the delivery.
+   */
+  queued?: { generation: number; attempts: number };
+  /**
+   * Called with the delay before a retry is recorded: a batched delivery queues its retry job there, so a
+   * recorded retry always has a job to carry it (a crash in between costs at most an extra attempt).
+   */
+  beforeRetryRecorded?: (delayMs: number) => Promise<void>;
+  /**
+   * Waits for this process' turn to send (a permit of WEBHOOK_CONCURRENCY, the subscriber's share) once the
+   * delivery is known to need an attempt, so reading and recording never hold a turn. Resolves with what to
+   * call once the answer is in, or with a delay when the delivery must wait (outcome `deferred`).
+   */
+  turn?: () => Promise<{ done: () => void } | { deferMs: number }>;
+}
+
+/** Opened secrets kept per process, so an attempt does not decrypt its subscription's secret again. */
+const OPENED_SECRETS_KEPT = 1_000;
+
 /** Disables a subscription whose receiver answered 410 Gone (audited and announced by the caller's service). */
 export type DisableGone = (subscriptionId: string, reason: string) => Promise<unknown>;
 
@@ -37,6 +65,7 @@ export type DisableGone = (subscriptionId: string, reason: string) => Promise<un
  */
 export class WebhookDeliveryService {
   readonly repository: DeliveryRepository;
+  private readonly opened = new Map<string, string>();
 
   constructor(
     db: Database,
@@ -47,20 +76,19 @@ export class WebhookDeliveryService {
     this.repository = new DeliveryRepository(db);
   }
 
-  /** `attemptNo` counts from 1 within this run (BullMQ's attemptsMade + 1). */
-  async attempt(deliveryId: string, jobId: string, attemptNo: number): Promise<AttemptOutcome> {
+  async attempt(deliveryId: string, run: AttemptRun): Promise<AttemptOutcome> {
     const work = await this.repository.load(deliveryId);
     if (!work) return { kind: 'skipped', reason: 'delivery no longer exists' };
-    if (deliveryJobId(work) !== jobId)
-      return { kind: 'skipped', reason: 'job belongs to an earlier run of the delivery' };
+    const stale = staleRun(work, run);
+    if (stale) return { kind: 'skipped', reason: stale };
     if (work.status !== 'pending') return { kind: 'skipped', reason: `delivery already ${work.status}` };
     const about = { eventId: work.eventId, event: work.event, requestId: work.requestId, traceId: work.traceId };
     if (!work.active) return { ...(await this.failWithoutAttempt(work, 'subscription is disabled')), about };
 
     const secrets: string[] = [];
     try {
-      secrets.push(this.secrets.open(work.secretSealed));
-      if (work.previousSecretSealed) secrets.push(this.secrets.open(work.previousSecretSealed));
+      secrets.push(this.open(work.secretSealed));
+      if (work.previousSecretSealed) secrets.push(this.open(work.previousSecretSealed));
     } catch {
       return {
         ...(await this.failWithoutAttempt(
@@ -72,6 +100,8 @@ export class WebhookDeliveryService {
     }
     const refusal = this.refuseAddress(work.url);
     if (refusal) return { ...(await this.failWithoutAttempt(work, refusal)), about };
+    const turn = await run.turn?.();
+    if (turn && 'deferMs' in turn) return { kind: 'deferred', delayMs: turn.deferMs };
 
     const body = JSON.stringify({
       id: work.eventId,
@@ -92,14 +122,26 @@ export class WebhookDeliveryService {
       });
     } catch (error) {
       failure = describeError(error);
+    } finally {
+      turn?.done();
     }
     const latencyMs = performance.now() - started;
-    return { ...(await this.settle(work, attemptNo, latencyMs, result, failure)), latencyMs, about };
+    return { ...(await this.settle(work, run, latencyMs, result, failure)), latencyMs, about };
+  }
+
+  private open(sealed: string): string {
+    let secret = this.opened.get(sealed);
+    if (secret === undefined) {
+      secret = this.secrets.open(sealed);
+      if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.clear();
+      this.opened.set(sealed, secret);
+    }
+    return secret;
   }
 
   private async settle(
     work: DeliveryWork,
-    attemptNo: number,
+    run: AttemptRun,
     latencyMs: number,
     result: SendResult | undefined,
     failure: { message: string; code?: string } | undefined,
@@ -123,11 +165,16 @@ export class WebhookDeliveryService {
       await this.repository.record({ ...base, error, status: 'failed', nextAttemptAt: null });
       return { kind: 'failed', error: `${error}: subscription disabled`, disabled: true };
     }
-    if (failure?.code === 'EBLOCKEDADDRESS' || attemptNo >= this.config.maxAttempts) {
+    if (failure?.code === 'EBLOCKEDADDRESS' || run.attemptNo >= this.config.maxAttempts) {
       await this.repository.record({ ...base, error, status: 'failed', nextAttemptAt: null });
       return { kind: 'failed', error };
     }
-    const delayMs = backoffDelay(attemptNo, this.config.backoffBaseMs, parseRetryAfter(result?.headers['retry-after']));
+    const delayMs = backoffDelay(
+      run.attemptNo,
+      this.config.backoffBaseMs,
+      parseRetryAfter(result?.headers['retry-after']),
+    );
+    await run.beforeRetryRecorded?.(delayMs);
     await this.repository.record({ ...base, error, status: 'pending', nextAttemptAt: new Date(Date.now() + delayMs) });
     return { kind: 'retry', delayMs, error };
   }
@@ -149,6 +196,16 @@ export class WebhookDeliveryService {
     const literal = literalAddress(url);
     return literal && isBlockedAddress(literal) ? `address ${literal} is not allowed` : null;
   }
+}
+
+/** Why an attempt does not belong to the delivery's current run, or null when it does. */
+function staleRun(work: DeliveryWork, run: AttemptRun): string | null {
+  if (run.queued) {
+    if (work.generation !== run.queued.generation) return 'job belongs to an earlier run of the delivery';
+    if (work.attempts !== run.queued.attempts) return 'a later attempt carries the delivery';
+    return null;
+  }
+  return deliveryJobId(work) !== run.jobId ? 'job belongs to an earlier run of the delivery' : null;
 }
 
 function describeError(error: unknown): { message: string; code?: string } {

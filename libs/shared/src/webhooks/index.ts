@@ -1,7 +1,8 @@
 export * from './webhook.types.js';
 export { WebhooksService, SUBSCRIPTION_ENTITY } from './webhooks.service.js';
-export { WebhookDeliveryService, type AttemptOutcome } from './delivery.service.js';
-export { DeliveryEnqueuer, type RecheckPass } from './delivery-enqueuer.js';
+export { WebhookDeliveryService, type AttemptOutcome, type AttemptRun } from './delivery.service.js';
+export { AttemptPermits } from './attempt-permits.js';
+export { DeliveryEnqueuer, deliveryJobsOf, type RecheckPass } from './delivery-enqueuer.js';
 export { OutboxRelay, type RelayOptions, type RelayPass } from './outbox-relay.js';
 export { SecretBox, sealLegacy, DERIVED_KEY_ID, type SealingKey } from './secret-box.js';
 export { WebhookLifecycleService } from './webhook-lifecycle.service.js';

@@ -2,10 +2,9 @@ import pg from 'pg';
 import type { Database } from '../db/index.js';
 import { EVENTS_CHANNEL } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryEnqueuer, RecheckPass } from './delivery-enqueuer.js';
-
-/** Serialises fan-out passes across relays, so feed positions become visible in the order they are given. */
-const FAN_OUT_LOCK_KEY = 0x77_6d_73_01; // "wms" + 1
+import type { DeliveryEnqueuer, RecheckPass, UnqueuedRow } from './delivery-enqueuer.js';
+// Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
+import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
 
 /** After a reconnection, how long other processes get to find the new primary before a second full recheck. */
 const RECHECK_AGAIN_AFTER_READY_MS = 10_000;
@@ -30,7 +29,10 @@ export interface RelayOptions {
  * 1. fan-out, PostgreSQL only: claims committed, unrelayed events, writes one delivery row per matching
  *    subscription (unique per event and subscription), gives each event its feed position and marks it
  *    relayed, in one statement. It needs no Redis, so events keep flowing into deliveries during an outage.
- * 2. enqueue: moves unqueued delivery rows into BullMQ (DeliveryEnqueuer), one job per delivery.
+ *    The deliveries it writes are added to BullMQ in the same transaction (written as enqueued, so each row
+ *    is written once); when Redis does not take them they are left unqueued and the fan-out commits anyway.
+ * 2. enqueue: moves delivery rows still unqueued (Redis was away, a redelivery, a recovery) into BullMQ
+ *    (DeliveryEnqueuer).
  * 3. recheck, now and then: pending deliveries whose job Redis lost are queued again. Every pending one is
  *    looked up when the relay starts and whenever its Redis connection comes (back) up, since a failover,
  *    a restart without data or FLUSHALL may have dropped jobs; the rest of the time, those queued more
@@ -61,15 +63,16 @@ export class OutboxRelay {
     this.recheckIntervalMs = options.recheckIntervalMs ?? 60_000;
   }
 
-  /** Fan-out of up to one batch of events. */
-  async fanOut(): Promise<{ events: number; deliveries: number }> {
+  /** Fan-out of up to one batch of events, and the enqueue of the deliveries it writes. */
+  async fanOut(): Promise<RelayPass> {
     return this.db.sequelize.transaction(async (transaction) => {
       const [[lock]] = (await this.db.sequelize.query('SELECT pg_try_advisory_xact_lock(:key) AS locked', {
         replacements: { key: FAN_OUT_LOCK_KEY },
         transaction,
       })) as [Array<{ locked: boolean }>, unknown];
-      if (!lock?.locked) return { events: 0, deliveries: 0 }; // another relay is fanning out right now
-      const [[counts]] = (await this.db.sequelize.query(
+      if (!lock?.locked) return { events: 0, deliveries: 0, enqueued: 0 }; // another relay is fanning out right now
+      const enqueue = this.enqueuer.addsAtFanOut;
+      const [[pass]] = (await this.db.sequelize.query(
         `WITH claimed AS (
            SELECT id, seq, tenant_id, event FROM events
             WHERE relayed_at IS NULL
@@ -79,24 +82,33 @@ export class OutboxRelay {
          ), positioned AS (
            SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
          ), inserted AS (
-           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at)
-           SELECT c.id, s.id, now()
+           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
+           SELECT c.id, s.id, now(), CASE WHEN :enqueue THEN now() END
              FROM claimed c
              JOIN webhook_subscriptions s
                ON s.active
               AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
               AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
            ON CONFLICT (event_id, subscription_id) DO NOTHING
-           RETURNING 1
+           RETURNING id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
          ), marked AS (
            UPDATE events e SET relayed_at = now(), feed_position = p.position
              FROM positioned p WHERE e.id = p.id
            RETURNING 1
          )
-         SELECT (SELECT count(*) FROM marked)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries`,
-        { replacements: { batch: this.batchSize }, transaction },
-      )) as [Array<{ events: number; deliveries: number }>, unknown];
-      return counts!;
+         SELECT (SELECT count(*) FROM marked)::int AS events,
+                (SELECT coalesce(json_agg(inserted), '[]'::json) FROM inserted) AS deliveries`,
+        { replacements: { batch: this.batchSize, enqueue }, transaction },
+      )) as [Array<{ events: number; deliveries: UnqueuedRow[] }>, unknown];
+      const { events, deliveries } = pass!;
+      if (!enqueue || deliveries.length === 0) return { events, deliveries: deliveries.length, enqueued: 0 };
+      if (await this.enqueuer.addFannedOut(deliveries))
+        return { events, deliveries: deliveries.length, enqueued: deliveries.length };
+      await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id IN (:ids)', {
+        replacements: { ids: deliveries.map((row) => row.id) },
+        transaction,
+      });
+      return { events, deliveries: deliveries.length, enqueued: 0 };
     });
   }
 
@@ -104,7 +116,7 @@ export class OutboxRelay {
   async runOnce(): Promise<RelayPass> {
     const fanned = await this.fanOut();
     const enqueued = await this.enqueuer.enqueue(this.batchSize);
-    return { ...fanned, enqueued };
+    return { ...fanned, enqueued: fanned.enqueued + enqueued };
   }
 
   /** Looks up pending deliveries in Redis (all of them, or those queued more than the interval ago). */
@@ -154,7 +166,7 @@ export class OutboxRelay {
         let pass: RelayPass;
         do {
           pass = await this.runOnce();
-        } while (this.running && (pass.events === this.batchSize || pass.enqueued === this.batchSize));
+        } while (this.running && (pass.events === this.batchSize || pass.enqueued >= this.batchSize));
         await this.recheckWhenDue();
       } catch (error) {
         this.logThrottled(error);

@@ -8,7 +8,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { WebhooksService, createSequelize } from '@wms/shared';
+import { AuditService, WebhooksService, createSequelize } from '@wms/shared';
 import { postgresSampler, redisCpuReader } from './backends.mjs';
 import { ROUNDS, cpuMs, median, peakRssMb, prepareBenchEnv, startApp, startHelper } from './lib.mjs';
 
@@ -41,7 +41,8 @@ export default async function webhooksBench() {
     const source = await startHelper('event-source', { ...bench.env, TENANT_ID: tenant.id });
     started.push(source);
     // The receiver is plain http on loopback; production config (https only) would refuse it at registration.
-    const webhooks = new WebhooksService({ sequelize }, { ...bench.config, nodeEnv: 'test' });
+    const db = { sequelize };
+    const webhooks = new WebhooksService(db, { ...bench.config, nodeEnv: 'test' }, new AuditService(db));
     await webhooks.create({ url: `${receiver.ready.url}/hook`, events: ['*'] }, tenant.id, null);
 
     // What one phase cost: CPU ms per delivery of the worker, the receiver, PostgreSQL and Redis.

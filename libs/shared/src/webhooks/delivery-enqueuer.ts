@@ -149,15 +149,24 @@ export class DeliveryEnqueuer {
       { replacements: { staleMs } },
     )) as [Array<{ cutoff: Date }>, unknown];
     const total: RecheckPass = { checked: 0, lost: 0 };
+    // The deliveries that unfinished batch jobs carry are read when first needed and then reused: reading
+    // every batch job per 500 rows would cost Redis a whole backlog's reads again and again after a
+    // reconnection. They are read afresh only before a row is declared lost (see recheckBatch).
+    let batched: Promise<Set<string>> | undefined;
+    const batchedDeliveries = (fresh: boolean) => (fresh || !batched ? (batched = this.batchedDeliveries()) : batched);
     for (;;) {
-      const pass = await this.recheckBatch(batch, cutoff);
+      const pass = await this.recheckBatch(batch, cutoff, batchedDeliveries);
       total.checked += pass.checked;
       total.lost += pass.lost;
       if (pass.checked < batch) return total;
     }
   }
 
-  private async recheckBatch(limit: number, cutoff: Date): Promise<RecheckPass> {
+  private async recheckBatch(
+    limit: number,
+    cutoff: Date,
+    batchedDeliveries: (fresh: boolean) => Promise<Set<string>>,
+  ): Promise<RecheckPass> {
     return this.db.sequelize.transaction(async (transaction) => {
       const [rows] = (await this.db.sequelize.query(
         `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
@@ -172,9 +181,18 @@ export class DeliveryEnqueuer {
       const timeoutMs = this.options.addTimeoutMs ?? 5_000;
       const known = await withTimeout(this.jobsExist(rows.map(deliveryJobId)), timeoutMs);
       const unknown = rows.filter((_row, index) => !known[index]);
-      // A delivery without a job of its own may travel in a batch job that Redis still holds.
-      const batched = unknown.length ? await withTimeout(this.batchedDeliveries(), timeoutMs) : new Set<string>();
-      const lost = unknown.filter((row) => !batched.has(row.id));
+      // A delivery without a job of its own may travel in a batch job that Redis still holds. The batch jobs
+      // are read again, after this batch's rows were read, before a row counts as lost: a row committed after
+      // an earlier read has its batch job added before its commit, so the fresh read sees it.
+      let lost = unknown;
+      if (lost.length > 0) {
+        const batched = await withTimeout(batchedDeliveries(false), timeoutMs);
+        lost = lost.filter((row) => !batched.has(row.id));
+      }
+      if (lost.length > 0) {
+        const batched = await withTimeout(batchedDeliveries(true), timeoutMs);
+        lost = lost.filter((row) => !batched.has(row.id));
+      }
       if (lost.length > 0) await withTimeout(this.queue.addBulk(lost.map(deliveryJob)), timeoutMs);
       await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
         replacements: { ids: rows.map((row) => row.id) },

@@ -7,3 +7,4 @@ export { ConfirmButton } from './ConfirmButton';
 export { TenantField, tenantLabel, useTenants } from './tenants';
 export { Fact, Facts } from './Facts';
 export { CopyableValue } from './CopyableValue';
+export { GracePeriodButton, type GraceChoice } from './GracePeriodButton';

@@ -1,10 +1,8 @@
-import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
 import { apiKeysApi, type ApiKey, type CreatedApiKey } from '../../api';
-import { ConfirmButton, ErrorNotice, formatDateTime } from '../../components';
+import { ConfirmButton, GracePeriodButton, formatDateTime, type GraceChoice } from '../../components';
 
 /** How long the old raw key keeps working after a roll: none by default, at most 7 days (the API's bounds). */
-const GRACE_CHOICES = [
+const GRACE_CHOICES: GraceChoice[] = [
   { value: '0', label: 'None: the old key stops now', hint: 'For a key that leaked' },
   { value: '3600', label: '1 hour', hint: 'Time to put the new key in place' },
   { value: '86400', label: '24 hours', hint: 'For a deploy that takes a day' },
@@ -13,74 +11,21 @@ const GRACE_CHOICES = [
 
 /** Rolls the key after a dialog that asks how long the old raw key keeps working. */
 export function RollKeyButton(props: { apiKey: ApiKey; onRolled: (rolled: CreatedApiKey) => void }) {
-  const [open, setOpen] = useState(false);
-  const [grace, setGrace] = useState('0');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const roll = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const rolled = await apiKeysApi.roll(props.apiKey.id, Number(grace));
-      setOpen(false);
-      props.onRolled(rolled);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  const previous = props.apiKey.previousKey;
   return (
-    <>
-      <Button variant="default" onClick={() => setOpen(true)}>
-        Roll key
-      </Button>
-      <Modal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title="Roll this key?"
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        // Its scroll lock injects a style element, which the page's Content-Security-Policy refuses.
-        lockScroll={false}
-      >
-        <Stack>
-          <Text size="sm">
-            &quot;{props.apiKey.name}&quot; gets a new raw key, shown once. Its settings, statistics and rate limit
-            stay.
-          </Text>
-          <Radio.Group
-            label="Grace period"
-            description="How long the current raw key keeps working beside the new one"
-            value={grace}
-            onChange={setGrace}
-          >
-            <Stack gap="xs" mt="xs">
-              {GRACE_CHOICES.map((choice) => (
-                <Radio key={choice.value} value={choice.value} label={choice.label} description={choice.hint} />
-              ))}
-            </Stack>
-          </Radio.Group>
-          {props.apiKey.previousKey && (
-            <Text size="sm">
-              The raw key before the last roll ({props.apiKey.previousKey.keyPrefix}…) still works until{' '}
-              {formatDateTime(props.apiKey.previousKey.expiresAt)}; it stops at once.
-            </Text>
-          )}
-          <ErrorNotice error={error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button loading={busy} onClick={roll}>
-              Roll key
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </>
+    <GracePeriodButton
+      label="Roll key"
+      title="Roll this key?"
+      intro={`"${props.apiKey.name}" gets a new raw key, shown once. Its settings, statistics and rate limit stay.`}
+      description="How long the current raw key keeps working beside the new one"
+      choices={GRACE_CHOICES}
+      defaultValue="0"
+      note={
+        previous &&
+        `The raw key before the last roll (${previous.keyPrefix}…) still works until ${formatDateTime(previous.expiresAt)}; it stops at once.`
+      }
+      onConfirm={async (graceSeconds) => props.onRolled(await apiKeysApi.roll(props.apiKey.id, graceSeconds))}
+    />
   );
 }
 

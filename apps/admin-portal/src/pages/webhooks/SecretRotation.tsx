@@ -1,10 +1,9 @@
-import { Badge, Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Badge, Group, Text } from '@mantine/core';
 import { webhooksApi, type CreatedWebhookSubscription, type WebhookSubscription } from '../../api';
-import { ErrorNotice, formatDateTime } from '../../components';
+import { GracePeriodButton, formatDateTime, type GraceChoice } from '../../components';
 
 /** How long the previous secret keeps signing beside the new one; the API's default is 24 hours, its most 7 days. */
-const GRACE_CHOICES = [
+const GRACE_CHOICES: GraceChoice[] = [
   {
     value: '0',
     label: 'None: the old secret stops now',
@@ -21,69 +20,22 @@ export function RotateSecretButton(props: {
   subscription: WebhookSubscription;
   onRotated: (rotated: CreatedWebhookSubscription) => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const [grace, setGrace] = useState(DEFAULT_GRACE);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-
-  const rotate = async () => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      const rotated = await webhooksApi.rotateSecret(props.subscription.id, Number(grace));
-      setOpen(false);
-      props.onRotated(rotated);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+  const previousExpiresAt = props.subscription.previousSecretExpiresAt;
   return (
-    <>
-      <Button variant="default" onClick={() => setOpen(true)}>
-        Rotate secret
-      </Button>
-      <Modal
-        opened={open}
-        onClose={() => setOpen(false)}
-        title="Rotate the signing secret?"
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
-        // Its scroll lock injects a style element, which the page's Content-Security-Policy refuses.
-        lockScroll={false}
-      >
-        <Stack>
-          <Text size="sm">
-            A new secret is made and shown once. During the grace period every delivery carries two signatures, one per
-            secret, so the receiver can switch when it is ready.
-          </Text>
-          <Radio.Group label="Grace period" value={grace} onChange={setGrace}>
-            <Stack gap="xs" mt="xs">
-              {GRACE_CHOICES.map((choice) => (
-                <Radio key={choice.value} value={choice.value} label={choice.label} description={choice.hint} />
-              ))}
-            </Stack>
-          </Radio.Group>
-          {props.subscription.previousSecretExpiresAt && (
-            <Text size="sm">
-              A previous secret still signs until {formatDateTime(props.subscription.previousSecretExpiresAt)}; it stops
-              at once, and only the secret in use now keeps signing beside the new one.
-            </Text>
-          )}
-          <ErrorNotice error={error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button loading={busy} onClick={rotate}>
-              Rotate secret
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </>
+    <GracePeriodButton
+      label="Rotate secret"
+      title="Rotate the signing secret?"
+      intro="A new secret is made and shown once. During the grace period every delivery carries two signatures, one per secret, so the receiver can switch when it is ready."
+      choices={GRACE_CHOICES}
+      defaultValue={DEFAULT_GRACE}
+      note={
+        previousExpiresAt &&
+        `A previous secret still signs until ${formatDateTime(previousExpiresAt)}; it stops at once, and only the secret in use now keeps signing beside the new one.`
+      }
+      onConfirm={async (graceSeconds) =>
+        props.onRotated(await webhooksApi.rotateSecret(props.subscription.id, graceSeconds))
+      }
+    />
   );
 }
 

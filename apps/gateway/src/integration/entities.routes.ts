@@ -91,7 +91,7 @@ function bulkWrite(
     // Keyed by the Idempotency-Key's generation: a retry finds the job it started, never a second one.
     const claim = req.idempotency?.claim;
     const jobId = claim ? `ingest-${claim.claimId}` : randomUUID();
-    const job = await jobs.submit({
+    const submitted = await jobs.submit({
       id: jobId,
       entity: handler.entity,
       tenantId,
@@ -101,8 +101,8 @@ function bulkWrite(
       entries,
     });
     const outcome = prefersAsync(req.get('Prefer'))
-      ? { state: 'pending' as const }
-      : await jobs.waitForResult(jobId, job, runtime.config.bulkSyncTimeoutMs);
+      ? jobs.leave(submitted)
+      : await jobs.waitForResult(submitted, runtime.config.bulkSyncTimeoutMs);
     if (outcome.state === 'completed') {
       // The stored result is JSON text: it goes out (and into the idempotency record) as it is.
       const answer = bulkEnvelopeText(outcome.resultJson, req.requestId);

@@ -1,13 +1,11 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import { Job, QueueEvents } from 'bullmq';
+import { setMaxListeners } from 'node:events';
+import type { Job } from 'bullmq';
 import {
   AppError,
+  BulkJobSignals,
   BulkJobsRepository,
-  INGEST_QUEUE,
   ingestJobData,
   createIngestQueue,
-  closeRedis,
-  createRedis,
   closeWithin,
   type AppLifecycle,
   type BulkResult,
@@ -15,6 +13,7 @@ import {
   type IngestJobName,
   type IngestJobResult,
   type IngestQueue,
+  type JobSignal,
   type NewBulkJob,
   type Runtime,
   type Submission,
@@ -34,7 +33,6 @@ export interface PublicJob {
   traceId?: string;
 }
 
-const POLL_MS = 100;
 /** A job's running state is a detail: Redis gets this long to tell it. */
 const REDIS_READ_MS = 300;
 /** How long handing a stored job to BullMQ may take before the dispatcher is left to do it. */
@@ -53,43 +51,41 @@ async function settled<T>(promise: Promise<T>, ms: number): Promise<T | undefine
   }
 }
 
+/** A submitted job and the signal that tells its wait when to look at its row. */
+export interface Submitted {
+  jobId: string;
+  signal: JobSignal;
+  /** False when the job had finished before (a retry of one Idempotency-Key): its row answers at once. */
+  running: boolean;
+}
+
 /**
  * The gateway's side of bulk jobs: store one job per bulk call in PostgreSQL, hand it to the ingest queue
- * and wait for it, boundedly. The wait listens to QueueEvents; a lost or late event, a closing gateway or
- * a Redis hiccup all fall back to reading the job's row, and the wait never outlives its deadline.
+ * and wait for it, boundedly. The wait is woken by PostgreSQL's word that the job finished (a trigger on
+ * bulk_jobs, heard by BulkJobSignals) and then reads the job's row once; without a listening connection
+ * it reads the row every 100 ms. A closing gateway ends every wait, and no wait outlives its deadline.
  */
 export class IngestJobs {
   private readonly repository: BulkJobsRepository;
   private readonly queue: IngestQueue;
-  private readonly events: QueueEvents;
-  private readonly eventsRedis;
-  private draining = new AbortController();
-  private readonly closing = new AbortController();
+  private readonly signals: BulkJobSignals;
+  private readonly draining = new AbortController();
 
   constructor(runtime: Runtime, lifecycle: AppLifecycle) {
     const { config } = runtime;
     this.repository = new BulkJobsRepository(runtime.db);
-    // Producer connection (fails fast when Redis is away); QueueEvents needs a blocking one of its own,
-    // which it makes by duplicating the one given: that one is only a template and never connects. BullMQ's
-    // close() waits for the duplicate to be ready, so once closing it stops retrying and the close can end.
+    // Producer connection: fails fast when Redis is away (the dispatcher hands the stored job over later).
     this.queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
-    this.eventsRedis = createRedis(config, 'subscriber', 'gateway-queue-events', {
-      lazyConnect: true,
-      retryStrategy: (attempt) => (this.closing.signal.aborted ? null : Math.min(attempt * 50, 2_000)),
-    });
-    this.events = new QueueEvents(INGEST_QUEUE, { connection: this.eventsRedis, prefix: queuePrefix(config) });
-    this.events.on('error', () => undefined);
     this.queue.on('error', () => undefined);
-    // Every bulk call waiting on its job listens for the queue closing (BullMQ's waitUntilFinished) and
-    // removes its listener when done: many concurrent calls are normal, not a leak.
-    this.queue.setMaxListeners(0);
+    this.signals = new BulkJobSignals(config.databaseUrl, runtime.logger);
+    this.signals.start();
+    // Every waiting bulk call listens for the drain: many at once are normal, not a leak.
+    setMaxListeners(0, this.draining.signal);
     lifecycle.onDrain(() => this.draining.abort());
     lifecycle.onClose(async () => {
-      this.closing.abort();
+      await this.signals.close();
       // BullMQ's close waits for a connection that may never come when Redis is away: bound it.
-      await closeWithin(this.events, 2_500);
       await closeWithin(this.queue, 2_000);
-      await closeRedis(this.eventsRedis);
     });
   }
 
@@ -97,48 +93,57 @@ export class IngestJobs {
    * Stores the job in PostgreSQL (503 when it cannot be stored: nothing was accepted), then hands it to
    * BullMQ. A Redis that fails here costs nothing but time: the dispatcher hands the stored job over once
    * Redis answers. The same id again (a retry of one Idempotency-Key) re-attaches to the job stored
-   * under it, and gives a failed one another run. Answers the BullMQ job when Redis took it.
+   * under it, and gives a failed one another run. The caller waits with `waitForResult` (or releases the
+   * signal itself).
    */
-  async submit(job: NewBulkJob): Promise<IngestJob | undefined> {
+  async submit(job: NewBulkJob): Promise<Submitted> {
+    // Listening before the job can finish: its word cannot come before anyone waits for it.
+    const signal = this.signals.expect(job.id);
     let submission: Submission;
     try {
       submission = await this.repository.submit(job);
     } catch {
+      signal.release();
       throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The bulk job could not be stored; retry later');
     }
     if (submission.kind === 'existing' && (submission.state === 'completed' || submission.state === 'failed'))
-      return undefined;
+      return { jobId: job.id, signal, running: false };
     // Bounded: a Redis that hangs (frozen, failing over) must not hold the request. Should the add still land
     // later, the dispatcher's add of the same job id is a no-op and the job's row lets its entries be written once.
-    const added = await settled(this.queue.add(job.entity, ingestJobData(job), { jobId: job.id }), REDIS_WRITE_MS);
-    if (!added) {
-      await this.repository.notDispatched(job.id).catch(() => undefined);
-      return undefined;
-    }
-    if (submission.kind === 'retried' && (await settled(added.getState(), REDIS_READ_MS)) === 'failed')
+    const added: IngestJob | undefined = await settled(
+      this.queue.add(job.entity, ingestJobData(job), { jobId: job.id }),
+      REDIS_WRITE_MS,
+    );
+    if (!added) await this.repository.notDispatched(job.id).catch(() => undefined);
+    else if (submission.kind === 'retried' && (await settled(added.getState(), REDIS_READ_MS)) === 'failed')
       await settled(added.retry('failed'), REDIS_READ_MS);
-    return added;
+    return { jobId: job.id, signal, running: true };
+  }
+
+  /** Does not wait: the caller answers 202 and the client asks for the job later. */
+  leave(submitted: Submitted): JobOutcome {
+    submitted.signal.release();
+    return { state: 'pending' };
   }
 
   /**
-   * Waits for the job, at most `timeoutMs`: on its completion event when Redis has it, then (a lost or
-   * late event, no Redis, a draining gateway) on its row.
+   * Waits for the job, at most `timeoutMs` (less when the gateway starts draining): its row is read after
+   * each signal, and once more at the end.
    */
-  async waitForResult(jobId: string, job: IngestJob | undefined, timeoutMs: number): Promise<JobOutcome> {
+  async waitForResult(submitted: Submitted, timeoutMs: number): Promise<JobOutcome> {
+    const { jobId, signal } = submitted;
     const deadline = Date.now() + timeoutMs;
-    if (job && timeoutMs > 0 && !this.draining.signal.aborted) {
-      try {
-        // The completion event carries counts only; the result is read from the row below.
-        await this.bounded(job.waitUntilFinished(this.events, timeoutMs), timeoutMs);
-      } catch {
-        // Failed, timed out, or the event never came: the job's row decides below.
+    try {
+      if (!submitted.running) return await this.outcome(jobId);
+      for (;;) {
+        const remaining = deadline - Date.now();
+        if (remaining <= 0 || this.draining.signal.aborted) return await this.outcome(jobId);
+        await signal.next(remaining, this.draining.signal);
+        const outcome = await this.outcome(jobId);
+        if (outcome.state !== 'pending') return outcome;
       }
-    }
-    for (;;) {
-      const outcome = await this.outcome(jobId);
-      if (outcome.state !== 'pending' || Date.now() + POLL_MS > deadline || this.draining.signal.aborted)
-        return outcome;
-      await delay(POLL_MS);
+    } finally {
+      signal.release();
     }
   }
 
@@ -173,25 +178,5 @@ export class IngestJobs {
     } catch {
       return { state: 'pending' };
     }
-  }
-
-  /** Resolves undefined when the deadline passes or the gateway starts draining, whichever is first. */
-  private bounded<T>(promise: Promise<T>, timeoutMs: number): Promise<T | undefined> {
-    const signal = AbortSignal.any([AbortSignal.timeout(timeoutMs), this.draining.signal]);
-    return new Promise<T | undefined>((resolve, reject) => {
-      const onAbort = () => resolve(undefined);
-      if (signal.aborted) return resolve(undefined);
-      signal.addEventListener('abort', onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      );
-    });
   }
 }

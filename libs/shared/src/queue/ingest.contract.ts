@@ -52,10 +52,13 @@ export type IngestQueue = Queue<IngestJobData, IngestJobResult, IngestJobName>;
 
 /**
  * Attempts cover a database that goes away for a moment; a job's writes are tied to its row, so a
- * retried (or re-dispatched) job never writes twice.
+ * retried (or re-dispatched) job never writes twice. A completed job leaves Redis at once: its row in
+ * PostgreSQL is the record (state and result), and keeping it in Redis too cost each job a trim of the
+ * completed set; failed ones stay for inspection.
  */
 export const ingestJobOptions: JobsOptions = {
   ...defaultJobOptions,
+  removeOnComplete: true,
   attempts: 3,
   backoff: { type: 'exponential', delay: 1_000 },
 };
@@ -76,7 +79,7 @@ export function createIngestQueue(settings: QueueSettings): IngestQueue {
     connection: settings.connection,
     prefix: settings.prefix,
     defaultJobOptions: ingestJobOptions,
-    // Completed events carry the bulk result (tens of kB): keep the event stream short.
+    // Nobody reads the event stream (waiting gateways hear PostgreSQL): keep it short.
     streams: { events: { maxLen: 1_000 } },
   });
 }

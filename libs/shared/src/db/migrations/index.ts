@@ -12,6 +12,7 @@ import { observability } from './0012-observability.js';
 import { lifecycles } from './0009-lifecycles.js';
 import { userIdempotency } from './0010-user-idempotency.js';
 import { deliveryRecheck } from './0020-delivery-recheck.js';
+import { bulkJobFinished } from './0021-bulk-job-finished.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   lifecycles,
   userIdempotency,
   deliveryRecheck,
+  bulkJobFinished,
 ];

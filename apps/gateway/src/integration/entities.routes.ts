@@ -4,7 +4,9 @@ import {
   AppError,
   bulkEnvelope,
   bulkEnvelopeText,
+  bulkBodyValidator,
   bulkFieldOf,
+  compileValidator,
   bulkHttpStatus,
   runBulk,
   successEnvelope,
@@ -74,11 +76,11 @@ function bulkWrite(
   handler: IngestHandler<unknown, IngestEntity>,
   route: IntegrationRoute,
 ): RequestHandler {
-  const schema = route.body!;
-  const querySchema = route.query!;
+  const checkBody = bulkBodyValidator(handler, 'Bulk request validation failed');
+  const checkQuery = compileValidator<{ dryRun: boolean }>(route.query!, 'Query validation failed');
   return async (req, res) => {
-    const { dryRun } = validate<{ dryRun: boolean }>(querySchema, req.query, 'Query validation failed');
-    const body = validate<Record<string, unknown>>(schema, req.body, 'Bulk request validation failed');
+    const { dryRun } = checkQuery(req.query);
+    const body = checkBody(req.body);
     const tenantId = await keyTenant(req, services, body.tenantId);
     const entries = body[bulkFieldOf(handler)] as unknown[];
 

@@ -27,7 +27,7 @@ export {
   type WriteContext,
 } from './ingest-handler.js';
 export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
-export { bulkBodySchema, singleBodySchema } from './bodies.js';
+export { bulkBodySchema, bulkBodyValidator, singleBodySchema } from './bodies.js';
 export {
   buildOpenApiDocument,
   joiToJsonSchema,

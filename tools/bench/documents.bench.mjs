@@ -3,6 +3,8 @@
 // Express + `pg` server (processes/bare-server.mjs). The gateway, the ingest worker, the bare server and
 // the load generator are four processes; the sides alternate over several rounds. Loopback only,
 // bounded durations.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ROUNDS, compareRounds, freePort, prepareBenchEnv, printPeakRss, startApp, startHelper } from './lib.mjs';
 import { createServices, openRuntime, DEFAULT_TENANT_CODE } from '@wms/shared';
 
@@ -12,7 +14,9 @@ const LOCATIONS = 4;
 const LOTS = 5;
 
 export default async function documentsBench() {
-  const bench = await prepareBenchEnv('documents');
+  // The production log level: the gateway writes its line per request (to a file, as in a container).
+  const bench = await prepareBenchEnv('documents', { LOG_LEVEL: 'info' });
+  const logFile = join(tmpdir(), `wms-bench-documents-${process.pid}.log`);
   const port = freePort();
   const runtime = openRuntime(bench.config, { name: 'bench-setup', redisRole: 'producer' });
   const services = createServices(runtime.db, bench.config);
@@ -24,9 +28,9 @@ export default async function documentsBench() {
       null,
     );
     await arrangeStock(runtime, services, tenant.id);
-    const gateway = await startApp('gateway', bench.env, { port });
+    const gateway = await startApp('gateway', bench.env, { port, logFile });
     started.push(gateway);
-    const worker = await startApp('ingest-worker', bench.env);
+    const worker = await startApp('ingest-worker', bench.env, { logFile });
     started.push(worker);
     const bare = await startHelper('bare-server', {
       ...bench.env,

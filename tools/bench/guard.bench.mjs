@@ -2,6 +2,8 @@
 // verification, IP/origin checks, the Redis sliding-window limit with a high limit, request log) against
 // the same handler without the guard. Each side is a process of its own (processes/guard-server.mjs),
 // the load generator another; the sides alternate over several rounds.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServices, openRuntime } from '@wms/shared';
 import { ROUNDS, compareRounds, prepareBenchEnv, printPeakRss, startHelper } from './lib.mjs';
 
@@ -10,15 +12,17 @@ const CONNECTIONS = 16;
 const PATH = '/api/v1/integration/v1/ping';
 
 export default async function guardBench() {
-  const bench = await prepareBenchEnv('guard');
+  // Both sides at the production log level, their lines to a file.
+  const bench = await prepareBenchEnv('guard', { LOG_LEVEL: 'info' });
+  const logFile = join(tmpdir(), `wms-bench-guard-${process.pid}.log`);
   const runtime = openRuntime(bench.config, { name: 'bench-guard', redisRole: 'producer' });
   const services = createServices(runtime.db, bench.config);
   const started = [];
   try {
     const key = await services.apiKeys.create({ name: 'bench', scopes: ['read'], rateLimitPerMinute: 1_000_000 }, null);
-    const guarded = await startHelper('guard-server', bench.env, ['guarded']);
+    const guarded = await startHelper('guard-server', bench.env, ['guarded'], { logFile });
     started.push(guarded);
-    const bare = await startHelper('guard-server', bench.env, ['bare']);
+    const bare = await startHelper('guard-server', bench.env, ['bare'], { logFile });
     started.push(bare);
     const loadgen = await startHelper('loadgen');
     started.push(loadgen);

@@ -83,12 +83,15 @@ export async function startApp(app, env, { port, execArgv = [], logFile } = {}) 
  * generator) from tools/bench/processes; resolves with its first message ({ ready, ...details }).
  * `call(message)` sends a request and resolves with the answer of the same id.
  */
-export async function startHelper(name, env = process.env, args = []) {
+export async function startHelper(name, env = process.env, args = [], { logFile } = {}) {
+  // logFile: a helper that logs like the apps (the guard servers) writes there too.
+  const out = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = fork(join(root, 'tools', 'bench', 'processes', `${name}.mjs`), args, {
     env,
     execArgv: name === 'loadgen' ? [] : cpuProfileFlags(),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', out, 'inherit', 'ipc'],
   });
+  if (typeof out === 'number') closeSync(out);
   const ready = await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));

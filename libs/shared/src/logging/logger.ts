@@ -41,9 +41,6 @@ export function createLogger(options: { level: string; name: string; destination
         return jobId ? { requestId, jobId } : { requestId };
       },
     },
-    // Standard output is written asynchronously: lines logged while a write is under way go out together
-    // in the next one, so a busy process makes a few writes a second, not one per line, and never waits
-    // on its log. pino writes what is left synchronously when the process exits.
-    options.destination ?? pino.destination({ dest: 1, sync: false }),
+    options.destination,
   );
 }

@@ -41,6 +41,13 @@ export function createLogger(options: { level: string; name: string; destination
         return jobId ? { requestId, jobId } : { requestId };
       },
     },
-    options.destination,
+    options.destination ?? bufferedStdout(),
   );
+}
+
+/** Standard output written in blocks of 4 kB, and at least every 250 ms; pino writes what is left at exit. */
+function bufferedStdout(): pino.DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), 250).unref();
+  return destination;
 }

@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 // Launcher behind `npm start`: prepares the environment and the database, then runs the apps.
 //   node tools/start.mjs                 gateway + ingest worker + webhook worker, one process each
-//   node tools/start.mjs <app>           one app in this process (gateway | ingest-worker | webhook-worker);
-//                                        start node with the app's flags (tools/node-flags.mjs), as the
-//                                        npm scripts and container commands do
+//   node tools/start.mjs <app>           one app in this process (gateway | ingest-worker | webhook-worker)
 //   node tools/start.mjs migrate         create the database when missing, migrate, seed, exit
 //   node tools/start.mjs secrets:reseal  migrate, then re-seal every stored secret under the first key of
 //                                        SECRETS_ENCRYPTION_KEYS (after putting a new key first), exit
@@ -12,7 +10,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { nodeFlagsOf } from './node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const apps = ['gateway', 'ingest-worker', 'webhook-worker'];
@@ -85,7 +82,6 @@ if (mode !== 'all') {
   const children = apps.map((app) => ({
     app,
     child: fork(mainOf(app), {
-      execArgv: [...process.execArgv, ...nodeFlagsOf(app)],
       stdio: 'inherit',
       env: app in healthPorts ? { ...process.env, WORKER_HEALTH_PORT: String(healthPorts[app]) } : process.env,
     }),

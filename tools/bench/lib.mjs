@@ -1,7 +1,6 @@
 // Shared plumbing of the benchmarks: a fresh database and Redis prefix per bench; the apps, every
 // baseline and the load generator each started as a process of its own; what /proc says about them
 // (peak RSS, CPU time); rounds that alternate the sides and their min/median/max.
-import { nodeFlagsOf } from '../node-flags.mjs';
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
@@ -70,7 +69,7 @@ export async function startApp(app, env, { port, execArgv = [], logFile } = {}) 
   const out = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = fork(join(root, 'apps', app, 'dist', 'main.js'), [], {
     env: { ...env, ...(port ? { PORT: String(port) } : {}) },
-    execArgv: [...nodeFlagsOf(app), ...profile, ...execArgv],
+    execArgv: [...profile, ...execArgv],
     stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   if (typeof out === 'number') closeSync(out);

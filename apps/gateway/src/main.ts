@@ -6,8 +6,7 @@ import { createGatewayServer } from './http/server.js';
 // A full collection runs once the old generation has grown by half over what the last one kept. V8's
 // default (up to four times on a large machine) let the gateway's resident memory climb past 250 MB under
 // steady request load while under 40 MB of it was live; this keeps it near 150 MB for a few more full
-// collections, which each walk only the live heap. The young generation's cap is a start-up flag
-// (tools/node-flags.mjs), passed by every way of starting the gateway.
+// collections, which each walk only the live heap.
 setFlagsFromString('--heap-growing-percent=50');
 
 const config = loadConfigOrExit();

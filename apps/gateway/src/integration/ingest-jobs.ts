@@ -127,20 +127,21 @@ export class IngestJobs {
   }
 
   /**
-   * Waits for the job, at most `timeoutMs` (less when the gateway starts draining): its row is read after
-   * each signal, and once more at the end.
+   * Waits for the job, at most `timeoutMs` (less when the gateway starts draining): its row is read once
+   * after each signal, the last time when the wait runs out.
    */
   async waitForResult(submitted: Submitted, timeoutMs: number): Promise<JobOutcome> {
     const { jobId, signal } = submitted;
     const deadline = Date.now() + timeoutMs;
+    const done = () => Date.now() >= deadline || this.draining.signal.aborted;
     try {
-      if (!submitted.running) return await this.outcome(jobId);
+      // A job that had finished before is answered by its row at once.
+      let waiting = submitted.running;
       for (;;) {
-        const remaining = deadline - Date.now();
-        if (remaining <= 0 || this.draining.signal.aborted) return await this.outcome(jobId);
-        await signal.next(remaining, this.draining.signal);
+        if (waiting && !done()) await signal.next(deadline - Date.now(), this.draining.signal);
+        waiting = true;
         const outcome = await this.outcome(jobId);
-        if (outcome.state !== 'pending') return outcome;
+        if (outcome.state !== 'pending' || done()) return outcome;
       }
     } finally {
       signal.release();

@@ -55,7 +55,7 @@ export class BulkJobSignals {
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
-    for (const waiters of this.waiters.values()) for (const waiter of waiters) waiter.wake?.();
+    this.wakeAll();
   }
 
   expect(jobId: string): JobSignal {

@@ -36,12 +36,15 @@ export function bulkBodyValidator(
   const schema = bulkBodySchema(handler);
   const field = bulkFieldOf(handler);
   return (value) => {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      const keys = Object.keys(value);
-      const entries = (value as Record<string, unknown>)[field];
-      if (keys.length === 1 && keys[0] === field && Array.isArray(entries))
-        if (entries.length >= 1 && entries.length <= handler.maxEntries) return value as Record<string, unknown>;
-    }
-    return validate<Record<string, unknown>>(schema, value, message);
+    const body = value as Record<string, unknown> | null;
+    const entries: unknown = body?.[field];
+    const plain =
+      typeof body === 'object' &&
+      body !== null &&
+      Array.isArray(entries) &&
+      entries.length >= 1 &&
+      entries.length <= handler.maxEntries &&
+      Object.keys(body).length === 1;
+    return plain ? body : validate<Record<string, unknown>>(schema, value, message);
   };
 }

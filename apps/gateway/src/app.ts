@@ -76,7 +76,9 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
 
   // Every request passes these, as one layer; then the integration API, whose inquiries are the most
   // frequent calls (each layer before it would cost them a path match).
-  app.use(inOrder(httpMetrics(), requestContext(logger), refuseNulInTarget, securityHeaders()));
+  app.use(
+    inOrder(httpMetrics(), requestContext(logger, apiKeyAccess.recordAnswer), refuseNulInTarget, securityHeaders()),
+  );
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
   // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
   app.get(OPENAPI_PATH, openApiRoute(services));

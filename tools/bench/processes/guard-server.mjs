@@ -14,11 +14,12 @@ const config = loadConfig(process.env);
 const runtime = openRuntime(config, { name: `bench-guard-${guarded ? 'guarded' : 'bare'}`, redisRole: 'producer' });
 const services = createServices(runtime.db, config);
 
+const access = guarded ? createApiKeyAccess(runtime, services) : null;
 const app = express();
 app.set('trust proxy', 'loopback');
-app.use(requestContext(runtime.logger));
+app.use(requestContext(runtime.logger, access?.recordAnswer));
 const handler = (req, res) => res.json({ status: 'success', data: { pong: true }, requestId: req.requestId });
-if (guarded) app.get(PATH, createApiKeyAccess(runtime, services).guard, handler);
+if (access) app.get(PATH, access.guard, handler);
 else app.get(PATH, handler);
 app.use(errorHandler(runtime.logger));
 

@@ -17,7 +17,7 @@ const access = createApiKeyAccess(runtime, createServices(runtime.db, config));
 const app = express();
 app.set('trust proxy', 'loopback');
 if (process.env.WITH_METRICS === '1') app.use(httpMetrics());
-app.use(requestContext(runtime.logger));
+app.use(requestContext(runtime.logger, access.recordAnswer));
 app.get(PATH, access.guard, (req, res) =>
   res.json({ status: 'success', data: { pong: true }, requestId: req.requestId }),
 );

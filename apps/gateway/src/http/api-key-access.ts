@@ -13,7 +13,8 @@ import {
   type Runtime,
   type Services,
 } from '@wms/shared';
-import { apiKeyGuard } from './api-key-guard.js';
+import { apiKeyGuard, recordKeyRequests } from './api-key-guard.js';
+import type { AnsweredHook } from './request-context.js';
 import { loginThrottle } from './login-throttle.js';
 
 export interface ApiKeyAccessOptions {
@@ -42,6 +43,8 @@ export const REDIS_DEADLINE = { timeoutMs: 250, pauseMs: 1_000 };
 /** The per-process state behind the API-key guard and the login throttle of one gateway. */
 export interface ApiKeyAccess {
   guard: RequestHandler;
+  /** For the request context: records each answer of a request the guard let in, in the key's log. */
+  recordAnswer: AnsweredHook;
   loginThrottle: RequestHandler;
   verifier: ApiKeyVerifier;
   requestLog: ApiKeyRequestLog;
@@ -104,7 +107,8 @@ export function createApiKeyAccess(
   const requestLog = new ApiKeyRequestLog(services.apiKeys.repository, logger, options.requestLog);
 
   const access: ApiKeyAccess = {
-    guard: apiKeyGuard({ verifier, limiter, failedLookups, requestLog }),
+    guard: apiKeyGuard({ verifier, limiter, failedLookups }),
+    recordAnswer: recordKeyRequests(requestLog),
     loginThrottle: loginThrottle(failedLogins),
     verifier,
     requestLog,

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
+  API_KEY_LENGTH,
   AppError,
   INVALID_API_KEY,
   MISSING_API_KEY,
@@ -9,15 +10,16 @@ import {
   isUsable,
   isWellFormedKey,
   type ApiKeyPrincipal,
-  type ApiKeyRequestLog,
   type ApiKeyScope,
   type ApiKeyVerifier,
+  type ApiKeyRequestLog,
   type AttemptThrottle,
   type RateLimitDecision,
   type SlidingWindowLimiter,
   type VerifiedKey,
 } from '@wms/shared';
 import { clientIp } from './client-ip.js';
+import type { AnsweredHook } from './request-context.js';
 import { tooManyRequests } from './too-many-requests.js';
 
 /** A client sends its key as `X-API-Key: <key>` or as `Authorization: ApiKey <key>`. */
@@ -37,7 +39,6 @@ export interface ApiKeyGuardDeps {
   limiter: SlidingWindowLimiter;
   /** Per-address throttle of look-ups that find no usable key. */
   failedLookups: AttemptThrottle;
-  requestLog: ApiKeyRequestLog;
 }
 
 /** A key's scopes follow the method: GET (and HEAD) endpoints need `read`, every write needs `write`. */
@@ -49,21 +50,22 @@ const invalidKey = () => AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY
 
 /**
  * The API-key guard of every integration route, its checks in this fixed order: extract; look up
- * (a malformed key is refused before any look-up); active and not expired; scope; IP whitelist; origin;
+ * (a malformed key is refused before any database look-up); active and not expired; scope; IP whitelist; origin;
  * rate limit; attach the key and log the request after the answer. A key fresh in the cache and without
  * a rate limit passes without waiting on anything; the other paths return a promise, whose rejection
  * Express hands to the error handler like a thrown error.
  */
 export function apiKeyGuard(deps: ApiKeyGuardDeps): RequestHandler {
   return (req, res, next) => {
-    const startedAt = process.hrtime.bigint();
     const rawKey = extractApiKey(req.headers);
     if (!rawKey) throw AppError.unauthorized(MISSING_API_KEY, 'MISSING_API_KEY');
-    if (!isWellFormedKey(rawKey)) throw invalidKey();
-    const ip = clientIp(req);
+    if (rawKey.length !== API_KEY_LENGTH) throw invalidKey();
     const hash = hashKey(rawKey);
+    // A key fresh in the cache was stored, so well formed; the checksum guards the look-ups only.
     const fresh = deps.verifier.fresh(hash);
-    const pass = (key: VerifiedKey | null) => admit(deps, key, { req, res, next, ip, startedAt });
+    if (!fresh && !isWellFormedKey(rawKey)) throw invalidKey();
+    const ip = clientIp(req);
+    const pass = (key: VerifiedKey | null) => admit(deps, key, { req, res, next, ip });
     return fresh ? pass(fresh) : lookUp(deps, hash, ip, res).then(pass);
   };
 }
@@ -73,7 +75,6 @@ interface Admission {
   res: Response;
   next: NextFunction;
   ip: string;
-  startedAt: bigint;
 }
 
 /** Every check after the look-up; a promise only when the rate limiter has to be asked. */
@@ -89,7 +90,7 @@ function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admiss
   if (origin !== undefined && key.allowedOrigins && !key.allowedOrigins.allows(origin)) {
     throw AppError.forbidden(`Origin ${origin} is not allowed for this API key`, 'ORIGIN_NOT_ALLOWED');
   }
-  if (principal.rateLimitPerMinute === 0) return enter(deps, principal, admission);
+  if (principal.rateLimitPerMinute === 0) return enter(principal, admission);
   return deps.limiter.hit(principal.id, principal.rateLimitPerMinute).then((decision) => {
     setRateLimitHeaders(res, decision, deps.limiter.windowSeconds);
     if (!decision.allowed) {
@@ -100,26 +101,37 @@ function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admiss
         decision.resetSeconds,
       );
     }
-    enter(deps, principal, admission);
+    enter(principal, admission);
   });
 }
 
-/** Attaches the key, records the request in the key's log once it is answered, and runs the route. */
-function enter(deps: ApiKeyGuardDeps, principal: ApiKeyPrincipal, { req, res, next, ip, startedAt }: Admission): void {
+/** Attaches the key (the request log records the answer of every request that carries one) and runs the route. */
+function enter(principal: ApiKeyPrincipal, { req, next }: Admission): void {
   req.apiKey = principal;
-  res.on('finish', () => {
-    deps.requestLog.record({
-      apiKeyId: principal.id,
-      endpoint: req.originalUrl.split('?')[0] ?? req.originalUrl,
+  next();
+}
+
+/**
+ * The request context's answered hook for the key's request log: every request the guard let in is
+ * recorded once its answer has gone out, with the time from its arrival.
+ */
+export function recordKeyRequests(requestLog: ApiKeyRequestLog): AnsweredHook {
+  return (req, res, durationMs) => {
+    const key = req.apiKey;
+    if (!key) return;
+    const url = req.originalUrl;
+    const query = url.indexOf('?');
+    requestLog.record({
+      apiKeyId: key.id,
+      endpoint: query === -1 ? url : url.slice(0, query),
       method: req.method,
-      ip: ip || null,
+      ip: clientIp(req) || null,
       origin: req.headers.origin ?? null,
       statusCode: res.statusCode,
-      responseTimeMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
+      responseTimeMs: durationMs,
       createdAt: new Date(),
     });
-  });
-  next();
+  };
 }
 
 /**

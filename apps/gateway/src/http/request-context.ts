@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
-import { parseTraceparent, runWithContext, type Logger } from '@wms/shared';
+import type { Request, RequestHandler, Response } from 'express';
+import { parseTraceparent, runWithContext, unredactedChild, type Logger } from '@wms/shared';
+
+/** Told of every answer once it has gone out, with the time from the request's arrival. */
+export type AnsweredHook = (req: Request, res: Response, durationMs: number) => void;
 
 /**
  * Gives each request its id (and the trace id of a valid W3C `traceparent`, when sent), runs the rest of the chain inside an AsyncLocalStorage context (so every
- * log line carries the id) and logs one line when the answer has gone out.
+ * log line carries the id) and logs one line when the answer has gone out. `onAnswered` shares that one
+ * listener and clock (the API-key request log records through it).
  */
-export function requestContext(logger: Logger): RequestHandler {
+export function requestContext(logger: Logger, onAnswered?: AnsweredHook): RequestHandler {
+  // The line's fields are fixed here and the path carries no secret (keys and tokens never go in a URL).
+  const lines = unredactedChild(logger);
   return (req, res, next) => {
     const requestId = randomUUID();
     const started = process.hrtime.bigint();
@@ -15,19 +21,21 @@ export function requestContext(logger: Logger): RequestHandler {
     if (traceId) req.traceId = traceId;
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      onAnswered?.(req, res, durationMs);
       const level = res.statusCode >= 500 ? 'error' : 'info';
       // Below the configured level the line is not even built.
-      if (!logger.isLevelEnabled(level)) return;
+      if (!lines.isLevelEnabled(level)) return;
       const url = req.originalUrl;
       const query = url.indexOf('?');
-      logger[level](
+      lines[level](
         {
           requestId,
           traceId,
           method: req.method,
           path: query === -1 ? url : url.slice(0, query),
           statusCode: res.statusCode,
-          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          durationMs,
         },
         'request completed',
       );

@@ -1,6 +1,15 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '../db/index.js';
+import { PreparedStatement, type Database } from '../db/index.js';
 import type { ApiKeyPrincipal, ApiKeyRecord } from './api-key.types.js';
+
+/** A batch of request-log records as one JSON array of rows, their times as epoch milliseconds. */
+const insertRequestLogsStatement = new PreparedStatement<never>(
+  'api-key-request-logs-insert',
+  `INSERT INTO api_key_request_logs (api_key_id, endpoint, method, ip, origin, status_code, response_time_ms, created_at)
+   SELECT (row->>0)::uuid, row->>1, row->>2, row->>3, row->>4, (row->>5)::int, (row->>6)::float8,
+          to_timestamp((row->>7)::float8 / 1000)
+     FROM json_array_elements($1::json) AS row`,
+);
 
 /** A key expiring within this many days is flagged `expiresSoon`. */
 export const EXPIRY_WARNING_DAYS = 14;
@@ -184,26 +193,24 @@ export class ApiKeysRepository {
     return rows[0]!;
   }
 
-  /** One multi-row insert for a whole batch of request-log records. */
+  /**
+   * One multi-row insert for a whole batch of request-log records, bound as one JSON parameter of a
+   * prepared statement: rows of plain values, which the native JSON.stringify writes far faster than
+   * eight escaped array literals or Dates as ISO strings.
+   */
   async insertRequestLogs(entries: RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.db.sequelize.query(
-      `INSERT INTO api_key_request_logs (api_key_id, endpoint, method, ip, origin, status_code, response_time_ms, created_at)
-       SELECT * FROM unnest(:ids::uuid[], :endpoints::text[], :methods::text[], :ips::text[], :origins::text[],
-                            :statusCodes::int[], :responseTimes::float8[], :createdAts::timestamptz[])`,
-      {
-        replacements: {
-          ids: toArrayLiteral(entries.map((entry) => entry.apiKeyId)),
-          endpoints: toArrayLiteral(entries.map((entry) => entry.endpoint)),
-          methods: toArrayLiteral(entries.map((entry) => entry.method)),
-          ips: toArrayLiteral(entries.map((entry) => entry.ip)),
-          origins: toArrayLiteral(entries.map((entry) => entry.origin)),
-          statusCodes: `{${entries.map((entry) => entry.statusCode).join(',')}}`,
-          responseTimes: `{${entries.map((entry) => entry.responseTimeMs).join(',')}}`,
-          createdAts: toArrayLiteral(entries.map((entry) => entry.createdAt.toISOString())),
-        },
-      },
-    );
+    const rows = entries.map((entry) => [
+      entry.apiKeyId,
+      entry.endpoint,
+      entry.method,
+      entry.ip,
+      entry.origin,
+      entry.statusCode,
+      entry.responseTimeMs,
+      entry.createdAt.getTime(),
+    ]);
+    await insertRequestLogsStatement.rows(this.db.sequelize, [JSON.stringify(rows)]);
   }
 
   /**

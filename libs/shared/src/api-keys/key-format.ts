@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { hash, randomInt } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -45,7 +45,7 @@ export function isWellFormedKey(rawKey: string): boolean {
 
 /** The only stored form of a key: SHA-256, hex. */
 export function hashKey(rawKey: string): string {
-  return createHash('sha256').update(rawKey).digest('hex');
+  return hash('sha256', rawKey, 'hex');
 }
 
 export function displayPrefix(rawKey: string): string {

@@ -8,33 +8,38 @@ import type { RedisDeadline } from '../redis/index.js';
 
 /**
  * A sliding log in one sorted set per key: members are the requests that passed, scored by Redis
- * server time in microseconds. One atomic script drops what left the window, counts, and admits or
- * refuses, so every gateway replica shares one exact count and one clock. Refused requests are not
- * recorded: the limit is on answers that passed.
+ * server time in microseconds. One atomic script drops what left the window, counts, and admits as many
+ * of the ARGV[3] requests waiting in this process as still fit, so every gateway replica shares one exact
+ * count and one clock. Refused requests are not recorded: the limit is on answers that passed.
  *
- * Returns { allowed (1|0), remaining, microseconds until the oldest counted request leaves }.
+ * Returns { admitted, count before them, microseconds until the oldest counted request leaves }.
  */
 const SLIDING_LOG_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
+local waiting = tonumber(ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local count = redis.call('ZCARD', KEYS[1])
-local allowed = 0
-if count < limit then
-  redis.call('ZADD', KEYS[1], now, now .. ':' .. ARGV[3])
+local admitted = math.max(0, math.min(waiting, limit - count))
+if admitted > 0 then
+  local members = {}
+  for i = 1, admitted do
+    members[2 * i - 1] = now
+    members[2 * i] = now .. ':' .. ARGV[4] .. ':' .. i
+  end
+  redis.call('ZADD', KEYS[1], unpack(members))
   redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
-  count = count + 1
-  allowed = 1
 end
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local reset = window
 if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-local remaining = limit - count
-if remaining < 0 then remaining = 0 end
-return { allowed, remaining, reset }
+return { admitted, count, reset }
 `;
+
+/** The most requests one script call decides (its ZADD takes their members on Lua's stack); more wait for the next. */
+const MAX_BATCH = 500;
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -55,13 +60,38 @@ export interface SlidingWindowOptions {
 }
 
 type ScriptRedis = RedisClient & {
-  wmsSlidingLog(key: string, limit: number, windowUs: number, member: string): Promise<[number, number, number]>;
+  wmsSlidingLog(
+    key: string,
+    limit: number,
+    windowUs: number,
+    waiting: number,
+    member: string,
+  ): Promise<[number, number, number]>;
 };
 
+interface Waiter {
+  resolve(decision: RateLimitDecision): void;
+  reject(error: unknown): void;
+}
+
+/** One key at one limit: the requests waiting for a decision, and whether a script call for it is out. */
+interface Slot {
+  name: string;
+  id: string;
+  limit: number;
+  waiters: Waiter[];
+  inFlight: boolean;
+  scheduled: boolean;
+}
+
 /**
- * The per-key rate limit: at most rateLimitPerMinute requests in any sliding minute. When Redis fails or is
- * slower than its deadline, an in-process limiter of the same size takes over (per process, so never an
- * unlimited flood), and the switch is logged once each way.
+ * The per-key rate limit: at most rateLimitPerMinute requests in any sliding minute. Decisions are group
+ * commits: a key has at most one script call out at a time, and the requests that arrive meanwhile are
+ * decided together by the next call, in their order of arrival. A lone request is sent at the end of its
+ * event-loop turn, so nothing waits at low load, while a busy key costs Redis one call per round trip
+ * rather than one per request; the count stays exact. When Redis fails or is slower than its deadline,
+ * an in-process limiter of the same size takes over (per process, so never an unlimited flood), and the
+ * switch is logged once each way.
  */
 export class SlidingWindowLimiter {
   private readonly redis: ScriptRedis;
@@ -69,6 +99,9 @@ export class SlidingWindowLimiter {
   private readonly memberSuffix = randomBytes(6).toString('hex');
   private sequence = 0;
   private degraded = false;
+  private readonly slots = new Map<string, Slot>();
+  /** Slots to send at the end of this turn of the event loop. */
+  private due: Slot[] = [];
 
   constructor(
     redis: RedisClient,
@@ -83,40 +116,83 @@ export class SlidingWindowLimiter {
     return Math.ceil(this.options.windowMs / 1000);
   }
 
-  async hit(id: string, limit: number): Promise<RateLimitDecision> {
-    try {
-      const decision = await this.hitRedis(id, limit);
-      if (this.degraded) {
-        this.degraded = false;
-        this.logger.info('rate limiter: RedisClient answers again; per-key limits are shared across replicas again');
-      }
-      return decision;
-    } catch (error) {
-      if (!this.degraded) {
-        this.degraded = true;
-        this.logger.warn(
-          { err: error },
-          'rate limiter: RedisClient does not answer; using in-process limits until it does',
-        );
-      }
-      rateLimitFallbacks.inc();
-      return this.hitMemory(id, limit);
+  hit(id: string, limit: number): Promise<RateLimitDecision> {
+    const name = `${limit}:${id}`;
+    let slot = this.slots.get(name);
+    if (!slot) {
+      slot = { name, id, limit, waiters: [], inFlight: false, scheduled: false };
+      this.slots.set(name, slot);
+    }
+    const waiting = slot;
+    const decision = new Promise<RateLimitDecision>((resolve, reject) => waiting.waiters.push({ resolve, reject }));
+    this.schedule(slot);
+    return decision;
+  }
+
+  private schedule(slot: Slot): void {
+    if (slot.inFlight || slot.scheduled) return;
+    slot.scheduled = true;
+    if (this.due.push(slot) === 1) setImmediate(() => this.sendDue());
+  }
+
+  private sendDue(): void {
+    const due = this.due;
+    this.due = [];
+    for (const slot of due) {
+      slot.scheduled = false;
+      this.send(slot);
     }
   }
 
-  private async hitRedis(id: string, limit: number): Promise<RateLimitDecision> {
-    // Unique member per admitted request: two requests in the same microsecond must both count.
+  private send(slot: Slot): void {
+    const waiters = slot.waiters.splice(0, MAX_BATCH);
+    slot.inFlight = true;
+    this.decide(slot.id, slot.limit, waiters.length)
+      .then(
+        (decisions) => waiters.forEach((waiter, i) => waiter.resolve(decisions[i]!)),
+        (error: unknown) => waiters.forEach((waiter) => waiter.reject(error)),
+      )
+      .finally(() => {
+        slot.inFlight = false;
+        if (slot.waiters.length > 0) this.schedule(slot);
+        else this.slots.delete(slot.name);
+      });
+  }
+
+  private async decide(id: string, limit: number, waiting: number): Promise<RateLimitDecision[]> {
+    try {
+      const decisions = await this.hitRedis(id, limit, waiting);
+      if (this.degraded) {
+        this.degraded = false;
+        this.logger.info('rate limiter: Redis answers again; per-key limits are shared across replicas again');
+      }
+      return decisions;
+    } catch (error) {
+      if (!this.degraded) {
+        this.degraded = true;
+        this.logger.warn({ err: error }, 'rate limiter: Redis does not answer; using in-process limits until it does');
+      }
+      rateLimitFallbacks.inc(waiting);
+      const decisions: RateLimitDecision[] = [];
+      for (let i = 0; i < waiting; i++) decisions.push(await this.hitMemory(id, limit));
+      return decisions;
+    }
+  }
+
+  private async hitRedis(id: string, limit: number, waiting: number): Promise<RateLimitDecision[]> {
+    // Unique members per admitted request (the script appends 1..n): requests in the same microsecond all count.
     const member = `${this.memberSuffix}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
-    const [allowed, remaining, resetUs] = await this.options.deadline.run(() =>
-      this.redis.wmsSlidingLog(`${this.options.keyPrefix}:${id}`, limit, this.options.windowMs * 1000, member),
+    const [admitted, before, resetUs] = await this.options.deadline.run(() =>
+      this.redis.wmsSlidingLog(`${this.options.keyPrefix}:${id}`, limit, this.options.windowMs * 1000, waiting, member),
     );
-    return {
-      allowed: allowed === 1,
-      limit,
-      remaining,
-      resetSeconds: Math.max(1, Math.ceil(resetUs / 1e6)),
-      store: 'redis',
-    };
+    const resetSeconds = Math.max(1, Math.ceil(resetUs / 1e6));
+    const decisions: RateLimitDecision[] = [];
+    for (let i = 0; i < waiting; i++) {
+      const allowed = i < admitted;
+      const remaining = allowed ? Math.max(0, limit - before - i - 1) : 0;
+      decisions.push({ allowed, limit, remaining, resetSeconds, store: 'redis' });
+    }
+    return decisions;
   }
 
   private async hitMemory(id: string, limit: number): Promise<RateLimitDecision> {

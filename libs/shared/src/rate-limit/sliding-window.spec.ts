@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { createTestContext, type TestContext } from '@wms/testing';
+import { createLogger } from '../logging/index.js';
+import { RedisDeadline, redisKey } from '../redis/index.js';
+import { SlidingWindowLimiter, type RateLimitDecision } from './index.js';
+
+describe('sliding-window limiter (one script call per key and round trip)', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('sliding-window');
+  });
+  afterAll(() => ctx.close());
+
+  /** A limiter as one gateway replica holds it, over this test file's Redis prefix. */
+  function replica(windowMs = 60_000): SlidingWindowLimiter {
+    return new SlidingWindowLimiter(ctx.runtime.redis, createLogger({ level: 'silent', name: 'test-limiter' }), {
+      keyPrefix: redisKey(ctx.config.redisKeyPrefix, 'rate-limit', 'api-key'),
+      windowMs,
+      deadline: new RedisDeadline({ timeoutMs: 1_000, pauseMs: 1_000 }),
+    });
+  }
+
+  const passed = (decisions: RateLimitDecision[]) => decisions.filter((decision) => decision.allowed).length;
+
+  it('when 3N requests of one key arrive at once, the first N in arrival order pass, with remaining counting down to 0', async () => {
+    const limiter = replica();
+    const key = randomUUID();
+
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => limiter.hit(key, 10)));
+
+    expect(decisions.slice(0, 10).map((decision) => decision.allowed)).toEqual(Array(10).fill(true));
+    expect(decisions.slice(0, 10).map((decision) => decision.remaining)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+    for (const refused of decisions.slice(10)) {
+      expect(refused).toMatchObject({ allowed: false, limit: 10, remaining: 0, store: 'redis' });
+      expect(refused.resetSeconds).toBeGreaterThanOrEqual(1);
+      expect(refused.resetSeconds).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it('when more requests arrive at once than one call decides, they are decided over several calls and the count stays exact', async () => {
+    const limiter = replica();
+    const key = randomUUID();
+
+    const decisions = await Promise.all(Array.from({ length: 1_300 }, () => limiter.hit(key, 1_100)));
+
+    expect(passed(decisions)).toBe(1_100);
+    expect(decisions.findIndex((decision) => !decision.allowed)).toBe(1_100);
+    expect(await ctx.runtime.redis.zcard(redisKey(ctx.config.redisKeyPrefix, 'rate-limit', 'api-key', key))).toBe(
+      1_100,
+    );
+  });
+
+  it('when two replicas take requests of one key at the same time, together they pass exactly the limit', async () => {
+    const [a, b] = [replica(), replica()];
+    const key = randomUUID();
+
+    const decisions = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).hit(key, 15)));
+
+    expect(passed(decisions)).toBe(15);
+  });
+
+  it('when requests of several keys and limits arrive at once, each key is counted on its own', async () => {
+    const limiter = replica();
+    const [small, large] = [randomUUID(), randomUUID()];
+
+    const decisions = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? limiter.hit(small, 3) : limiter.hit(large, 8))),
+    );
+
+    expect(passed(decisions.filter((_, i) => i % 2))).toBe(3);
+    expect(passed(decisions.filter((_, i) => i % 2 === 0))).toBe(8);
+  });
+
+  it('when a key comes back after its calls finished, its next request is decided against what is stored', async () => {
+    const limiter = replica();
+    const key = randomUUID();
+    await Promise.all([limiter.hit(key, 3), limiter.hit(key, 3)]);
+
+    const third = await limiter.hit(key, 3);
+    const fourth = await limiter.hit(key, 3);
+
+    expect(third).toMatchObject({ allowed: true, remaining: 0 });
+    expect(fourth).toMatchObject({ allowed: false, remaining: 0 });
+  });
+});

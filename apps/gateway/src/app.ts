@@ -36,6 +36,8 @@ import { operationsRoutes } from './routes/operations.routes.js';
 import { ADMIN_PORTAL_PATH, adminPortalRoutes } from './routes/admin-portal.routes.js';
 import { overviewRoutes } from './routes/overview.routes.js';
 
+export { createGatewayServer } from './http/server.js';
+
 export interface GatewayDeps {
   runtime: Runtime;
   services: Services;

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   AppLifecycle,
@@ -14,7 +14,7 @@ import {
   type Runtime,
   type Services,
 } from '@wms/shared';
-import { createGateway, type GatewayDeps } from '@wms/gateway';
+import { createGateway, createGatewayServer, type GatewayDeps } from '@wms/gateway';
 import { startIngestWorker } from '@wms/ingest-worker';
 import {
   TEST_REDIS_URL,
@@ -126,7 +126,8 @@ export async function createTestContext(
         lifecycle,
         ...options,
       });
-      const server: Server = createServer(app);
+      // The production server: requests and responses born with Express' prototypes.
+      const server: Server = createGatewayServer(app);
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const { port } = server.address() as AddressInfo;
       const gateway: TestGateway = {

@@ -1,11 +1,11 @@
 // One side of the guard bench: a trivial integration GET with the API-key guard in front of it (argv
 // "guarded") or without it ("bare"), over the same runtime, request-context and error middleware, so the
 // guard is the only difference. A process of its own, like the gateway. Sends { ready, port }.
-import { createServer } from 'node:http';
 import express from 'express';
 import { createServices, loadConfig, openRuntime } from '@wms/shared';
 import { createApiKeyAccess } from '../../../apps/gateway/dist/http/api-key-access.js';
 import { errorHandler } from '../../../apps/gateway/dist/http/errors.js';
+import { createGatewayServer } from '../../../apps/gateway/dist/http/server.js';
 import { requestContext } from '../../../apps/gateway/dist/http/request-context.js';
 
 const PATH = '/api/v1/integration/v1/ping';
@@ -23,7 +23,7 @@ if (access) app.get(PATH, access.guard, handler);
 else app.get(PATH, handler);
 app.use(errorHandler(runtime.logger));
 
-const server = createServer(app);
+const server = createGatewayServer(app);
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => process.send({ ready: true, port: server.address().port }));
 process.on('SIGTERM', () => {

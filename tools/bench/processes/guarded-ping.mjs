@@ -1,11 +1,11 @@
 // One trivial integration GET through the gateway's request context and API-key guard, with or without
 // the HTTP metrics middleware in front (WITH_METRICS=1): the cost the metrics add to the hot path, with
 // everything else equal. A process of its own, over the bench's database and Redis. Sends { ready, port }.
-import { createServer } from 'node:http';
 import express from 'express';
 import { createServices, loadConfig, openRuntime } from '@wms/shared';
 import { createApiKeyAccess } from '../../../apps/gateway/dist/http/api-key-access.js';
 import { errorHandler } from '../../../apps/gateway/dist/http/errors.js';
+import { createGatewayServer } from '../../../apps/gateway/dist/http/server.js';
 import { httpMetrics } from '../../../apps/gateway/dist/http/http-metrics.js';
 import { requestContext } from '../../../apps/gateway/dist/http/request-context.js';
 
@@ -23,6 +23,6 @@ app.get(PATH, access.guard, (req, res) =>
 );
 app.use(errorHandler(runtime.logger));
 
-const server = createServer(app);
+const server = createGatewayServer(app);
 server.listen(0, '127.0.0.1', () => process.send({ ready: true, port: server.address().port, path: PATH }));
 process.on('SIGTERM', () => server.close(() => runtime.close().then(() => process.exit(0))));

@@ -22,8 +22,9 @@ COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
 COPY --from=build /app/apps/admin-portal/dist ./apps/admin-portal/dist
 COPY --from=build /app/apps/ingest-worker/dist ./apps/ingest-worker/dist
 COPY --from=build /app/apps/webhook-worker/dist ./apps/webhook-worker/dist
-COPY tools/start.mjs ./tools/start.mjs
+COPY tools/start.mjs tools/node-flags.mjs ./tools/
 USER node
 EXPOSE 3000
-# start.mjs migrates (under an advisory lock, so replicas may start together), seeds, then runs the app.
-CMD ["node", "tools/start.mjs", "gateway"]
+# start.mjs migrates (under an advisory lock, so replicas may start together), seeds, then runs the app; the
+# gateway's V8 flags are those of tools/node-flags.mjs (compose sets them as NODE_OPTIONS).
+CMD ["node", "--max-semi-space-size=8", "tools/start.mjs", "gateway"]

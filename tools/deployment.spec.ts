@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { configTableMarkdown, configVariables } from '@wms/shared';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 // No Docker engine runs where the tests run, so the deployment files are checked by reading them.
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
@@ -84,8 +85,15 @@ describe('docker-compose.yml', () => {
   it('uses only variables the service knows', () => {
     const known = new Set(Object.keys(configVariables));
     for (const name of ['gateway', 'ingest-worker', 'webhook-worker']) {
-      for (const variable of Object.keys(services[name]!.environment!)) expect(known.has(variable)).toBe(true);
+      for (const variable of Object.keys(services[name]!.environment!)) {
+        // NODE_OPTIONS is Node's own: the V8 flags of the app, checked below.
+        if (variable !== 'NODE_OPTIONS') expect(known.has(variable)).toBe(true);
+      }
     }
+  });
+
+  it.each(Object.entries(NODE_FLAGS))('starts %s with the V8 flags the launcher and the bench use', (name, flags) => {
+    expect(services[name]!.environment!.NODE_OPTIONS ?? '').toBe(flags.join(' '));
   });
 });
 
@@ -97,7 +105,8 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain('RUN npm ci');
     expect(dockerfile).toMatch(/npx tsc -b && npm prune --omit=dev/);
     expect(dockerfile).toMatch(/^USER node$/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "tools\/start.mjs", "gateway"\]$/m);
+    const flags = NODE_FLAGS.gateway.map((flag) => `"${flag}", `).join('');
+    expect(dockerfile).toContain(`CMD ["node", ${flags}"tools/start.mjs", "gateway"]`);
   });
 
   it('copies every file the apps need at run time', () => {
@@ -105,7 +114,7 @@ describe('Dockerfile', () => {
       expect(dockerfile).toContain(`/app/apps/${app}/dist`);
     expect(dockerfile).toContain('/app/libs/shared/dist');
     expect(dockerfile).toContain('/app/apps/admin-portal/dist');
-    expect(dockerfile).toContain('tools/start.mjs');
+    expect(dockerfile).toContain('COPY tools/start.mjs tools/node-flags.mjs ./tools/');
     expect(existsSync(join(root, '.dockerignore'))).toBe(true);
   });
 });

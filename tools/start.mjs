@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const apps = ['gateway', 'ingest-worker', 'webhook-worker'];
@@ -82,6 +83,7 @@ if (mode !== 'all') {
   const children = apps.map((app) => ({
     app,
     child: fork(mainOf(app), {
+      execArgv: [...process.execArgv, ...NODE_FLAGS[app]],
       stdio: 'inherit',
       env: app in healthPorts ? { ...process.env, WORKER_HEALTH_PORT: String(healthPorts[app]) } : process.env,
     }),

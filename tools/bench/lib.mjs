@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { createLogger, dropDatabase, loadConfig, prepareDatabase } from '@wms/shared';
+import { NODE_FLAGS } from '../node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -69,7 +70,8 @@ export async function startApp(app, env, { port, execArgv = [], logFile } = {}) 
   const out = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = fork(join(root, 'apps', app, 'dist', 'main.js'), [], {
     env: { ...env, ...(port ? { PORT: String(port) } : {}) },
-    execArgv: [...profile, ...execArgv],
+    // The flags production starts the app with (tools/node-flags.mjs), then the bench's own.
+    execArgv: [...NODE_FLAGS[app], ...profile, ...execArgv],
     stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   if (typeof out === 'number') closeSync(out);

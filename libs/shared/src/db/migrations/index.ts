@@ -13,6 +13,7 @@ import { lifecycles } from './0009-lifecycles.js';
 import { userIdempotency } from './0010-user-idempotency.js';
 import { deliveryRecheck } from './0020-delivery-recheck.js';
 import { bulkJobFinished } from './0021-bulk-job-finished.js';
+import { requestLogWithoutKeyCheck } from './0022-request-log-without-key-check.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -30,4 +31,5 @@ export const migrations: Migration[] = [
   userIdempotency,
   deliveryRecheck,
   bulkJobFinished,
+  requestLogWithoutKeyCheck,
 ];

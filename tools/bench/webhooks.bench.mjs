@@ -45,18 +45,19 @@ export default async function webhooksBench() {
     const webhooks = new WebhooksService(db, { ...bench.config, nodeEnv: 'test' }, new AuditService(db));
     await webhooks.create({ url: `${receiver.ready.url}/hook`, events: ['*'] }, tenant.id, null);
 
-    // What one phase cost: CPU ms per delivery of the worker, the receiver, PostgreSQL and Redis.
-    const costed = async (deliveries, work) => {
-      const pids = { worker: worker.pid, receiver: receiver.pid };
-      const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+    // What one phase cost: CPU ms per delivery of the worker, the receiver, PostgreSQL and Redis. A phase
+    // that starts the worker counts the worker's CPU from its start (a new process), start-up included.
+    const costed = async (deliveries, work, { startsWorker = false } = {}) => {
+      const receiverBefore = cpuMs(receiver.pid);
+      const workerBefore = startsWorker ? 0 : cpuMs(worker.pid);
       const redisBefore = await redis.read();
       const { result, postgres: pgMs } = await postgres.measure(work);
       const per = (ms) => ms / deliveries;
       return {
         result,
         cpu: {
-          worker: per(cpuMs(pids.worker) - before.worker),
-          receiver: per(cpuMs(pids.receiver) - before.receiver),
+          worker: per(cpuMs(worker.pid) - workerBefore),
+          receiver: per(cpuMs(receiver.pid) - receiverBefore),
           postgres: per(pgMs),
           redis: per((await redis.read()) - redisBefore),
         },
@@ -69,11 +70,16 @@ export default async function webhooksBench() {
       await receiver.call({ cmd: 'reset' });
       await source.call({ cmd: 'append', count: BACKLOG_EVENTS });
       const startedAt = wallNow();
-      worker = await startApp('webhook-worker', bench.env, { logFile });
-      const backlog = await costed(BACKLOG_EVENTS, async () => {
-        await waitForCount(receiver, BACKLOG_EVENTS, 120_000);
-        return wallNow();
-      });
+      // Measured from before the worker starts: it drains much of the backlog while it is still being waited for.
+      const backlog = await costed(
+        BACKLOG_EVENTS,
+        async () => {
+          worker = await startApp('webhook-worker', bench.env, { logFile });
+          await waitForCount(receiver, BACKLOG_EVENTS, 120_000);
+          return wallNow();
+        },
+        { startsWorker: true },
+      );
       const arrivals = (await receiver.call({ cmd: 'times' })).map(([, at]) => at);
       const first = Math.min(...arrivals);
       const last = Math.max(...arrivals);
@@ -146,7 +152,9 @@ function report(rounds, concurrency) {
   console.log(`one worker (WEBHOOK_CONCURRENCY=${concurrency}), ${rounds.length} rounds, median (min–max):`);
   console.log(`  backlog of ${BACKLOG_EVENTS} events, deliveries/s first to last: ${spread(of('backlogRate'))}`);
   console.log(`  backlog, deliveries/s from worker start (incl. start-up): ${spread(of('backlogFromStart'))}`);
-  console.log(`  backlog CPU ms per delivery: ${cpu('backlogCpu')} (Redis is shared with other work)`);
+  console.log(
+    `  backlog CPU ms per delivery: ${cpu('backlogCpu')} (the worker's with its start-up; Redis is shared with other work)`,
+  );
   console.log(`  steady stream offered at ${STREAM_RATE_PER_S}/s, delivered/s: ${spread(of('streamRate'))}`);
   console.log(`  steady stream event → delivery p50 ms: ${spread(of('p50'), 1)}, p99 ms: ${spread(of('p99'), 1)}`);
   console.log(`  steady stream CPU ms per delivery: ${cpu('streamCpu')}`);

@@ -27,4 +27,7 @@ export default {
   reporters: ['default', '<rootDir>/tools/jest-summary-reporter.cjs'],
   testTimeout: 30000,
   maxWorkers: 2,
+  // A worker whose memory grew past this after a test file is replaced before the next one: ES modules under
+  // vm are not freed between files, and one crash would fail the file that happened to run next.
+  workerIdleMemoryLimit: '1GB',
 };

@@ -28,7 +28,7 @@ import {
 } from './scenarios.js';
 
 /** Between one bulk call (and event) of the failover traffic and the next. */
-const TRAFFIC_PAUSE_MS = 10;
+const TRAFFIC_PAUSE_MS = 25;
 
 // The whole service on a private primary + replica watched by three sentinels (REDIS_SENTINELS).
 describe('behind Redis Sentinel', () => {

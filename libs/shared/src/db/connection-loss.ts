@@ -1,18 +1,26 @@
-/** What pg and Sequelize say when a connection died under a statement (terminated, reset, pool gone). */
-const LOST_CONNECTION = /terminating connection|Connection terminated|connection error and is not queryable/i;
+/**
+ * What pg and Sequelize say when a connection died under a statement (terminated, reset, pool gone), and
+ * what pg says of a pooled client that was closed when its connection died, should a statement reach it.
+ */
+const LOST_CONNECTION =
+  /terminating connection|Connection terminated|connection error and is not queryable|Client was closed and is not queryable/i;
+/** The socket's own errors when the server closed it under a write or a read. */
+const SOCKET_LOST = new Set(['ECONNRESET', 'EPIPE']);
 
 /**
  * True when a statement failed because its PostgreSQL connection was lost (pg_terminate_backend, a restart,
  * a failover, a network cut), not because of the statement: the same request can succeed on a new
  * connection, which the pool opens by itself. SQLSTATE classes 08 (connection exception) and 57P (operator
- * intervention), Sequelize's connection errors, and pg's messages for a socket that closed.
+ * intervention), Sequelize's connection errors, a reset or broken socket, and pg's messages for a socket that
+ * closed.
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const failure = error as Error & { code?: unknown; original?: { code?: unknown; message?: unknown } };
   if (failure.name.startsWith('SequelizeConnection')) return true;
   const code = sqlState(error);
-  if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P'))) return true;
+  if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || SOCKET_LOST.has(code)))
+    return true;
   const message = failure.original?.message ?? failure.message;
   return typeof message === 'string' && LOST_CONNECTION.test(message);
 }

@@ -1,0 +1,56 @@
+import pg from 'pg';
+import { createTestContext, type TestContext } from '@wms/testing';
+import { isConnectionLoss } from './connection-loss.js';
+
+describe('connection loss, as PostgreSQL, pg and the socket report it', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('connection-loss');
+  });
+  afterAll(() => ctx.close());
+
+  const failureOf = async (work: () => Promise<unknown>): Promise<unknown> => {
+    try {
+      await work();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('the work did not fail');
+  };
+
+  it('when a statement runs on a client whose connection was closed, it counts as connection loss', async () => {
+    const client = new pg.Client({ connectionString: ctx.config.databaseUrl });
+    await client.connect();
+    await client.end();
+
+    const error = await failureOf(() => client.query('SELECT 1'));
+
+    expect(isConnectionLoss(error)).toBe(true);
+  });
+
+  it('when the server terminates the connection under a statement, it counts as connection loss', async () => {
+    const client = new pg.Client({ connectionString: ctx.config.databaseUrl });
+    await client.connect();
+    client.on('error', () => undefined);
+
+    const error = await failureOf(() => client.query('SELECT pg_terminate_backend(pg_backend_pid())'));
+
+    expect(isConnectionLoss(error)).toBe(true);
+    await client.end().catch(() => undefined);
+  });
+
+  it('when the socket was reset or broken under a write, it counts as connection loss', () => {
+    for (const code of ['ECONNRESET', 'EPIPE']) {
+      const error = Object.assign(new Error(`write ${code}`), { code });
+      expect(isConnectionLoss(error)).toBe(true);
+    }
+  });
+
+  it('when a statement itself is wrong, it is not connection loss', async () => {
+    const error = await failureOf(() => ctx.runtime.db.sequelize.query('SELECT * FROM no_such_table'));
+
+    expect(isConnectionLoss(error)).toBe(false);
+    expect(isConnectionLoss(new Error('something else'))).toBe(false);
+  });
+});

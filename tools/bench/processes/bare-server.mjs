@@ -2,10 +2,10 @@
 // runs (imported from the shared library), with no guard, validation, envelope, log or queue. A process of
 // its own, like the gateway; named prepared statements and the answer sent as the JSON text PostgreSQL
 // built, the best plain `pg` does. Env: DATABASE_URL, POOL_MAX, TENANT_ID. Sends { ready, port } when listening.
-import { IncomingMessage, ServerResponse, createServer } from 'node:http';
 import express from 'express';
 import pg from 'pg';
 import { ORDER_INQUIRY_SQL, STOCK_INQUIRY_SQL } from '@wms/shared';
+import { createGatewayServer } from '../../../apps/gateway/dist/http/server.js';
 
 const tenantId = process.env.TENANT_ID;
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.POOL_MAX ?? 10) });
@@ -92,16 +92,10 @@ async function bareCreate(orders) {
   }
 }
 
-// Requests and responses born with Express' prototypes, as the gateway builds them (apps/gateway/src/http/
-// server.ts): Express' per-request Object.setPrototypeOf would otherwise cost the bare side more than half
-// its CPU, and the ratios would credit the service with what is only a faster way to run Express.
-class BareRequest extends IncomingMessage {}
-class BareResponse extends ServerResponse {}
-Object.setPrototypeOf(BareRequest.prototype, app.request);
-Object.setPrototypeOf(BareResponse.prototype, app.response);
-app.request = BareRequest.prototype;
-app.response = BareResponse.prototype;
-const server = createServer({ IncomingMessage: BareRequest, ServerResponse: BareResponse }, app);
+// Requests and responses born with Express' prototypes, by the gateway's own server function (it holds no
+// service logic): Express' per-request Object.setPrototypeOf would otherwise cost the bare side more than
+// half its CPU, and the ratios would credit the service with what is only a faster way to run Express.
+const server = createGatewayServer(app);
 server.listen(0, '127.0.0.1', () => process.send({ ready: true, port: server.address().port }));
 server.keepAliveTimeout = 65_000;
 process.on('SIGTERM', () => {

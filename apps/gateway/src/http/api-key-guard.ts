@@ -106,8 +106,9 @@ function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admiss
 }
 
 /** Attaches the key (the request log records the answer of every request that carries one) and runs the route. */
-function enter(principal: ApiKeyPrincipal, { req, next }: Admission): void {
+function enter(principal: ApiKeyPrincipal, { req, next, ip }: Admission): void {
   req.apiKey = principal;
+  req.clientIp = ip;
   next();
 }
 
@@ -116,16 +117,14 @@ function enter(principal: ApiKeyPrincipal, { req, next }: Admission): void {
  * recorded once its answer has gone out, with the time from its arrival.
  */
 export function recordKeyRequests(requestLog: ApiKeyRequestLog): AnsweredHook {
-  return (req, res, durationMs) => {
+  return (req, res, { path, durationMs }) => {
     const key = req.apiKey;
     if (!key) return;
-    const url = req.originalUrl;
-    const query = url.indexOf('?');
     requestLog.record({
       apiKeyId: key.id,
-      endpoint: query === -1 ? url : url.slice(0, query),
+      endpoint: path,
       method: req.method,
-      ip: clientIp(req) || null,
+      ip: req.clientIp || null,
       origin: req.headers.origin ?? null,
       statusCode: res.statusCode,
       responseTimeMs: durationMs,

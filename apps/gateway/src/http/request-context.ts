@@ -2,13 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { parseTraceparent, runWithContext, unredactedChild, type Logger } from '@wms/shared';
 
-/** Told of every answer once it has gone out, with the time from the request's arrival. */
-export type AnsweredHook = (req: Request, res: Response, durationMs: number) => void;
+/** An answer that has gone out: the request's path without its query, and the time from its arrival. */
+export interface Answered {
+  path: string;
+  durationMs: number;
+}
+
+/** Told of every answer once it has gone out. */
+export type AnsweredHook = (req: Request, res: Response, answered: Answered) => void;
 
 /**
  * Gives each request its id (and the trace id of a valid W3C `traceparent`, when sent), runs the rest of the chain inside an AsyncLocalStorage context (so every
  * log line carries the id) and logs one line when the answer has gone out. `onAnswered` shares that one
- * listener and clock (the API-key request log records through it).
+ * listener, clock and path (the API-key request log records through it).
  */
 export function requestContext(logger: Logger, onAnswered?: AnsweredHook): RequestHandler {
   // The line's fields are fixed here and the path carries no secret (keys and tokens never go in a URL).
@@ -21,21 +27,24 @@ export function requestContext(logger: Logger, onAnswered?: AnsweredHook): Reque
     if (traceId) req.traceId = traceId;
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
-      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      onAnswered?.(req, res, durationMs);
+      const url = req.originalUrl;
+      const query = url.indexOf('?');
+      const answered = {
+        path: query === -1 ? url : url.slice(0, query),
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      };
+      onAnswered?.(req, res, answered);
       const level = res.statusCode >= 500 ? 'error' : 'info';
       // Below the configured level the line is not even built.
       if (!lines.isLevelEnabled(level)) return;
-      const url = req.originalUrl;
-      const query = url.indexOf('?');
       lines[level](
         {
           requestId,
           traceId,
           method: req.method,
-          path: query === -1 ? url : url.slice(0, query),
+          path: answered.path,
           statusCode: res.statusCode,
-          durationMs,
+          durationMs: answered.durationMs,
         },
         'request completed',
       );

@@ -12,6 +12,8 @@ declare global {
       principal?: AccessTokenPayload;
       /** The verified API key, set by the API-key guard on integration routes. */
       apiKey?: ApiKeyPrincipal;
+      /** The client address under TRUST_PROXY, as the API-key guard worked it out for the key's checks and log. */
+      clientIp?: string;
     }
   }
 }

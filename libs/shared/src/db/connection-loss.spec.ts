@@ -1,3 +1,4 @@
+import net from 'node:net';
 import pg from 'pg';
 import { createTestContext, type TestContext } from '@wms/testing';
 import { isConnectionLoss } from './connection-loss.js';
@@ -45,6 +46,20 @@ describe('connection loss, as PostgreSQL, pg and the socket report it', () => {
       const error = Object.assign(new Error(`write ${code}`), { code });
       expect(isConnectionLoss(error)).toBe(true);
     }
+  });
+
+  it("when the peer resets the socket under a read, Node's own error counts as connection loss", async () => {
+    // Made by Node's core, not by this module's realm: under jest its `Error` is another realm's.
+    const server = net.createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    const socket = net.connect(port, '127.0.0.1');
+    socket.on('connect', () => socket.write('x'));
+    const error = await new Promise<unknown>((resolve) => socket.on('error', resolve));
+    server.close();
+
+    expect((error as { code?: unknown }).code).toBe('ECONNRESET');
+    expect(isConnectionLoss(error)).toBe(true);
   });
 
   it('when a statement itself is wrong, it is not connection loss', async () => {

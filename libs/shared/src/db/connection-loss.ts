@@ -15,9 +15,9 @@ const SOCKET_LOST = new Set(['ECONNRESET', 'EPIPE']);
  * closed.
  */
 export function isConnectionLoss(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
+  if (!isErrorLike(error)) return false;
   const failure = error as Error & { code?: unknown; original?: { code?: unknown; message?: unknown } };
-  if (failure.name.startsWith('SequelizeConnection')) return true;
+  if (typeof failure.name === 'string' && failure.name.startsWith('SequelizeConnection')) return true;
   const code = sqlState(error);
   if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || SOCKET_LOST.has(code)))
     return true;
@@ -36,7 +36,16 @@ export function isValueOutOfRange(error: unknown): boolean {
 
 /** Sequelize wraps pg's error as `original`; statements run on a pool client directly throw pg's own. */
 function sqlState(error: unknown): unknown {
-  if (!(error instanceof Error)) return undefined;
+  if (!isErrorLike(error)) return undefined;
   const failure = error as Error & { code?: unknown; original?: { code?: unknown } };
   return failure.original?.code ?? failure.code;
+}
+
+/**
+ * An error by its shape, not by `instanceof Error`: the socket's own errors are made by Node's core, whose
+ * `Error` is not the one of a module loaded in another realm (a vm context, as under jest), so a read reset
+ * would otherwise not count as connection loss there.
+ */
+function isErrorLike(error: unknown): error is Error {
+  return typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string';
 }

@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import {
   BulkJobRefused,
   ingestEntries,
+  ingestJobData,
   ingestJobDuration,
   ingestJobSummary,
   ingestJobs,
@@ -41,7 +42,8 @@ export function createIngestProcessor(runner: BulkJobRunner, repository: BulkJob
       const started = Date.now();
       let result: BulkResult;
       try {
-        result = (await runner.run(jobId)).result;
+        const { entries, tenantId } = job.data;
+        result = (await runner.run(jobId, entries ? { entity, tenantId, requestId, entries } : undefined)).result;
       } catch (error) {
         ingestJobs.labels(entity, 'failed').inc();
         const refused = error instanceof BulkJobRefused;
@@ -49,6 +51,11 @@ export function createIngestProcessor(runner: BulkJobRunner, repository: BulkJob
           await repository
             .fail(jobId, (error as Error).message)
             .catch((failError: unknown) => log.warn({ err: failError }, 'could not record the failed bulk job'));
+          // Failed jobs stay in Redis for days: without their entries, which their row keeps.
+          if (job.data.entries)
+            await job
+              .updateData(ingestJobData(job.data))
+              .catch((updateError: unknown) => log.warn({ err: updateError }, 'could not trim the failed job'));
         }
         if (refused) throw new UnrecoverableError((error as Error).message);
         throw error;

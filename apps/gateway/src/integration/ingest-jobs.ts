@@ -110,8 +110,11 @@ export class IngestJobs {
       return { jobId: job.id, signal, running: false };
     // Bounded: a Redis that hangs (frozen, failing over) must not hold the request. Should the add still land
     // later, the dispatcher's add of the same job id is a no-op and the job's row lets its entries be written once.
+    // A new job carries its entries, so the worker need not read them back; one that was stored before
+    // (a retry of one Idempotency-Key) may hold other entries than this request's, and is read from its row.
+    const entries = submission.kind === 'created' ? job.entries : undefined;
     const added: IngestJob | undefined = await settled(
-      this.queue.add(job.entity, ingestJobData(job), { jobId: job.id }),
+      this.queue.add(job.entity, ingestJobData(job, entries), { jobId: job.id }),
       REDIS_WRITE_MS,
     );
     if (!added) await this.repository.notDispatched(job.id).catch(() => undefined);

@@ -216,12 +216,27 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
  * run options and the pid whose CPU time is charged to that side. Returns one table row: throughput
  * median (min–max) ratio, p99s, CPU ms per request of each side, failures.
  */
-export async function compareRounds(name, loadgen, service, bare, { rounds = ROUNDS, perRequest = 1 } = {}) {
+export async function compareRounds(name, loadgen, service, bare, { rounds = ROUNDS, perRequest = 1, backends } = {}) {
   const ours = [];
   const theirs = [];
   const side = async (target, into) => {
-    const { result, cpu } = await measureCpu({ side: target.pid }, () => loadgen.call(target.load));
-    into.push({ ...result, cpuPerRequest: cpu.side / Math.max(1, result.total) });
+    const run = () => measureCpu({ side: target.pid }, () => loadgen.call(target.load));
+    if (!backends) {
+      const { result, cpu } = await run();
+      into.push({ ...result, cpuPerRequest: cpu.side / Math.max(1, result.total) });
+      return;
+    }
+    // The shared back ends' CPU (the bench database's PostgreSQL backends, the Redis server) per request.
+    const redisBefore = await backends.redis.read();
+    const { result: measured, postgres } = await backends.postgres.measure(run);
+    const redis = (await backends.redis.read()) - redisBefore;
+    const { result, cpu } = measured;
+    const requests = Math.max(1, result.total);
+    into.push({
+      ...result,
+      cpuPerRequest: cpu.side / requests,
+      backendPerRequest: { postgres: postgres / requests, redis: redis / requests },
+    });
   };
   for (let round = 0; round < rounds; round += 1) {
     if (round % 2 === 0) {
@@ -245,6 +260,17 @@ export async function compareRounds(name, loadgen, service, bare, { rounds = ROU
     'p99 ratio': spread(p99Ratios),
     'CPU ms/req service/bare': `${med(ours, 'cpuPerRequest').toFixed(2)}/${med(theirs, 'cpuPerRequest').toFixed(2)}`,
     'non-2xx service/bare': `${failed(ours)}/${failed(theirs)}`,
+    ...(backends
+      ? {
+          'PostgreSQL/Redis CPU ms/req service/bare': [ours, theirs]
+            .map((results) =>
+              ['postgres', 'redis']
+                .map((name) => median(results.map((r) => r.backendPerRequest[name])).toFixed(3))
+                .join('/'),
+            )
+            .join(' vs '),
+        }
+      : {}),
   };
 }
 

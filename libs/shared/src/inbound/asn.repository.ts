@@ -105,7 +105,7 @@ export class AsnRepository {
     await this.db.sequelize.query(
       `INSERT INTO asn_lines (asn_id, line_no, item_id, uom_code, expected_qty, lot_no, expiry_date)
        SELECT r."asnId", r."lineNo", r."itemId", r."uomCode", r."expectedQty", r."lotNo", r."expiryDate"
-       FROM jsonb_to_recordset($1::jsonb)
+       FROM json_to_recordset($1::json)
             AS r("asnId" uuid, "lineNo" integer, "itemId" uuid, "uomCode" text, "expectedQty" numeric, "lotNo" text, "expiryDate" date)`,
       { bind: [JSON.stringify(lines)], type: QueryTypes.INSERT, transaction },
     );
@@ -161,7 +161,7 @@ export class AsnRepository {
   ): Promise<ReceiptState> {
     await this.db.sequelize.query(
       `UPDATE asn_lines AS l SET received_qty = l.received_qty + d.qty
-       FROM (SELECT r."asnLineId", sum(r.qty) AS qty FROM jsonb_to_recordset($1::jsonb) AS r("asnLineId" uuid, qty numeric)
+       FROM (SELECT r."asnLineId", sum(r.qty) AS qty FROM json_to_recordset($1::json) AS r("asnLineId" uuid, qty numeric)
              GROUP BY r."asnLineId") AS d
        WHERE l.id = d."asnLineId"`,
       { bind: [JSON.stringify(received)], type: QueryTypes.UPDATE, transaction },

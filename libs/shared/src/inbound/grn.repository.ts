@@ -30,7 +30,7 @@ export class GrnRepository {
        lines AS (
          INSERT INTO grn_lines (grn_id, line_no, asn_line_id, item_id, uom_code, qty, lot_no, expiry_date, location_id, stock_row_id)
          SELECT grn.id, r."lineNo", r."asnLineId", r."itemId", r."uomCode", r.qty, r."lotNo", r."expiryDate", r."locationId", r."stockRowId"
-         FROM grn, jsonb_to_recordset($5::jsonb) AS r("lineNo" integer, "asnLineId" uuid, "itemId" uuid, "uomCode" text,
+         FROM grn, json_to_recordset($5::json) AS r("lineNo" integer, "asnLineId" uuid, "itemId" uuid, "uomCode" text,
                                                      qty numeric, "lotNo" text, "expiryDate" date, "locationId" uuid, "stockRowId" uuid))
        SELECT id, ${isoSql('created_at')} AS "createdAt" FROM grn`,
       {

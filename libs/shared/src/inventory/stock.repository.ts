@@ -49,7 +49,7 @@ export class StockRepository {
     // and an allocation over the same rows cannot deadlock; the upsert then only waits on new keys.
     await this.db.sequelize.query(
       `SELECT s.id FROM stock_rows s
-         JOIN jsonb_to_recordset($1::jsonb) AS r("warehouseId" uuid, "locationId" uuid, "itemId" uuid, "lotNo" text)
+         JOIN json_to_recordset($1::json) AS r("warehouseId" uuid, "locationId" uuid, "itemId" uuid, "lotNo" text)
            ON s.warehouse_id = r."warehouseId" AND s.location_id = r."locationId" AND s.item_id = r."itemId" AND s.lot_no = r."lotNo"
         ORDER BY s.id FOR UPDATE OF s`,
       { bind: [input], type: QueryTypes.SELECT, transaction },
@@ -57,7 +57,7 @@ export class StockRepository {
     const rows = await this.db.sequelize.query<{ id: string; key: string }>(
       `INSERT INTO stock_rows AS s (tenant_id, warehouse_id, location_id, item_id, lot_no, expiry_date, qty_on_hand)
        SELECT $1::uuid, r."warehouseId", r."locationId", r."itemId", r."lotNo", r."expiryDate", r.qty
-       FROM jsonb_to_recordset($2::jsonb) AS r("warehouseId" uuid, "locationId" uuid, "itemId" uuid, "lotNo" text, "expiryDate" date, qty numeric)
+       FROM json_to_recordset($2::json) AS r("warehouseId" uuid, "locationId" uuid, "itemId" uuid, "lotNo" text, "expiryDate" date, qty numeric)
        ORDER BY r."warehouseId", r."locationId", r."itemId", r."lotNo"
        ON CONFLICT (warehouse_id, location_id, item_id, lot_no) DO UPDATE SET
          qty_on_hand = s.qty_on_hand + EXCLUDED.qty_on_hand,
@@ -97,7 +97,7 @@ export class StockRepository {
          qty_on_hand = s.qty_on_hand + d."onHand",
          qty_allocated = s.qty_allocated + d.allocated,
          updated_at = now()
-       FROM jsonb_to_recordset($1::jsonb) AS d("stockRowId" uuid, "onHand" numeric, allocated numeric)
+       FROM json_to_recordset($1::json) AS d("stockRowId" uuid, "onHand" numeric, allocated numeric)
        WHERE s.id = d."stockRowId"`,
       { bind: [JSON.stringify(changes)], type: QueryTypes.UPDATE, transaction },
     );

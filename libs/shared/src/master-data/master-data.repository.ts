@@ -23,7 +23,7 @@ export class MasterDataRepository {
         onlyIf,
       ) => `INSERT INTO items AS t (tenant_id, sku, name, barcode, base_uom_code, category, tracking, shelf_life_days, weight_kg)
        SELECT $1::uuid, r.sku, r.name, r.barcode, r."baseUomCode", r.category, r.tracking, r."shelfLifeDays", r."weightKg"
-       FROM jsonb_to_recordset($2::jsonb) AS r(sku text, name text, barcode text, "baseUomCode" text, category text,
+       FROM json_to_recordset($2::json) AS r(sku text, name text, barcode text, "baseUomCode" text, category text,
                                               tracking text, "shelfLifeDays" integer, "weightKg" numeric)
        ${onlyIf}
        ORDER BY r.sku
@@ -42,7 +42,7 @@ export class MasterDataRepository {
     return this.run(
       (onlyIf) => `INSERT INTO partners AS t (tenant_id, code, name, type, contact)
        SELECT $1::uuid, r.code, r.name, r.type, r.contact
-       FROM jsonb_to_recordset($2::jsonb) AS r(code text, name text, type text, contact jsonb)
+       FROM json_to_recordset($2::json) AS r(code text, name text, type text, contact jsonb)
        ${onlyIf}
        ORDER BY r.code
        ON CONFLICT (tenant_id, code) DO UPDATE SET
@@ -61,7 +61,7 @@ export class MasterDataRepository {
     return this.run(
       (onlyIf) => `INSERT INTO locations AS t (tenant_id, warehouse_id, code, zone, type, pick_face)
        SELECT $1::uuid, r."warehouseId", r.code, r.zone, r.type, r."pickFace"
-       FROM jsonb_to_recordset($2::jsonb) AS r("warehouseId" uuid, code text, zone text, type text, "pickFace" boolean)
+       FROM json_to_recordset($2::json) AS r("warehouseId" uuid, code text, zone text, type text, "pickFace" boolean)
        ${onlyIf}
        ORDER BY r."warehouseId", r.code
        ON CONFLICT (warehouse_id, code) DO UPDATE SET

@@ -77,7 +77,7 @@ export class AllocationRepository {
   ): Promise<void> {
     if (!reservations.length) return;
     await this.db.sequelize.query(
-      `WITH plan AS (SELECT * FROM jsonb_to_recordset($3::jsonb) AS p("lineId" uuid, "stockRowId" uuid, qty numeric)),
+      `WITH plan AS (SELECT * FROM json_to_recordset($3::json) AS p("lineId" uuid, "stockRowId" uuid, qty numeric)),
             existing AS (
               SELECT DISTINCT ON (order_line_id, stock_row_id) id, order_line_id, stock_row_id
               FROM allocations WHERE order_id = $2 AND qty > 0

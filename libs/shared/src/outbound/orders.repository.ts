@@ -96,7 +96,7 @@ export class OrdersRepository {
     await this.db.sequelize.query(
       `INSERT INTO sales_order_lines (order_id, line_no, item_id, uom_code, qty_ordered)
        SELECT r."orderId", r."lineNo", r."itemId", r."uomCode", r."qtyOrdered"
-       FROM jsonb_to_recordset($1::jsonb) AS r("orderId" uuid, "lineNo" integer, "itemId" uuid, "uomCode" text, "qtyOrdered" numeric)`,
+       FROM json_to_recordset($1::json) AS r("orderId" uuid, "lineNo" integer, "itemId" uuid, "uomCode" text, "qtyOrdered" numeric)`,
       { bind: [JSON.stringify(lines)], type: QueryTypes.INSERT, transaction },
     );
   }

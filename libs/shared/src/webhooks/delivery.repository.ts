@@ -125,7 +125,7 @@ const loadStatement = new PreparedStatement<DeliveryWork>(
 const recordStatement = new PreparedStatement<never>(
   'webhook-delivery-record',
   `WITH input AS (
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
+     SELECT * FROM json_to_recordset($1::json) AS r(
        delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
        response_body text, status text, next_attempt_at timestamptz)
    ), attempt AS (

@@ -21,6 +21,7 @@ function subscriber(answer: (res: import('node:http').ServerResponse) => void) {
       return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    closeAll: () => server.closeAllConnections(),
   };
 }
 
@@ -71,6 +72,20 @@ describe('postWebhook', () => {
       expect(result).toMatchObject({ statusCode: 200, snippet: '(answer over 64 KB, not kept)' });
     } finally {
       await huge.close();
+    }
+  });
+
+  it('when the subscriber does not answer within the timeout, the attempt fails as a timeout', async () => {
+    const silent = subscriber(() => undefined);
+    try {
+      await expect(postWebhook(await silent.url(), '{}', {}, { ...options, timeoutMs: 200 })).rejects.toMatchObject({
+        name: 'TimeoutError',
+        code: 'ETIMEDOUT',
+      });
+      expect(silent.received).toHaveLength(1);
+    } finally {
+      silent.closeAll();
+      await silent.close();
     }
   });
 

@@ -2,7 +2,6 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import {
   BulkJobRefused,
   ingestEntries,
-  ingestJobData,
   ingestJobDuration,
   ingestJobSummary,
   ingestJobs,
@@ -42,8 +41,7 @@ export function createIngestProcessor(runner: BulkJobRunner, repository: BulkJob
       const started = Date.now();
       let result: BulkResult;
       try {
-        const { entries, tenantId } = job.data;
-        result = (await runner.run(jobId, entries ? { entity, tenantId, requestId, entries } : undefined)).result;
+        result = (await runner.run(jobId)).result;
       } catch (error) {
         ingestJobs.labels(entity, 'failed').inc();
         const refused = error instanceof BulkJobRefused;
@@ -51,11 +49,6 @@ export function createIngestProcessor(runner: BulkJobRunner, repository: BulkJob
           await repository
             .fail(jobId, (error as Error).message)
             .catch((failError: unknown) => log.warn({ err: failError }, 'could not record the failed bulk job'));
-          // Failed jobs stay in Redis for days: without their entries, which their row keeps.
-          if (job.data.entries)
-            await job
-              .updateData(ingestJobData(job.data))
-              .catch((updateError: unknown) => log.warn({ err: updateError }, 'could not trim the failed job'));
         }
         if (refused) throw new UnrecoverableError((error as Error).message);
         throw error;

@@ -33,15 +33,6 @@ export interface PublicJob {
   traceId?: string;
 }
 
-/**
- * A new job carries its entries to the worker only while fewer jobs than this wait in the queue (about
- * 12 MB of Redis at 500 items a job): when the workers are away or behind, jobs wait in Redis with their ids
- * alone, as every job did before, and the worker reads their entries from the row.
- */
-export const CARRY_ENTRIES_BELOW_WAITING = 200;
-/** How often the gateway reads the queue's backlog (one Redis call, whatever the number of bulk calls). */
-const BACKLOG_READ_MS = 1_000;
-
 /** A job's running state is a detail: Redis gets this long to tell it. */
 const REDIS_READ_MS = 300;
 /** How long handing a stored job to BullMQ may take before the dispatcher is left to do it. */
@@ -79,9 +70,6 @@ export class IngestJobs {
   private readonly queue: IngestQueue;
   private readonly signals: BulkJobSignals;
   private readonly draining = new AbortController();
-  /** Jobs waiting in the queue at the last reading; unknown (Infinity) until read, or when Redis did not answer. */
-  private waiting = Number.POSITIVE_INFINITY;
-  private readonly backlogTimer: NodeJS.Timeout;
 
   constructor(runtime: Runtime, lifecycle: AppLifecycle) {
     const { config } = runtime;
@@ -94,10 +82,7 @@ export class IngestJobs {
     // Every waiting bulk call listens for the drain: many at once are normal, not a leak.
     setMaxListeners(0, this.draining.signal);
     lifecycle.onDrain(() => this.draining.abort());
-    void this.readBacklog();
-    this.backlogTimer = setInterval(() => void this.readBacklog(), BACKLOG_READ_MS).unref();
     lifecycle.onClose(async () => {
-      clearInterval(this.backlogTimer);
       await this.signals.close();
       // BullMQ's close waits for a connection that may never come when Redis is away: bound it.
       await closeWithin(this.queue, 2_000);
@@ -125,23 +110,14 @@ export class IngestJobs {
       return { jobId: job.id, signal, running: false };
     // Bounded: a Redis that hangs (frozen, failing over) must not hold the request. Should the add still land
     // later, the dispatcher's add of the same job id is a no-op and the job's row lets its entries be written once.
-    // A new job carries its entries, so the worker need not read them back, unless the queue is backed up
-    // (Redis would hold them while the job waits); one that was stored before (a retry of one
-    // Idempotency-Key) may hold other entries than this request's, and is read from its row.
-    const entries =
-      submission.kind === 'created' && this.waiting < CARRY_ENTRIES_BELOW_WAITING ? job.entries : undefined;
     const added: IngestJob | undefined = await settled(
-      this.queue.add(job.entity, ingestJobData(job, entries), { jobId: job.id }),
+      this.queue.add(job.entity, ingestJobData(job), { jobId: job.id }),
       REDIS_WRITE_MS,
     );
     if (!added) await this.repository.notDispatched(job.id).catch(() => undefined);
     else if (submission.kind === 'retried' && (await settled(added.getState(), REDIS_READ_MS)) === 'failed')
       await settled(added.retry('failed'), REDIS_READ_MS);
     return { jobId: job.id, signal, running: true };
-  }
-
-  private async readBacklog(): Promise<void> {
-    this.waiting = (await settled(this.queue.count(), REDIS_READ_MS)) ?? Number.POSITIVE_INFINITY;
   }
 
   /** Does not wait: the caller answers 202 and the client asks for the job later. */

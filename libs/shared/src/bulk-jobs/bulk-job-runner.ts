@@ -15,18 +15,6 @@ export class BulkJobRefused extends Error {
   override name = 'BulkJobRefused';
 }
 
-/** A job as its gateway handed it to BullMQ, entries included. */
-export interface CarriedBulkJob {
-  entity: StoredBulkJob['entity'];
-  tenantId: string;
-  requestId: string;
-  entries: unknown[];
-}
-
-/** What a run needs of a job: its row, or what was carried of it, with its entries parsed. */
-type RunnableJob = Pick<StoredBulkJob, 'id' | 'entity' | 'requestId' | 'tenantId' | 'state'> &
-  Partial<Pick<StoredBulkJob, 'result' | 'outcome'>> & { entries: unknown };
-
 export interface BulkJobRun {
   job: Pick<StoredBulkJob, 'id' | 'entity' | 'requestId' | 'tenantId'>;
   result: BulkResult;
@@ -46,20 +34,16 @@ export class BulkJobRunner {
     private readonly repository: BulkJobsRepository,
   ) {}
 
-  /**
-   * Runs the job. `carried` is the job as its gateway handed it over (entries and all): the first pass
-   * writes them without reading the row, and the row's guard tells whether it may; a job that may not
-   * (written, completed, failed or gone) is read from its row like one handed over without them.
-   */
-  async run(jobId: string, carried?: CarriedBulkJob): Promise<BulkJobRun> {
+  async run(jobId: string): Promise<BulkJobRun> {
     // A second pass follows a run that lost the claim to another: that one's work is read back.
     for (let pass = 0; pass < 2; pass += 1) {
-      const job = pass === 0 && carried ? { ...carried, id: jobId, state: 'queued' as const } : await this.load(jobId);
+      const job = await this.repository.load(jobId);
+      if (!job) throw new BulkJobRefused(`bulk job ${jobId} is not stored (purged or never accepted)`);
       if (job.state === 'completed') return { job, result: JSON.parse(job.result!) as BulkResult };
       if (job.state === 'failed') throw new BulkJobRefused(`bulk job ${jobId} has failed`);
       const handler = this.registry.get(job.entity);
       if (!handler) throw new BulkJobRefused(`no ingest handler for ${job.entity}`);
-      const { entries } = job;
+      const entries = JSON.parse(job.entries) as unknown;
       if (!Array.isArray(entries) || entries.length === 0 || entries.length > handler.maxEntries)
         throw new BulkJobRefused(`bulk job ${jobId} holds no entries or more than ${handler.maxEntries}`);
       try {
@@ -72,14 +56,7 @@ export class BulkJobRunner {
     throw new Error(`bulk job ${jobId} was claimed by another run that has not finished`);
   }
 
-  /** The job as its row holds it, entries parsed. */
-  private async load(jobId: string): Promise<RunnableJob> {
-    const job = await this.repository.load(jobId);
-    if (!job) throw new BulkJobRefused(`bulk job ${jobId} is not stored (purged or never accepted)`);
-    return { ...job, entries: JSON.parse(job.entries) as unknown };
-  }
-
-  private hooks(job: Pick<RunnableJob, 'id' | 'state' | 'outcome'>): BulkJobHooks {
+  private hooks(job: StoredBulkJob): BulkJobHooks {
     const written = job.state === 'written' ? (JSON.parse(job.outcome ?? '[]') as object[]) : undefined;
     return {
       guard: new JobWriteGuard(this.db, job.id, written),

@@ -112,58 +112,10 @@ describe('bulk jobs stored in PostgreSQL', () => {
     expect(await writesOf('TX-ONCE-')).toBe(1);
   });
 
-  const carried = (job: NewBulkJob, entries = job.entries) => ({
-    entity: job.entity,
-    tenantId: job.tenantId,
-    requestId: job.requestId,
-    entries,
-  });
-
-  it('when a job handed over with its entries runs four times at once, its entries are written once and every run reports the same result', async () => {
-    const job = newJob('items', [item('CARRIED-1'), item('CARRIED-2'), { sku: 'CARRIED-BAD' }]);
-    await repository.submit(job);
-
-    const runs = await Promise.all(Array.from({ length: 4 }, () => runner.run(job.id, carried(job))));
-
-    expect(runs[0]!.result).toMatchObject({ status: 'partial', total: 3, created: 2, updated: 0 });
-    for (const run of runs) expect(run.result).toEqual(runs[0]!.result);
-    expect(await writesOf('CARRIED-')).toBe(2);
-    expect(await repository.status(job.id)).toMatchObject({ state: 'completed' });
-  });
-
-  it('when a job handed over with its entries has completed already, the run writes nothing and reports the stored result', async () => {
-    const job = newJob('items', [item('DONE-1')]);
-    const first = await runner.run(await submitted(job));
-
-    // Whatever the hand-over carries, the row decides: it is completed.
-    const again = await runner.run(job.id, carried(job, [item('DONE-1', 'Other'), item('DONE-2')]));
-
-    expect(again.result).toEqual(first.result);
-    expect(await writesOf('DONE-')).toBe(1);
-  });
-
-  it('when a job that writes in a transaction is handed over with its entries twice, its document is created once', async () => {
-    const asn = {
-      warehouseCode: 'MAIN',
-      supplierCode: 'SUP',
-      referenceNo: 'TX-CARRIED-1',
-      lines: [{ lineNo: 1, sku: 'ASN-ITEM', uomCode: 'EA', expectedQty: 2 }],
-    };
-    const job = newJob('asn', [asn]);
-    await repository.submit(job);
-
-    const first = await runner.run(job.id, carried(job));
-    const second = await runner.run(job.id, carried(job));
-
-    expect(first.result).toMatchObject({ status: 'success', created: 1 });
-    expect(second.result).toEqual(first.result);
-    expect(await writesOf('TX-CARRIED-')).toBe(1);
-  });
-
-  it('when a job handed over with its entries has no row (purged, never stored), it is refused and writes nothing', async () => {
+  it('when a job has no row (purged, never stored), the run is refused and writes nothing', async () => {
     const job = newJob('items', [item('GONE-1')]);
 
-    await expect(runner.run(job.id, carried(job))).rejects.toThrow('is not stored');
+    await expect(runner.run(job.id)).rejects.toThrow('is not stored');
     expect(await writesOf('GONE-')).toBe(0);
   });
 

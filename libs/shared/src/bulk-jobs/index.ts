@@ -8,6 +8,6 @@ export {
   type DispatchRow,
 } from './bulk-jobs.repository.js';
 export { JobWriteGuard } from './job-guard.js';
-export { BulkJobRunner, BulkJobRefused, type BulkJobRun, type CarriedBulkJob } from './bulk-job-runner.js';
+export { BulkJobRunner, BulkJobRefused, type BulkJobRun } from './bulk-job-runner.js';
 export { BulkJobDispatcher, type DispatcherOptions } from './bulk-job-dispatcher.js';
 export { BulkJobSignals, BULK_JOB_FINISHED_CHANNEL, type JobSignal } from './bulk-job-signals.js';

@@ -28,24 +28,12 @@ export interface IngestJobData {
   requestId: string;
   /** W3C trace id the request came with, when it came with one. */
   traceId?: string;
-  /**
-   * The entries, as stored on the job's row, when the gateway that stored it hands it over: the worker
-   * writes them without reading the row first (the guarded statement or the claim still asks the row
-   * whether the job may write). A job handed over again (the dispatcher) or a retry of an Idempotency-Key
-   * comes without them, and the worker reads them from the row.
-   */
-  entries?: unknown[];
 }
 
-/** The Redis side of a stored job; its entries only when given. */
-export function ingestJobData(
-  job: Omit<IngestJobData, 'traceId'> & { traceId?: string | null },
-  entries?: unknown[],
-): IngestJobData {
+/** The Redis side of a stored job. */
+export function ingestJobData(job: Omit<IngestJobData, 'traceId'> & { traceId?: string | null }): IngestJobData {
   const { tenantId, apiKeyId, requestId, traceId } = job;
-  const data: IngestJobData = traceId ? { tenantId, apiKeyId, requestId, traceId } : { tenantId, apiKeyId, requestId };
-  if (entries) data.entries = entries;
-  return data;
+  return traceId ? { tenantId, apiKeyId, requestId, traceId } : { tenantId, apiKeyId, requestId };
 }
 
 /**

@@ -102,7 +102,7 @@ export function startWebhookWorker(
     deliveryProcessor({
       delivery,
       // Its only lines are the attempt lines, whose fields it sets itself and none of which holds a secret:
-      // no redaction pass, which cost about a third of each line.
+      // no redaction pass, which cost about half of each line.
       logger: unredactedChild(logger),
       slots: new SubscriptionSlots({
         perSlowSubscription: config.webhook.concurrencyPerSlowSubscription,

@@ -192,7 +192,11 @@ describe('bulk jobs survive crashes and outages', () => {
         [SERVICE_APPLICATION],
       );
     }
-    const answers = await Promise.all(calls);
+    // What the gateway said (warnings and errors), should a call never be answered.
+    const answers = await Promise.all(calls).catch((error: unknown) => {
+      const state = gateway.child.exitCode === null ? 'running' : `exited with ${gateway.child.exitCode}`;
+      throw new Error(`${String(error)}\n--- gateway (${state}) output ---\n${gateway.output().slice(-8_000)}`);
+    });
     expect(terminated).toBeGreaterThan(0);
     const jobIds = answers.filter((answer) => answer.status === 202).map((answer) => answer.body.jobId);
     await completed(gateway, jobIds);

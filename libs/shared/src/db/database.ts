@@ -6,10 +6,29 @@ import type { Config } from '../config/index.js';
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
+/**
+ * pg's Client with an 'error' listener from birth, for Sequelize's pool. Sequelize attaches its own only once
+ * connect() has resolved, a microtask later; when PostgreSQL ends a connection in the same read that
+ * completes its start-up (pg_terminate_backend of a connection just opened, a failover, a restart), pg
+ * emitted the error with no listener, which throws and ended the whole process. This listener marks the
+ * connection as Sequelize's does (`_invalid`), so the pool never hands it out again.
+ */
+export class PoolClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {
+      (this as { _invalid?: boolean })._invalid = true;
+    });
+  }
+}
+
+/** The pg module as Sequelize sees it: pg itself, with the pool's clients born listening for errors. */
+const pgForPool: typeof pg = Object.create(pg, { Client: { value: PoolClient } }) as typeof pg;
+
 export function createSequelize(config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>): Sequelize {
   return new Sequelize(config.databaseUrl, {
     dialect: 'postgres',
-    dialectModule: pg,
+    dialectModule: pgForPool,
     logging: false,
     benchmark: false,
     pool: { max: config.databasePoolMax, min: 0, idle: 10_000, acquire: 30_000 },

@@ -221,21 +221,20 @@ export async function compareRounds(name, loadgen, service, bare, { rounds = ROU
   const theirs = [];
   const side = async (target, into) => {
     const run = () => measureCpu({ side: target.pid }, () => loadgen.call(target.load));
-    if (!backends) {
-      const { result, cpu } = await run();
-      into.push({ ...result, cpuPerRequest: cpu.side / Math.max(1, result.total) });
-      return;
-    }
-    // The shared back ends' CPU (the bench database's PostgreSQL backends, the Redis server) per request.
-    const redisBefore = await backends.redis.read();
-    const { result: measured, postgres } = await backends.postgres.measure(run);
-    const redis = (await backends.redis.read()) - redisBefore;
+    // With `backends`, the shared back ends' CPU too: the bench database's PostgreSQL backends, the Redis server.
+    const redisBefore = backends ? await backends.redis.read() : 0;
+    const { result: measured, postgres } = backends ? await backends.postgres.measure(run) : { result: await run() };
     const { result, cpu } = measured;
     const requests = Math.max(1, result.total);
     into.push({
       ...result,
       cpuPerRequest: cpu.side / requests,
-      backendPerRequest: { postgres: postgres / requests, redis: redis / requests },
+      ...(backends && {
+        backendPerRequest: {
+          postgres: postgres / requests,
+          redis: ((await backends.redis.read()) - redisBefore) / requests,
+        },
+      }),
     });
   };
   for (let round = 0; round < rounds; round += 1) {

@@ -5,6 +5,7 @@
 // bounded durations.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { postgresSampler, redisCpuReader } from './backends.mjs';
 import { ROUNDS, compareRounds, freePort, prepareBenchEnv, printPeakRss, startApp, startHelper } from './lib.mjs';
 import { createServices, openRuntime, DEFAULT_TENANT_CODE } from '@wms/shared';
 
@@ -21,6 +22,7 @@ export default async function documentsBench() {
   const runtime = openRuntime(bench.config, { name: 'bench-setup', redisRole: 'producer' });
   const services = createServices(runtime.db, bench.config);
   const started = [];
+  let backends;
   try {
     const tenant = await services.tenants.findByCode(DEFAULT_TENANT_CODE);
     const key = await services.apiKeys.create(
@@ -60,6 +62,11 @@ export default async function documentsBench() {
     ])
       await loadgen.call({ options: { url, headers, connections: CONNECTIONS, duration: 1 } });
 
+    // What each side costs the shared back ends: PostgreSQL's backends of the bench database, Redis.
+    backends = {
+      postgres: await postgresSampler(bench.config.databaseUrl),
+      redis: await redisCpuReader(bench.config.redisUrl),
+    };
     const rows = [];
     rows.push(
       await compareRounds(
@@ -67,6 +74,7 @@ export default async function documentsBench() {
         loadgen,
         service(get(`${base}/stock?sku=BENCH-LOT&warehouseCode=MAIN`, { headers })),
         baseline(get(`${bareBase}/stock?sku=BENCH-LOT&warehouseCode=MAIN`)),
+        { backends },
       ),
     );
     rows.push(
@@ -75,6 +83,7 @@ export default async function documentsBench() {
         loadgen,
         service(get(`${base}/orders/${orderNo}`, { headers })),
         baseline(get(`${bareBase}/orders/${orderNo}`)),
+        { backends },
       ),
     );
     if (!process.env.BENCH_INQUIRIES_ONLY) {
@@ -111,6 +120,8 @@ export default async function documentsBench() {
     if (rows.some((row) => !row['non-2xx service/bare'].startsWith('0/')))
       console.log('WARNING: some service requests were not 2xx; these figures are not valid');
   } finally {
+    await backends?.postgres.close();
+    await backends?.redis.close();
     for (const process of started.reverse()) await process.stop();
     await runtime.close();
     await bench.cleanup();

@@ -57,10 +57,14 @@ async function deleteRedisPrefix(url, prefix) {
 
 /**
  * BENCH_CPU_PROF=<dir>: each app and each server of a baseline writes a V8 CPU profile there when it exits
- * (named after its pid), to see where the time of each side goes.
+ * (named after its pid), to see where the time of each side goes. BENCH_NODE_FLAGS="<flags>": more flags for
+ * the same processes, e.g. --perf-basic-prof, so that `perf record -p <pid>` names their JavaScript.
  */
 function cpuProfileFlags() {
-  return process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  return [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ...(process.env.BENCH_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []),
+  ];
 }
 
 /** Starts one app (gateway | ingest-worker | webhook-worker) as a child process; resolves once it is up. */
@@ -180,6 +184,13 @@ export function cpuMs(pid) {
   }
 }
 
+/** The machine's busy and total CPU ticks so far, over every core (from /proc/stat; idle and iowait are not busy). */
+function machineTicks() {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+  const total = fields.reduce((sum, value) => sum + value, 0);
+  return { busy: total - fields[3] - fields[4], total };
+}
+
 /** CPU ms a set of processes spends while `work` runs: { result, cpu: { [name]: ms } }. */
 export async function measureCpu(pids, work) {
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
@@ -214,21 +225,27 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
  * Runs `rounds` rounds of one case, the two sides in alternating order (service first, then bare first),
  * each through the load generator process. `service` and `bare` are { load, pid }: the load generator's
  * run options and the pid whose CPU time is charged to that side. Returns one table row: throughput
- * median (min–max) ratio, p99s, CPU ms per request of each side, failures.
+ * median (min–max) ratio, p99s, CPU ms per request of each side and of the load generator, how busy the
+ * machine's cores were (a side that leaves them idle waits on something), failures; with `backends`, what
+ * PostgreSQL and Redis spent per request.
  */
 export async function compareRounds(name, loadgen, service, bare, { rounds = ROUNDS, perRequest = 1, backends } = {}) {
   const ours = [];
   const theirs = [];
   const side = async (target, into) => {
-    const run = () => measureCpu({ side: target.pid }, () => loadgen.call(target.load));
+    const machineBefore = machineTicks();
+    const run = () => measureCpu({ side: target.pid, loadgen: loadgen.pid }, () => loadgen.call(target.load));
     // With `backends`, the shared back ends' CPU too: the bench database's PostgreSQL backends, the Redis server.
     const redisBefore = backends ? await backends.redis.read() : 0;
     const { result: measured, postgres } = backends ? await backends.postgres.measure(run) : { result: await run() };
     const { result, cpu } = measured;
     const requests = Math.max(1, result.total);
+    const machineAfter = machineTicks();
     into.push({
       ...result,
       cpuPerRequest: cpu.side / requests,
+      loadgenPerRequest: cpu.loadgen / requests,
+      machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
       ...(backends && {
         backendPerRequest: {
           postgres: postgres / requests,
@@ -258,6 +275,8 @@ export async function compareRounds(name, loadgen, service, bare, { rounds = ROU
     'p99 ms service/bare': `${med(ours, 'p99')}/${med(theirs, 'p99')}`,
     'p99 ratio': spread(p99Ratios),
     'CPU ms/req service/bare': `${med(ours, 'cpuPerRequest').toFixed(2)}/${med(theirs, 'cpuPerRequest').toFixed(2)}`,
+    'load generator CPU ms/req': `${med(ours, 'loadgenPerRequest').toFixed(2)}/${med(theirs, 'loadgenPerRequest').toFixed(2)}`,
+    'machine busy % service/bare': `${(100 * med(ours, 'machineBusy')).toFixed(0)}/${(100 * med(theirs, 'machineBusy')).toFixed(0)}`,
     'non-2xx service/bare': `${failed(ours)}/${failed(theirs)}`,
     ...(backends
       ? {

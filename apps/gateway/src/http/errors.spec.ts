@@ -75,3 +75,33 @@ describe('error answers of the gateway', () => {
     expect(response.headers.get('x-request-id')).toMatch(UUID_V4);
   });
 });
+
+describe('security headers of real answers', () => {
+  let ctx: TestContext;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('gateway-security-headers');
+    gateway = await ctx.startGateway();
+  });
+  afterAll(() => ctx.close());
+
+  it('a JSON answer under /api/ is not cached, framed or sniffed, and names no framework', async () => {
+    const response = await request(gateway.url, 'GET', '/api/v1/integration/v1/stock?sku=A');
+
+    expect(response.status).toBe(401);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+
+  it('a page keeps helmet’s headers for documents', async () => {
+    const response = await request(gateway.url, 'GET', '/docs');
+
+    expect(response.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(response.headers.get('x-powered-by')).toBeNull();
+  });
+});

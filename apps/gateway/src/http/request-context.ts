@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { parseTraceparent, runWithContext, unredactedChild, type Logger } from '@wms/shared';
+import { explicitLineLogger, parseTraceparent, runWithContext, type Logger } from '@wms/shared';
 
 /** An answer that has gone out: the request's path without its query, and the time from its arrival. */
 export interface Answered {
@@ -17,8 +17,9 @@ export type AnsweredHook = (req: Request, res: Response, answered: Answered) => 
  * listener, clock and path (the API-key request log records through it).
  */
 export function requestContext(logger: Logger, onAnswered?: AnsweredHook): RequestHandler {
-  // The line's fields are fixed here and the path carries no secret (keys and tokens never go in a URL).
-  const lines = unredactedChild(logger);
+  // The line's fields are fixed here, its request and trace ids among them, and the path carries no secret
+  // (keys and tokens never go in a URL).
+  const lines = explicitLineLogger(logger);
   return (req, res, next) => {
     const requestId = randomUUID();
     const started = process.hrtime.bigint();

@@ -1,1 +1,1 @@
-export { createLogger, redactedPaths, unredactedChild, type Logger } from './logger.js';
+export { createLogger, redactedPaths, explicitLineLogger, unredactedChild, type Logger } from './logger.js';

@@ -25,13 +25,17 @@ export const redactedPaths = [
 ];
 
 export function createLogger(options: { level: string; name: string; destination?: pino.DestinationStream }): Logger {
-  return pino(
+  const destination = options.destination ?? bufferedStdout();
+  const plain = {
+    name: options.name,
+    level: options.level,
+    base: { service: options.name },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  const logger = pino(
     {
-      name: options.name,
-      level: options.level,
+      ...plain,
       redact: { paths: redactedPaths, censor: '[redacted]' },
-      base: { service: options.name },
-      timestamp: pino.stdTimeFunctions.isoTime,
       // The request id (or job id) of whatever is running is put on every line without passing loggers around.
       mixin() {
         const context = currentContext();
@@ -41,8 +45,23 @@ export function createLogger(options: { level: string; name: string; destination
         return jobId ? { requestId, jobId } : { requestId };
       },
     },
-    options.destination ?? bufferedStdout(),
+    destination,
   );
+  plainTwins.set(logger, () => pino(plain, destination));
+  return logger;
+}
+
+/** For each logger createLogger made: how to make its twin without redaction and mixin, on the same output. */
+const plainTwins = new WeakMap<Logger, () => Logger>();
+
+/**
+ * A logger for lines that carry every field themselves, the request's id included (the one line per answered
+ * request): the same output, name and level as `logger`, without its redaction pass and its context mixin,
+ * which such a line does not need. Its fields must never hold a secret.
+ */
+export function explicitLineLogger(logger: Logger): Logger {
+  const make = plainTwins.get(logger);
+  return make ? make() : unredactedChild(logger);
 }
 
 /**

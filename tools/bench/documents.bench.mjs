@@ -150,7 +150,7 @@ async function createOrder(base, headers) {
 }
 
 /** One lot-tracked item with LOTS lots on each of LOCATIONS locations (20 stock rows), a plain item, a customer. */
-async function arrangeStock(runtime, services, tenantId) {
+export async function arrangeStock(runtime, services, tenantId) {
   await runtime.db.sequelize.transaction(async (transaction) => {
     const context = { tenantId, transaction };
     await services.masterData.upsertItems(context, [

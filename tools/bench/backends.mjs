@@ -68,3 +68,17 @@ export async function redisCpuReader(url) {
     close: () => redis.quit(),
   };
 }
+
+/**
+ * Both back ends of a bench, as `compareRounds` takes them ({ backends }): the database's PostgreSQL
+ * backends and the Redis server; `close()` ends both readers.
+ */
+export async function backendReaders(config) {
+  const postgres = await postgresSampler(config.databaseUrl);
+  const redis = await redisCpuReader(config.redisUrl);
+  return {
+    postgres,
+    redis,
+    close: () => Promise.all([postgres.close(), redis.close()]),
+  };
+}

@@ -5,7 +5,7 @@
 // bounded durations.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresSampler, redisCpuReader } from './backends.mjs';
+import { backendReaders } from './backends.mjs';
 import { ROUNDS, compareRounds, freePort, prepareBenchEnv, printPeakRss, startApp, startHelper } from './lib.mjs';
 import { createServices, openRuntime, DEFAULT_TENANT_CODE } from '@wms/shared';
 
@@ -63,10 +63,7 @@ export default async function documentsBench() {
       await loadgen.call({ options: { url, headers, connections: CONNECTIONS, duration: 1 } });
 
     // What each side costs the shared back ends: PostgreSQL's backends of the bench database, Redis.
-    backends = {
-      postgres: await postgresSampler(bench.config.databaseUrl),
-      redis: await redisCpuReader(bench.config.redisUrl),
-    };
+    backends = await backendReaders(bench.config);
     const rows = [];
     rows.push(
       await compareRounds(
@@ -120,8 +117,7 @@ export default async function documentsBench() {
     if (rows.some((row) => !row['non-2xx service/bare'].startsWith('0/')))
       console.log('WARNING: some service requests were not 2xx; these figures are not valid');
   } finally {
-    await backends?.postgres.close();
-    await backends?.redis.close();
+    await backends?.close();
     for (const process of started.reverse()) await process.stop();
     await runtime.close();
     await bench.cleanup();

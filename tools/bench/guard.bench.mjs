@@ -5,7 +5,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServices, openRuntime } from '@wms/shared';
-import { postgresSampler, redisCpuReader } from './backends.mjs';
+import { backendReaders } from './backends.mjs';
 import { ROUNDS, compareRounds, prepareBenchEnv, printPeakRss, startHelper } from './lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -44,16 +44,12 @@ export default async function guardBench() {
     for (const side of [withGuard, withoutGuard])
       await loadgen.call({ options: { ...side.load.options, duration: 1 } });
     // What the guard costs beside its own process: the rate limit's Redis calls, the request log's rows.
-    const backends = {
-      postgres: await postgresSampler(bench.config.databaseUrl),
-      redis: await redisCpuReader(bench.config.redisUrl),
-    };
+    const backends = await backendReaders(bench.config);
     let row;
     try {
       row = await compareRounds('trivial GET, guarded / unguarded', loadgen, withGuard, withoutGuard, { backends });
     } finally {
-      await backends.postgres.close();
-      await backends.redis.close();
+      await backends.close();
     }
     console.log(`${ROUNDS} rounds, sides alternating; ${SECONDS} s per side and round, ${CONNECTIONS} connections`);
     console.table([row]);

@@ -5,8 +5,8 @@
 // hot path saves work, before `npm run bench` measures what that is worth. Not a target: the kernel's share
 // (socket writes) is not counted, and the server runs some 50 times slower under valgrind. Run it alone:
 // two counts running side by side both came out higher (513 k and 472 k against 401 k and 391 k alone),
-// since a server that is not kept busy does more per request (more wake-ups, fewer requests per turn of
-// its event loop).
+// likely because a server that is not kept busy does more per request (more wake-ups, fewer requests per
+// turn of its event loop).
 //
 //   npm run bench:instructions -- [stock|order] [gateway|bare ...]     (default: stock gateway bare)
 //   INSTRUCTIONS_WARMUP (25000) and INSTRUCTIONS_REQUESTS (3000) set the request counts.

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import pg from 'pg';
-import { DEFAULT_TENANT_CODE, createServices, openRuntime } from '@wms/shared';
+import { createServices, openRuntime } from '@wms/shared';
 import autocannon from 'autocannon';
-import { freePort, prepareBenchEnv, startApp } from './lib.mjs';
+import { benchApiKey, freePort, prepareBenchEnv, startApp } from './lib.mjs';
 
 /** The load runs in this process: only the apps', Redis's and PostgreSQL's CPU is measured, not ours. */
 function load(options) {
@@ -110,11 +110,7 @@ async function main() {
   await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const apps = [];
   try {
-    const tenant = await services.tenants.findByCode(DEFAULT_TENANT_CODE);
-    const key = await services.apiKeys.create(
-      { name: 'capacity', scopes: ['read', 'write'], tenantId: tenant.id },
-      null,
-    );
+    const { tenant, key } = await benchApiKey(services, 'capacity');
     await services.webhooks.create(
       { url: `http://127.0.0.1:${receiver.address().port}/hook`, events: ['stock.adjusted'] },
       tenant.id,

@@ -6,8 +6,17 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backendReaders } from './backends.mjs';
-import { ROUNDS, compareRounds, freePort, prepareBenchEnv, printPeakRss, startApp, startHelper } from './lib.mjs';
-import { createServices, openRuntime, DEFAULT_TENANT_CODE } from '@wms/shared';
+import {
+  ROUNDS,
+  benchApiKey,
+  compareRounds,
+  freePort,
+  prepareBenchEnv,
+  printPeakRss,
+  startApp,
+  startHelper,
+} from './lib.mjs';
+import { createServices, openRuntime } from '@wms/shared';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -24,11 +33,7 @@ export default async function documentsBench() {
   const started = [];
   let backends;
   try {
-    const tenant = await services.tenants.findByCode(DEFAULT_TENANT_CODE);
-    const key = await services.apiKeys.create(
-      { name: 'documents bench', scopes: ['read', 'write'], tenantId: tenant.id },
-      null,
-    );
+    const { tenant, key } = await benchApiKey(services, 'documents bench');
     await arrangeStock(runtime, services, tenant.id);
     const gateway = await startApp('gateway', bench.env, { port, logFile });
     started.push(gateway);

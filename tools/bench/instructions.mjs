@@ -15,10 +15,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServices, openRuntime, DEFAULT_TENANT_CODE } from '@wms/shared';
+import { createServices, openRuntime } from '@wms/shared';
 import { NODE_FLAGS } from '../node-flags.mjs';
 import { arrangeStock } from './documents.bench.mjs';
-import { freePort, prepareBenchEnv, startHelper, waitForReady } from './lib.mjs';
+import { benchApiKey, freePort, prepareBenchEnv, startHelper, waitForReady } from './lib.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 25_000);
@@ -34,11 +34,7 @@ const services = createServices(runtime.db, bench.config);
 const out = mkdtempSync(join(tmpdir(), 'wms-callgrind-'));
 const started = [];
 try {
-  const tenant = await services.tenants.findByCode(DEFAULT_TENANT_CODE);
-  const key = await services.apiKeys.create(
-    { name: 'instructions', scopes: ['read', 'write'], tenantId: tenant.id },
-    null,
-  );
+  const { tenant, key } = await benchApiKey(services, 'instructions');
   await arrangeStock(runtime, services, tenant.id);
   const [created] = await services.orders.createOrders({ tenantId: tenant.id }, [
     {

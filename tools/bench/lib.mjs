@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { createLogger, dropDatabase, loadConfig, prepareDatabase } from '@wms/shared';
+import { DEFAULT_TENANT_CODE, createLogger, dropDatabase, loadConfig, prepareDatabase } from '@wms/shared';
 import { NODE_FLAGS } from '../node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,6 +40,13 @@ export async function prepareBenchEnv(name, overrides = {}) {
       await deleteRedisPrefix(config.redisUrl, config.redisKeyPrefix);
     },
   };
+}
+
+/** The seeded tenant and a read/write API key of it, named after the bench: { tenant, key } (key.rawKey to send). */
+export async function benchApiKey(services, name) {
+  const tenant = await services.tenants.findByCode(DEFAULT_TENANT_CODE);
+  const key = await services.apiKeys.create({ name, scopes: ['read', 'write'], tenantId: tenant.id }, null);
+  return { tenant, key };
 }
 
 /** Removes every key of the bench's prefix: finished jobs keep their payloads for an hour otherwise. */

@@ -23,7 +23,7 @@ function expectPlainError(response: HttpResponse, statusCode: number): void {
   expect(response.headers.get('x-request-id')).toBe(response.body.requestId);
 }
 
-describe('error answers of the gateway', () => {
+describe('error answers and security headers of the gateway', () => {
   let ctx: TestContext;
   let gateway: TestGateway;
 
@@ -74,17 +74,6 @@ describe('error answers of the gateway', () => {
 
     expect(response.headers.get('x-request-id')).toMatch(UUID_V4);
   });
-});
-
-describe('security headers of real answers', () => {
-  let ctx: TestContext;
-  let gateway: TestGateway;
-
-  beforeAll(async () => {
-    ctx = await createTestContext('gateway-security-headers');
-    gateway = await ctx.startGateway();
-  });
-  afterAll(() => ctx.close());
 
   it('a JSON answer under /api/ is not cached, framed or sniffed, and names no framework', async () => {
     const response = await request(gateway.url, 'GET', '/api/v1/integration/v1/stock?sku=A');

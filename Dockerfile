@@ -29,5 +29,5 @@ COPY tools/start.mjs tools/node-flags.mjs ./tools/
 USER node
 EXPOSE 3000
 # start.mjs migrates (under an advisory lock, so replicas may start together), seeds, then runs the app; the
-# gateway's V8 flags are those of tools/node-flags.mjs (compose sets them as NODE_OPTIONS).
-CMD ["node", "--max-semi-space-size=8", "tools/start.mjs", "gateway"]
+# gateway's V8 flags are those of tools/node-flags.mjs (compose puts each app's on its command line).
+CMD ["node", "--max-semi-space-size=8", "--no-maglev", "tools/start.mjs", "gateway"]

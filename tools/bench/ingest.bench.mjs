@@ -9,7 +9,17 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createServices, openRuntime } from '@wms/shared';
 import { postgresSampler } from './backends.mjs';
-import { ROUNDS, cpuMs, freePort, median, peakRssMb, prepareBenchEnv, startApp, startHelper } from './lib.mjs';
+import {
+  ROUNDS,
+  cpuMs,
+  freePort,
+  machineTicks,
+  median,
+  peakRssMb,
+  prepareBenchEnv,
+  startApp,
+  startHelper,
+} from './lib.mjs';
 
 const BATCH = 500;
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 80); // 40,000 items per side and round
@@ -68,14 +78,18 @@ export default async function ingestBench() {
     };
     const rawPhase = async (prefix, batches) =>
       (await raw.call({ cmd: 'run', prefix, batches, clients: CLIENTS, size: BATCH })).perSecond;
-    // CPU ms per 500-item call of each process named, and of the bench database's PostgreSQL backends.
+    // CPU ms per 500-item call of each process named, and of the bench database's PostgreSQL backends;
+    // how busy the machine's cores were (a side that leaves them idle waits between its hops).
     const costed = async (pids, work) => {
       const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+      const machineBefore = machineTicks();
       const { result, postgres: pgMs } = await postgres.measure(work);
+      const machineAfter = machineTicks();
       const cpu = Object.fromEntries(
         Object.entries(pids).map(([name, pid]) => [name, (cpuMs(pid) - before[name]) / BATCHES]),
       );
-      return { rate: result, cpu: { ...cpu, postgres: pgMs / BATCHES } };
+      const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
+      return { rate: result, cpu: { ...cpu, postgres: pgMs / BATCHES }, busy };
     };
 
     // Warm-up: JIT, connection pools, prepared plans.
@@ -156,6 +170,8 @@ function report(rounds, single, processes) {
   console.log(
     `  CPU ms per ${BATCH}-item call: gateway ${cpu('e2e', 'gateway')}, worker ${cpu('e2e', 'worker')}, PostgreSQL ${cpu('e2e', 'postgres')}, load generator ${cpu('e2e', 'loadgen')}; raw side: PostgreSQL ${cpu('raw', 'postgres')}, client ${cpu('raw', 'raw')}`,
   );
+  const busy = (side) => (100 * median(rounds.map((round) => round[side].busy))).toFixed(0);
+  console.log(`  machine busy %: end to end ${busy('e2e')}, raw side ${busy('raw')}`);
   if (single)
     console.log(
       `single upserts via gateway (8 connections): ${single.perSecond.toFixed(0)} req/s, p99 ${single.p99} ms, non-2xx ${single.non2xx + single.errors}`,

@@ -192,7 +192,7 @@ export function cpuMs(pid) {
 }
 
 /** The machine's busy and total CPU ticks so far, over every core (from /proc/stat; idle and iowait are not busy). */
-function machineTicks() {
+export function machineTicks() {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
   const total = fields.reduce((sum, value) => sum + value, 0);
   return { busy: total - fields[3] - fields[4], total };

@@ -89,6 +89,8 @@ export default async function webhooksBench() {
       rounds.push({
         backlogRate: (BACKLOG_EVENTS / (last - first)) * 1000,
         backlogFromStart: (BACKLOG_EVENTS / (backlog.result - startedAt)) * 1000,
+        // From the worker's start to its first delivery: process start-up, connections, the relay's first pass.
+        firstDeliveryMs: first - startedAt,
         backlogCpu: backlog.cpu,
         ...steady,
       });
@@ -152,6 +154,7 @@ function report(rounds, concurrency) {
   console.log(`one worker (WEBHOOK_CONCURRENCY=${concurrency}), ${rounds.length} rounds, median (min–max):`);
   console.log(`  backlog of ${BACKLOG_EVENTS} events, deliveries/s first to last: ${spread(of('backlogRate'))}`);
   console.log(`  backlog, deliveries/s from worker start (incl. start-up): ${spread(of('backlogFromStart'))}`);
+  console.log(`  backlog, ms from worker start to the first delivery: ${spread(of('firstDeliveryMs'))}`);
   console.log(
     `  backlog CPU ms per delivery: ${cpu('backlogCpu')} (the worker's with its start-up; Redis is shared with other work)`,
   );

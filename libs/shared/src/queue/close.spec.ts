@@ -1,7 +1,8 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
-import { QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { createIngestQueue, createRedis, closeWithin } from '../index.js';
-import { waitFor } from '@wms/testing';
+import { startRedisServer, waitFor, type PrivateRedis } from '@wms/testing';
 
 // A "Redis" that hangs up on every connection: the clients keep failing while they are closed.
 describe('closing BullMQ objects while Redis is away', () => {
@@ -52,5 +53,67 @@ describe('closing BullMQ objects while Redis is away', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(unhandled).toEqual([]);
+  });
+});
+
+// A worker on a Redis of its own, which the tests kill: never the shared one.
+describe('closing a worker', () => {
+  let redis: PrivateRedis;
+  let connection: Redis;
+  let worker: Worker | undefined;
+
+  beforeEach(async () => {
+    redis = await startRedisServer();
+    connection = createRedis({ redisUrl: redis.url }, 'worker', 'close-spec-worker') as Redis;
+  });
+  afterEach(async () => {
+    if (worker) await closeWithin(worker, 2_000, true);
+    connection.disconnect();
+    await redis.stop();
+  });
+
+  it('when Redis went away and the connections are reconnecting, a graceful close still returns (forced)', async () => {
+    worker = new Worker('close-spec', async () => undefined, { connection, prefix: 'close-spec' });
+    worker.on('error', () => undefined);
+    await worker.waitUntilReady();
+    await redis.kill();
+    await waitFor(() => connection.status === 'reconnecting', 5_000, 'the connection to reconnect');
+    const closedEvent = new Promise<'closed'>((resolve) => worker!.once('closed', () => resolve('closed')));
+
+    // BullMQ's own graceful close waits for an 'end' that a socketless client never emits: before, this
+    // returned only at jest's timeout.
+    await closeWithin(worker, undefined);
+
+    expect(await closedEvent).toBe('closed');
+  });
+
+  it('when Redis is up, a graceful close lets the active job finish and record its outcome first', async () => {
+    const producer = createRedis({ redisUrl: redis.url }, 'producer', 'close-spec-producer');
+    const queue = new Queue('close-spec', { connection: producer, prefix: 'close-spec' });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    worker = new Worker(
+      'close-spec',
+      async () => {
+        started();
+        await released;
+        return 'done';
+      },
+      { connection, prefix: 'close-spec' },
+    );
+    worker.on('error', () => undefined);
+    const job = await queue.add('slow', {});
+    await running;
+
+    // The job is let go only after the close has begun: a close that did not wait would leave it active.
+    const closing = closeWithin(worker, undefined);
+    setTimeout(release, 200);
+    await closing;
+
+    expect(await queue.getJobState(job.id!)).toBe('completed');
+    await queue.close();
+    producer.disconnect();
   });
 });

@@ -137,9 +137,10 @@ export function startTestWebhookWorker(
   const close = async (force = false) => {
     if (closed) return;
     closed = true;
-    // Bounded: after a Sentinel failover BullMQ's graceful close can wait on a command to the old primary
-    // that never answers (seen about one run in three); dropping the connection ends it, as a container's
-    // shutdown timeout does in production.
+    // Bounded: BullMQ's graceful close waits for an 'end' that a reconnecting connection never emits.
+    // closeWithin forces the close when the connections are not live at its start, but one that drops
+    // during the close (a Sentinel failover, about one run in three before) still waits. Dropping the
+    // connection ends it, as a container's shutdown timeout does in production.
     await settleWithin(started.close(force), 15_000);
     connection.disconnect();
   };

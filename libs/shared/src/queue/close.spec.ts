@@ -68,6 +68,7 @@ describe('closing a worker', () => {
   });
   afterEach(async () => {
     if (worker) await closeWithin(worker, 2_000, true);
+    worker = undefined;
     connection.disconnect();
     await redis.stop();
   });

@@ -18,7 +18,7 @@ type ConnectionSlots = Partial<Record<'connection' | 'blockingConnection', Conne
 const LIVE_STATUSES = new Set(['connecting', 'connect', 'ready']);
 
 /** How long a worker's graceful close waits for a connection that is reconnecting to come back. */
-export const RECONNECT_GRACE_MS = 2_000;
+const RECONNECT_GRACE_MS = 2_000;
 
 /**
  * Closes a BullMQ queue, worker or QueueEvents, waiting no longer than `timeoutMs` (a worker finishing its

@@ -30,6 +30,9 @@ describe('admin portal: API keys end to end', () => {
     await checkPage(portal, 'sign-in');
 
     await signInThroughForm(page, TEST_ADMIN.email, TEST_ADMIN.password);
+    // The screenshot and the accessibility check of the overview as its user sees it: loaded, not its spinner.
+    await page.getByTestId('metric-Requests 24 h').waitFor();
+    await page.getByRole('heading', { name: 'Queues' }).waitFor();
     await checkPage(portal, 'overview');
 
     await page.getByRole('link', { name: 'API keys' }).click();

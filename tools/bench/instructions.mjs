@@ -9,7 +9,10 @@
 // turn of its event loop).
 //
 //   npm run bench:instructions -- [stock|order] [gateway|bare ...]     (default: stock gateway bare)
-//   INSTRUCTIONS_WARMUP (25000) and INSTRUCTIONS_REQUESTS (3000) set the request counts.
+//   npm run bench:instructions -- guard                                  the guard bench's trivial GET, guarded
+//                                                                         and unguarded (its two servers)
+//   INSTRUCTIONS_WARMUP (25000) and INSTRUCTIONS_REQUESTS (3000) set the request counts; INSTRUCTIONS_KEEP=1
+//   keeps the callgrind files (for callgrind_annotate) and prints where.
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,8 +28,9 @@ const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 25_000);
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 3_000);
 const CONNECTIONS = 8;
 const args = process.argv.slice(2);
-const inquiry = args.find((arg) => arg === 'stock' || arg === 'order') ?? 'stock';
-const servers = args.filter((arg) => arg === 'gateway' || arg === 'bare');
+const inquiry = args.find((arg) => arg === 'stock' || arg === 'order' || arg === 'guard') ?? 'stock';
+const servers = args.filter((arg) => ['gateway', 'bare', 'guarded', 'unguarded'].includes(arg));
+if (!servers.length) servers.push(...(inquiry === 'guard' ? ['guarded', 'unguarded'] : ['gateway', 'bare']));
 
 const bench = await prepareBenchEnv('instructions', { LOG_LEVEL: 'info' });
 const runtime = openRuntime(bench.config, { name: 'bench-instructions', redisRole: 'producer' });
@@ -35,6 +39,11 @@ const out = mkdtempSync(join(tmpdir(), 'wms-callgrind-'));
 const started = [];
 try {
   const { tenant, key } = await benchApiKey(services, 'instructions');
+  // The guard bench's key: read scope and a rate limit, so the Redis limiter decides every request.
+  const guardKey = await services.apiKeys.create(
+    { name: 'instructions-guard', scopes: ['read'], rateLimitPerMinute: 1_000_000, tenantId: tenant.id },
+    null,
+  );
   await arrangeStock(runtime, services, tenant.id);
   const [created] = await services.orders.createOrders({ tenantId: tenant.id }, [
     {
@@ -54,7 +63,7 @@ try {
     '--smc-check=all-non-file',
     `--callgrind-out-file=${join(out, name)}.%p`,
   ];
-  for (const server of servers.length ? servers : ['gateway', 'bare']) {
+  for (const server of servers) {
     let child;
     let base;
     if (server === 'gateway') {
@@ -69,6 +78,15 @@ try {
       );
       await waitForReady(`http://127.0.0.1:${port}/health/ready`, 600_000);
       base = `http://127.0.0.1:${port}/api/v1/integration/v1`;
+    } else if (server === 'guarded' || server === 'unguarded') {
+      child = fork(join(root, 'tools/bench/processes/guard-server.mjs'), [server === 'guarded' ? 'guarded' : 'bare'], {
+        execPath: 'valgrind',
+        execArgv: [...callgrind(server), process.execPath],
+        env: bench.env,
+        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      });
+      const ready = await new Promise((resolve) => child.once('message', resolve));
+      base = `http://127.0.0.1:${ready.port}/api/v1/integration/v1`;
     } else {
       child = fork(join(root, 'tools/bench/processes/bare-server.mjs'), [], {
         execPath: 'valgrind',
@@ -80,8 +98,13 @@ try {
       base = `http://127.0.0.1:${ready.port}`;
     }
     started.push({ stop: () => child.kill('SIGKILL') });
-    const headers = { 'x-api-key': key.rawKey, 'content-type': 'application/json' };
-    const url = inquiry === 'stock' ? `${base}/stock?sku=BENCH-LOT&warehouseCode=MAIN` : `${base}/orders/${orderNo}`;
+    const headers = { 'x-api-key': (inquiry === 'guard' ? guardKey : key).rawKey, 'content-type': 'application/json' };
+    const url =
+      inquiry === 'guard'
+        ? `${base}/ping`
+        : inquiry === 'stock'
+          ? `${base}/stock?sku=BENCH-LOT&warehouseCode=MAIN`
+          : `${base}/orders/${orderNo}`;
     const run = async (amount) => {
       const result = await loadgen.call({ options: { url, headers, connections: CONNECTIONS, amount, timeout: 60 } });
       if (result.non2xx || result.errors)
@@ -95,7 +118,7 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const { total, compiler } = countedInstructions(out, `${server}.${child.pid}`);
     console.log(
-      `${inquiry} inquiry, ${server}: ${((total - compiler) / REQUESTS / 1e3).toFixed(0)} k instructions per request ` +
+      `${inquiry === 'guard' ? 'trivial GET' : `${inquiry} inquiry`}, ${server}: ${((total - compiler) / REQUESTS / 1e3).toFixed(0)} k instructions per request ` +
         `(${(total / REQUESTS / 1e3).toFixed(0)} k with TurboFan's compilation), ${REQUESTS} requests after ${WARMUP}`,
     );
     child.kill('SIGKILL');
@@ -104,7 +127,8 @@ try {
   for (const process of started.reverse()) await process.stop();
   await runtime.close();
   await bench.cleanup();
-  rmSync(out, { recursive: true, force: true });
+  if (process.env.INSTRUCTIONS_KEEP) console.log(`callgrind files kept in ${out}`);
+  else rmSync(out, { recursive: true, force: true });
 }
 
 /**

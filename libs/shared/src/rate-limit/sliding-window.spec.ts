@@ -46,9 +46,31 @@ describe('sliding-window limiter (one script call per key and round trip)', () =
 
     expect(passed(decisions)).toBe(1_100);
     expect(decisions.findIndex((decision) => !decision.allowed)).toBe(1_100);
-    expect(await ctx.runtime.redis.zcard(redisKey(ctx.config.redisKeyPrefix, 'rate-limit', 'api-key', key))).toBe(
-      1_100,
-    );
+    // Redis keeps one count per millisecond that admitted requests, and their total: not one entry per request.
+    const stored = `${redisKey(ctx.config.redisKeyPrefix, 'rate-limit', 'api-key')}:{${key}}`;
+    const { total, ...perMillisecond } = await ctx.runtime.redis.hgetall(`${stored}:counts`);
+    expect(Number(total)).toBe(1_100);
+    expect(Object.values(perMillisecond).reduce((sum, count) => sum + Number(count), 0)).toBe(1_100);
+    expect(await ctx.runtime.redis.zcard(`${stored}:ms`)).toBe(Object.keys(perMillisecond).length);
+    expect(Object.keys(perMillisecond).length).toBeLessThanOrEqual(3);
+  });
+
+  it('when the counted requests leave the window, their milliseconds are dropped and the total falls with them', async () => {
+    const limiter = replica(1_000);
+    const key = randomUUID();
+    const stored = `${redisKey(ctx.config.redisKeyPrefix, 'rate-limit', 'api-key')}:{${key}}`;
+
+    expect(passed(await Promise.all([limiter.hit(key, 3), limiter.hit(key, 3)]))).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await limiter.hit(key, 3)).allowed).toBe(true);
+    expect((await limiter.hit(key, 3)).allowed).toBe(false);
+    // The first two leave the window; the third is still in it.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const next = await limiter.hit(key, 3);
+
+    expect(next).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await ctx.runtime.redis.hget(`${stored}:counts`, 'total')).toBe('2');
+    expect(await ctx.runtime.redis.zcard(`${stored}:ms`)).toBe(2);
   });
 
   it('when two replicas take requests of one key at the same time, together they pass exactly the limit', async () => {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { RedisClient } from '../redis/index.js';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { isRefusal } from './refusal.js';
@@ -7,38 +6,50 @@ import { rateLimitFallbacks } from '../metrics/index.js';
 import type { RedisDeadline } from '../redis/index.js';
 
 /**
- * A sliding log in one sorted set per key: members are the requests that passed, scored by Redis
- * server time in microseconds. One atomic script drops what left the window, counts, and admits as many
- * of the ARGV[3] requests waiting in this process as still fit, so every gateway replica shares one exact
- * count and one clock. Refused requests are not recorded: the limit is on answers that passed.
+ * A sliding log of the requests that passed, counted per millisecond: per key, a hash of counts by the
+ * millisecond (Redis server time) they passed in, with their running total, and a sorted set of those
+ * milliseconds for their order. One atomic script drops the milliseconds that left the window (taking
+ * their counts off the total), and admits as many of the ARGV[3] requests waiting in this process as still
+ * fit, so every gateway replica shares one exact count and one clock. Refused requests are not recorded:
+ * the limit is on answers that passed.
  *
- * Returns { admitted, count before them, microseconds until the oldest counted request leaves }.
+ * A key costs Redis one entry per busy millisecond of the window, whatever its rate: a log with one member
+ * per request held up to a million for a key at its limit of 1,000,000 a minute (decisions.md, "Fast
+ * answers, tenth pass"). Both keys carry the key's id as a hash tag, so on a cluster they share a slot.
+ *
+ * Returns { admitted, count before them, milliseconds until the oldest counted request leaves }.
  */
 const SLIDING_LOG_SCRIPT = `
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local waiting = tonumber(ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-local count = redis.call('ZCARD', KEYS[1])
-local admitted = math.max(0, math.min(waiting, limit - count))
-if admitted > 0 then
-  local members = {}
-  for i = 1, admitted do
-    members[2 * i - 1] = now
-    members[2 * i] = now .. ':' .. ARGV[4] .. ':' .. i
-  end
-  redis.call('ZADD', KEYS[1], unpack(members))
-  redis.call('PEXPIRE', KEYS[1], math.ceil(window / 1000))
+local total = tonumber(redis.call('HGET', KEYS[2], 'total') or '0')
+while true do
+  local left = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - window, 'LIMIT', 0, 1000)
+  if #left == 0 then break end
+  local counts = redis.call('HMGET', KEYS[2], unpack(left))
+  for i = 1, #counts do total = total - (tonumber(counts[i]) or 0) end
+  redis.call('HDEL', KEYS[2], unpack(left))
+  redis.call('ZREM', KEYS[1], unpack(left))
 end
+if total < 0 then total = 0 end
+local admitted = math.max(0, math.min(waiting, limit - total))
+if admitted > 0 then
+  redis.call('HINCRBY', KEYS[2], now, admitted)
+  redis.call('ZADD', KEYS[1], now, now)
+end
+redis.call('HSET', KEYS[2], 'total', total + admitted)
+redis.call('PEXPIRE', KEYS[1], window)
+redis.call('PEXPIRE', KEYS[2], window)
 local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
 local reset = window
 if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-return { admitted, count, reset }
+return { admitted, total, reset }
 `;
 
-/** The most requests one script call decides (its ZADD takes their members on Lua's stack); more wait for the next. */
+/** The most requests one script call decides; more wait for the next. */
 const MAX_BATCH = 500;
 
 export interface RateLimitDecision {
@@ -61,11 +72,11 @@ export interface SlidingWindowOptions {
 
 type ScriptRedis = RedisClient & {
   wmsSlidingLog(
-    key: string,
+    millisecondsKey: string,
+    countsKey: string,
     limit: number,
-    windowUs: number,
+    windowMs: number,
     waiting: number,
-    member: string,
   ): Promise<[number, number, number]>;
 };
 
@@ -96,8 +107,6 @@ interface Slot {
 export class SlidingWindowLimiter {
   private readonly redis: ScriptRedis;
   private readonly fallbacks = new Map<number, RateLimiterMemory>();
-  private readonly memberSuffix = randomBytes(6).toString('hex');
-  private sequence = 0;
   private degraded = false;
   private readonly slots = new Map<string, Slot>();
   /** Slots to send at the end of this turn of the event loop. */
@@ -108,7 +117,7 @@ export class SlidingWindowLimiter {
     private readonly logger: Logger,
     private readonly options: SlidingWindowOptions,
   ) {
-    redis.defineCommand('wmsSlidingLog', { numberOfKeys: 1, lua: SLIDING_LOG_SCRIPT });
+    redis.defineCommand('wmsSlidingLog', { numberOfKeys: 2, lua: SLIDING_LOG_SCRIPT });
     this.redis = redis as ScriptRedis;
   }
 
@@ -180,12 +189,11 @@ export class SlidingWindowLimiter {
   }
 
   private async hitRedis(id: string, limit: number, waiting: number): Promise<RateLimitDecision[]> {
-    // Unique members per admitted request (the script appends 1..n): requests in the same microsecond all count.
-    const member = `${this.memberSuffix}:${(this.sequence = (this.sequence + 1) % 1e9)}`;
-    const [admitted, before, resetUs] = await this.options.deadline.run(() =>
-      this.redis.wmsSlidingLog(`${this.options.keyPrefix}:${id}`, limit, this.options.windowMs * 1000, waiting, member),
+    const key = `${this.options.keyPrefix}:{${id}}`;
+    const [admitted, before, resetMs] = await this.options.deadline.run(() =>
+      this.redis.wmsSlidingLog(`${key}:ms`, `${key}:counts`, limit, this.options.windowMs, waiting),
     );
-    const resetSeconds = Math.max(1, Math.ceil(resetUs / 1e6));
+    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
     const decisions: RateLimitDecision[] = [];
     for (let i = 0; i < waiting; i++) {
       const allowed = i < admitted;

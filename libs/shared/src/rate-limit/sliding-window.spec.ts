@@ -56,16 +56,16 @@ describe('sliding-window limiter (one script call per key and round trip)', () =
   });
 
   it('when the counted requests leave the window, their milliseconds are dropped and the total falls with them', async () => {
-    const limiter = replica(1_000);
+    const limiter = replica(2_000);
     const key = randomUUID();
     const stored = `${redisKey(ctx.config.redisKeyPrefix, 'rate-limit', 'api-key')}:{${key}}`;
 
     expect(passed(await Promise.all([limiter.hit(key, 3), limiter.hit(key, 3)]))).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect((await limiter.hit(key, 3)).allowed).toBe(true);
     expect((await limiter.hit(key, 3)).allowed).toBe(false);
     // The first two leave the window; the third is still in it.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     const next = await limiter.hit(key, 3);
 
     expect(next).toMatchObject({ allowed: true, remaining: 1 });

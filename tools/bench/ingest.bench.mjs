@@ -13,12 +13,12 @@ import {
   ROUNDS,
   cpuMs,
   freePort,
-  machineTicks,
   median,
   peakRssMb,
   prepareBenchEnv,
   startApp,
   startHelper,
+  withMachineBusy,
 } from './lib.mjs';
 
 const BATCH = 500;
@@ -82,13 +82,13 @@ export default async function ingestBench() {
     // how busy the machine's cores were (a side that leaves them idle waits between its hops).
     const costed = async (pids, work) => {
       const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
-      const machineBefore = machineTicks();
-      const { result, postgres: pgMs } = await postgres.measure(work);
-      const machineAfter = machineTicks();
+      const {
+        result: { result, postgres: pgMs },
+        busy,
+      } = await withMachineBusy(() => postgres.measure(work));
       const cpu = Object.fromEntries(
         Object.entries(pids).map(([name, pid]) => [name, (cpuMs(pid) - before[name]) / BATCHES]),
       );
-      const busy = (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total);
       return { rate: result, cpu: { ...cpu, postgres: pgMs / BATCHES }, busy };
     };
 

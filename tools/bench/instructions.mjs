@@ -40,10 +40,13 @@ const started = [];
 try {
   const { tenant, key } = await benchApiKey(services, 'instructions');
   // The guard bench's key: read scope and a rate limit, so the Redis limiter decides every request.
-  const guardKey = await services.apiKeys.create(
-    { name: 'instructions-guard', scopes: ['read'], rateLimitPerMinute: 1_000_000, tenantId: tenant.id },
-    null,
-  );
+  const guardKey =
+    inquiry === 'guard'
+      ? await services.apiKeys.create(
+          { name: 'instructions-guard', scopes: ['read'], rateLimitPerMinute: 1_000_000, tenantId: tenant.id },
+          null,
+        )
+      : null;
   await arrangeStock(runtime, services, tenant.id);
   const [created] = await services.orders.createOrders({ tenantId: tenant.id }, [
     {
@@ -98,7 +101,7 @@ try {
       base = `http://127.0.0.1:${ready.port}`;
     }
     started.push({ stop: () => child.kill('SIGKILL') });
-    const headers = { 'x-api-key': (inquiry === 'guard' ? guardKey : key).rawKey, 'content-type': 'application/json' };
+    const headers = { 'x-api-key': (guardKey ?? key).rawKey, 'content-type': 'application/json' };
     const url =
       inquiry === 'guard'
         ? `${base}/ping`

@@ -192,10 +192,23 @@ export function cpuMs(pid) {
 }
 
 /** The machine's busy and total CPU ticks so far, over every core (from /proc/stat; idle and iowait are not busy). */
-export function machineTicks() {
+function machineTicks() {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
   const total = fields.reduce((sum, value) => sum + value, 0);
   return { busy: total - fields[3] - fields[4], total };
+}
+
+/** How busy the machine's cores were since `before` (machineTicks), as a fraction. */
+function busySince(before) {
+  const after = machineTicks();
+  return (after.busy - before.busy) / (after.total - before.total);
+}
+
+/** Runs `work` and answers its result with how busy the machine's cores were meanwhile: { result, busy }. */
+export async function withMachineBusy(work) {
+  const before = machineTicks();
+  const result = await work();
+  return { result, busy: busySince(before) };
 }
 
 /** CPU ms a set of processes spends while `work` runs: { result, cpu: { [name]: ms } }. */
@@ -247,12 +260,12 @@ export async function compareRounds(name, loadgen, service, bare, { rounds = ROU
     const { result: measured, postgres } = backends ? await backends.postgres.measure(run) : { result: await run() };
     const { result, cpu } = measured;
     const requests = Math.max(1, result.total);
-    const machineAfter = machineTicks();
+    const machineBusy = busySince(machineBefore);
     into.push({
       ...result,
       cpuPerRequest: cpu.side / requests,
       loadgenPerRequest: cpu.loadgen / requests,
-      machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
+      machineBusy,
       ...(backends && {
         backendPerRequest: {
           postgres: postgres / requests,

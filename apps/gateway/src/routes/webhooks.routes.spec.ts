@@ -1,4 +1,4 @@
-import { backoffDelay, isBlockedAddress, signWebhook, verifyWebhookSignature } from '@wms/shared';
+import { backoffDelay, isBlockedAddress, signWebhook, verifyWebhookSignature, webhookSigningKey } from '@wms/shared';
 import {
   TEST_ADMIN,
   createSubscription,
@@ -40,6 +40,9 @@ describe('webhook subscriptions API', () => {
     const signature = signWebhook(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body);
 
     expect(signature).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    // The worker signs with the secret's kept key: the same signature.
+    expect(signWebhook(webhookSigningKey(secret), 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe(signature);
+    expect(() => webhookSigningKey('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toThrow(/whsec_/);
     expect(
       verifyWebhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body, `v1,bogus ${signature}`),
     ).toBe(true);

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config/index.js';
 import { childTraceparent } from '../context/index.js';
 import type { Database } from '../db/index.js';
@@ -6,7 +7,7 @@ import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
 import { postWebhook, type SendResult } from './http-sender.js';
 import { SecretBox } from './secret-box.js';
-import { webhookHeaders } from './signing.js';
+import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
 
 /** What one attempt came to; the queue processor turns it into BullMQ's terms. */
@@ -51,7 +52,7 @@ export interface AttemptRun {
   turn?: () => Promise<{ done: () => void } | { deferMs: number }>;
 }
 
-/** Opened secrets kept per process, so an attempt does not decrypt its subscription's secret again. */
+/** Signing keys kept per process, so an attempt neither decrypts its subscription's secret again nor rebuilds its key. */
 const OPENED_SECRETS_KEPT = 1_000;
 
 /** Disables a subscription whose receiver answered 410 Gone (audited and announced by the caller's service). */
@@ -65,7 +66,7 @@ export type DisableGone = (subscriptionId: string, reason: string) => Promise<un
  */
 export class WebhookDeliveryService {
   readonly repository: DeliveryRepository;
-  private readonly opened = new Map<string, string>();
+  private readonly opened = new Map<string, KeyObject>();
 
   constructor(
     db: Database,
@@ -85,7 +86,7 @@ export class WebhookDeliveryService {
     const about = { eventId: work.eventId, event: work.event, requestId: work.requestId, traceId: work.traceId };
     if (!work.active) return { ...(await this.failWithoutAttempt(work, 'subscription is disabled')), about };
 
-    const secrets: string[] = [];
+    const secrets: KeyObject[] = [];
     try {
       secrets.push(this.open(work.secretSealed));
       if (work.previousSecretSealed) secrets.push(this.open(work.previousSecretSealed));
@@ -129,14 +130,14 @@ export class WebhookDeliveryService {
     return { ...(await this.settle(work, run, latencyMs, result, failure)), latencyMs, about };
   }
 
-  private open(sealed: string): string {
-    let secret = this.opened.get(sealed);
-    if (secret === undefined) {
-      secret = this.secrets.open(sealed);
+  private open(sealed: string): KeyObject {
+    let key = this.opened.get(sealed);
+    if (key === undefined) {
+      key = webhookSigningKey(this.secrets.open(sealed));
       if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.clear();
-      this.opened.set(sealed, secret);
+      this.opened.set(sealed, key);
     }
-    return secret;
+    return key;
   }
 
   private async settle(

@@ -13,7 +13,13 @@ export {
   DEFAULT_SECRET_GRACE_SECONDS,
   MAX_SECRET_GRACE_SECONDS,
 } from './webhook.schema.js';
-export { generateWebhookSecret, signWebhook, verifyWebhookSignature, webhookHeaders } from './signing.js';
+export {
+  generateWebhookSecret,
+  signWebhook,
+  verifyWebhookSignature,
+  webhookHeaders,
+  webhookSigningKey,
+} from './signing.js';
 export { assertDeliverableUrl, guardedLookup, isBlockedAddress, parseWebhookUrl, type UrlPolicy } from './url-guard.js';
 export { backoffDelay, parseRetryAfter, MAX_BACKOFF_MS } from './backoff.js';
 export { RESPONSE_SNIPPET_BYTES } from './http-sender.js';

@@ -52,8 +52,8 @@ export interface AttemptRun {
   turn?: () => Promise<{ done: () => void } | { deferMs: number }>;
 }
 
-/** Signing keys kept per process, so an attempt neither decrypts its subscription's secret again nor rebuilds its key. */
-const OPENED_SECRETS_KEPT = 1_000;
+/** Signing keys kept per process: an attempt neither decrypts its subscription's secret again nor rebuilds its key. */
+const SIGNING_KEYS_KEPT = 1_000;
 
 /** Disables a subscription whose receiver answered 410 Gone (audited and announced by the caller's service). */
 export type DisableGone = (subscriptionId: string, reason: string) => Promise<unknown>;
@@ -66,7 +66,8 @@ export type DisableGone = (subscriptionId: string, reason: string) => Promise<un
  */
 export class WebhookDeliveryService {
   readonly repository: DeliveryRepository;
-  private readonly opened = new Map<string, KeyObject>();
+  /** Signing keys by the sealed secret they were opened from. */
+  private readonly signingKeys = new Map<string, KeyObject>();
 
   constructor(
     db: Database,
@@ -86,10 +87,10 @@ export class WebhookDeliveryService {
     const about = { eventId: work.eventId, event: work.event, requestId: work.requestId, traceId: work.traceId };
     if (!work.active) return { ...(await this.failWithoutAttempt(work, 'subscription is disabled')), about };
 
-    const secrets: KeyObject[] = [];
+    const keys: KeyObject[] = [];
     try {
-      secrets.push(this.open(work.secretSealed));
-      if (work.previousSecretSealed) secrets.push(this.open(work.previousSecretSealed));
+      keys.push(this.signingKey(work.secretSealed));
+      if (work.previousSecretSealed) keys.push(this.signingKey(work.previousSecretSealed));
     } catch {
       return {
         ...(await this.failWithoutAttempt(
@@ -110,7 +111,7 @@ export class WebhookDeliveryService {
       timestamp: work.occurredAt.toISOString(),
       data: work.data,
     });
-    const headers = webhookHeaders(secrets, work.eventId, Math.floor(Date.now() / 1000), body);
+    const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
     // The trace the causing request came with goes on to the subscriber, from a span of our own.
     if (work.traceId) headers.traceparent = childTraceparent(work.traceId);
     const started = performance.now();
@@ -130,12 +131,12 @@ export class WebhookDeliveryService {
     return { ...(await this.settle(work, run, latencyMs, result, failure)), latencyMs, about };
   }
 
-  private open(sealed: string): KeyObject {
-    let key = this.opened.get(sealed);
+  private signingKey(sealed: string): KeyObject {
+    let key = this.signingKeys.get(sealed);
     if (key === undefined) {
       key = webhookSigningKey(this.secrets.open(sealed));
-      if (this.opened.size >= OPENED_SECRETS_KEPT) this.opened.clear();
-      this.opened.set(sealed, key);
+      if (this.signingKeys.size >= SIGNING_KEYS_KEPT) this.signingKeys.clear();
+      this.signingKeys.set(sealed, key);
     }
     return key;
   }

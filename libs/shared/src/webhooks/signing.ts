@@ -17,7 +17,10 @@ export function webhookSigningKey(secret: string): KeyObject {
   return createSecretKey(Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64'));
 }
 
-/** `v1,` + base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)), key = base64-decoded secret after `whsec_`. */
+/**
+ * `v1,` + base64(HMAC-SHA256(key, `${id}.${timestamp}.${body}`)), key = base64-decoded secret after `whsec_`;
+ * given a secret or the key `webhookSigningKey` made of it.
+ */
 export function signWebhook(secret: string | KeyObject, id: string, timestamp: number, body: string): string {
   const key = typeof secret === 'string' ? webhookSigningKey(secret) : secret;
   const mac = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64');
@@ -25,8 +28,8 @@ export function signWebhook(secret: string | KeyObject, id: string, timestamp: n
 }
 
 /**
- * The three Standard Webhooks headers of one attempt. With several secrets (the current one first, then
- * one still in its rotation grace period) the signature header carries one signature per secret,
+ * The three Standard Webhooks headers of one attempt. With several secrets or their keys (the current one
+ * first, then one still in its rotation grace period) the signature header carries one signature per secret,
  * space separated, so a receiver holding either secret verifies the message.
  */
 export function webhookHeaders(

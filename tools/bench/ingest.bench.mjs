@@ -11,8 +11,8 @@ import { createServices, openRuntime } from '@wms/shared';
 import { postgresSampler } from './backends.mjs';
 import {
   ROUNDS,
-  cpuMs,
   freePort,
+  measureCpu,
   median,
   peakRssMb,
   prepareBenchEnv,
@@ -81,15 +81,13 @@ export default async function ingestBench() {
     // CPU ms per 500-item call of each process named, and of the bench database's PostgreSQL backends;
     // how busy the machine's cores were (a side that leaves them idle waits between its hops).
     const costed = async (pids, work) => {
-      const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)]));
+      const { result: measured, busy } = await withMachineBusy(() => measureCpu(pids, () => postgres.measure(work)));
       const {
         result: { result, postgres: pgMs },
-        busy,
-      } = await withMachineBusy(() => postgres.measure(work));
-      const cpu = Object.fromEntries(
-        Object.entries(pids).map(([name, pid]) => [name, (cpuMs(pid) - before[name]) / BATCHES]),
-      );
-      return { rate: result, cpu: { ...cpu, postgres: pgMs / BATCHES }, busy };
+        cpu,
+      } = measured;
+      const perCall = Object.fromEntries(Object.entries(cpu).map(([name, ms]) => [name, ms / BATCHES]));
+      return { rate: result, cpu: { ...perCall, postgres: pgMs / BATCHES }, busy };
     };
 
     // Warm-up: JIT, connection pools, prepared plans.

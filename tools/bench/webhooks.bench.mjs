@@ -15,9 +15,9 @@ import { ROUNDS, cpuMs, median, peakRssMb, prepareBenchEnv, startApp, startHelpe
 const BACKLOG_EVENTS = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 5_000);
 const STREAM_RATE_PER_S = Number(process.env.BENCH_WEBHOOK_RATE ?? 2_000);
 const STREAM_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 4);
-const LIGHT_RATE_PER_S = 200;
 /** The source appends one small transaction every tick. */
 const STREAM_TICK_MS = 20;
+const LIGHT_RATE_PER_S = 200;
 const LIGHT_SECONDS = 2;
 
 export default async function webhooksBench() {

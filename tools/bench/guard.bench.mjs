@@ -1,7 +1,9 @@
 // The API-key guard's cost: requests/s of one trivial integration GET through the full guard (cached
 // verification, IP/origin checks, the Redis sliding-window limit with a high limit, request log) against
 // the same handler without the guard. Each side is a process of its own (processes/guard-server.mjs),
-// the load generator another; the sides alternate over several rounds.
+// the load generator another; the sides alternate over several rounds. The goal is read from the first
+// case; the second, a key without a limit (no Redis call), tells the limiter's round trip apart from the
+// rest of the guard.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServices, openRuntime } from '@wms/shared';
@@ -21,6 +23,10 @@ export default async function guardBench() {
   const started = [];
   try {
     const key = await services.apiKeys.create({ name: 'bench', scopes: ['read'], rateLimitPerMinute: 1_000_000 }, null);
+    const unlimited = await services.apiKeys.create(
+      { name: 'bench-unlimited', scopes: ['read'], rateLimitPerMinute: 0 },
+      null,
+    );
     const guarded = await startHelper('guard-server', bench.env, ['guarded'], { logFile });
     started.push(guarded);
     const bare = await startHelper('guard-server', bench.env, ['bare'], { logFile });
@@ -40,21 +46,30 @@ export default async function guardBench() {
     });
     const withGuard = target(guarded, { 'x-api-key': key.rawKey });
     const withoutGuard = target(bare);
+    const cases = [
+      ['trivial GET, guarded / unguarded', withGuard, withoutGuard],
+      ['  the same, key without a limit', target(guarded, { 'x-api-key': unlimited.rawKey }), withoutGuard],
+    ];
     // Warm-up: caches, JIT, connection pools.
-    for (const side of [withGuard, withoutGuard])
+    for (const side of [withGuard, withoutGuard, cases[1][1]])
       await loadgen.call({ options: { ...side.load.options, duration: 1 } });
     // What the guard costs beside its own process: the rate limit's Redis calls, the request log's rows.
     const backends = await backendReaders(bench.config);
-    let row;
+    const rows = [];
     try {
-      row = await compareRounds('trivial GET, guarded / unguarded', loadgen, withGuard, withoutGuard, { backends });
+      for (const [name, service, baseline] of cases)
+        rows.push(await compareRounds(name, loadgen, service, baseline, { backends }));
     } finally {
       await backends.close();
     }
-    console.log(`${ROUNDS} rounds, sides alternating; ${SECONDS} s per side and round, ${CONNECTIONS} connections`);
-    console.table([row]);
+    console.log(
+      `${ROUNDS} rounds per case, sides alternating; ${SECONDS} s per side and round, ${CONNECTIONS} connections` +
+        `; the goal (>= 0.85) is read from the first case`,
+    );
+    console.table(rows);
     printPeakRss({ guarded: guarded.pid, unguarded: bare.pid });
-    if (!row['non-2xx service/bare'].startsWith('0/')) console.log('WARNING: some guarded requests were not 2xx');
+    if (rows.some((row) => !row['non-2xx service/bare'].startsWith('0/')))
+      console.log('WARNING: some guarded requests were not 2xx');
   } finally {
     for (const helper of started.reverse()) await helper.stop();
     await runtime.close();

@@ -12,7 +12,8 @@
 //   npm run bench:instructions -- guard                                  the guard bench's trivial GET, guarded
 //                                                                         and unguarded (its two servers)
 //   INSTRUCTIONS_WARMUP (25000) and INSTRUCTIONS_REQUESTS (3000) set the request counts; INSTRUCTIONS_KEEP=1
-//   keeps the callgrind files (for callgrind_annotate) and prints where.
+//   keeps the callgrind files (for callgrind_annotate) and prints where; INSTRUCTIONS_GUARD_LIMIT (1000000)
+//   is the guard key's limit per minute, 0 for a key without a limit (no limiter call).
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ import { benchApiKey, freePort, prepareBenchEnv, startHelper, waitForReady } fro
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WARMUP = Number(process.env.INSTRUCTIONS_WARMUP ?? 25_000);
 const REQUESTS = Number(process.env.INSTRUCTIONS_REQUESTS ?? 3_000);
+const GUARD_LIMIT = Number(process.env.INSTRUCTIONS_GUARD_LIMIT ?? 1_000_000);
 const CONNECTIONS = 8;
 const args = process.argv.slice(2);
 const inquiry = args.find((arg) => arg === 'stock' || arg === 'order' || arg === 'guard') ?? 'stock';
@@ -39,11 +41,11 @@ const out = mkdtempSync(join(tmpdir(), 'wms-callgrind-'));
 const started = [];
 try {
   const { tenant, key } = await benchApiKey(services, 'instructions');
-  // The guard bench's key: read scope and a rate limit, so the Redis limiter decides every request.
+  // The guard bench's key: read scope and a rate limit, so the Redis limiter decides every request (unless 0).
   const guardKey =
     inquiry === 'guard'
       ? await services.apiKeys.create(
-          { name: 'instructions-guard', scopes: ['read'], rateLimitPerMinute: 1_000_000, tenantId: tenant.id },
+          { name: 'instructions-guard', scopes: ['read'], rateLimitPerMinute: GUARD_LIMIT, tenantId: tenant.id },
           null,
         )
       : null;
@@ -120,8 +122,10 @@ try {
     execFileSync('callgrind_control', ['-d', String(child.pid)], { stdio: 'ignore' });
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const { total, compiler } = countedInstructions(out, `${server}.${child.pid}`);
+    const what = inquiry === 'guard' ? 'trivial GET' : `${inquiry} inquiry`;
+    const side = server === 'guarded' && GUARD_LIMIT === 0 ? 'guarded (key without a limit)' : server;
     console.log(
-      `${inquiry === 'guard' ? 'trivial GET' : `${inquiry} inquiry`}, ${server}: ${((total - compiler) / REQUESTS / 1e3).toFixed(0)} k instructions per request ` +
+      `${what}, ${side}: ${((total - compiler) / REQUESTS / 1e3).toFixed(0)} k instructions per request ` +
         `(${(total / REQUESTS / 1e3).toFixed(0)} k with TurboFan's compilation), ${REQUESTS} requests after ${WARMUP}`,
     );
     child.kill('SIGKILL');

@@ -1,6 +1,7 @@
 import { UnrecoverableError } from 'bullmq';
 import {
   deliveryJobId,
+  isUuid,
   webhookDeliveryBatchSchema,
   type BatchedDelivery,
   type WebhookDeliveryBatchData,
@@ -57,8 +58,6 @@ async function settleOne(
   counts[outcome.kind === 'retry' ? 'retried' : outcome.kind] += 1;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const isUuid = (value: unknown) => typeof value === 'string' && UUID.test(value);
 const isCount = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 
 /**

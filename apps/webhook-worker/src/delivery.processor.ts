@@ -2,6 +2,7 @@ import { DelayedError, UnrecoverableError, type BackoffStrategy, type Job, type 
 import {
   WEBHOOK_DELIVERY_BATCH_JOB,
   backoffDelay,
+  isUuid,
   runWithContext,
   webhookDeliveryJobSchema,
   type WebhookDeliveryBatchData,
@@ -76,8 +77,6 @@ async function deliverOne(
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * The job's payload. The payloads the worker and relay write (two UUIDs and a count) are recognised directly; anything else is
  * left to the joi schema, which accepts what it accepts and words the error of what it refuses.
@@ -85,9 +84,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function checkedPayload(data: unknown): WebhookDeliveryJobData {
   const { deliveryId, subscriptionId, attemptsBefore, ...rest } = (data ?? {}) as Partial<WebhookDeliveryJobData>;
   if (
-    typeof deliveryId === 'string' &&
-    UUID.test(deliveryId) &&
-    (subscriptionId === undefined || (typeof subscriptionId === 'string' && UUID.test(subscriptionId))) &&
+    isUuid(deliveryId) &&
+    (subscriptionId === undefined || isUuid(subscriptionId)) &&
     (attemptsBefore === undefined || (Number.isSafeInteger(attemptsBefore) && attemptsBefore >= 0)) &&
     Object.keys(rest).length === 0
   )

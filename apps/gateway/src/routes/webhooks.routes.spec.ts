@@ -124,6 +124,20 @@ describe('webhook subscriptions API', () => {
     expect(badEvents.body.details.map((detail) => detail.path).sort()).toEqual(['events.0', 'extra']);
   });
 
+  it('when tenantId is not a UUID, listing and registration answer 400 naming it, as do unknown list filters', async () => {
+    const listed = await request(gateway.url, 'GET', '/api/v1/webhooks?tenantId=not-a-tenant', { token: adminToken });
+    const filtered = await request(gateway.url, 'GET', '/api/v1/webhooks?colour=blue', { token: adminToken });
+    const registered = await create({ url: 'https://93.184.215.14/x', events: ['*'], tenantId: 'not-a-tenant' });
+
+    expect(listed.status).toBe(400);
+    expect(listed.body.message).toBe('Invalid query');
+    expect(listed.body.details).toEqual([{ path: 'tenantId', message: expect.stringContaining('tenantId') }]);
+    expect(filtered.status).toBe(400);
+    expect(filtered.body.details.map((detail) => detail.path)).toEqual(['colour']);
+    expect(registered.status).toBe(400);
+    expect(registered.body.details).toEqual([{ path: 'tenantId', message: expect.stringContaining('tenantId') }]);
+  });
+
   it('when NODE_ENV is production, a plain http URL is refused', async () => {
     const production = await ctx.startGateway({ NODE_ENV: 'production', METRICS_TOKEN: 'metrics-token-of-production' });
 

@@ -1,5 +1,14 @@
 import { Router } from 'express';
-import { eventTypeCatalogue, type DeliveryEnqueuer, type Logger, type Services, type TokenService } from '@wms/shared';
+import {
+  createSubscriptionSchema,
+  eventTypeCatalogue,
+  listSubscriptionsQuerySchema,
+  validate,
+  type DeliveryEnqueuer,
+  type Logger,
+  type Services,
+  type TokenService,
+} from '@wms/shared';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
@@ -31,15 +40,17 @@ export function webhooksRoutes(
   });
 
   router.post('/', async (req, res) => {
-    // The service validates the whole body; only the tenant is read here, to scope it.
+    // Validated before the tenant is looked up, so a malformed tenantId is the body's 400 like any other field.
     const body: unknown = req.body ?? {};
-    const tenantId = tenantScopeOf(req.principal!, (body as { tenantId?: unknown }).tenantId, false);
+    const { tenantId: named } = validate<{ tenantId?: string | null }>(createSubscriptionSchema, body);
+    const tenantId = tenantScopeOf(req.principal!, named, false);
     if (tenantId) await services.tenants.requireExisting(tenantId);
     res.status(201).json(await services.webhooks.create(body, tenantId, req.principal!.sub));
   });
 
   router.get('/', async (req, res) => {
-    const tenantFilter = tenantScopeOf(req.principal!, req.query.tenantId, false);
+    const query = validate<{ tenantId?: string }>(listSubscriptionsQuerySchema, req.query, 'Invalid query');
+    const tenantFilter = tenantScopeOf(req.principal!, query.tenantId, false);
     res.json(await services.webhooks.list(viewer(req.principal!), tenantFilter));
   });
 

@@ -1,4 +1,5 @@
 import { AppError } from '../errors/index.js';
+import { isUuid } from '../validation/index.js';
 
 export const TENANT_REQUIRED_MESSAGE = 'tenantId is required.';
 
@@ -20,11 +21,9 @@ export function resolveKeyTenant(key: { tenantId: string | null }, requested: un
     return key.tenantId;
   }
   if (named === undefined) throw new AppError(400, 'TENANT_REQUIRED', TENANT_REQUIRED_MESSAGE);
-  if (!UUID.test(named))
+  if (!isUuid(named))
     throw AppError.validation('Request validation failed', [
       { path: 'tenantId', message: 'tenantId must be a valid GUID' },
     ]);
   return named;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,4 +1,4 @@
-import { Joi, validate } from '../validation/index.js';
+import { Joi, isUuid, validate } from '../validation/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import type { EventsService } from '../events/index.js';
@@ -15,8 +15,6 @@ export interface ConfirmPickInput {
 export const confirmPickSchema = Joi.object<ConfirmPickInput>({
   qtyPicked: quantity().description('what was picked; at most the task qty; defaults to the task qty'),
 }).label('ConfirmPick');
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The confirm answer: the task as the order inquiry shows it, and the order's state after it. */
 export type ConfirmedPick = PickTaskView & { orderStatus: OrderStatus };
@@ -57,7 +55,7 @@ export class PickingService {
 
   async confirm({ tenantId, transaction }: WriteContext, taskId: string, body: unknown): Promise<ConfirmedPick> {
     const input = validate(confirmPickSchema, body ?? {});
-    const orderId = UUID.test(taskId) ? await this.repository.orderOf(tenantId, taskId, transaction) : null;
+    const orderId = isUuid(taskId) ? await this.repository.orderOf(tenantId, taskId, transaction) : null;
     if (!orderId) throw AppError.notFound(`Pick task ${taskId} not found`);
     // The order first, then the task: the order of locks every operation on an order keeps.
     const order = await this.orders.lockById(tenantId, orderId, transaction);

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
+import { isUuid } from '../validation/index.js';
 import { tenantModel, type TenantAttributes } from './tenant.model.js';
 
 /** The tenant the seed routine creates; self-registered users join it. */
@@ -40,6 +41,7 @@ export class TenantsService {
   }
 
   async findById(id: string): Promise<Tenant | null> {
+    if (!isUuid(id)) return null;
     const row = await tenantModel(this.db).findByPk(id, { raw: true });
     return row ? toTenant(row as unknown as TenantAttributes) : null;
   }

@@ -5,7 +5,7 @@ import { roles, type Principal, type Role } from '../access/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import { TenantsService } from '../tenants/index.js';
-import { validate } from '../validation/index.js';
+import { isUuid, validate } from '../validation/index.js';
 import { hashPassword } from './passwords.js';
 import { toUserRecord, type UserAttributes, type UserRecord } from './user.model.js';
 import { UsersRepository, type UserChanges } from './users.repository.js';
@@ -13,7 +13,6 @@ import { createUserSchema, listUsersQuerySchema, updateUserSchema, type UpdateUs
 
 /** Fields a user may change on its own record through the users endpoints; the rest needs another user. */
 const SELF_EDITABLE = new Set(['firstName', 'lastName', 'language']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const USER_ENTITY = 'user';
 /** What an audit entry keeps of a user: never the password hash, and no login bookkeeping. */
@@ -104,7 +103,7 @@ export class UsersService {
   }
 
   async get(actor: Principal, id: string): Promise<UserRecord> {
-    const user = UUID.test(id) ? await this.repository.findById(id) : null;
+    const user = isUuid(id) ? await this.repository.findById(id) : null;
     if (!user || !isVisibleTo(actor, user)) throw userNotFound(id);
     return toUserRecord(user);
   }
@@ -168,7 +167,7 @@ export class UsersService {
     action: string,
     change: (target: UserAttributes, transaction: Transaction) => Promise<UserAttributes>,
   ): Promise<UserRecord> {
-    if (!UUID.test(id)) throw userNotFound(id);
+    if (!isUuid(id)) throw userNotFound(id);
     const updated = await this.db.sequelize.transaction(async (transaction) => {
       const target = await this.repository.findById(id, { transaction, lock: true });
       if (!target || !isVisibleTo(actor, target)) throw userNotFound(id);

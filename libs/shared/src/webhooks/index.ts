@@ -24,7 +24,12 @@ export { assertDeliverableUrl, guardedLookup, isBlockedAddress, parseWebhookUrl,
 export { backoffDelay, parseRetryAfter, MAX_BACKOFF_MS } from './backoff.js';
 export { RESPONSE_SNIPPET_BYTES } from './http-sender.js';
 export { SubscriptionSlots, type SlotDecision, type SubscriptionSlotsOptions } from './subscription-slots.js';
-export { createSubscriptionSchema, updateSubscriptionSchema, listDeliveriesSchema } from './webhook.schema.js';
+export {
+  createSubscriptionSchema,
+  updateSubscriptionSchema,
+  listSubscriptionsQuerySchema,
+  listDeliveriesSchema,
+} from './webhook.schema.js';
 export { resealSecrets, type ResealReport } from './secret-reseal.js';
 export { eventTypeCatalogue, webhooksOpenApi, type EventTypeDescription } from './event-types.js';
 export { readOutboxStats } from './outbox-stats.js';

@@ -16,6 +16,11 @@ export const createSubscriptionSchema = Joi.object({
   description: Joi.string().trim().max(500).allow(''),
 });
 
+/** The subscriptions list: a cross-tenant user may narrow it to one tenant. */
+export const listSubscriptionsQuerySchema = Joi.object({
+  tenantId: Joi.string().uuid(),
+});
+
 export const updateSubscriptionSchema = Joi.object({
   url,
   events: eventsList,

@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import { EventsService } from '../events/index.js';
-import { validate } from '../validation/index.js';
+import { isUuid, validate } from '../validation/index.js';
 import { SecretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signing.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
@@ -209,8 +209,4 @@ export class WebhooksService {
       );
     }
   }
-}
-
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }

@@ -37,6 +37,11 @@ describe('queue console at /admin/queues', () => {
     expect((await open({}, `${CONSOLE}/api/queues`)).status).toBe(401);
   });
 
+  it('when the session cookie is not valid percent-encoding, the console answers 401 as without one', async () => {
+    expect((await open({ cookie: 'wms_queue_console=%ZZ' })).status).toBe(401);
+    expect((await open({ cookie: 'wms_queue_console=%E0%A4%A' }, `${CONSOLE}/api/queues`)).status).toBe(401);
+  });
+
   it('when a signed-in user is not an admin, the console answers 403', async () => {
     expect((await open({ authorization: `Bearer ${managerToken}` })).status).toBe(403);
     expect((await request(gateway.url, 'POST', SESSION, { token: managerToken })).status).toBe(403);

@@ -13,6 +13,7 @@ import {
   type WebhookDeliveryQueue,
   userModel,
 } from '@wms/shared';
+import { readCookie } from '../http/cookies.js';
 import { requireAdminRole, requireJwt } from '../http/jwt-guard.js';
 
 export const QUEUE_CONSOLE_PATH = '/admin/queues';
@@ -126,14 +127,6 @@ function consoleAuth(tokens: TokenService, db: Database): RequestHandler {
     if (user.role !== 'admin') throw AppError.forbidden('Admin role required');
     next();
   };
-}
-
-function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
-  }
-  return undefined;
 }
 
 /**

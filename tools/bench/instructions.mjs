@@ -1,12 +1,11 @@
 // Instructions per inquiry, counted by valgrind's callgrind: user-space instructions of one server process
 // (the gateway, or the bare Express + `pg` server of the documents bench) over N requests after a long
-// warm-up, TurboFan's compilation left out. Unlike requests/s on a shared 2-core machine, where the same
-// code moves by ±10 % between runs, the count repeats within about 2 %: it tells whether a change to the
-// hot path saves work, before `npm run bench` measures what that is worth. Not a target: the kernel's share
-// (socket writes) is not counted, and the server runs some 50 times slower under valgrind. Run it alone:
-// two counts running side by side both came out higher (513 k and 472 k against 401 k and 391 k alone),
-// likely because a server that is not kept busy does more per request (more wake-ups, fewer requests per
-// turn of its event loop).
+// warm-up, TurboFan's compilation left out. Unlike requests/s, which move by several per cent between runs
+// of the same code, the count repeats within about 2 %: it tells whether a change to the hot path saves
+// work, before `npm run bench` measures what that is worth. Not a target: the kernel's share (socket
+// writes) is not counted, and the server runs some 50 times slower under valgrind. Run it alone: two counts
+// running side by side both come out higher, likely because a server that is not kept busy does more per
+// request (more wake-ups, fewer requests per turn of its event loop).
 //
 //   npm run bench:instructions -- [stock|order] [gateway|bare ...]     (default: stock gateway bare)
 //   npm run bench:instructions -- guard                                  the guard bench's trivial GET, guarded

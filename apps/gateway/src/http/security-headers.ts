@@ -6,9 +6,8 @@ import helmet from 'helmet';
  * The headers of every JSON answer under /api/ (the integration API and the admin API), as the OWASP REST
  * Security Cheat Sheet lists them for APIs: nothing may frame, load or cache the answer, and its type is not
  * sniffed. Helmet's defaults are written for HTML documents (a page's script and style sources, legacy
- * browser switches); on a JSON answer they protect nothing, and each header costs Node's HTTP code about
- * 5 k instructions (helmet's twelve were a seventh of the gateway's work per inquiry: docs/decisions.md,
- * "Fast answers, sixth pass").
+ * browser switches); on a JSON answer they protect nothing, and each header is work for Node's HTTP code on
+ * every answer (docs/adr/0063-security-headers-for-json-answers.md).
  */
 export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Cache-Control', 'no-store'],

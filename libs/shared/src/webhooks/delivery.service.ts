@@ -62,7 +62,8 @@ export type DisableGone = (subscriptionId: string, reason: string) => Promise<un
  * One delivery attempt: sign, POST, record. Rules: any 2xx succeeds; 410 fails the run and disables
  * the subscription; every other answer, a timeout or a connection error is retried with backoff until
  * the last attempt (4xx included: a receiver answering 401/404 during a deploy or a key rotation
- * usually recovers; see docs/decisions.md). A refused address or an unreadable secret fails at once.
+ * usually recovers; docs/adr/0038-webhook-delivery-and-retry-rules.md). A refused address or an unreadable
+ * secret fails at once.
  */
 export class WebhookDeliveryService {
   readonly repository: DeliveryRepository;

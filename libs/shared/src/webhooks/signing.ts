@@ -10,7 +10,7 @@ export function generateWebhookSecret(): string {
 /**
  * The HMAC key of a secret: the base64-decoded part after `whsec_`. A sender that signs often keeps it:
  * an HMAC over a KeyObject costs a sixth of one over the key's bytes, which Node turns into a KeyObject
- * on every call (see docs/decisions.md).
+ * on every call (docs/adr/0037-standard-webhooks-body-and-signature.md).
  */
 export function webhookSigningKey(secret: string): KeyObject {
   if (!secret.startsWith(SECRET_PREFIX)) throw new Error('webhook secret must start with whsec_');

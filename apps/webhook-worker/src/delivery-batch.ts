@@ -1,7 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import {
   deliveryJobId,
-  isUuid,
   webhookDeliveryBatchSchema,
   type BatchedDelivery,
   type WebhookDeliveryBatchData,
@@ -58,31 +57,8 @@ async function settleOne(
   counts[outcome.kind === 'retry' ? 'retried' : outcome.kind] += 1;
 }
 
-const isCount = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-
-/**
- * The batch's payload. What the relay writes is recognised directly (joi's per-key machinery cost more
- * than the rest of a batch's bookkeeping); anything else is left to the joi schema, which words the error.
- */
+/** The batch's payload, checked against the queue contract's schema. */
 function checkedBatch(data: unknown): WebhookDeliveryBatchData {
-  const { deliveries, ...rest } = (data ?? {}) as Partial<WebhookDeliveryBatchData>;
-  if (
-    Array.isArray(deliveries) &&
-    deliveries.length > 0 &&
-    Object.keys(rest).length === 0 &&
-    deliveries.every(
-      (entry) =>
-        typeof entry === 'object' &&
-        entry !== null &&
-        Object.keys(entry).length === 5 &&
-        isUuid(entry.deliveryId) &&
-        isUuid(entry.eventId) &&
-        isUuid(entry.subscriptionId) &&
-        isCount(entry.generation) &&
-        isCount(entry.attempts),
-    )
-  )
-    return { deliveries };
   const { error, value } = webhookDeliveryBatchSchema.validate(data);
   if (error) throw new UnrecoverableError(`invalid batch payload: ${error.message}`);
   return value;

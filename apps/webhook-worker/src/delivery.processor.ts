@@ -2,7 +2,6 @@ import { DelayedError, UnrecoverableError, type BackoffStrategy, type Job, type 
 import {
   WEBHOOK_DELIVERY_BATCH_JOB,
   backoffDelay,
-  isUuid,
   runWithContext,
   webhookDeliveryJobSchema,
   type WebhookDeliveryBatchData,
@@ -77,23 +76,8 @@ async function deliverOne(
   }
 }
 
-/**
- * The job's payload. The payloads the worker and relay write (two UUIDs and a count) are recognised directly; anything else is
- * left to the joi schema, which accepts what it accepts and words the error of what it refuses.
- */
+/** The job's payload, checked against the queue contract's schema. */
 function checkedPayload(data: unknown): WebhookDeliveryJobData {
-  const { deliveryId, subscriptionId, attemptsBefore, ...rest } = (data ?? {}) as Partial<WebhookDeliveryJobData>;
-  if (
-    isUuid(deliveryId) &&
-    (subscriptionId === undefined || isUuid(subscriptionId)) &&
-    (attemptsBefore === undefined || (Number.isSafeInteger(attemptsBefore) && attemptsBefore >= 0)) &&
-    Object.keys(rest).length === 0
-  )
-    return {
-      deliveryId,
-      ...(subscriptionId === undefined ? {} : { subscriptionId }),
-      ...(attemptsBefore === undefined ? {} : { attemptsBefore }),
-    };
   const { error, value } = webhookDeliveryJobSchema.validate(data);
   if (error) throw new UnrecoverableError(`invalid job payload: ${error.message}`);
   return value;

@@ -1,4 +1,3 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
@@ -23,40 +22,17 @@ export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
 const API_PREFIX = '/api/';
 
 /**
- * Security headers on every answer: the API set above under /api/, helmet()'s default headers everywhere
- * else (pages set their own Content-Security-Policy on top). Both lists are worked out once: neither depends
- * on the request, so an answer gets its list from one loop rather than from helmet's chain of a dozen
- * middleware.
+ * Security headers on every answer: the API set above under /api/, and helmet() with its defaults
+ * everywhere else (pages set their own Content-Security-Policy on top).
  */
 export function securityHeaders(): RequestHandler {
-  const page = helmetDefaults();
+  const pageHeaders = helmet();
   return (req, res, next) => {
-    const api = req.url.startsWith(API_PREFIX);
-    for (const [name, value] of api ? API_SECURITY_HEADERS : page.set) res.setHeader(name, value);
-    // Express' X-Powered-By is disabled on the app; helmet's removal only matters for pages of sub-apps.
-    if (!api) for (const name of page.removed) res.removeHeader(name);
+    if (!req.url.startsWith(API_PREFIX)) {
+      pageHeaders(req, res, next);
+      return;
+    }
+    for (const [name, value] of API_SECURITY_HEADERS) res.setHeader(name, value);
     next();
   };
-}
-
-/** What helmet() does to a response with its default options: the headers it sets and those it removes. */
-export function helmetDefaults(): { set: Array<[string, string]>; removed: string[] } {
-  const set: Array<[string, string]> = [];
-  const removed: string[] = [];
-  const recorder = {
-    setHeader(name: string, value: string | number | readonly string[]) {
-      set.push([name, String(value)]);
-      return recorder;
-    },
-    removeHeader(name: string) {
-      removed.push(name);
-    },
-  };
-  let done = false;
-  helmet()({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error;
-    done = true;
-  });
-  if (!done) throw new Error('helmet did not set its headers synchronously');
-  return { set, removed };
 }

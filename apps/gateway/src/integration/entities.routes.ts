@@ -107,7 +107,7 @@ function bulkWrite(
       : await jobs.waitForResult(submitted, runtime.config.bulkSyncTimeoutMs);
     if (outcome.state === 'completed') {
       // The stored result is JSON text: it goes out (and into the idempotency record) as it is.
-      const answer = bulkEnvelopeText(outcome.resultJson, req.requestId);
+      const answer = bulkEnvelopeText(outcome.result, req.requestId);
       await req.idempotency?.storeText(answer.status, answer.body);
       res.status(answer.status).type('application/json').send(answer.body);
     } else if (outcome.state === 'failed') {

@@ -9,6 +9,7 @@ import {
   closeWithin,
   type AppLifecycle,
   type BulkResult,
+  type BulkResultText,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
@@ -22,8 +23,8 @@ import {
 
 type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 
-/** A finished job's result is its stored JSON text (the bulk envelope without requestId). */
-export type JobOutcome = { state: 'completed'; resultJson: string } | { state: 'failed' } | { state: 'pending' };
+/** A finished job's result is its stored JSON text (the bulk envelope without requestId) and its status. */
+export type JobOutcome = { state: 'completed'; result: BulkResultText } | { state: 'failed' } | { state: 'pending' };
 export type PublicJobState = 'queued' | 'active' | 'completed' | 'failed';
 export interface PublicJob {
   state: PublicJobState;
@@ -173,7 +174,8 @@ export class IngestJobs {
   private async outcome(jobId: string): Promise<JobOutcome> {
     try {
       const job = await this.repository.status(jobId);
-      if (job?.state === 'completed') return { state: 'completed', resultJson: job.result! };
+      if (job?.state === 'completed')
+        return { state: 'completed', result: { status: job.resultStatus!, json: job.result! } };
       if (job?.state === 'failed') return { state: 'failed' };
       return { state: 'pending' };
     } catch {

@@ -1,4 +1,5 @@
 import { Job } from 'bullmq';
+import { PollLoop } from '../lifecycle/index.js';
 import type { Logger } from '../logging/index.js';
 import { ingestJobData, type IngestQueue } from '../queue/index.js';
 import type { BulkJobsRepository, DispatchRow } from './bulk-jobs.repository.js';
@@ -20,12 +21,8 @@ export interface DispatcherOptions {
  * written already, retried so that its result is stored. Adding is idempotent (the job id is the row's).
  */
 export class BulkJobDispatcher {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+  private readonly loop: PollLoop;
   private recheckAll = false;
-  private lastErrorLog = 0;
-  private readonly pollIntervalMs: number;
   private readonly recheckAfterMs: number;
   private readonly batchSize: number;
   private readonly redisTimeoutMs: number;
@@ -36,7 +33,11 @@ export class BulkJobDispatcher {
     private readonly logger: Logger,
     options: DispatcherOptions = {},
   ) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.loop = new PollLoop(() => this.pass(), {
+      intervalMs: options.pollIntervalMs ?? 1_000,
+      onError: (error) =>
+        this.logger.warn({ err: error }, 'bulk job dispatch failed; jobs wait in PostgreSQL and are retried'),
+    });
     this.recheckAfterMs = options.recheckAfterMs ?? 10_000;
     this.batchSize = options.batchSize ?? 200;
     this.redisTimeoutMs = options.redisTimeoutMs ?? 5_000;
@@ -86,52 +87,33 @@ export class BulkJobDispatcher {
   }
 
   start(redisReady?: { on(event: 'ready', listener: () => void): unknown }): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.loop.running) return;
     // A worker starting may meet a Redis that lost its data before: its first pass looks up every job.
     this.recheckAll = true;
     // Every (re)connection may find a Redis that lost its data: look up every unfinished job then.
     redisReady?.on('ready', () => this.nudge(true));
-    this.loop = this.run();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   nudge(recheckAll = false): void {
     if (recheckAll) this.recheckAll = true;
-    this.wake?.();
+    this.loop.wake();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      const recheckAll = this.recheckAll;
-      this.recheckAll = false;
-      try {
-        await this.runOnce(recheckAll);
-      } catch (error) {
-        if (recheckAll) this.recheckAll = true;
-        this.logThrottled(error);
-      }
-      await this.sleep();
+  /** One pass of the loop; a recheck of everything that fails is tried again on the next. */
+  private async pass(): Promise<void> {
+    const recheckAll = this.recheckAll;
+    this.recheckAll = false;
+    try {
+      await this.runOnce(recheckAll);
+    } catch (error) {
+      if (recheckAll) this.recheckAll = true;
+      throw error;
     }
-  }
-
-  private sleep(): Promise<void> {
-    if (!this.running || this.recheckAll) return Promise.resolve();
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined = undefined;
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-      timer = setTimeout(done, this.pollIntervalMs);
-      this.wake = done;
-    });
   }
 
   private bounded<T>(promise: Promise<T>): Promise<T> {
@@ -143,11 +125,5 @@ export class BulkJobDispatcher {
       );
     });
     return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-  }
-
-  private logThrottled(error: unknown): void {
-    if (Date.now() - this.lastErrorLog < 10_000) return;
-    this.lastErrorLog = Date.now();
-    this.logger.warn({ err: error }, 'bulk job dispatch failed; jobs wait in PostgreSQL and are retried');
   }
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import {
   BulkAlreadyWritten,
+  bulkResultText,
   runBulk,
   type BulkJobHooks,
   type BulkResult,
@@ -59,11 +60,11 @@ export class BulkJobRunner {
   private hooks(job: StoredBulkJob): BulkJobHooks {
     const written = job.state === 'written' ? (JSON.parse(job.outcome ?? '[]') as object[]) : undefined;
     return {
-      guard: new JobWriteGuard(this.db, job.id, written),
+      guard: new JobWriteGuard(this.repository, job.id, written),
       claim: (transaction: Transaction) => this.repository.claim(job.id, transaction),
       // Another run that completed first stored the same result (from the same written rows).
       complete: async (result, transaction) => {
-        await this.repository.complete(job.id, JSON.stringify(result), transaction);
+        await this.repository.complete(job.id, bulkResultText(result), transaction);
       },
     };
   }

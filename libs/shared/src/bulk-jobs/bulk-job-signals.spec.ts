@@ -57,7 +57,7 @@ describe('bulk job signals from PostgreSQL', () => {
     let otherWoken = false;
     const otherWait = other.next(NEVER_MS).then(() => (otherWoken = true));
 
-    await repository.complete(jobId, '{"status":"success"}');
+    await repository.complete(jobId, { status: 'success', json: '{"status":"success"}' });
     await signal.next(NEVER_MS);
 
     expect(otherWoken).toBe(false);
@@ -71,7 +71,7 @@ describe('bulk job signals from PostgreSQL', () => {
     const jobId = await storedJob();
     const signal = signals.expect(jobId);
 
-    await repository.complete(jobId, '{"status":"success"}');
+    await repository.complete(jobId, { status: 'success', json: '{"status":"success"}' });
     await signal.next(NEVER_MS);
 
     signal.release();
@@ -92,7 +92,7 @@ describe('bulk job signals from PostgreSQL', () => {
     await waitFor(listeners, (count) => count === 1, 10_000, 'the signals to listen again');
     const laterId = await storedJob();
     const later = signals.expect(laterId);
-    await repository.complete(laterId, '{"status":"success"}');
+    await repository.complete(laterId, { status: 'success', json: '{"status":"success"}' });
     await later.next(NEVER_MS);
     later.release();
   });

@@ -107,6 +107,7 @@ export class BulkJobSignals {
 
   private async listen(): Promise<void> {
     if (this.closed) return;
+    // A connection of its own: LISTEN belongs to a session, and a pooled connection goes back to the pool.
     const client = new pg.Client({ connectionString: this.databaseUrl });
     const lost = (error?: unknown) => {
       if (this.client !== client) return;

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
-import { PreparedRead, type Database } from '../db/index.js';
+import { PreparedStatement, type Database } from '../db/index.js';
+import type { BulkResultText } from '../integration/index.js';
 import type { IngestJobName } from '../queue/index.js';
 
 export type BulkJobState = 'queued' | 'written' | 'completed' | 'failed';
@@ -28,6 +30,8 @@ export interface BulkJobStatus {
   state: BulkJobState;
   /** The stored result (JSON text) of a completed job. */
   result: string | null;
+  /** The status of that result (success, or partial when an entry has an error). */
+  resultStatus: BulkResultText['status'] | null;
 }
 
 /** What a worker reads to run a job. */
@@ -58,28 +62,42 @@ const STATUS_COLUMNS = `id, entity, tenant_id AS "tenantId", api_key_id AS "apiK
 
 // The statements every bulk call runs run as named prepared statements on a pooled connection: planned
 // once per connection, and without Sequelize's query path, which costs more than they do.
-const submitStatement = new PreparedRead<{ inserted: boolean; state: BulkJobState }>(
+const submitStatement = new PreparedStatement<{ inserted: boolean; state: BulkJobState }>(
   'bulk-job-submit',
   `INSERT INTO bulk_jobs AS b (id, entity, tenant_id, api_key_id, request_id, trace_id, entries, dispatched_at)
    VALUES ($1, $2, $3, $4, $5, $6, $7, now())
    ON CONFLICT (id) DO UPDATE SET state = 'queued', request_id = EXCLUDED.request_id,
-     trace_id = EXCLUDED.trace_id, error = NULL, result = NULL, outcome = NULL, finished_at = NULL, dispatched_at = now()
+     trace_id = EXCLUDED.trace_id, error = NULL, result = NULL, result_status = NULL, outcome = NULL, finished_at = NULL, dispatched_at = now()
    WHERE b.state = 'failed'
    RETURNING (xmax = 0) AS inserted, state`,
 );
-const statusStatement = new PreparedRead<BulkJobStatus>(
+const statusStatement = new PreparedStatement<BulkJobStatus>(
   'bulk-job-status',
-  `SELECT ${STATUS_COLUMNS}, result FROM bulk_jobs WHERE id = $1`,
+  `SELECT ${STATUS_COLUMNS}, result, result_status AS "resultStatus" FROM bulk_jobs WHERE id = $1`,
 );
-const loadStatement = new PreparedRead<StoredBulkJob>(
+const loadStatement = new PreparedStatement<StoredBulkJob>(
   'bulk-job-load',
-  `SELECT ${STATUS_COLUMNS}, entries, outcome, result FROM bulk_jobs WHERE id = $1`,
+  `SELECT ${STATUS_COLUMNS}, entries, outcome, result, result_status AS "resultStatus" FROM bulk_jobs WHERE id = $1`,
 );
-const completeStatement = new PreparedRead<{ id: string }>(
+const completeStatement = new PreparedStatement<{ id: string }>(
   'bulk-job-complete',
-  `UPDATE bulk_jobs SET state = 'completed', result = $2, outcome = NULL, finished_at = now()
+  `UPDATE bulk_jobs SET state = 'completed', result = $2, result_status = $3, outcome = NULL, finished_at = now()
     WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
 );
+
+// A handler's guarded statement is the same text every time: it is prepared once per connection, under a
+// name taken from its text.
+const guardedStatements = new Map<string, PreparedStatement<object>>();
+
+function guardedStatement(text: string): PreparedStatement<object> {
+  let statement = guardedStatements.get(text);
+  if (!statement) {
+    const name = `bulk-guard-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statement = new PreparedStatement(name, text);
+    guardedStatements.set(text, statement);
+  }
+  return statement;
+}
 
 /** The bulk_jobs table: the durable record of every accepted bulk call. */
 export class BulkJobsRepository {
@@ -136,14 +154,36 @@ export class BulkJobsRepository {
    * Stores the result of a job not yet completed: in the transaction given, else on a connection of its
    * own. False when another run completed it first.
    */
-  async complete(id: string, result: string, transaction?: Transaction): Promise<boolean> {
-    if (!transaction) return (await completeStatement.rows(this.db.sequelize, [id, result])).length === 1;
+  async complete(id: string, result: BulkResultText, transaction?: Transaction): Promise<boolean> {
+    const values = [id, result.json, result.status];
+    if (!transaction) return (await completeStatement.rows(this.db.sequelize, values)).length === 1;
     const [, affected] = (await this.db.sequelize.query(completeStatement.text, {
-      bind: [id, result],
+      bind: values,
       type: QueryTypes.UPDATE,
       transaction,
     })) as [unknown, number];
     return affected === 1;
+  }
+
+  /**
+   * Runs a job's one statement (`sqlOf(condition)`, with `bind` as its parameters) so that, atomically, it
+   * locks the job's row if still `queued`, writes only then, and marks the row `written` with what it
+   * returned. Answers the statement's rows: none when the row was not `queued` (another run has it).
+   */
+  async runGuarded<Row extends object>(
+    id: string,
+    sqlOf: (condition: string) => string,
+    bind: unknown[],
+  ): Promise<Row[]> {
+    const jobParam = `$${bind.length + 1}`;
+    const text = `WITH job AS (SELECT id FROM bulk_jobs WHERE id = ${jobParam} AND state = 'queued' FOR UPDATE),
+       written AS (${sqlOf('WHERE EXISTS (SELECT 1 FROM job)')}),
+       marked AS (
+         UPDATE bulk_jobs SET state = 'written',
+                outcome = (SELECT coalesce(json_agg(written), '[]')::text FROM written)
+          WHERE id = (SELECT id FROM job))
+       SELECT * FROM written`;
+    return (await guardedStatement(text).rows(this.db.sequelize, [...bind, id])) as Row[];
   }
 
   /** Marks a job that was never written as failed (every attempt failed, or it can never run). */

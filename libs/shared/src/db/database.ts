@@ -52,6 +52,7 @@ export function describeDatabaseUrl(databaseUrl: string): { database: string; ma
 /** Creates the database named by the URL when it does not exist yet. */
 export async function ensureDatabase(databaseUrl: string, options: { template?: string } = {}): Promise<boolean> {
   const { database, maintenanceUrl } = describeDatabaseUrl(databaseUrl);
+  // A connection of its own: CREATE DATABASE runs on the server's maintenance database, outside any pool.
   const client = new pg.Client({ connectionString: maintenanceUrl });
   await client.connect();
   try {
@@ -73,6 +74,7 @@ export async function ensureDatabase(databaseUrl: string, options: { template?: 
 
 export async function dropDatabase(databaseUrl: string): Promise<void> {
   const { database, maintenanceUrl } = describeDatabaseUrl(databaseUrl);
+  // A connection of its own: DROP DATABASE runs on the server's maintenance database, outside any pool.
   const client = new pg.Client({ connectionString: maintenanceUrl });
   await client.connect();
   try {

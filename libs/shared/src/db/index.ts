@@ -1,7 +1,5 @@
 export { createSequelize, ensureDatabase, dropDatabase, describeDatabaseUrl } from './database.js';
 export { PreparedStatement } from './prepared.js';
-/** The first name of PreparedStatement, when it served reads only. */
-export { PreparedStatement as PreparedRead } from './prepared.js';
 export { runMigrations } from './migrator.js';
 export type { Migration, MigrationContext } from './migration.js';
 export { registerModel, type Database } from './models.js';

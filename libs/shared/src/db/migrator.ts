@@ -39,6 +39,7 @@ export async function runMigrations(sequelize: Sequelize, databaseUrl: string, l
     storage: new SequelizeStorage({ sequelize, tableName: MIGRATIONS_TABLE }),
     logger: undefined,
   });
+  // A connection of its own: the session's advisory lock is held across every migration, which run on the pool.
   const lockClient = new pg.Client({ connectionString: databaseUrl });
   await lockClient.connect();
   try {

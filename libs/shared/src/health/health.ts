@@ -34,7 +34,8 @@ export async function checkDependencies(
   timeouts = HEALTH_TIMEOUTS,
 ): Promise<DependencyHealth> {
   const [postgres, redisState] = await Promise.all([
-    withTimeout(sequelize.query('SELECT 1'), timeouts.postgresMs).then(
+    // Sequelize's own probe: one trivial statement on a pooled connection.
+    withTimeout(sequelize.authenticate(), timeouts.postgresMs).then(
       () => 'up' as const,
       () => 'down' as const,
     ),

@@ -4,6 +4,7 @@ import type { Config } from '../config/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import { idempotencyOutcomes } from '../metrics/index.js';
+import { IdempotencyRepository, type IdempotencyOwner } from './idempotency.repository.js';
 
 /** The request that holds an Idempotency-Key right now. */
 export interface IdempotencyClaim {
@@ -14,14 +15,6 @@ export interface IdempotencyClaim {
    */
   claimId: string;
   token: string;
-}
-
-/** Whose key space an Idempotency-Key lives in: a system's API key, or a person (the operations endpoints). */
-export type IdempotencyOwner = { apiKeyId: string } | { userId: string };
-
-/** The owner's column and id; the column name comes from this fixed pair, never from input. */
-function ownerColumn(owner: IdempotencyOwner): { column: 'api_key_id' | 'user_id'; id: string } {
-  return 'apiKeyId' in owner ? { column: 'api_key_id', id: owner.apiKeyId } : { column: 'user_id', id: owner.userId };
 }
 
 export type ClaimOutcome =
@@ -54,15 +47,6 @@ export function checkIdempotencyKey(key: string): string {
   return key;
 }
 
-interface RecordRow {
-  fingerprint: string;
-  state: 'in_progress' | 'completed';
-  live: boolean;
-  leased: boolean;
-  responseStatus: number | null;
-  responseBody: string | null;
-}
-
 /**
  * Idempotency-Key records in PostgreSQL, per API key or user. A claim is one
  * atomic INSERT … ON CONFLICT: of concurrent requests with one key exactly one claims it. The answer is
@@ -70,6 +54,7 @@ interface RecordRow {
  * single writes store it in the transaction of their write (the write and its answer commit together).
  */
 export class IdempotencyService {
+  private readonly repository: IdempotencyRepository;
   private readonly ttlSeconds: number;
   private readonly leaseMs: number;
 
@@ -77,6 +62,7 @@ export class IdempotencyService {
     private readonly db: Database,
     config: Pick<Config, 'idempotencyTtlSeconds' | 'bulkSyncTimeoutMs'>,
   ) {
+    this.repository = new IdempotencyRepository(db);
     this.ttlSeconds = config.idempotencyTtlSeconds;
     this.leaseMs = config.bulkSyncTimeoutMs + LEASE_GRACE_MS;
   }
@@ -93,7 +79,7 @@ export class IdempotencyService {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const claimed = await this.tryClaim(owner, key, fingerprint);
       if (claimed) return { kind: 'claimed', claim: claimed };
-      const record = await this.find(owner, key);
+      const record = await this.repository.find(owner, key);
       if (!record || !record.live) continue;
       if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };
       if (record.state === 'completed')
@@ -108,13 +94,9 @@ export class IdempotencyService {
    * Returns false when the claim was lost (another request took it over after the lease ran out).
    */
   async complete(claim: IdempotencyClaim, status: number, body: string, transaction?: Transaction): Promise<boolean> {
-    const [, affected] = (await this.db.sequelize.query(
-      `UPDATE idempotency_records SET state = 'completed', response_status = $3, response_body = $4, updated_at = now()
-       WHERE id = $1 AND token = $2 AND state = 'in_progress'`,
-      { bind: [claim.recordId, claim.token, status, body], type: QueryTypes.UPDATE, transaction },
-    )) as [unknown, number];
-    if (affected === 1) idempotencyOutcomes.labels('stored').inc();
-    return affected === 1;
+    const stored = await this.repository.complete(claim.recordId, claim.token, { status, body }, transaction);
+    if (stored) idempotencyOutcomes.labels('stored').inc();
+    return stored;
   }
 
   /** Like complete, inside a write's transaction: a lost claim rolls the write back. */
@@ -132,10 +114,7 @@ export class IdempotencyService {
    * The generation (claimId) is kept, so a bulk job already enqueued under it is found again, not doubled.
    */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.db.sequelize.query(
-      `UPDATE idempotency_records SET lease_until = now(), updated_at = now() WHERE id = $1 AND token = $2 AND state = 'in_progress'`,
-      { bind: [claim.recordId, claim.token], type: QueryTypes.UPDATE },
-    );
+    await this.repository.release(claim.recordId, claim.token);
   }
 
   /** Deletes expired records, a bounded number per call. */
@@ -149,46 +128,17 @@ export class IdempotencyService {
     return deleted.length;
   }
 
-  /**
-   * Inserts a new claim, or takes over a record that expired (new generation) or whose holder's lease
-   * ran out with the same request (same generation). Returns null when the key is held or answered.
-   */
+  /** A new claim of the key, or a take-over of an expired or abandoned one; null when the key is held or answered. */
   private async tryClaim(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<IdempotencyClaim | null> {
     const token = randomUUID();
-    const { column, id } = ownerColumn(owner);
-    const rows = await this.db.sequelize.query<{ id: string; claimId: string }>(
-      `INSERT INTO idempotency_records AS r
-         (${column}, idempotency_key, fingerprint, state, claim_id, token, lease_until, expires_at)
-       VALUES ($1, $2, $3, 'in_progress', gen_random_uuid(), $4,
-               now() + $5 * interval '1 millisecond', now() + $6 * interval '1 second')
-       ON CONFLICT (${column}, idempotency_key) DO UPDATE SET
-         fingerprint = EXCLUDED.fingerprint,
-         state = 'in_progress',
-         claim_id = CASE WHEN r.expires_at <= now() THEN EXCLUDED.claim_id ELSE r.claim_id END,
-         expires_at = CASE WHEN r.expires_at <= now() THEN EXCLUDED.expires_at ELSE r.expires_at END,
-         token = EXCLUDED.token,
-         lease_until = EXCLUDED.lease_until,
-         response_status = NULL,
-         response_body = NULL,
-         updated_at = now()
-       WHERE r.expires_at <= now()
-          OR (r.state = 'in_progress' AND r.lease_until <= now() AND r.fingerprint = EXCLUDED.fingerprint)
-       RETURNING id, claim_id AS "claimId"`,
-      { bind: [id, key, fingerprint, token, this.leaseMs, this.ttlSeconds], type: QueryTypes.SELECT },
-    );
-    const row = rows[0];
+    const row = await this.repository.claim(owner, {
+      key,
+      fingerprint,
+      token,
+      leaseMs: this.leaseMs,
+      ttlSeconds: this.ttlSeconds,
+    });
     return row ? { recordId: row.id, claimId: row.claimId, token } : null;
-  }
-
-  private async find(owner: IdempotencyOwner, key: string): Promise<RecordRow | null> {
-    const { column, id } = ownerColumn(owner);
-    const rows = await this.db.sequelize.query<RecordRow>(
-      `SELECT fingerprint, state, expires_at > now() AS live, lease_until > now() AS leased,
-              response_status AS "responseStatus", response_body AS "responseBody"
-       FROM idempotency_records WHERE ${column} = $1 AND idempotency_key = $2`,
-      { bind: [id, key], type: QueryTypes.SELECT },
-    );
-    return rows[0] ?? null;
   }
 }
 

@@ -5,6 +5,6 @@ export {
   inProgressError,
   mismatchError,
   type IdempotencyClaim,
-  type IdempotencyOwner,
   type ClaimOutcome,
 } from './idempotency.service.js';
+export type { IdempotencyOwner } from './idempotency.repository.js';

@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import { compileEntryCheck, ENTRY_PREFERENCES, toErrorDetails, type EntryCheck } from '../validation/index.js';
+import { toErrorDetails, VALIDATION_PREFERENCES } from '../validation/index.js';
 import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
 import { BulkAlreadyWritten, type EntryOutcome, type IngestHandler, type WriteGuard } from './ingest-handler.js';
 
@@ -27,23 +27,19 @@ export interface BulkJobHooks {
   complete(result: BulkResult, transaction?: Transaction): Promise<void>;
 }
 
-interface EntryValidator {
-  /** The entry schema with its preferences bound once: passing options on every call makes joi merge them per entry. */
-  schema: Joi.ObjectSchema;
-  /** The compiled check of plainly valid entries, when the schema has the shapes it knows. */
-  compiled: EntryCheck | null;
-}
+/**
+ * Each handler's entry schema with the validation preferences bound once: passing options on every call
+ * makes joi merge them per entry.
+ */
+const entrySchemas = new WeakMap<IngestHandler, Joi.ObjectSchema>();
 
-const validators = new WeakMap<IngestHandler, EntryValidator>();
-
-function validatorOf(handler: IngestHandler): EntryValidator {
-  let validator = validators.get(handler);
-  if (!validator) {
-    const schema = handler.entrySchema.prefs(ENTRY_PREFERENCES);
-    validator = { schema, compiled: compileEntryCheck(schema) };
-    validators.set(handler, validator);
+function entrySchemaOf(handler: IngestHandler): Joi.ObjectSchema {
+  let schema = entrySchemas.get(handler);
+  if (!schema) {
+    schema = handler.entrySchema.prefs(VALIDATION_PREFERENCES);
+    entrySchemas.set(handler, schema);
   }
-  return validator;
+  return schema;
 }
 
 /** Validates one entry with the handler's schema; the error lists every bad path. */
@@ -51,10 +47,7 @@ export function validateEntry<Entry>(
   handler: IngestHandler<Entry>,
   entry: unknown,
 ): { value: Entry } | { error: string } {
-  const { schema, compiled } = validatorOf(handler);
-  const value = compiled?.(entry);
-  if (value !== undefined) return { value: value as Entry };
-  const result = schema.validate(entry);
+  const result = entrySchemaOf(handler).validate(entry);
   if (!result.error) return { value: result.value as Entry };
   return {
     error: toErrorDetails(result.error)

@@ -46,19 +46,28 @@ export interface AcceptedEnvelope {
   requestId: string;
 }
 
+/** A bulk result as it is stored and handed on: its JSON text, with its status beside it. */
+export interface BulkResultText {
+  status: BulkResult['status'];
+  json: string;
+}
+
+export function bulkResultText(result: BulkResult): BulkResultText {
+  return { status: result.status, json: JSON.stringify(result) };
+}
+
 /**
  * The bulk envelope as text around a stored result's JSON text (no parse and serialisation of a result
- * that is JSON already), and its status: toBulkResult puts `status` first, so a partial result's text
- * starts with it.
+ * that is JSON already), and its HTTP status: 207 when the result is partial.
  */
-export function bulkEnvelopeText(resultJson: string, requestId: string): { status: 200 | 207; body: string } {
+export function bulkEnvelopeText(result: BulkResultText, requestId: string): { status: 200 | 207; body: string } {
   return {
-    status: resultJson.startsWith('{"status":"partial"') ? 207 : 200,
-    body: `${resultJson.slice(0, -1)},"requestId":${JSON.stringify(requestId)}}`,
+    status: result.status === 'partial' ? 207 : 200,
+    body: `${result.json.slice(0, -1)},"requestId":${JSON.stringify(requestId)}}`,
   };
 }
 
-/** Builds the bulk result from index-aligned entry results (`status` first: bulkEnvelopeText relies on it). */
+/** Builds the bulk result from index-aligned entry results. */
 export function toBulkResult(entries: BulkEntryResult[]): BulkResult {
   const errors: BulkEntryError[] = [];
   let created = 0;

@@ -5,6 +5,8 @@ export {
   bulkHttpStatus,
   bulkEnvelope,
   bulkEnvelopeText,
+  bulkResultText,
+  type BulkResultText,
   type SuccessEnvelope,
   type EntryRef,
   type BulkEntryResult,

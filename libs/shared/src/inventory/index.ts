@@ -1,8 +1,8 @@
 export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql } from './fields.js';
 export { StockRepository, stockKey, type StockReceipt, type StockDelta } from './stock.repository.js';
+export { STOCK_INQUIRY_SQL } from './stock-inquiry.repository.js';
 export {
   StockService,
-  STOCK_INQUIRY_SQL,
   stockQuerySchema,
   type StockQuery,
   type StockInquiry,

@@ -12,4 +12,5 @@ export {
   type PartnerInput,
   type LocationInput,
 } from './master-data.schemas.js';
-export { ReferenceRepository, References, type WarehouseRef, type PartnerRef, type ItemRef } from './references.js';
+export { References, type WarehouseRef, type PartnerRef, type ItemRef } from './references.js';
+export { ReferenceRepository } from './reference.repository.js';

@@ -1,14 +1,8 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
+import { DocumentSequencesRepository, type DocumentKind } from './document-sequences.repository.js';
 
-export type DocumentKind = 'ASN' | 'GRN' | 'SO' | 'SHP';
-
-const SEQUENCES: Record<DocumentKind, string> = {
-  ASN: 'asn_number_seq',
-  GRN: 'grn_number_seq',
-  SO: 'sales_order_number_seq',
-  SHP: 'shipment_number_seq',
-};
+export type { DocumentKind } from './document-sequences.repository.js';
 
 /**
  * Document numbers `<KIND>-YYYYMMDD-NNNNNN`: the UTC day of issue and a value of the kind's PostgreSQL
@@ -19,7 +13,11 @@ const SEQUENCES: Record<DocumentKind, string> = {
  * padded to six digits and simply grows past 999999.
  */
 export class DocumentNumbers {
-  constructor(private readonly db: Database) {}
+  private readonly sequences: DocumentSequencesRepository;
+
+  constructor(db: Database) {
+    this.sequences = new DocumentSequencesRepository(db);
+  }
 
   async next(kind: DocumentKind, transaction?: Transaction): Promise<string> {
     const [number] = await this.reserve(kind, 1, transaction);
@@ -29,11 +27,7 @@ export class DocumentNumbers {
   /** `count` numbers of one kind in one statement (a bulk batch takes its numbers at once). */
   async reserve(kind: DocumentKind, count: number, transaction?: Transaction): Promise<string[]> {
     if (count <= 0) return [];
-    const rows = await this.db.sequelize.query<{ day: string; value: string }>(
-      `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYYMMDD') AS day, nextval('${SEQUENCES[kind]}')::text AS value
-       FROM generate_series(1, $1)`,
-      { bind: [count], type: QueryTypes.SELECT, transaction },
-    );
+    const rows = await this.sequences.next(kind, count, transaction);
     return rows.map((row) => formatNumber(kind, row.day, row.value));
   }
 }

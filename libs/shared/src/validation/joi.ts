@@ -19,8 +19,7 @@ const PROTOTYPE_KEYS = ['__proto__', 'constructor'] as const;
 /**
  * The joi every schema of the service is built with: `Joi.string()` refuses text PostgreSQL cannot store
  * and `Joi.object()` refuses prototype keys like any unknown field, so no route or service has to
- * remember either rule. Descriptions are unchanged (the OpenAPI document and the compiled entry check
- * read them), so the compiled entry check repeats the text rule itself.
+ * remember either rule. Descriptions are unchanged (the OpenAPI document reads them).
  */
 export const Joi: typeof BaseJoi = BaseJoi.extend(
   {

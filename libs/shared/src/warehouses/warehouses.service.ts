@@ -1,6 +1,7 @@
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
-import { warehouseModel, type WarehouseAttributes } from './warehouse.model.js';
+import type { WarehouseAttributes } from './warehouse.model.js';
+import { WarehousesRepository } from './warehouses.repository.js';
 
 export interface Warehouse {
   id: string;
@@ -21,23 +22,20 @@ function toWarehouse(row: WarehouseAttributes): Warehouse {
 }
 
 export class WarehousesService {
-  constructor(private readonly db: Database) {}
+  private readonly repository: WarehousesRepository;
+
+  constructor(private readonly db: Database) {
+    this.repository = new WarehousesRepository(db);
+  }
 
   /** Creates the warehouse and its RECEIVING location in one transaction. */
   async create(input: { tenantId: string; code: string; name: string }): Promise<Warehouse> {
-    const { sequelize } = this.db;
-    return sequelize.transaction(async (transaction) => {
-      const [rows] = (await sequelize.query(
-        `INSERT INTO warehouses (tenant_id, code, name) VALUES (:tenantId, :code, :name)
-         ON CONFLICT (tenant_id, code) DO NOTHING
-         RETURNING id, tenant_id AS "tenantId", code, name, created_at AS "createdAt", updated_at AS "updatedAt"`,
-        { replacements: input, transaction },
-      )) as [WarehouseAttributes[], unknown];
-      const row = rows[0];
+    return this.db.sequelize.transaction(async (transaction) => {
+      const row = await this.repository.insert(input, transaction);
       if (!row) throw AppError.conflict('WAREHOUSE_EXISTS', `Warehouse code ${input.code} already exists`);
-      await sequelize.query(
-        `INSERT INTO locations (tenant_id, warehouse_id, code, zone, type) VALUES (:tenantId, :warehouseId, :code, 'RECEIVING', 'receiving')`,
-        { replacements: { tenantId: input.tenantId, warehouseId: row.id, code: RECEIVING_LOCATION_CODE }, transaction },
+      await this.repository.insertReceivingLocation(
+        { tenantId: input.tenantId, warehouseId: row.id, code: RECEIVING_LOCATION_CODE },
+        transaction,
       );
       return toWarehouse(row);
     });
@@ -45,16 +43,11 @@ export class WarehousesService {
 
   /** Lists warehouses; `tenantId` null lists every tenant's (cross-tenant users only). */
   async list(tenantId: string | null): Promise<Warehouse[]> {
-    const rows = await warehouseModel(this.db).findAll({
-      where: tenantId ? { tenantId } : {},
-      order: [['code', 'ASC']],
-      raw: true,
-    });
-    return rows.map((row) => toWarehouse(row as unknown as WarehouseAttributes));
+    return (await this.repository.list(tenantId)).map(toWarehouse);
   }
 
   async findByCode(tenantId: string, code: string): Promise<Warehouse | null> {
-    const row = await warehouseModel(this.db).findOne({ where: { tenantId, code }, raw: true });
-    return row ? toWarehouse(row as unknown as WarehouseAttributes) : null;
+    const row = await this.repository.findByCode(tenantId, code);
+    return row ? toWarehouse(row) : null;
   }
 }

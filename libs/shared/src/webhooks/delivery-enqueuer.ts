@@ -9,15 +9,9 @@ import {
   deliveryJobId,
   type WebhookDeliveryQueue,
 } from '../queue/index.js';
+import { OutboxRepository, type UnqueuedRow } from './outbox.repository.js';
 
-export interface UnqueuedRow {
-  id: string;
-  eventId: string;
-  subscriptionId: string;
-  generation: number;
-  attempts: number;
-  priority: number;
-}
+export type { UnqueuedRow } from './outbox.repository.js';
 
 type DeliveryJobs = Parameters<WebhookDeliveryQueue['addBulk']>[0];
 
@@ -78,12 +72,15 @@ export interface RecheckPass {
 export class DeliveryEnqueuer {
   /** When adding last failed: the fan-out leaves its rows to the enqueue passes for a while. */
   private failedAt = 0;
+  private readonly outbox: OutboxRepository;
 
   constructor(
     private readonly db: Database,
     private readonly queue: WebhookDeliveryQueue,
     private readonly options: { addTimeoutMs?: number } = {},
-  ) {}
+  ) {
+    this.outbox = new OutboxRepository(db);
+  }
 
   /** False for a few seconds after an add failed: Redis is away, and waiting on it would hold up the fan-out. */
   get addsAtFanOut(): boolean {
@@ -112,15 +109,7 @@ export class DeliveryEnqueuer {
   async enqueue(limit: number, ids?: string[]): Promise<number> {
     if (ids && ids.length === 0) return 0;
     return this.db.sequelize.transaction(async (transaction) => {
-      const [rows] = (await this.db.sequelize.query(
-        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
-           FROM webhook_deliveries
-          WHERE enqueued_at IS NULL ${ids ? 'AND id IN (:ids)' : ''}
-          ORDER BY created_at
-          LIMIT :limit
-          FOR UPDATE SKIP LOCKED`,
-        { replacements: { limit, ids: ids ?? null }, transaction },
-      )) as [UnqueuedRow[], unknown];
+      const rows = await this.outbox.claimUnqueued(limit, ids, transaction);
       if (rows.length === 0) return 0;
       await withTimeout(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000).catch(
         (error: unknown) => {
@@ -128,10 +117,10 @@ export class DeliveryEnqueuer {
           throw error;
         },
       );
-      await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
-        replacements: { ids: rows.map((row) => row.id) },
+      await this.outbox.markEnqueued(
+        rows.map((row) => row.id),
         transaction,
-      });
+      );
       return rows.length;
     });
   }
@@ -144,10 +133,7 @@ export class DeliveryEnqueuer {
    * pending is never queued again.
    */
   async recheck(batch: number, staleMs: number): Promise<RecheckPass> {
-    const [[{ cutoff }]] = (await this.db.sequelize.query(
-      "SELECT now() - :staleMs * interval '1 millisecond' AS cutoff",
-      { replacements: { staleMs } },
-    )) as [Array<{ cutoff: Date }>, unknown];
+    const cutoff = await this.outbox.cutoff(staleMs);
     const total: RecheckPass = { checked: 0, lost: 0 };
     // The deliveries that unfinished batch jobs carry are read when first needed and then reused: reading
     // every batch job per 500 rows would cost Redis a whole backlog's reads again and again after a
@@ -168,15 +154,7 @@ export class DeliveryEnqueuer {
     batchedDeliveries: (fresh: boolean) => Promise<Set<string>>,
   ): Promise<RecheckPass> {
     return this.db.sequelize.transaction(async (transaction) => {
-      const [rows] = (await this.db.sequelize.query(
-        `SELECT id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
-           FROM webhook_deliveries
-          WHERE status = 'pending' AND enqueued_at <= :cutoff
-          ORDER BY enqueued_at
-          LIMIT :limit
-          FOR UPDATE SKIP LOCKED`,
-        { replacements: { limit, cutoff }, transaction },
-      )) as [UnqueuedRow[], unknown];
+      const rows = await this.outbox.claimQueuedBefore(limit, cutoff, transaction);
       if (rows.length === 0) return { checked: 0, lost: 0 };
       const timeoutMs = this.options.addTimeoutMs ?? 5_000;
       const known = await withTimeout(this.jobsExist(rows.map(deliveryJobId)), timeoutMs);
@@ -194,10 +172,10 @@ export class DeliveryEnqueuer {
         lost = lost.filter((row) => !batched.has(row.id));
       }
       if (lost.length > 0) await withTimeout(this.queue.addBulk(lost.map(deliveryJob)), timeoutMs);
-      await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
-        replacements: { ids: rows.map((row) => row.id) },
+      await this.outbox.markEnqueued(
+        rows.map((row) => row.id),
         transaction,
-      });
+      );
       return { checked: rows.length, lost: lost.length };
     });
   }

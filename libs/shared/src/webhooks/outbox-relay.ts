@@ -1,10 +1,10 @@
 import pg from 'pg';
 import type { Database } from '../db/index.js';
 import { EVENTS_CHANNEL } from '../events/index.js';
+import { PollLoop } from '../lifecycle/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryEnqueuer, RecheckPass, UnqueuedRow } from './delivery-enqueuer.js';
-// Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
-import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
+import type { DeliveryEnqueuer, RecheckPass } from './delivery-enqueuer.js';
+import { OutboxRepository } from './outbox.repository.js';
 
 /** After a reconnection, how long other processes get to find the new primary before a second full recheck. */
 const RECHECK_AGAIN_AFTER_READY_MS = 10_000;
@@ -40,15 +40,12 @@ export interface RelayOptions {
  * Events committed out of sequence order are simply picked up by a later pass: nothing is read by cursor.
  */
 export class OutboxRelay {
-  private running = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private nudged = false;
+  private readonly loop: PollLoop;
+  private readonly outbox: OutboxRepository;
   private listener: pg.Client | undefined;
-  private lastErrorLog = 0;
+  private lastListenAttempt = 0;
   private recheckAll = true;
   private lastRecheck = Date.now();
-  private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly recheckIntervalMs: number;
 
@@ -58,7 +55,12 @@ export class OutboxRelay {
     private readonly logger: Logger,
     private readonly options: RelayOptions = {},
   ) {
-    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.outbox = new OutboxRepository(db);
+    this.loop = new PollLoop(() => this.pass(), {
+      intervalMs: options.pollIntervalMs ?? 250,
+      onError: (error) =>
+        this.logger.warn({ err: error }, 'outbox relay pass failed; events wait in PostgreSQL and are retried'),
+    });
     this.batchSize = options.batchSize ?? 500;
     this.recheckIntervalMs = options.recheckIntervalMs ?? 60_000;
   }
@@ -66,48 +68,17 @@ export class OutboxRelay {
   /** Fan-out of up to one batch of events, and the enqueue of the deliveries it writes. */
   async fanOut(): Promise<RelayPass> {
     return this.db.sequelize.transaction(async (transaction) => {
-      const [[lock]] = (await this.db.sequelize.query('SELECT pg_try_advisory_xact_lock(:key) AS locked', {
-        replacements: { key: FAN_OUT_LOCK_KEY },
-        transaction,
-      })) as [Array<{ locked: boolean }>, unknown];
-      if (!lock?.locked) return { events: 0, deliveries: 0, enqueued: 0 }; // another relay is fanning out right now
       const enqueue = this.enqueuer.addsAtFanOut;
-      const [[pass]] = (await this.db.sequelize.query(
-        `WITH claimed AS (
-           SELECT id, seq, tenant_id, event FROM events
-            WHERE relayed_at IS NULL
-            ORDER BY seq
-            LIMIT :batch
-            FOR UPDATE SKIP LOCKED
-         ), positioned AS (
-           SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
-         ), inserted AS (
-           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
-           SELECT c.id, s.id, now(), CASE WHEN :enqueue THEN now() END
-             FROM claimed c
-             JOIN webhook_subscriptions s
-               ON s.active
-              AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
-              AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
-           ON CONFLICT (event_id, subscription_id) DO NOTHING
-           RETURNING id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
-         ), marked AS (
-           UPDATE events e SET relayed_at = now(), feed_position = p.position
-             FROM positioned p WHERE e.id = p.id
-           RETURNING 1
-         )
-         SELECT (SELECT count(*) FROM marked)::int AS events,
-                (SELECT coalesce(json_agg(inserted), '[]'::json) FROM inserted) AS deliveries`,
-        { replacements: { batch: this.batchSize, enqueue }, transaction },
-      )) as [Array<{ events: number; deliveries: UnqueuedRow[] }>, unknown];
-      const { events, deliveries } = pass!;
+      const pass = await this.outbox.fanOut(this.batchSize, enqueue, transaction);
+      if (!pass) return { events: 0, deliveries: 0, enqueued: 0 }; // another relay is fanning out right now
+      const { events, deliveries } = pass;
       if (!enqueue || deliveries.length === 0) return { events, deliveries: deliveries.length, enqueued: 0 };
       if (await this.enqueuer.addFannedOut(deliveries))
         return { events, deliveries: deliveries.length, enqueued: deliveries.length };
-      await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id IN (:ids)', {
-        replacements: { ids: deliveries.map((row) => row.id) },
+      await this.outbox.markUnqueued(
+        deliveries.map((row) => row.id),
         transaction,
-      });
+      );
       return { events, deliveries: deliveries.length, enqueued: 0 };
     });
   }
@@ -131,48 +102,44 @@ export class OutboxRelay {
    * once more a little later, for jobs that other processes added to a lost primary before they moved too.
    */
   start(redis?: { on(event: 'ready', listener: () => void): unknown }): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.loop.running) return;
     redis?.on('ready', () => {
       this.recheckEverything();
       setTimeout(() => this.recheckEverything(), RECHECK_AGAIN_AFTER_READY_MS).unref();
     });
-    this.loop = this.run();
+    this.loop.start();
   }
 
   private recheckEverything(): void {
-    if (!this.running) return;
+    if (!this.loop.running) return;
     this.recheckAll = true;
     this.nudge();
   }
 
   /** Stops after the pass in progress; closes the listener. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
+    await this.loop.stop();
     await this.listener?.end().catch(() => undefined);
     this.listener = undefined;
   }
 
-  private async run(): Promise<void> {
-    let lastListenAttempt = 0;
-    while (this.running) {
-      if (this.options.listenDatabaseUrl && !this.listener && Date.now() - lastListenAttempt > 5_000) {
-        lastListenAttempt = Date.now();
-        await this.listen(this.options.listenDatabaseUrl);
-      }
-      try {
-        let pass: RelayPass;
-        do {
-          pass = await this.runOnce();
-        } while (this.running && (pass.events === this.batchSize || pass.enqueued >= this.batchSize));
-        await this.recheckWhenDue();
-      } catch (error) {
-        this.logThrottled(error);
-      }
-      await this.sleep();
+  /** Runs the next pass now (a notification arrived) instead of at the next poll. */
+  nudge(): void {
+    this.loop.wake();
+  }
+
+  /** One pass of the loop: passes back to back while they come back full, then the recheck when due. */
+  private async pass(): Promise<void> {
+    const { listenDatabaseUrl } = this.options;
+    if (listenDatabaseUrl && !this.listener && Date.now() - this.lastListenAttempt > 5_000) {
+      this.lastListenAttempt = Date.now();
+      await this.listen(listenDatabaseUrl);
     }
+    let pass: RelayPass;
+    do {
+      pass = await this.runOnce();
+    } while (this.loop.running && (pass.events === this.batchSize || pass.enqueued >= this.batchSize));
+    await this.recheckWhenDue();
   }
 
   private async recheckWhenDue(): Promise<void> {
@@ -188,30 +155,8 @@ export class OutboxRelay {
     }
   }
 
-  private sleep(): Promise<void> {
-    if (this.nudged || !this.running) {
-      this.nudged = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      let timer: NodeJS.Timeout | undefined = undefined;
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-      timer = setTimeout(done, this.pollIntervalMs);
-      this.wake = done;
-    });
-  }
-
-  /** Runs the next pass now (a notification arrived) instead of at the next poll. */
-  nudge(): void {
-    if (this.wake) this.wake();
-    else this.nudged = true;
-  }
-
   private async listen(databaseUrl: string): Promise<void> {
+    // A connection of its own: LISTEN belongs to a session, and a pooled connection goes back to the pool.
     const client = new pg.Client({ connectionString: databaseUrl });
     client.on('error', () => {
       if (this.listener === client) this.listener = undefined;
@@ -225,14 +170,8 @@ export class OutboxRelay {
       await client.query(`LISTEN ${EVENTS_CHANNEL}`);
       this.listener = client;
     } catch (error) {
-      this.logThrottled(error);
+      this.loop.reportError(error);
       await client.end().catch(() => undefined);
     }
-  }
-
-  private logThrottled(error: unknown): void {
-    if (Date.now() - this.lastErrorLog < 10_000) return;
-    this.lastErrorLog = Date.now();
-    this.logger.warn({ err: error }, 'outbox relay pass failed; events wait in PostgreSQL and are retried');
   }
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../db/index.js';
+import { SealedSecretsRepository } from './sealed-secrets.repository.js';
 import { DERIVED_KEY_ID, type SecretBox } from './secret-box.js';
 
 export interface ResealReport {
@@ -8,12 +9,6 @@ export interface ResealReport {
   current: number;
   /** Subscriptions with a value no key of the ring (nor JWT_SECRET, for the former format) opens; left as they are. */
   unreadable: string[];
-}
-
-interface SealedRow {
-  id: string;
-  secretSealed: string;
-  previousSecretSealed: string | null;
 }
 
 /**
@@ -28,10 +23,8 @@ export async function resealSecrets(
   box: SecretBox,
   options: { onlyLegacy?: boolean } = {},
 ): Promise<ResealReport> {
-  const [rows] = (await db.sequelize.query(
-    `SELECT id, secret_sealed AS "secretSealed", previous_secret_sealed AS "previousSecretSealed"
-       FROM webhook_subscriptions ORDER BY id`,
-  )) as [SealedRow[], unknown];
+  const repository = new SealedSecretsRepository(db);
+  const rows = await repository.list();
   const report: ResealReport = { resealed: 0, current: 0, unreadable: [] };
   const legacy = (sealed: string) => sealed.startsWith('v1:') || sealed.startsWith(`v2:${DERIVED_KEY_ID}:`);
   const wanted = (sealed: string) => !box.isCurrent(sealed) && (!options.onlyLegacy || legacy(sealed));
@@ -52,20 +45,7 @@ export async function resealSecrets(
       report.unreadable.push(row.id);
       continue;
     }
-    const [, result] = (await db.sequelize.query(
-      `UPDATE webhook_subscriptions SET secret_sealed = :secret, previous_secret_sealed = :previous
-        WHERE id = :id AND secret_sealed = :oldSecret AND previous_secret_sealed IS NOT DISTINCT FROM :oldPrevious`,
-      {
-        replacements: {
-          id: row.id,
-          secret,
-          previous,
-          oldSecret: row.secretSealed,
-          oldPrevious: row.previousSecretSealed,
-        },
-      },
-    )) as [unknown, { rowCount?: number }];
-    if (result?.rowCount) report.resealed++;
+    if (await repository.replace(row, { secret, previous })) report.resealed++;
   }
   return report;
 }

@@ -186,10 +186,11 @@ describe('webhook subscriptions API', () => {
       tenantId: theirs.id,
     });
     await createSubscription(ctx, { url: 'https://93.184.215.14/global' });
+    // order.shipped needs read on orders, the module that owns its data.
     const user = await createUser(ctx, {
       role: 'manager',
       tenantId: mine.id,
-      adminModules: ['webhooks'],
+      adminModules: ['webhooks', 'orders'],
       adminModulesWrite: ['webhooks'],
     });
     const token = await loginAs(gateway.url, user.user.email, user.password);

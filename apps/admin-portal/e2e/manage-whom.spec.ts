@@ -50,6 +50,7 @@ describe('admin portal: who may manage whom', () => {
 
     expect(await page.getByLabel('New password').count()).toBe(0);
     expect(await page.getByLabel('E-mail').count()).toBe(0);
+    await page.getByText('Not yours to change').waitFor();
     expect(await page.getByRole('button', { name: /Save changes|Disable|Enable|Unlock/ }).count()).toBe(0);
     await checkPage(portal, 'manage-whom-peer');
 
@@ -62,7 +63,7 @@ describe('admin portal: who may manage whom', () => {
     await page.getByRole('button', { name: 'Disable', exact: true }).waitFor();
     await checkPage(portal, 'manage-whom-below');
     await portal.context.close();
-  }, 60_000);
+  }, 180_000);
 
   it("an admin sets a manager's password from the user page; the manager signs in with it", async () => {
     const target = await createUser(ctx, { role: 'manager', tenantId, adminModules: ['users'] });
@@ -80,7 +81,7 @@ describe('admin portal: who may manage whom', () => {
     expect((await login(target.user.email, 'set-by-the-admin-1')).status).toBe(200);
     expect((await login(target.user.email, target.password)).status).toBe(401);
     await portal.context.close();
-  }, 60_000);
+  }, 180_000);
 
   it('the users page shows a locked user as locked with an Unlock action that lets it sign in again', async () => {
     const manager = await createUser(ctx, {
@@ -112,5 +113,5 @@ describe('admin portal: who may manage whom', () => {
 
     expect((await login(locked.user.email, locked.password)).status).toBe(200);
     await portal.context.close();
-  }, 60_000);
+  }, 180_000);
 });

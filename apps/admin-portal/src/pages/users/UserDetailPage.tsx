@@ -123,6 +123,11 @@ export default function UserDetailPage() {
           The user cannot sign in until it is enabled.
         </Alert>
       )}
+      {write && !current.canManage && current.id !== actor.sub && (
+        <Alert color="gray" variant="light" title="Not yours to change">
+          You change only users ranked below you who hold no module you lack; an admin changes this one.
+        </Alert>
+      )}
       {current.id === actor.sub && (
         <Alert color="blue" variant="light" title="This is you">
           Another user with the users module changes your role, modules and status.

@@ -88,7 +88,7 @@ export function UserEditForm({ user, actor, onSaved }: { user: UserRecord; actor
               />
               <PasswordInput
                 label="New password"
-                description="Leave empty to keep the current one"
+                placeholder="Unchanged when empty"
                 autoComplete="new-password"
                 value={password}
                 onChange={(event) => setPassword(event.currentTarget.value)}

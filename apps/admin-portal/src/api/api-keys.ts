@@ -1,11 +1,11 @@
-import { api } from './client';
+import { api, apiAll } from './client';
 import type { ApiKey, ApiKeyInput, ApiKeyStats, AuditEntry, CreatedApiKey } from './types';
 
 const base = '/api-keys';
 
 export const apiKeysApi = {
   /** `expiringWithin`: an ISO 8601 duration (P14D): only keys, or previous raw keys, that stop working within it. */
-  list: (query: { tenantId?: string; expiringWithin?: string } = {}) => api.get<ApiKey[]>(base, query),
+  list: (query: { tenantId?: string; expiringWithin?: string } = {}) => apiAll<ApiKey>(base, query),
   get: (id: string) => api.get<ApiKey>(`${base}/${encodeURIComponent(id)}`),
   create: (input: ApiKeyInput) => api.post<CreatedApiKey>(base, input),
   update: (id: string, input: Partial<Omit<ApiKeyInput, 'tenantId'>>) =>

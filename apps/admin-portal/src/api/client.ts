@@ -100,6 +100,24 @@ export async function apiPage<T>(path: string, query?: Query): Promise<Page<T>> 
   return { items: (await response.json()) as T[], nextCursor: response.headers.get('x-next-cursor') };
 }
 
+/** The largest page an admin list answers. */
+const MAX_PAGE = 500;
+
+/**
+ * Every entry of a paged admin list, following `X-Next-Cursor` page by page (for the lists a page shows
+ * whole: users, API keys, subscriptions).
+ */
+export async function apiAll<T>(path: string, query: Query = {}): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await apiPage<T>(path, { ...query, limit: MAX_PAGE, ...(cursor ? { cursor } : {}) });
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
 export const api = {
   get: <T>(path: string, query?: Query) => apiRequest<T>('GET', path, { query }),
   post: <T>(path: string, body?: unknown) => apiRequest<T>('POST', path, { body }),

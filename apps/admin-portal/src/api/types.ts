@@ -136,6 +136,10 @@ export interface UserRecord extends PublicUser {
   lastLoginAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Whether the signed-in user may change, disable, enable or unlock this user (the API decides). */
+  canManage: boolean;
+  /** Whether the signed-in user may set this user's password and e-mail (admins, never for themselves). */
+  canSetCredentials: boolean;
 }
 
 export interface Overview {

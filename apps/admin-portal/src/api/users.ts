@@ -1,4 +1,4 @@
-import { api } from './client';
+import { api, apiAll } from './client';
 import type { AdminModule, Role, UserRecord } from './types';
 
 export type UserStatus = UserRecord['status'];
@@ -20,13 +20,14 @@ export interface NewUserInput {
   adminModulesWrite: AdminModule[];
 }
 
-export type UserPatch = Partial<Omit<NewUserInput, 'email' | 'password'>>;
+/** `email` and `password` of another user: admins only (the user's `canSetCredentials`). */
+export type UserPatch = Partial<NewUserInput>;
 
 const base = '/users';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 export const usersApi = {
-  list: (filter: UserFilter = {}) => api.get<UserRecord[]>(base, { ...filter }),
+  list: (filter: UserFilter = {}) => apiAll<UserRecord>(base, { ...filter }),
   get: (id: string) => api.get<UserRecord>(one(id)),
   create: (input: NewUserInput) => api.post<UserRecord>(base, input),
   update: (id: string, patch: UserPatch) => api.patch<UserRecord>(one(id), patch),

@@ -1,4 +1,4 @@
-import { api, apiPage } from './client';
+import { api, apiAll, apiPage } from './client';
 import type { AuditEntry, WebhookSubscription } from './types';
 
 export interface CreatedWebhookSubscription extends WebhookSubscription {
@@ -65,7 +65,7 @@ const base = '/webhooks';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 
 export const webhooksApi = {
-  list: () => api.get<WebhookSubscription[]>(base),
+  list: () => apiAll<WebhookSubscription>(base),
   get: (id: string) => api.get<WebhookSubscription>(one(id)),
   create: (input: WebhookInput) => api.post<CreatedWebhookSubscription>(base, input),
   update: (id: string, patch: Partial<Omit<WebhookInput, 'tenantId'>> & { active?: boolean }) =>

@@ -147,13 +147,15 @@ describe('API-key guard', () => {
       expect((await call({ 'x-api-key': rawKey }, 'POST')).status).toBe(404);
     });
 
-    it('when a key lacks the scope and is also outside its whitelist, the scope answer comes first', async () => {
+    it('when a key is used from outside its whitelist, it gets 403 whatever the scope, so its scopes stay hidden', async () => {
       const { rawKey } = await createApiKey(ctx, { scopes: ['read'], ipWhitelist: ['10.0.0.1'] });
 
-      const response = await call({ 'x-api-key': rawKey }, 'POST');
+      const write = await call({ 'x-api-key': rawKey }, 'POST');
+      const read = await call({ 'x-api-key': rawKey }, 'GET');
 
-      expect(response.status).toBe(401);
-      expect(response.body.message).toBe(MISSING_SCOPE);
+      const ipRefusal = plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden');
+      expect(write.body).toEqual(ipRefusal);
+      expect(read.body).toEqual(ipRefusal);
     });
   });
 

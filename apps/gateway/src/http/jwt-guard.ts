@@ -28,3 +28,14 @@ export const requireAdminRole: RequestHandler = (req, _res, next) => {
   if (req.principal?.role !== 'admin') throw AppError.forbidden('Admin role required');
   next();
 };
+
+/** Role admin bound to no tenant: what tenant creation and the queue console (every tenant's jobs) need. */
+export const requireCrossTenantAdmin: RequestHandler = (req, _res, next) => {
+  if (req.principal?.role !== 'admin') throw AppError.forbidden('Admin role required');
+  if (req.principal.tenantId) throw crossTenantAdminRequired();
+  next();
+};
+
+export function crossTenantAdminRequired(): AppError {
+  return AppError.forbidden('A cross-tenant admin is required', 'CROSS_TENANT_ADMIN_REQUIRED');
+}

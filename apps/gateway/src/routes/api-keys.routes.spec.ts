@@ -146,10 +146,11 @@ describe('API-key administration', () => {
     it("when a tenant-bound user manages keys, it sees and changes only its tenant's keys; others are 404", async () => {
       const { tenant } = await createTenantWithWarehouse(ctx);
       const { tenant: otherTenant } = await createTenantWithWarehouse(ctx);
+      // A read key needs read on the modules the integration API's reads return.
       const { user, password } = await createUser(ctx, {
         role: 'manager',
         tenantId: tenant.id,
-        adminModules: ['api-keys'],
+        adminModules: ['api-keys', 'inbound', 'orders', 'inventory'],
         adminModulesWrite: ['api-keys'],
       });
       const token = await loginAs(gateway.url, user.email, password);

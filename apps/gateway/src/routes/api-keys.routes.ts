@@ -2,6 +2,7 @@ import { Router, type Request } from 'express';
 import {
   Joi,
   AppError,
+  assertScopesWithinReach,
   createApiKeySchema,
   listApiKeysQuerySchema,
   rollApiKeySchema,
@@ -12,6 +13,7 @@ import {
   type TokenService,
 } from '@wms/shared';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 
 const uuid = Joi.string().uuid();
@@ -22,7 +24,7 @@ function actorOf(req: Request): ApiKeyActor {
 
 /**
  * API-key administration (module `api-keys`). A tenant-bound user manages only its tenant's keys; another
- * tenant's key is a 404.
+ * tenant's key is a 404. A key's scopes reach no further than its creator's modules (SCOPE_REACH).
  */
 export function apiKeysRoutes(services: Services, tokens: TokenService): Router {
   const router = Router();
@@ -35,6 +37,7 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
   router.post('/', async (req, res) => {
     const input = validate(createApiKeySchema, req.body);
     const tenantId = tenantScopeOf(req.principal!, input.tenantId, false);
+    assertScopesWithinReach(req.principal!, input.scopes);
     const created = await services.apiKeys.create(
       { ...input, tenantId, rateLimitPerMinute: input.rateLimitPerMinute ?? 0 },
       req.principal!.sub,
@@ -45,7 +48,14 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
   router.get('/', async (req, res) => {
     const query = validate(listApiKeysQuerySchema, req.query, 'Invalid query');
     tenantScopeOf(req.principal!, query.tenantId, false);
-    res.json(await services.apiKeys.list(actorOf(req), query.tenantId ?? null, query.expiringWithin ?? null));
+    const page = await services.apiKeys.page(actorOf(req), {
+      tenantId: query.tenantId ?? null,
+      expiringWithinSeconds: query.expiringWithin ?? null,
+      limit: query.limit,
+      cursor: query.cursor,
+    });
+    setNextPage(req, res, page.nextCursor);
+    res.json(page.data);
   });
 
   router.get('/:id', async (req, res) => {
@@ -54,6 +64,7 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
 
   router.patch('/:id', async (req, res) => {
     const input = validate(updateApiKeySchema, req.body);
+    if (input.scopes) assertScopesWithinReach(req.principal!, input.scopes);
     res.json(await services.apiKeys.update(req.params.id as string, input, actorOf(req)));
   });
 

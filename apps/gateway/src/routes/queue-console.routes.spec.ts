@@ -1,13 +1,16 @@
 import {
   TEST_ADMIN,
   createTestContext,
+  waitFor,
   createUser,
   loginAs,
   request,
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
-import { userModel } from '@wms/shared';
+import { Worker } from 'bullmq';
+import { randomUUID } from 'node:crypto';
+import { INGEST_QUEUE, createIngestQueue, createRedis, queuePrefix, userModel } from '@wms/shared';
 
 const CONSOLE = '/admin/queues';
 const SESSION = '/api/v1/auth/queue-console-session';
@@ -118,5 +121,78 @@ describe('queue console at /admin/queues', () => {
     expect(setCookie).toMatch(/^wms_queue_console=;/);
     expect(setCookie).toContain('Path=/admin/queues');
     expect(setCookie).toMatch(/Expires=Thu, 01 Jan 1970/);
+  });
+
+  describe('the ingest queue, read-only but for retrying a failed job', () => {
+    /** A job of the ingest queue that a worker failed once and for all. */
+    async function failedIngestJob(): Promise<{ id: string; state: () => Promise<string> }> {
+      const connection = createRedis(ctx.config, 'worker', 'queue-console-spec');
+      const queue = createIngestQueue({ connection, prefix: queuePrefix(ctx.config) });
+      const job = await queue.add(
+        'items',
+        { tenantId: randomUUID(), apiKeyId: randomUUID(), requestId: randomUUID() },
+        { attempts: 1 },
+      );
+      const worker = new Worker(
+        INGEST_QUEUE,
+        async () => {
+          throw new Error('refused on purpose');
+        },
+        { connection, prefix: queuePrefix(ctx.config) },
+      );
+      await waitFor(async () => (await job.getState()) === 'failed', 15_000, 'the ingest job to fail');
+      await worker.close();
+      ctx.onClose(async () => {
+        await queue.close();
+        connection.disconnect();
+      });
+      return { id: job.id!, state: () => job.getState() };
+    }
+
+    const act = (method: string, path: string) =>
+      fetch(`${gateway.url}${CONSOLE}/api/queues/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+
+    it('refuses pausing, emptying, obliterating, cleaning, adding, promoting and pausing all with 403', async () => {
+      const job = await failedIngestJob();
+
+      const answers = await Promise.all([
+        act('PUT', 'ingest/pause'),
+        act('PUT', 'ingest/empty'),
+        act('PUT', 'ingest/obliterate'),
+        act('PUT', 'ingest/clean/failed'),
+        act('POST', 'ingest/add'),
+        act('PUT', 'ingest/promote'),
+        act('PUT', `ingest/${job.id}/clean`),
+        act('PUT', 'pause'),
+      ]);
+
+      expect(answers.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 403, 403, 403]);
+      expect(await job.state()).toBe('failed');
+    });
+
+    it('retries a failed job (it waits again), and retries all failed jobs', async () => {
+      const one = await failedIngestJob();
+      const other = await failedIngestJob();
+
+      const single = await act('PUT', `ingest/${one.id}/retry`);
+      const all = await act('PUT', 'ingest/retry/failed');
+
+      expect(single.status).toBe(204);
+      expect(all.status).toBe(200);
+      expect(await one.state()).toBe('waiting');
+      expect(await other.state()).toBe('waiting');
+    });
+
+    it('refuses retrying a job that has not failed', async () => {
+      const job = await failedIngestJob();
+      await act('PUT', `ingest/${job.id}/retry`);
+
+      const again = await act('PUT', `ingest/${job.id}/retry`);
+
+      expect(again.status).toBe(403);
+    });
   });
 });

@@ -14,7 +14,7 @@ import {
   userModel,
 } from '@wms/shared';
 import { readCookie } from '../http/cookies.js';
-import { requireAdminRole, requireJwt } from '../http/jwt-guard.js';
+import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
 
 export const QUEUE_CONSOLE_PATH = '/admin/queues';
 export const QUEUE_CONSOLE_COOKIE = 'wms_queue_console';
@@ -67,10 +67,12 @@ function boundedReads(adapter: BullMQAdapter, deadline: RedisDeadline): BullMQAd
 }
 
 /**
- * Bull Board over the ingest and webhook queues, for admins only. A browser that navigates here cannot
+ * Bull Board over the ingest and webhook queues, for cross-tenant admins only (the jobs of every tenant). A browser that navigates here cannot
  * send a bearer token, so besides `Authorization: Bearer <admin access token>` the console accepts its own
  * short-lived token in an httpOnly, SameSite=Strict cookie scoped to this path (see the session routes).
  * The webhook queue is read-only: a delivery's truth is in PostgreSQL and is redelivered through the API.
+ * The ingest queue is read-only but for retrying a failed job (a bulk job is committed to PostgreSQL, so
+ * pausing, emptying or obliterating the queue would only strand work).
  */
 export function queueConsoleRoutes(
   tokens: TokenService,
@@ -81,6 +83,8 @@ export function queueConsoleRoutes(
   const deadline = new RedisDeadline(QUEUE_CONSOLE_DEADLINE);
   createBullBoard({
     queues: [
+      // Bull Board's readOnlyMode would refuse retries too; ingestActionsOnly keeps this queue read-only but
+      // for retrying a failed job.
       boundedReads(new BullMQAdapter(queues.ingest, { allowRetries: true }), deadline),
       boundedReads(new BullMQAdapter(queues.webhook, { readOnlyMode: true }), deadline),
     ],
@@ -88,8 +92,45 @@ export function queueConsoleRoutes(
     options: { uiConfig: { boardTitle: 'WMS queues' } },
   });
   const router = Router();
-  router.use(consoleAuth(tokens, db), consoleCsp, serverAdapter.getRouter() as RequestHandler);
+  router.use(
+    consoleAuth(tokens, db),
+    consoleCsp,
+    ingestActionsOnly(queues.ingest),
+    serverAdapter.getRouter() as RequestHandler,
+  );
   return router;
+}
+
+const RETRY_ONE = /^\/api\/queues\/([^/]+)\/([^/]+)\/retry$/;
+const RETRY_FAILED = /^\/api\/queues\/([^/]+)\/retry\/failed$/;
+
+function decoded(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Every change through the console is refused but retrying the ingest queue's failed jobs (one, or all the
+ * failed ones): pausing, emptying, cleaning, obliterating, adding, promoting or editing jobs would strand or
+ * forge work whose truth is in PostgreSQL. A completed job is not retried (its effect happened once).
+ */
+function ingestActionsOnly(ingest: IngestQueue): RequestHandler {
+  const refuse = () => AppError.forbidden('The queue console only retries failed ingest jobs', 'QUEUE_READ_ONLY');
+  return async (req, _res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    if (req.method !== 'PUT') throw refuse();
+    const all = RETRY_FAILED.exec(req.path);
+    if (all && decoded(all[1]!) === ingest.name) return next();
+    const one = RETRY_ONE.exec(req.path);
+    if (!one || decoded(one[1]!) !== ingest.name) throw refuse();
+    const jobId = decoded(one[2]!);
+    const job = jobId ? await ingest.getJob(jobId) : undefined;
+    if (job && (await job.getState()) !== 'failed') throw refuse();
+    next();
+  };
 }
 
 /**
@@ -117,14 +158,17 @@ function consoleAuth(tokens: TokenService, db: Database): RequestHandler {
   return async (req, res, next) => {
     const cookie = readCookie(req, QUEUE_CONSOLE_COOKIE);
     if (!cookie || req.headers.authorization) {
-      bearer(req, res, (error?: unknown) => (error ? next(error) : requireAdminRole(req, res, next)));
+      bearer(req, res, (error?: unknown) => (error ? next(error) : requireCrossTenantAdmin(req, res, next)));
       return;
     }
     const { sub } = tokens.verifyQueueConsole(cookie);
     // The session outlives no change of the account: a disabled or demoted admin is out at once.
-    const user = (await userModel(db).findByPk(sub, { attributes: ['role', 'status'] }))?.get({ plain: true });
+    const user = (await userModel(db).findByPk(sub, { attributes: ['role', 'status', 'tenantId'] }))?.get({
+      plain: true,
+    });
     if (!user || user.status !== 'active') throw AppError.unauthorized('Queue console session is no longer valid');
     if (user.role !== 'admin') throw AppError.forbidden('Admin role required');
+    if (user.tenantId) throw crossTenantAdminRequired();
     next();
   };
 }
@@ -141,7 +185,7 @@ export function queueConsoleSessionRoutes(tokens: TokenService, secureCookies: b
     path: QUEUE_CONSOLE_PATH,
     secure: secureCookies || req.secure,
   });
-  router.post('/', requireJwt(tokens), requireAdminRole, (req, res: Response) => {
+  router.post('/', requireJwt(tokens), requireCrossTenantAdmin, (req, res: Response) => {
     const token = tokens.issueQueueConsole(req.principal!.sub, QUEUE_CONSOLE_TTL_SECONDS);
     res.cookie(QUEUE_CONSOLE_COOKIE, token, { ...cookieOptions(req), maxAge: QUEUE_CONSOLE_TTL_SECONDS * 1000 });
     res.json({ url: `${QUEUE_CONSOLE_PATH}/`, expiresIn: QUEUE_CONSOLE_TTL_SECONDS });

@@ -1,19 +1,29 @@
 import { Router } from 'express';
 import { createTenantSchema, validate, type Services, type TokenService } from '@wms/shared';
-import { requireAdminRole, requireJwt } from '../http/jwt-guard.js';
+import { crossTenantAdminRequired, requireAdminRole, requireJwt } from '../http/jwt-guard.js';
 
-/** Tenants are managed by role admin only. */
+/**
+ * Tenants are managed by role admin only. A tenant-bound admin sees its own tenant and nothing else;
+ * creating tenants is for cross-tenant admins.
+ */
 export function tenantsRoutes(services: Services, tokens: TokenService): Router {
   const router = Router();
   router.use(requireJwt(tokens), requireAdminRole);
 
   router.post('/', async (req, res) => {
+    if (req.principal!.tenantId) throw crossTenantAdminRequired();
     const tenant = await services.tenants.create(validate(createTenantSchema, req.body));
     res.status(201).json(tenant);
   });
 
-  router.get('/', async (_req, res) => {
-    res.json(await services.tenants.list());
+  router.get('/', async (req, res) => {
+    const own = req.principal!.tenantId;
+    if (!own) {
+      res.json(await services.tenants.list());
+      return;
+    }
+    const tenant = await services.tenants.findById(own);
+    res.json(tenant ? [tenant] : []);
   });
 
   return router;

@@ -56,6 +56,8 @@ describe('users admin endpoints', () => {
         lastLoginAt: null,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        canManage: true,
+        canSetCredentials: true,
       });
       expect((await loginAs(gateway.url, 'picker.one@warehouse.local', 'picker-password')).length).toBeGreaterThan(0);
     });

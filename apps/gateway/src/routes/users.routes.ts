@@ -1,8 +1,12 @@
 import { Router } from 'express';
 import type { Services, TokenService } from '@wms/shared';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { setNextPage } from '../http/next-page.js';
 
-/** Users admin (module `users`); the privilege and tenant rules live in UsersService. */
+/**
+ * Users admin (module `users`); the privilege and tenant rules live in UsersService. The list is in e-mail
+ * order, a page at a time (`limit`, `cursor`; see next-page.ts).
+ */
 export function usersRoutes(services: Services, tokens: TokenService): Router {
   const router = Router();
   router.use(requireJwt(tokens), requireModule('users'));
@@ -12,7 +16,9 @@ export function usersRoutes(services: Services, tokens: TokenService): Router {
   });
 
   router.get('/', async (req, res) => {
-    res.json(await services.users.list(req.principal!, req.query));
+    const page = await services.users.page(req.principal!, req.query);
+    setNextPage(req, res, page.nextCursor);
+    res.json(page.data);
   });
 
   router.get('/:id', async (req, res) => {

@@ -43,10 +43,20 @@ describe('webhook subscriptions API', () => {
     // The worker signs with the secret's kept key: the same signature.
     expect(signWebhook(webhookSigningKey(secret), 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body)).toBe(signature);
     expect(() => webhookSigningKey('MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw')).toThrow(/whsec_/);
+    const atSigning = { now: 1614265330 };
     expect(
-      verifyWebhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, body, `v1,bogus ${signature}`),
+      verifyWebhookSignature(
+        secret,
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        body,
+        `v1,bogus ${signature}`,
+        atSigning,
+      ),
     ).toBe(true);
-    expect(verifyWebhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265331, body, signature)).toBe(false);
+    expect(verifyWebhookSignature(secret, 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265331, body, signature, atSigning)).toBe(
+      false,
+    );
   });
 
   it('grows the retry delay as base·2^(n-1) with jitter, at least Retry-After and at most 6 hours', () => {
@@ -176,10 +186,11 @@ describe('webhook subscriptions API', () => {
       tenantId: theirs.id,
     });
     await createSubscription(ctx, { url: 'https://93.184.215.14/global' });
+    // order.shipped needs read on orders, the module that owns its data.
     const user = await createUser(ctx, {
       role: 'manager',
       tenantId: mine.id,
-      adminModules: ['webhooks'],
+      adminModules: ['webhooks', 'orders'],
       adminModulesWrite: ['webhooks'],
     });
     const token = await loginAs(gateway.url, user.user.email, user.password);

@@ -1,9 +1,12 @@
 import { Router } from 'express';
 import {
+  assertEventsWithinReach,
   createSubscriptionSchema,
   eventTypeCatalogue,
   listSubscriptionsQuerySchema,
+  updateSubscriptionSchema,
   validate,
+  type CursorPosition,
   type DeliveryEnqueuer,
   type Logger,
   type Services,
@@ -13,7 +16,10 @@ import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 
-/** Webhook subscriptions (module `webhooks`). A tenant-bound user sees only its tenant's. */
+/**
+ * Webhook subscriptions (module `webhooks`). A tenant-bound user sees only its tenant's. Each event type
+ * needs read on the module that owns its data (EVENT_REACH).
+ */
 export function webhooksRoutes(
   services: Services,
   tokens: TokenService,
@@ -42,16 +48,26 @@ export function webhooksRoutes(
   router.post('/', async (req, res) => {
     // Validated before the tenant is looked up, so a malformed tenantId is the body's 400 like any other field.
     const body: unknown = req.body ?? {};
-    const { tenantId: named } = validate<{ tenantId?: string | null }>(createSubscriptionSchema, body);
+    const { tenantId: named, events } = validate<{ tenantId?: string | null; events: string[] }>(
+      createSubscriptionSchema,
+      body,
+    );
     const tenantId = tenantScopeOf(req.principal!, named, false);
+    assertEventsWithinReach(req.principal!, events);
     if (tenantId) await services.tenants.requireExisting(tenantId);
     res.status(201).json(await services.webhooks.create(body, tenantId, req.principal!.sub));
   });
 
   router.get('/', async (req, res) => {
-    const query = validate<{ tenantId?: string }>(listSubscriptionsQuerySchema, req.query, 'Invalid query');
-    const tenantFilter = tenantScopeOf(req.principal!, query.tenantId, false);
-    res.json(await services.webhooks.list(viewer(req.principal!), tenantFilter));
+    const { tenantId, ...pageQuery } = validate<{ tenantId?: string; limit: number; cursor?: CursorPosition }>(
+      listSubscriptionsQuerySchema,
+      req.query,
+      'Invalid query',
+    );
+    const tenantFilter = tenantScopeOf(req.principal!, tenantId, false);
+    const page = await services.webhooks.page(viewer(req.principal!), tenantFilter, pageQuery);
+    setNextPage(req, res, page.nextCursor);
+    res.json(page.data);
   });
 
   router.get('/:id', async (req, res) => {
@@ -60,6 +76,8 @@ export function webhooksRoutes(
 
   router.patch('/:id', async (req, res) => {
     const sub = req.principal!;
+    const { events } = validate<{ events?: string[] }>(updateSubscriptionSchema, req.body ?? {});
+    if (events) assertEventsWithinReach(sub, events);
     res.json(await services.webhooks.update(req.params.id, req.body, viewer(sub), sub.sub));
   });
 

@@ -8,3 +8,20 @@ export {
   type Principal,
   type Access,
 } from './permissions.js';
+export {
+  canManageUser,
+  canSetCredentials,
+  modulesBeyond,
+  rankOf,
+  ranksBelow,
+  type ManagedUser,
+} from './manage-rules.js';
+export {
+  ADMIN_ONLY_SCOPE,
+  EVENT_REACH,
+  SCOPE_REACH,
+  assertEventsWithinReach,
+  assertScopesWithinReach,
+  eventsBeyond,
+  scopesBeyond,
+} from './reach.js';

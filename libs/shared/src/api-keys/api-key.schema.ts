@@ -1,4 +1,5 @@
 import { Joi } from '../validation/index.js';
+import { decodeCursor, LIST_LIMIT_MAX } from '../integration/index.js';
 import { canonicalOrigin, isIpOrCidr } from './network-rules.js';
 
 /** An API key as an admin creates or edits it; every bad field is named in the 400's details. */
@@ -67,6 +68,11 @@ export function parseExpiryWindow(value: string, helpers: Joi.CustomHelpers): nu
 
 export const listApiKeysQuerySchema = Joi.object({
   tenantId: Joi.string().uuid(),
+  limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
+  cursor: Joi.string()
+    .max(200)
+    .custom((value: string, helpers) => decodeCursor(value) ?? helpers.error('any.invalid'))
+    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
   expiringWithin: Joi.string().custom(parseExpiryWindow).messages({
     'duration.invalid': '{{#label}} must be an ISO 8601 duration such as P14D, PT12H or P1W',
     'duration.range': '{{#label}} must be longer than zero and at most 366 days',

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { PreparedStatement, type Database } from '../db/index.js';
+import { toPage, type CursorPosition, type ListPage } from '../integration/index.js';
 import type { ApiKeyPrincipal, ApiKeyRecord } from './api-key.types.js';
 
 /**
@@ -150,21 +151,41 @@ export class ApiKeysRepository {
   }
 
   /**
-   * `tenantId` null lists every tenant's keys. Newest first. `expiringWithinSeconds` keeps the keys that
-   * have not expired yet but will within that time, or whose previous raw key's grace ends within it.
+   * `tenantId` null lists every tenant's keys. Newest first, `limit` a page after `cursor` (the previous page's
+   * last key). `expiringWithinSeconds` keeps the keys that have not expired yet but will within that time, or
+   * whose previous raw key's grace ends within it.
    */
-  async list(tenantId: string | null, expiringWithinSeconds: number | null = null): Promise<ApiKeyRecord[]> {
+  async page(query: {
+    tenantId: string | null;
+    expiringWithinSeconds: number | null;
+    limit: number;
+    cursor?: CursorPosition;
+  }): Promise<ListPage<ApiKeyRecord>> {
     const [rows] = (await this.db.sequelize.query(
-      `SELECT ${API_KEY_COLUMNS} FROM api_keys
+      `SELECT ${API_KEY_COLUMNS},
+              json_build_object('updatedAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                                'id', id) AS cursor
+         FROM api_keys
         WHERE (CAST(:tenantId AS uuid) IS NULL OR tenant_id = CAST(:tenantId AS uuid))
           AND (CAST(:within AS integer) IS NULL
                OR (expires_at > now() AND expires_at <= now() + make_interval(secs => CAST(:within AS integer)))
                OR (previous_key_expires_at > now()
                    AND previous_key_expires_at <= now() + make_interval(secs => CAST(:within AS integer))))
-        ORDER BY created_at DESC, id`,
-      { replacements: { tenantId, within: expiringWithinSeconds } },
-    )) as [ApiKeyRecord[], unknown];
-    return rows;
+          AND (CAST(:cursorId AS uuid) IS NULL
+               OR (created_at, id) < (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid)))
+        ORDER BY created_at DESC, id DESC
+        LIMIT :limit`,
+      {
+        replacements: {
+          tenantId: query.tenantId,
+          within: query.expiringWithinSeconds,
+          cursorAt: query.cursor?.updatedAt ?? null,
+          cursorId: query.cursor?.id ?? null,
+          limit: query.limit + 1,
+        },
+      },
+    )) as [Array<ApiKeyRecord & { cursor: CursorPosition }>, unknown];
+    return toPage(rows, query.limit);
   }
 
   /** The key, locked for the rest of `transaction` when one is given. */

@@ -1,6 +1,7 @@
 import { changedFields, type AuditService } from '../audit/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
+import type { CursorPosition, ListPage } from '../integration/index.js';
 import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
 import { ApiKeysRepository, type ApiKeyStats, type EditableField } from './api-keys.repository.js';
 import { displayPrefix, generateRawKey, hashKey, isWellFormedKey } from './key-format.js';
@@ -9,6 +10,9 @@ import { keyTraffic, type KeyTraffic } from './traffic.js';
 export const MISSING_API_KEY = 'Missing API key';
 export const INVALID_API_KEY = 'Invalid, revoked, or expired API key';
 export const MISSING_SCOPE = 'API key missing required scope(s)';
+
+/** A page of the keys list when the query names no limit. */
+const ADMIN_LIST_DEFAULT_LIMIT = 100;
 
 /** A key's stats show its latest 50 requests. */
 export const RECENT_REQUESTS_SHOWN = 50;
@@ -84,13 +88,29 @@ export class ApiKeysService {
     return { ...record, rawKey };
   }
 
-  /** `expiringWithinSeconds`: only keys (or previous raw keys) that stop working within that time. */
+  /**
+   * Newest first, a page at a time; `expiringWithinSeconds`: only keys (or previous raw keys) that stop working
+   * within that time.
+   */
+  async page(
+    actor: ApiKeyActor,
+    query: { tenantId?: string | null; expiringWithinSeconds?: number | null; limit?: number; cursor?: CursorPosition },
+  ): Promise<ListPage<ApiKeyRecord>> {
+    return this.repository.page({
+      tenantId: actor.tenantId ?? query.tenantId ?? null,
+      expiringWithinSeconds: query.expiringWithinSeconds ?? null,
+      limit: query.limit ?? ADMIN_LIST_DEFAULT_LIMIT,
+      cursor: query.cursor,
+    });
+  }
+
+  /** The first page of keys (see page). */
   async list(
     actor: ApiKeyActor,
     tenantFilter: string | null = null,
     expiringWithinSeconds: number | null = null,
   ): Promise<ApiKeyRecord[]> {
-    return this.repository.list(actor.tenantId ?? tenantFilter, expiringWithinSeconds);
+    return (await this.page(actor, { tenantId: tenantFilter, expiringWithinSeconds })).data;
   }
 
   /**

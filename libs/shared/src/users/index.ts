@@ -3,6 +3,7 @@ export {
   toUserRecord,
   type PublicUser,
   type UserRecord,
+  type ManagedUserRecord,
   type UserAttributes,
   type UserStatus,
   userModel,

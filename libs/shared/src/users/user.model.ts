@@ -116,3 +116,9 @@ export function toUserRecord(user: UserAttributes): UserRecord {
     updatedAt: user.updatedAt,
   };
 }
+
+/** A user as the users endpoints answer it to one actor: may the actor manage it, and set its password and e-mail. */
+export interface ManagedUserRecord extends UserRecord {
+  canManage: boolean;
+  canSetCredentials: boolean;
+}

@@ -53,8 +53,10 @@ export class UsersRepository {
     return row ? row.get({ plain: true }) : null;
   }
 
-  async list(filter: UserFilter): Promise<UserAttributes[]> {
+  /** In e-mail order; `page` reads at most `limit` users after the e-mail `afterEmail` (the unique index). */
+  async list(filter: UserFilter, page: { limit?: number; afterEmail?: string } = {}): Promise<UserAttributes[]> {
     const where: WhereOptions<UserAttributes> = {
+      ...(page.afterEmail !== undefined ? { email: { [Op.gt]: page.afterEmail } } : {}),
       ...(filter.tenantId ? { tenantId: filter.tenantId } : {}),
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.role ? { role: filter.role } : {}),
@@ -62,7 +64,7 @@ export class UsersRepository {
         ? { [Op.or]: searchedFields.map((field) => ({ [field]: { [Op.iLike]: containsPattern(filter.q!) } })) }
         : {}),
     };
-    const rows = await userModel(this.db).findAll({ where, order: [['email', 'ASC']] });
+    const rows = await userModel(this.db).findAll({ where, order: [['email', 'ASC']], limit: page.limit });
     return rows.map((row) => row.get({ plain: true }));
   }
 

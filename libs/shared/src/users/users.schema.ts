@@ -1,4 +1,5 @@
 import { Joi } from '../validation/index.js';
+import { LIST_LIMIT_MAX } from '../integration/index.js';
 import { adminModules, roles, type AdminModule, type Role } from '../access/index.js';
 import type { UserStatus } from './user.model.js';
 
@@ -78,6 +79,23 @@ export interface ListUsersQuery {
   role?: Role;
   /** Part of the e-mail, first or last name, any case. */
   q?: string;
+  limit: number;
+  /** The e-mail the previous page ended with (decoded from its cursor). */
+  cursor?: string;
+}
+
+/** The users list is in e-mail order; its cursor is the last e-mail of a page, opaque to clients. */
+export function encodeUserCursor(email: string): string {
+  return Buffer.from(JSON.stringify([email])).toString('base64url');
+}
+
+export function decodeUserCursor(cursor: string): string | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    return Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' ? value[0] : null;
+  } catch {
+    return null;
+  }
 }
 
 export const listUsersQuerySchema = Joi.object<ListUsersQuery>({
@@ -85,6 +103,11 @@ export const listUsersQuerySchema = Joi.object<ListUsersQuery>({
   status: Joi.string().valid('active', 'inactive', 'locked'),
   role: roleSchema,
   q: Joi.string().trim().min(1).max(254),
+  limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
+  cursor: Joi.string()
+    .max(400)
+    .custom((value: string, helpers) => decodeUserCursor(value) ?? helpers.error('any.invalid'))
+    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
 });
 
 export interface RegisterInput {

@@ -48,15 +48,15 @@ describe('UsersService privilege rules', () => {
     expect(created.role).toBe('admin');
   });
 
-  it('a non-admin assigns roles at or below its own only', async () => {
+  it('a non-admin assigns only roles ranked strictly below its own', async () => {
     const supervisor = await actorWith('supervisor');
 
     const above = await refusal(ctx.services.users.create(supervisor, newUser('manager')));
-    const same = await ctx.services.users.create(supervisor, newUser('supervisor'));
+    const same = await refusal(ctx.services.users.create(supervisor, newUser('supervisor')));
     const below = await ctx.services.users.create(supervisor, newUser('operator'));
 
-    expect(above.status).toBe(403);
-    expect([same.role, below.role]).toEqual(['supervisor', 'operator']);
+    expect([above.code, same.code]).toEqual(['INSUFFICIENT_ROLE', 'INSUFFICIENT_ROLE']);
+    expect(below.role).toBe('operator');
   });
 
   it('a non-admin cannot promote a user to admin', async () => {
@@ -83,13 +83,15 @@ describe('UsersService privilege rules', () => {
     expect(readAudit).toMatchObject({ status: 403, code: 'MODULE_NOT_GRANTABLE' });
   });
 
-  it('a non-admin may keep or remove a module it does not hold itself', async () => {
+  it('a non-admin cannot change a user holding a module it lacks, not even to remove that module', async () => {
     const manager = await actorWith('manager');
     const { user } = await createUser(ctx, { role: 'viewer', adminModules: ['audit', 'inventory'] });
 
-    const kept = await ctx.services.users.update(manager, user.id, { adminModules: ['audit'], firstName: 'Kept' });
+    const error = await refusal(ctx.services.users.update(manager, user.id, { adminModules: ['audit'] }));
 
-    expect(kept.adminModules).toEqual(['audit']);
+    expect(error).toMatchObject({ status: 403, code: 'INSUFFICIENT_MODULES' });
+    expect(error.message).toMatch(/audit, inventory/);
+    expect((await ctx.services.users.repository.findById(user.id))?.adminModules).toEqual(['audit', 'inventory']);
   });
 
   it('a non-admin cannot change, disable or unlock a user of a higher role', async () => {

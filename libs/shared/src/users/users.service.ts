@@ -1,15 +1,30 @@
 import type { Transaction } from 'sequelize';
 import { changedFields, type AuditService } from '../audit/index.js';
 import type { Config } from '../config/index.js';
-import { roles, type Principal, type Role } from '../access/index.js';
+import {
+  canManageUser,
+  canSetCredentials,
+  modulesBeyond,
+  ranksBelow,
+  type ManagedUser,
+  type Principal,
+  type Role,
+} from '../access/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
 import { TenantsService } from '../tenants/index.js';
+import type { ListPage } from '../integration/index.js';
 import { isUuid, validate } from '../validation/index.js';
 import { hashPassword } from './passwords.js';
-import { toUserRecord, type UserAttributes, type UserRecord } from './user.model.js';
+import { toUserRecord, type ManagedUserRecord, type UserAttributes } from './user.model.js';
 import { UsersRepository, type UserChanges } from './users.repository.js';
-import { createUserSchema, listUsersQuerySchema, updateUserSchema, type UpdateUserInput } from './users.schema.js';
+import {
+  createUserSchema,
+  encodeUserCursor,
+  listUsersQuerySchema,
+  updateUserSchema,
+  type UpdateUserInput,
+} from './users.schema.js';
 
 /** Fields a user may change on its own record through the users endpoints; the rest needs another user. */
 const SELF_EDITABLE = new Set(['firstName', 'lastName', 'language']);
@@ -28,19 +43,15 @@ const AUDITED_FIELDS = [
   'status',
 ] as const;
 
-/** admin ranks highest (0), viewer lowest. */
-function rankOf(role: Role): number {
-  return roles.indexOf(role);
-}
-
 /**
  * Users administration (module `users`) and its privilege rules, so every caller gets them:
- * - a tenant-bound actor sees and changes only its tenant's users; any other user is a 404;
- * - a non-admin assigns only roles ranked at or below its own, never `admin`, and changes only users
- *   ranked at or below its own (so never an admin);
- * - a non-admin grants only modules it holds itself, at the same level (read or write);
+ * - a tenant-bound actor (admin included) sees and changes only its tenant's users; any other user is a 404;
+ * - a non-admin manages only users ranked strictly below it whose read and write modules are a subset of its
+ *   own (canManageUser), before and after the change: it assigns only lower roles and modules it holds;
+ * - only an admin sets another user's password or e-mail;
  * - nobody changes its own role, modules, tenant, e-mail, password or status here (change-password is
  *   the way to a new password), so no one can raise or lock out themselves.
+ * Every user answered carries `canManage` and `canSetCredentials` for the actor who asked.
  */
 export class UsersService {
   readonly repository: UsersRepository;
@@ -55,13 +66,13 @@ export class UsersService {
     this.tenants = new TenantsService(db);
   }
 
-  async create(actor: Principal, body: unknown): Promise<UserRecord> {
+  async create(actor: Principal, body: unknown): Promise<ManagedUserRecord> {
     const input = validate(createUserSchema, body);
     assertAssignableRole(actor, input.role);
     const tenantId = await this.resolveTenant(actor, input.tenantId);
     const adminModules = input.adminModules ?? [];
     const adminModulesWrite = input.adminModulesWrite ?? [];
-    assertGrantable(actor, { adminModules: [], adminModulesWrite: [] }, { adminModules, adminModulesWrite });
+    assertGrantable(actor, { adminModules, adminModulesWrite });
     const passwordHash = await hashPassword(input.password, this.config.bcryptRounds);
     const user = await this.db.sequelize.transaction(async (transaction) => {
       const created = await this.repository.insert(
@@ -92,32 +103,45 @@ export class UsersService {
       );
       return created;
     });
-    return toUserRecord(user);
+    return managedRecord(actor, user);
   }
 
-  async list(actor: Principal, query: unknown): Promise<UserRecord[]> {
-    const filter = validate(listUsersQuerySchema, query ?? {});
+  /** One page of users by e-mail; `nextCursor` (the last e-mail, encoded) continues it. */
+  async page(actor: Principal, query: unknown): Promise<ListPage<ManagedUserRecord>> {
+    const { limit, cursor, ...filter } = validate(listUsersQuerySchema, query ?? {}, 'Invalid query');
     if (actor.tenantId && filter.tenantId && filter.tenantId !== actor.tenantId) throw tenantMismatch();
-    const users = await this.repository.list({ ...filter, tenantId: actor.tenantId ?? filter.tenantId });
-    return users.map(toUserRecord);
+    const users = await this.repository.list(
+      { ...filter, tenantId: actor.tenantId ?? filter.tenantId },
+      { limit: limit + 1, afterEmail: cursor },
+    );
+    const data = users.slice(0, limit).map((user) => managedRecord(actor, user));
+    const last = users.length > limit ? users[limit - 1] : undefined;
+    return { data, nextCursor: last ? encodeUserCursor(last.email) : null };
   }
 
-  async get(actor: Principal, id: string): Promise<UserRecord> {
+  /** The first page of users (see page). */
+  async list(actor: Principal, query: unknown): Promise<ManagedUserRecord[]> {
+    return (await this.page(actor, query)).data;
+  }
+
+  async get(actor: Principal, id: string): Promise<ManagedUserRecord> {
     const user = isUuid(id) ? await this.repository.findById(id) : null;
     if (!user || !isVisibleTo(actor, user)) throw userNotFound(id);
-    return toUserRecord(user);
+    return managedRecord(actor, user);
   }
 
-  async update(actor: Principal, id: string, body: unknown): Promise<UserRecord> {
+  async update(actor: Principal, id: string, body: unknown): Promise<ManagedUserRecord> {
     const input = validate(updateUserSchema, body);
     return this.changeUser(actor, id, 'user.updated', async (target, transaction) => {
       if (target.id === actor.sub) assertSelfEditable(input);
+      else if ((input.password !== undefined || input.email !== undefined) && !canSetCredentials(actor, target)) {
+        throw AppError.forbidden("Only an admin sets another user's password or e-mail", 'CREDENTIALS_ADMIN_ONLY');
+      }
       if (input.role !== undefined && input.role !== target.role) assertAssignableRole(actor, input.role);
-      const next = {
+      assertGrantable(actor, {
         adminModules: input.adminModules ?? target.adminModules,
         adminModulesWrite: input.adminModulesWrite ?? target.adminModulesWrite,
-      };
-      assertGrantable(actor, target, next);
+      });
       const { password, tenantId, ...fields } = input;
       const changes: UserChanges = { ...fields };
       if (tenantId !== undefined) changes.tenantId = await this.resolveTenant(actor, tenantId);
@@ -130,7 +154,7 @@ export class UsersService {
   }
 
   /** Any state → inactive. Login and refresh are refused from then on. */
-  async disable(actor: Principal, id: string): Promise<UserRecord> {
+  async disable(actor: Principal, id: string): Promise<ManagedUserRecord> {
     return this.changeUser(actor, id, 'user.disabled', (target, transaction) => {
       assertNotSelf(actor, target, 'disable');
       return this.repository.update(target.id, { status: 'inactive' }, transaction);
@@ -138,7 +162,7 @@ export class UsersService {
   }
 
   /** Any state → active, with the failed-login count reset. */
-  async enable(actor: Principal, id: string): Promise<UserRecord> {
+  async enable(actor: Principal, id: string): Promise<ManagedUserRecord> {
     return this.changeUser(actor, id, 'user.enabled', (target, transaction) => {
       assertNotSelf(actor, target, 'enable');
       return this.repository.update(target.id, { status: 'active', failedLoginCount: 0 }, transaction);
@@ -146,7 +170,7 @@ export class UsersService {
   }
 
   /** locked → active with the failed-login count reset; never revives a disabled user (that is enable). */
-  async unlock(actor: Principal, id: string): Promise<UserRecord> {
+  async unlock(actor: Principal, id: string): Promise<ManagedUserRecord> {
     return this.changeUser(actor, id, 'user.unlocked', (target, transaction) => {
       assertNotSelf(actor, target, 'unlock');
       if (target.status === 'inactive') {
@@ -166,14 +190,13 @@ export class UsersService {
     id: string,
     action: string,
     change: (target: UserAttributes, transaction: Transaction) => Promise<UserAttributes>,
-  ): Promise<UserRecord> {
+  ): Promise<ManagedUserRecord> {
     if (!isUuid(id)) throw userNotFound(id);
     const updated = await this.db.sequelize.transaction(async (transaction) => {
       const target = await this.repository.findById(id, { transaction, lock: true });
       if (!target || !isVisibleTo(actor, target)) throw userNotFound(id);
-      if (!canManage(actor, target)) {
-        throw AppError.forbidden(`A ${actor.role} cannot change a user with role ${target.role}`, 'INSUFFICIENT_ROLE');
-      }
+      // Oneself is not managed: the self rules (names and language only, never status) apply instead.
+      if (target.id !== actor.sub) assertManageable(actor, target);
       const after = await change(target, transaction);
       const diff: Record<string, unknown> = changedFields(target, after, AUDITED_FIELDS);
       if (after.passwordHash !== target.passwordHash) diff.password = 'changed';
@@ -192,7 +215,7 @@ export class UsersService {
       }
       return after;
     });
-    return toUserRecord(updated);
+    return managedRecord(actor, updated);
   }
 
   /**
@@ -215,33 +238,45 @@ function isVisibleTo(actor: Principal, user: UserAttributes): boolean {
   return !actor.tenantId || user.tenantId === actor.tenantId;
 }
 
-function canManage(actor: Principal, target: UserAttributes): boolean {
-  if (actor.role === 'admin') return true;
-  return target.role !== 'admin' && rankOf(target.role) >= rankOf(actor.role);
+/** The user as the users endpoints answer it to this actor: whether it may manage it, and set its credentials. */
+function managedRecord(actor: Principal, user: UserAttributes): ManagedUserRecord {
+  const self = user.id === actor.sub;
+  return {
+    ...toUserRecord(user),
+    canManage: !self && canManageUser(actor, user),
+    canSetCredentials: !self && canSetCredentials(actor, user),
+  };
+}
+
+/** A non-admin manages only users ranked strictly below it that reach nothing it does not. */
+function assertManageable(actor: Principal, target: ManagedUser): void {
+  if (canManageUser(actor, target)) return;
+  if (!ranksBelow(target.role, actor.role)) {
+    throw AppError.forbidden(
+      `A ${actor.role} manages only users ranked below it, not a ${target.role}`,
+      'INSUFFICIENT_ROLE',
+    );
+  }
+  throw AppError.forbidden(
+    `A ${actor.role} cannot manage a user holding modules it lacks: ${modulesBeyond(actor, target).join(', ')}`,
+    'INSUFFICIENT_MODULES',
+  );
 }
 
 function assertAssignableRole(actor: Principal, role: Role): void {
   if (actor.role === 'admin') return;
-  if (role === 'admin' || rankOf(role) < rankOf(actor.role)) {
-    throw AppError.forbidden(`A ${actor.role} cannot assign role ${role}`, 'INSUFFICIENT_ROLE');
+  if (!ranksBelow(role, actor.role)) {
+    throw AppError.forbidden(
+      `A ${actor.role} assigns only roles ranked below its own, not ${role}`,
+      'INSUFFICIENT_ROLE',
+    );
   }
 }
 
-/** Only modules the target does not have yet count as granted; keeping or removing one needs nothing. */
-function assertGrantable(
-  actor: Principal,
-  before: { adminModules: string[]; adminModulesWrite: string[] },
-  after: { adminModules: string[]; adminModulesWrite: string[] },
-): void {
+/** The modules a user has after the change must all be held by a non-admin actor, at the same level. */
+function assertGrantable(actor: Principal, after: { adminModules: string[]; adminModulesWrite: string[] }): void {
   if (actor.role === 'admin') return;
-  const lacking = [
-    ...after.adminModules.filter(
-      (module) => !before.adminModules.includes(module) && !actor.adminModules.includes(module),
-    ),
-    ...after.adminModulesWrite
-      .filter((module) => !before.adminModulesWrite.includes(module) && !actor.adminModulesWrite.includes(module))
-      .map((module) => `${module} (write)`),
-  ];
+  const lacking = modulesBeyond(actor, after);
   if (lacking.length) {
     throw AppError.forbidden(`You cannot grant modules you do not hold: ${lacking.join(', ')}`, 'MODULE_NOT_GRANTABLE');
   }

@@ -17,6 +17,8 @@ export {
   generateWebhookSecret,
   signWebhook,
   verifyWebhookSignature,
+  WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS,
+  type VerifyOptions,
   webhookHeaders,
   webhookSigningKey,
 } from './signing.js';

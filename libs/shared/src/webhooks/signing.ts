@@ -46,9 +46,19 @@ export function webhookHeaders(
   };
 }
 
+/** How far a message's timestamp may be from the receiver's clock, either way (Standard Webhooks). */
+export const WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS = 5 * 60;
+
+export interface VerifyOptions {
+  /** The receiver's clock in unix seconds; defaults to now. */
+  now?: number;
+  toleranceSeconds?: number;
+}
+
 /**
- * What a receiver does: true when one of the space-separated `v1,` signatures matches. Used by the
- * tests' receiver and offered to integrators as the reference.
+ * What a receiver does: true when the timestamp is within the tolerance of its clock (5 minutes, both
+ * directions, so a captured message cannot be replayed later) and one of the space-separated `v1,`
+ * signatures matches. Used by the tests' receiver and offered to integrators as the reference.
  */
 export function verifyWebhookSignature(
   secret: string,
@@ -56,7 +66,11 @@ export function verifyWebhookSignature(
   timestamp: number,
   body: string,
   header: string,
+  options: VerifyOptions = {},
 ): boolean {
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const tolerance = options.toleranceSeconds ?? WEBHOOK_TIMESTAMP_TOLERANCE_SECONDS;
+  if (!Number.isFinite(timestamp) || Math.abs(now - timestamp) > tolerance) return false;
   const expected = Buffer.from(signWebhook(secret, id, timestamp, body));
   return header.split(' ').some((candidate) => {
     const given = Buffer.from(candidate);

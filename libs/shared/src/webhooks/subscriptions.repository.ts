@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { toArrayLiteral } from '../api-keys/index.js';
+import type { CursorPosition } from '../integration/index.js';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
 
 const SUBSCRIPTION_COLUMNS = `
@@ -39,20 +40,36 @@ export class SubscriptionsRepository {
     return rows[0]!;
   }
 
-  /** `tenantId` undefined = every subscription; null = cross-tenant subscriptions only. */
-  async list(filter: { tenantId?: string | null }): Promise<WebhookSubscription[]> {
-    const where =
-      filter.tenantId === undefined
-        ? ''
-        : filter.tenantId === null
-          ? 'WHERE tenant_id IS NULL'
-          : 'WHERE tenant_id = :tenantId';
+  /**
+   * `tenantId` undefined = every subscription; null = cross-tenant subscriptions only. Oldest first, `limit`
+   * a page after `cursor` (the previous page's last subscription); no limit reads them all.
+   */
+  async list(filter: {
+    tenantId?: string | null;
+    limit?: number;
+    cursor?: CursorPosition;
+  }): Promise<Array<WebhookSubscription & { cursor: CursorPosition }>> {
+    const conditions: string[] = [];
+    if (filter.tenantId === null) conditions.push('tenant_id IS NULL');
+    else if (filter.tenantId !== undefined) conditions.push('tenant_id = :tenantId');
+    if (filter.cursor) conditions.push('(created_at, id) > (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid))');
     const [rows] = (await this.db.sequelize.query(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ${where} ORDER BY created_at, id`,
+      `SELECT ${SUBSCRIPTION_COLUMNS},
+              json_build_object('updatedAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                                'id', id) AS cursor
+         FROM webhook_subscriptions
+        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        ORDER BY created_at, id
+        ${filter.limit === undefined ? '' : 'LIMIT :limit'}`,
       {
-        replacements: { tenantId: filter.tenantId ?? null },
+        replacements: {
+          tenantId: filter.tenantId ?? null,
+          cursorAt: filter.cursor?.updatedAt ?? null,
+          cursorId: filter.cursor?.id ?? null,
+          limit: filter.limit ?? null,
+        },
       },
-    )) as [WebhookSubscription[], unknown];
+    )) as [Array<WebhookSubscription & { cursor: CursorPosition }>, unknown];
     return rows;
   }
 

@@ -37,11 +37,13 @@ for (const [network, prefix] of [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
   ['::ffff:0:0', 96], // IPv4-mapped: would reach any IPv4 address
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT): embeds IPv4
   ['::', 96], // IPv4-compatible (deprecated)
   ['64:ff9b::', 96], // NAT64: embeds IPv4
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
+  ['2001::', 32], // Teredo: embeds an IPv4 address and reaches it through a relay
   ['2002::', 16], // 6to4: embeds IPv4
   ['fc00::', 7], // ULA (includes fd00:ec2::254, AWS metadata over IPv6)
   ['fe80::', 10], // link-local

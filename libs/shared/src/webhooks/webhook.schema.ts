@@ -16,9 +16,18 @@ export const createSubscriptionSchema = Joi.object({
   description: Joi.string().trim().max(500).allow(''),
 });
 
-/** The subscriptions list: a cross-tenant user may narrow it to one tenant. */
+const pageKeys = {
+  limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
+  cursor: Joi.string()
+    .max(200)
+    .custom((value: string, helpers) => decodeCursor(value) ?? helpers.error('any.invalid'))
+    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
+};
+
+/** The subscriptions list: a cross-tenant user may narrow it to one tenant; a page at a time. */
 export const listSubscriptionsQuerySchema = Joi.object({
   tenantId: Joi.string().uuid(),
+  ...pageKeys,
 });
 
 export const updateSubscriptionSchema = Joi.object({

@@ -9,7 +9,7 @@ import { SecretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signing.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { assertDeliverableUrl, type UrlPolicy } from './url-guard.js';
-import type { ListPage } from '../integration/index.js';
+import { LIST_LIMIT_MAX, toPage, type CursorPosition, type ListPage } from '../integration/index.js';
 import { DeliveryLogRepository, type DeliveryLogQuery } from './delivery-log.repository.js';
 import {
   ATTEMPTS_SHOWN,
@@ -87,9 +87,26 @@ export class WebhooksService {
     return { ...record, secret };
   }
 
-  /** A tenant-bound viewer lists its tenant's subscriptions; a cross-tenant viewer all, or one tenant's. */
+  /**
+   * A tenant-bound viewer lists its tenant's subscriptions; a cross-tenant viewer all, or one tenant's. Oldest
+   * first, a page at a time (`limit`, `cursor`).
+   */
+  async page(
+    viewer: ViewerScope,
+    tenantFilter: string | null,
+    { limit, cursor }: { limit: number; cursor?: CursorPosition },
+  ): Promise<ListPage<WebhookSubscription>> {
+    const rows = await this.repository.list({
+      tenantId: viewer.tenantId ?? tenantFilter ?? undefined,
+      limit: limit + 1,
+      cursor,
+    });
+    return toPage(rows, limit);
+  }
+
+  /** The first page of subscriptions (see page). */
   async list(viewer: ViewerScope, tenantFilter?: string | null): Promise<WebhookSubscription[]> {
-    return this.repository.list({ tenantId: viewer.tenantId ?? tenantFilter ?? undefined });
+    return (await this.page(viewer, tenantFilter ?? null, { limit: LIST_LIMIT_MAX })).data;
   }
 
   async get(id: string, viewer: ViewerScope): Promise<WebhookSubscription> {

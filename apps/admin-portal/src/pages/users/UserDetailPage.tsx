@@ -17,7 +17,6 @@ import {
   useTenants,
 } from '../../components';
 import { AuditTable } from '../audit';
-import { canManage } from './modules';
 import { ModuleBadges, UserStatusBadge } from './UserBadges';
 import { UserEditForm } from './UserEditForm';
 
@@ -57,7 +56,8 @@ export default function UserDetailPage() {
   if (user.error) return <ErrorNotice error={user.error} title="The user could not be loaded" />;
   if (!user.data) return <Loading />;
   const current = user.data;
-  const manageable = write && canManage(actor, current);
+  // The API decides whom the signed-in user may manage (rank, modules, tenant) and says so on each user.
+  const manageable = write && current.canManage;
   const refresh = () => {
     setSaved(false);
     user.reload();
@@ -121,6 +121,11 @@ export default function UserDetailPage() {
       {current.status === 'inactive' && (
         <Alert color="gray" variant="light" title="Disabled">
           The user cannot sign in until it is enabled.
+        </Alert>
+      )}
+      {write && !current.canManage && current.id !== actor.sub && (
+        <Alert color="gray" variant="light" title="Not yours to change">
+          You change only users ranked below you who hold no module you lack; an admin changes this one.
         </Alert>
       )}
       {current.id === actor.sub && (

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, PasswordInput, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { usersApi, type Principal, type Role, type UserPatch, type UserRecord } from '../../api';
 import { ErrorNotice } from '../../components';
@@ -6,12 +6,17 @@ import { ModuleAccessField } from './ModuleAccessField';
 import classes from './UserForms.module.css';
 import { accessOf, assignableRoles, modulesOf } from './modules';
 
-/** Name, role and module permissions of a user the actor may manage; only what changed is sent. */
+/**
+ * Name, role and module permissions of a user the actor may manage; only what changed is sent. The e-mail
+ * and a new password appear only when the API says the actor may set them (admins), never otherwise.
+ */
 export function UserEditForm({ user, actor, onSaved }: { user: UserRecord; actor: Principal; onSaved: () => void }) {
   const initialAccess = accessOf(user);
   const [firstName, setFirstName] = useState(user.firstName);
   const [lastName, setLastName] = useState(user.lastName);
   const [role, setRole] = useState<Role>(user.role);
+  const [email, setEmail] = useState(user.email);
+  const [password, setPassword] = useState('');
   const [modules, setModules] = useState(initialAccess);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -26,6 +31,8 @@ export function UserEditForm({ user, actor, onSaved }: { user: UserRecord; actor
     if (firstName.trim() !== user.firstName) patch.firstName = firstName.trim();
     if (lastName.trim() !== user.lastName) patch.lastName = lastName.trim();
     if (role !== user.role) patch.role = role;
+    if (user.canSetCredentials && email.trim().toLowerCase() !== user.email) patch.email = email.trim();
+    if (user.canSetCredentials && password) patch.password = password;
     if (JSON.stringify(after.adminModules) !== JSON.stringify(before.adminModules))
       patch.adminModules = after.adminModules;
     if (JSON.stringify(after.adminModulesWrite) !== JSON.stringify(before.adminModulesWrite)) {
@@ -70,6 +77,24 @@ export function UserEditForm({ user, actor, onSaved }: { user: UserRecord; actor
               allowDeselect={false}
             />
           </div>
+          {user.canSetCredentials && (
+            <div className={classes.three}>
+              <TextInput
+                label="E-mail"
+                type="email"
+                autoComplete="off"
+                value={email}
+                onChange={(event) => setEmail(event.currentTarget.value)}
+              />
+              <PasswordInput
+                label="New password"
+                placeholder="Unchanged when empty"
+                autoComplete="new-password"
+                value={password}
+                onChange={(event) => setPassword(event.currentTarget.value)}
+              />
+            </div>
+          )}
           <ModuleAccessField value={modules} initial={initialAccess} actor={actor} onChange={setModules} role={role} />
           <Group justify="flex-end">
             <Button type="submit" loading={busy}>

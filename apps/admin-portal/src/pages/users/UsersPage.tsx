@@ -1,14 +1,26 @@
-import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { usersApi, type Role, type UserStatus } from '../../api';
 import { usePermission } from '../../auth';
-import { ErrorNotice, Loading, PageHeader, formatRelative, tenantLabel, useApi, useTenants } from '../../components';
+import {
+  ConfirmButton,
+  ErrorNotice,
+  Loading,
+  PageHeader,
+  formatRelative,
+  tenantLabel,
+  useApi,
+  useTenants,
+} from '../../components';
 import { ROLES } from './modules';
 import { ModuleBadges, UserStatusBadge } from './UserBadges';
 
-/** The users the signed-in user may see (a tenant-bound user: its tenant's), searched and filtered by the API. */
+/**
+ * The users the signed-in user may see (a tenant-bound user: its tenant's), searched and filtered by the API;
+ * a locked user it may manage has an Unlock action.
+ */
 export default function UsersPage() {
   const { write } = usePermission('users');
   const tenants = useTenants();
@@ -16,7 +28,7 @@ export default function UsersPage() {
   const [role, setRole] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [q] = useDebouncedValue(search.trim(), 250);
-  const { data, error, loading } = useApi(
+  const { data, error, loading, reload } = useApi(
     () =>
       usersApi.list({
         q: q || undefined,
@@ -77,6 +89,11 @@ export default function UsersPage() {
                 <Table.Th>Modules</Table.Th>
                 <Table.Th>Status</Table.Th>
                 <Table.Th>Last sign-in</Table.Th>
+                {write && (
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                )}
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -101,6 +118,22 @@ export default function UsersPage() {
                     <UserStatusBadge status={user.status} />
                   </Table.Td>
                   <Table.Td>{user.lastLoginAt ? formatRelative(user.lastLoginAt) : 'never'}</Table.Td>
+                  {write && (
+                    <Table.Td>
+                      {user.status === 'locked' && user.canManage && (
+                        <ConfirmButton
+                          label="Unlock"
+                          size="xs"
+                          title={`Unlock ${user.email}?`}
+                          message="The failed sign-in count is reset and the user can sign in again."
+                          confirmLabel="Unlock user"
+                          color="green"
+                          onConfirm={() => usersApi.unlock(user.id)}
+                          onDone={reload}
+                        />
+                      )}
+                    </Table.Td>
+                  )}
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -35,10 +35,10 @@ export function modulesOf(access: ModuleAccess): { adminModules: AdminModule[]; 
   };
 }
 
-/** Roles the actor may hand out: an admin any; anyone else its own rank or below, never admin. */
+/** Roles the actor may hand out: an admin any; anyone else only those ranked strictly below its own. */
 export function assignableRoles(actor: Principal): Role[] {
   if (actor.role === 'admin') return ROLES;
-  return ROLES.slice(ROLES.indexOf(actor.role)).filter((role) => role !== 'admin');
+  return ROLES.slice(ROLES.indexOf(actor.role) + 1);
 }
 
 /** The highest access the actor may grant for a module (the API allows granting only what one holds). */
@@ -46,11 +46,4 @@ export function grantableAccess(actor: Principal, module: AdminModule): Access {
   if (actor.role === 'admin') return 'write';
   if (actor.adminModulesWrite.includes(module)) return 'write';
   return actor.adminModules.includes(module) ? 'read' : 'none';
-}
-
-/** Whether the actor may change this user at all: not itself (role, modules, status), not a higher rank. */
-export function canManage(actor: Principal, target: { id: string; role: Role }): boolean {
-  if (target.id === actor.sub) return false;
-  if (actor.role === 'admin') return true;
-  return target.role !== 'admin' && ROLES.indexOf(target.role) >= ROLES.indexOf(actor.role);
 }

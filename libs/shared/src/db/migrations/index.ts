@@ -14,7 +14,7 @@ import { userIdempotency } from './0010-user-idempotency.js';
 import { deliveryRecheck } from './0020-delivery-recheck.js';
 import { bulkJobFinished } from './0021-bulk-job-finished.js';
 import { requestLogWithoutKeyCheck } from './0022-request-log-without-key-check.js';
-import { bulkJobResultStatus } from './0130-bulk-job-result-status.js';
+import { bulkJobResultStatus } from './0023-bulk-job-result-status.js';
 import { peopleListPaging } from './0033-people-list-paging.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */

@@ -5,7 +5,7 @@ import type { Migration } from '../migration.js';
  * with the result: the gateway answers 200 or 207 from it without reading inside the result's JSON text.
  */
 export const bulkJobResultStatus: Migration = {
-  name: '0130-bulk-job-result-status',
+  name: '0023-bulk-job-result-status',
   async up({ sequelize }) {
     await sequelize.query(`
       ALTER TABLE bulk_jobs ADD COLUMN result_status text CHECK (result_status IN ('success', 'partial'));

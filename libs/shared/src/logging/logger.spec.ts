@@ -89,7 +89,7 @@ describe('what a log line never carries', () => {
     expect(line).not.toContain('INSERT INTO');
   });
 
-  it('a secret up to two levels deep in a logged object, or in a request's headers, is redacted', () => {
+  it('a secret up to two levels deep in a logged object, or in a request’s headers, is redacted', () => {
     const { logger, written } = capturedLogger();
 
     logger.warn(

@@ -43,7 +43,8 @@ export const TOKEN_AUDIENCES: Record<TokenType, string> = {
   'queue-console': 'wms-queue-console',
 };
 
-const signed = (type: TokenType) => ({ algorithm: ALGORITHM, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCES[type] }) as const;
+const signed = (type: TokenType) =>
+  ({ algorithm: ALGORITHM, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCES[type] }) as const;
 
 export class TokenService {
   constructor(private readonly jwtConfig: Config['jwt']) {}

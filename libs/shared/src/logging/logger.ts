@@ -34,7 +34,17 @@ export const redactedPaths = [
 ];
 
 /** Fields of an error (or of its `original`, `parent`, `cause`, `errors`) that may quote SQL or the values bound to it. */
-const QUERY_FIELDS = new Set(['sql', 'parameters', 'bind', 'replacements', 'internalQuery', 'detail', 'fields', 'value', 'instance']);
+const QUERY_FIELDS = new Set([
+  'sql',
+  'parameters',
+  'bind',
+  'replacements',
+  'internalQuery',
+  'detail',
+  'fields',
+  'value',
+  'instance',
+]);
 
 function withoutQueryFields(value: unknown, depth: number): unknown {
   if (depth > 4 || value === null || typeof value !== 'object') return value;

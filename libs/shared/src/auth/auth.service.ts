@@ -48,8 +48,10 @@ export function sessionVersionOf(user: Pick<UserAttributes, 'passwordChangedAt'>
   return user.passwordChangedAt ? new Date(user.passwordChangedAt).getTime() : 0;
 }
 
-type AuthConfig = Pick<Config, 'jwt' | 'bcryptRounds' | 'loginMaxFailedAttempts' | 'allowRegistration'> &
-  Partial<Pick<Config, 'loginLockSeconds'>>;
+type AuthConfig = Pick<
+  Config,
+  'jwt' | 'bcryptRounds' | 'loginMaxFailedAttempts' | 'loginLockSeconds' | 'allowRegistration'
+>;
 
 export class AuthService {
   readonly tokens: TokenService;
@@ -132,7 +134,7 @@ export class AuthService {
    */
   private async findForLogin(email: string): Promise<UserAttributes | null> {
     const user = await this.users.findByEmail(email);
-    const lockSeconds = this.config.loginLockSeconds ?? 0;
+    const lockSeconds = this.config.loginLockSeconds;
     if (user?.status !== 'locked' || lockSeconds <= 0) return user;
     return (await this.locks.expireLock(user.id, lockSeconds)) ? this.users.findById(user.id) : user;
   }

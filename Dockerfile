@@ -26,6 +26,8 @@ COPY --from=build /app/apps/admin-portal/dist ./apps/admin-portal/dist
 COPY --from=build /app/apps/ingest-worker/dist ./apps/ingest-worker/dist
 COPY --from=build /app/apps/webhook-worker/dist ./apps/webhook-worker/dist
 COPY tools/start.mjs tools/node-flags.mjs ./tools/
+# The operator's `npm run wms -- users unlock|reset-password <email>`.
+COPY tools/wms.mjs ./tools/
 USER node
 EXPOSE 3000
 # start.mjs migrates (under an advisory lock, so replicas may start together), seeds, then runs the app; the

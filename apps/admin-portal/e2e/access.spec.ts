@@ -4,6 +4,7 @@ import {
   createApiKey,
   createTestContext,
   createUser,
+  request,
   TEST_ADMIN,
   type TestContext,
   type TestGateway,
@@ -140,12 +141,35 @@ describe('admin portal: sign-in and access', () => {
     await page.goBack();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
 
+    const refreshCookie = (await portal.context.cookies()).find((cookie) => cookie.name === 'wms_refresh')!;
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.goto('/admin/api-keys');
 
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin/sign-in');
+    // The session ended on the server: a copy of the cookie taken before sign-out renews nothing.
+    const replayed = await request(gateway.url, 'POST', '/api/v1/auth/refresh', {
+      body: {},
+      headers: { cookie: `wms_refresh=${refreshCookie.value}` },
+    });
+    expect(replayed.status).toBe(401);
+    await portal.context.close();
+  }, 60_000);
+
+  it('the first load without a session shows sign-in quietly: no refresh call, no console error', async () => {
+    const portal = await openPortal(browser, gateway.url);
+    const { page } = portal;
+    const refreshCalls: string[] = [];
+    page.on('request', (sent) => {
+      if (sent.url().includes('/api/v1/auth/refresh')) refreshCalls.push(sent.url());
+    });
+
+    await page.goto('/admin/api-keys', { waitUntil: 'domcontentloaded' });
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+
+    expect(refreshCalls).toEqual([]);
+    expect(portal.problems).toEqual([]);
     await portal.context.close();
   }, 60_000);
 });

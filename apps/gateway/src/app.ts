@@ -93,7 +93,8 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
 
   const api = express.Router();
   api.use(parseJsonBody());
-  api.post('/auth/login', apiKeyAccess.loginThrottle);
+  // Every way of trying a password shares one per-address budget of failures.
+  api.post(['/auth/login', '/auth/register', '/auth/change-password'], apiKeyAccess.loginThrottle);
   api.use('/auth/queue-console-session', queueConsoleSessionRoutes(tokens, config.nodeEnv === 'production'));
   api.use(
     '/auth',

@@ -2,6 +2,7 @@ export {
   signIn,
   signOut,
   renew,
+  resume,
   openQueueConsole,
   decodePrincipal,
   sessionStore,

@@ -67,9 +67,29 @@ export async function signIn(email: string, password: string): Promise<void> {
   start(accessToken);
 }
 
+/**
+ * Ends the session on the server first (its refresh token is revoked, so a copy of the cookie renews
+ * nothing), then here; a failed call still signs the page out.
+ */
 export async function signOut(): Promise<void> {
-  end();
+  clearTimeout(renewTimer);
   await signOutCall().catch(() => undefined);
+  end();
+}
+
+/** The API sets the readable `wms_session=1` beside the httpOnly refresh cookie, and clears both together. */
+function mayHaveSession(): boolean {
+  return document.cookie.split(';').some((part) => part.trim() === 'wms_session=1');
+}
+
+/**
+ * The first load: renews the session when the browser may hold one; otherwise signs out at once, without a
+ * refresh call the API could only refuse.
+ */
+export function resume(): Promise<boolean> {
+  if (mayHaveSession()) return renew();
+  end();
+  return Promise.resolve(false);
 }
 
 /**

@@ -1,4 +1,12 @@
-import { TEST_ADMIN, createTestContext, request, type TestContext, type TestGateway } from '@wms/testing';
+import {
+  TEST_ADMIN,
+  createTestContext,
+  createUser,
+  loginAs,
+  request,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
 
 describe('per-address login throttling', () => {
   let ctx: TestContext;
@@ -6,7 +14,7 @@ describe('per-address login throttling', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext('login-throttle');
-    gateway = await ctx.startGateway({ LOGIN_FAILURES_PER_IP_PER_MINUTE: '3' });
+    gateway = await ctx.startGateway({ LOGIN_FAILURES_PER_IP_PER_MINUTE: '3', AUTH_ALLOW_REGISTRATION: 'true' });
   });
   afterAll(() => ctx.close());
 
@@ -49,5 +57,55 @@ describe('per-address login throttling', () => {
     }
 
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('registration failures from one address are throttled like failed logins', async () => {
+    const address = '203.0.113.7';
+    const register = () =>
+      request(gateway.url, 'POST', '/api/v1/auth/register', {
+        headers: { 'x-forwarded-for': address },
+        body: { email: TEST_ADMIN.email, password: 'a-password-1', firstName: 'A', lastName: 'B' },
+      });
+    const failures = [(await register()).status, (await register()).status, (await register()).status];
+
+    const throttled = await register();
+
+    expect(failures).toEqual([409, 409, 409]);
+    expect(throttled.status).toBe(429);
+  });
+
+  it('wrong current passwords at change-password from one address are throttled like failed logins', async () => {
+    const address = '203.0.113.8';
+    const { user, password } = await createUser(ctx);
+    const token = await loginAs(gateway.url, user.email, password);
+    const change = () =>
+      request(gateway.url, 'POST', '/api/v1/auth/change-password', {
+        headers: { 'x-forwarded-for': address },
+        token,
+        body: { currentPassword: 'not-the-password', newPassword: 'a-new-password-2' },
+      });
+    const failures = [(await change()).status, (await change()).status, (await change()).status];
+
+    const throttled = await change();
+
+    expect(failures).toEqual([400, 400, 400]);
+    expect(throttled.status).toBe(429);
+  });
+
+  it('login, registration and change-password share one budget per address', async () => {
+    const address = '203.0.113.9';
+    await login(address, 'x');
+    await request(gateway.url, 'POST', '/api/v1/auth/register', {
+      headers: { 'x-forwarded-for': address },
+      body: { email: TEST_ADMIN.email, password: 'a-password-1', firstName: 'A', lastName: 'B' },
+    });
+    await request(gateway.url, 'POST', '/api/v1/auth/change-password', {
+      headers: { 'x-forwarded-for': address },
+      body: { currentPassword: 'x-password', newPassword: 'y-password' },
+    });
+
+    const throttled = await login(address, 'w');
+
+    expect(throttled.status).toBe(429);
   });
 });

@@ -64,11 +64,24 @@ describe('auth: refresh token in a cookie for the admin portal', () => {
     expect(me.body.email).toBe(TEST_ADMIN.email);
   });
 
-  it('refresh with neither a token nor a cookie is a 400 naming refreshToken', async () => {
+  it('refresh with neither a token nor a cookie is a 401: there is no session', async () => {
     const response = await refreshWith();
 
-    expect(response.status).toBe(400);
-    expect(response.body.details).toEqual([{ path: 'refreshToken', message: '"refreshToken" is required' }]);
+    expect(response.status).toBe(401);
+    expect(response.body.message).toBe('No session: send refreshToken, or sign in again');
+  });
+
+  it('login with refreshCookie also sets the readable session hint for the portal’s pages, and logout clears it', async () => {
+    const login = await cookieLogin();
+    const logout = await request(gateway.url, 'POST', '/api/v1/auth/logout');
+
+    expect(login.headers.getSetCookie()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^wms_session=1; Max-Age=\d+; Path=\/admin; .*SameSite=Strict$/)]),
+    );
+    expect(login.headers.getSetCookie().find((cookie) => cookie.startsWith('wms_session='))).not.toContain('HttpOnly');
+    expect(logout.headers.getSetCookie()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^wms_session=; Path=\/admin; Expires=Thu, 01 Jan 1970/)]),
+    );
   });
 
   it('refresh with a bad cookie is a 401 and the cookie is cleared', async () => {

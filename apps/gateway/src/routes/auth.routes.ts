@@ -10,6 +10,12 @@ import { readCookie } from '../http/cookies.js';
  */
 export const REFRESH_COOKIE = 'wms_refresh';
 const REFRESH_COOKIE_PATH = '/api/v1/auth';
+/**
+ * Says only that a browser session may exist (value `1`, no secret), readable by the portal's pages: without
+ * it the portal does not try a refresh on its first load, so a visitor with no session sees no failed call.
+ */
+export const SESSION_HINT_COOKIE = 'wms_session';
+const SESSION_HINT_PATH = '/admin';
 
 export function authRoutes(services: Services, options: { secureCookies: boolean; refreshTtlSeconds: number }): Router {
   const router = Router();
@@ -20,8 +26,16 @@ export function authRoutes(services: Services, options: { secureCookies: boolean
     path: REFRESH_COOKIE_PATH,
     secure: options.secureCookies || req.secure,
   });
-  const setRefreshCookie = (req: Request, res: Response, refreshToken: string) =>
-    res.cookie(REFRESH_COOKIE, refreshToken, { ...cookieOptions(req), maxAge: options.refreshTtlSeconds * 1000 });
+  const hintOptions = (req: Request) => ({ ...cookieOptions(req), httpOnly: false, path: SESSION_HINT_PATH });
+  const setRefreshCookie = (req: Request, res: Response, refreshToken: string) => {
+    const maxAge = options.refreshTtlSeconds * 1000;
+    res.cookie(REFRESH_COOKIE, refreshToken, { ...cookieOptions(req), maxAge });
+    res.cookie(SESSION_HINT_COOKIE, '1', { ...hintOptions(req), maxAge });
+  };
+  const clearRefreshCookie = (req: Request, res: Response) => {
+    res.clearCookie(REFRESH_COOKIE, cookieOptions(req));
+    res.clearCookie(SESSION_HINT_COOKIE, hintOptions(req));
+  };
 
   router.post('/login', async (req, res) => {
     const { email, password, refreshCookie } = validate(loginSchema, req.body);
@@ -31,7 +45,10 @@ export function authRoutes(services: Services, options: { secureCookies: boolean
     res.json({ ...result, requestId: req.requestId });
   });
 
-  /** The token in the body wins; without one, the browser session's cookie is read and renewed. */
+  /**
+   * The token in the body wins; without one, the browser session's cookie is read and renewed. Neither is a
+   * 401: there is no session to renew.
+   */
   router.post('/refresh', async (req, res) => {
     const { refreshToken } = validate(refreshSchema, req.body ?? {});
     if (refreshToken) {
@@ -39,24 +56,30 @@ export function authRoutes(services: Services, options: { secureCookies: boolean
       return void res.json({ ...tokens, requestId: req.requestId });
     }
     const cookie = readCookie(req, REFRESH_COOKIE);
-    if (!cookie)
-      throw AppError.validation('Request validation failed', [
-        { path: 'refreshToken', message: '"refreshToken" is required' },
-      ]);
+    if (!cookie) {
+      clearRefreshCookie(req, res);
+      throw AppError.unauthorized('No session: send refreshToken, or sign in again', 'NO_SESSION');
+    }
     try {
       const { refreshToken: renewed, ...tokens } = await services.auth.refresh(cookie);
       setRefreshCookie(req, res, renewed);
       res.json({ ...tokens, requestId: req.requestId });
     } catch (error) {
       // A session that can no longer be renewed is over: the browser forgets its cookie.
-      res.clearCookie(REFRESH_COOKIE, cookieOptions(req));
+      clearRefreshCookie(req, res);
       throw error;
     }
   });
 
-  /** Ends a browser session: its refresh cookie is cleared. Needs no token (an expired session may sign out). */
-  router.post('/logout', (req, res) => {
-    res.clearCookie(REFRESH_COOKIE, cookieOptions(req));
+  /**
+   * Ends a session: the family of the refresh token (the body's, else the cookie's) is revoked and the
+   * cookie cleared. Always 204, with or without a token (an expired session may sign out; signing out twice
+   * is no error), so the answer tells nothing about the token.
+   */
+  router.post('/logout', async (req, res) => {
+    const { refreshToken } = validate(refreshSchema, req.body ?? {});
+    await services.auth.logout(refreshToken ?? readCookie(req, REFRESH_COOKIE));
+    clearRefreshCookie(req, res);
     res.status(204).end();
   });
 

@@ -15,6 +15,8 @@ import {
   type UserAttributes,
 } from '../users/index.js';
 import { validate } from '../validation/index.js';
+import { AccountLocksRepository } from './account-locks.repository.js';
+import { RefreshSessions } from './refresh-sessions.js';
 import { TokenService, type TokenPair } from './tokens.js';
 
 export interface LoginResult extends TokenPair {
@@ -46,11 +48,16 @@ export function sessionVersionOf(user: Pick<UserAttributes, 'passwordChangedAt'>
   return user.passwordChangedAt ? new Date(user.passwordChangedAt).getTime() : 0;
 }
 
-type AuthConfig = Pick<Config, 'jwt' | 'bcryptRounds' | 'loginMaxFailedAttempts' | 'allowRegistration'>;
+type AuthConfig = Pick<
+  Config,
+  'jwt' | 'bcryptRounds' | 'loginMaxFailedAttempts' | 'loginLockSeconds' | 'allowRegistration'
+>;
 
 export class AuthService {
   readonly tokens: TokenService;
+  readonly sessions: RefreshSessions;
   private readonly users: UsersRepository;
+  private readonly locks: AccountLocksRepository;
   private readonly tenants: TenantsService;
   private decoyHash: string | undefined;
 
@@ -59,12 +66,14 @@ export class AuthService {
     private readonly config: AuthConfig,
   ) {
     this.tokens = new TokenService(config.jwt);
+    this.sessions = new RefreshSessions(db, this.tokens);
     this.users = new UsersRepository(db);
+    this.locks = new AccountLocksRepository(db);
     this.tenants = new TenantsService(db);
   }
 
   async login(email: string, password: string): Promise<LoginResult> {
-    const user = await this.users.findByEmail(normalizeEmail(email));
+    const user = await this.findForLogin(normalizeEmail(email));
     if (!user) {
       this.decoyHash ??= createDecoyHash(this.config.bcryptRounds);
       await verifyPassword(password, this.decoyHash);
@@ -81,7 +90,10 @@ export class AuthService {
     return this.session(current);
   }
 
-  /** Exchanges a refresh token for a new pair; the claims come from the user as stored now. */
+  /**
+   * Exchanges a refresh token for a new pair in its family (the token presented is used up); the claims
+   * come from the user as stored now. A token presented a second time ends its family.
+   */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const payload = this.tokens.verifyRefresh(refreshToken);
     const user = await this.users.findById(payload.sub);
@@ -89,7 +101,12 @@ export class AuthService {
     if (user.status !== 'active') throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
     if (payload.sv !== sessionVersionOf(user))
       throw AppError.unauthorized('Token revoked by a password change', 'TOKEN_REVOKED');
-    return this.tokens.issue(principalOf(user), sessionVersionOf(user));
+    return this.sessions.rotate(principalOf(user), sessionVersionOf(user), refreshToken);
+  }
+
+  /** Ends the session (the family) of a refresh token; nothing to end is no error. */
+  async logout(refreshToken: string | undefined): Promise<void> {
+    if (refreshToken) await this.sessions.end(refreshToken);
   }
 
   /** Self-service sign-up: role viewer in tenant DEFAULT, signed in at once. Off unless AUTH_ALLOW_REGISTRATION. */
@@ -109,6 +126,17 @@ export class AuthService {
       lastLoginAt: new Date(),
     });
     return this.session(user);
+  }
+
+  /**
+   * The account of a login attempt. With LOGIN_LOCK_SECONDS set, a lock older than that is lifted first
+   * (count reset), so the attempt is judged as any other.
+   */
+  private async findForLogin(email: string): Promise<UserAttributes | null> {
+    const user = await this.users.findByEmail(email);
+    const lockSeconds = this.config.loginLockSeconds;
+    if (user?.status !== 'locked' || lockSeconds <= 0) return user;
+    return (await this.locks.expireLock(user.id, lockSeconds)) ? this.users.findById(user.id) : user;
   }
 
   /** The caller as stored now (its token may be older than its latest changes). */
@@ -140,10 +168,12 @@ export class AuthService {
       passwordChangedAt: new Date(),
       failedLoginCount: 0,
     });
+    // Every other session ends with the old password; the caller goes on in a new one.
+    await this.sessions.endAll(user.id, 'password-changed');
     return this.session(updated);
   }
 
-  private session(user: UserAttributes): LoginResult {
-    return { user: toPublicUser(user), ...this.tokens.issue(principalOf(user), sessionVersionOf(user)) };
+  private async session(user: UserAttributes): Promise<LoginResult> {
+    return { user: toPublicUser(user), ...(await this.sessions.start(principalOf(user), sessionVersionOf(user))) };
   }
 }

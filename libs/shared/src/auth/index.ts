@@ -8,8 +8,13 @@ export {
   sessionVersionOf,
   type LoginResult,
 } from './auth.service.js';
+export { RefreshSessions, refreshTokenDigest, SESSION_ENDED, REFRESH_TOKEN_REUSED } from './refresh-sessions.js';
+export { OperatorAccounts, oneTimePassword, type PasswordReset } from './operator-accounts.js';
 export {
   TokenService,
+  TOKEN_ISSUER,
+  TOKEN_AUDIENCES,
+  type IssuedPair,
   type AccessTokenPayload,
   type RefreshTokenPayload,
   type TokenPair,

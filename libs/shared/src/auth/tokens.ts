@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config/index.js';
 import { AppError } from '../errors/index.js';
@@ -25,12 +26,34 @@ export interface TokenPair {
   refreshToken: string;
 }
 
+/** A pair as issued: with the moment its refresh token stops being accepted, for the session store. */
+export interface IssuedPair extends TokenPair {
+  refreshExpiresAt: Date;
+}
+
 const ALGORITHM = 'HS256';
+
+/** `iss` of every token this service signs. */
+export const TOKEN_ISSUER = 'wms-integration-service';
+
+/** `aud` of each token type: a token is accepted only by the audience it was signed for. */
+export const TOKEN_AUDIENCES: Record<TokenType, string> = {
+  access: 'wms-admin',
+  refresh: 'wms-refresh',
+  'queue-console': 'wms-queue-console',
+};
+
+const signed = (type: TokenType) =>
+  ({ algorithm: ALGORITHM, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCES[type] }) as const;
 
 export class TokenService {
   constructor(private readonly jwtConfig: Config['jwt']) {}
 
-  issue(principal: Principal, sessionVersion = 0): TokenPair {
+  /**
+   * An access token and a refresh token. The refresh token carries a random `jti`, so two issued within one
+   * second differ (the session store keys tokens by their digest).
+   */
+  issue(principal: Principal, sessionVersion = 0): IssuedPair {
     const accessClaims = {
       sub: principal.sub,
       email: principal.email,
@@ -41,14 +64,16 @@ export class TokenService {
       typ: 'access',
     };
     const accessToken = jwt.sign(accessClaims, this.jwtConfig.secret, {
-      algorithm: ALGORITHM,
+      ...signed('access'),
       expiresIn: this.jwtConfig.accessTtlSeconds,
     });
-    const refreshToken = jwt.sign({ sub: principal.sub, typ: 'refresh', sv: sessionVersion }, this.jwtConfig.secret, {
-      algorithm: ALGORITHM,
-      expiresIn: this.jwtConfig.refreshTtlSeconds,
-    });
-    return { accessToken, refreshToken };
+    const iat = Math.floor(Date.now() / 1000);
+    const refreshToken = jwt.sign(
+      { sub: principal.sub, typ: 'refresh', sv: sessionVersion, iat },
+      this.jwtConfig.secret,
+      { ...signed('refresh'), expiresIn: this.jwtConfig.refreshTtlSeconds, jwtid: randomUUID() },
+    );
+    return { accessToken, refreshToken, refreshExpiresAt: new Date((iat + this.jwtConfig.refreshTtlSeconds) * 1000) };
   }
 
   verifyAccess(token: string): AccessTokenPayload {
@@ -70,7 +95,7 @@ export class TokenService {
    */
   issueQueueConsole(sub: string, ttlSeconds: number): string {
     return jwt.sign({ sub, typ: 'queue-console' }, this.jwtConfig.secret, {
-      algorithm: ALGORITHM,
+      ...signed('queue-console'),
       expiresIn: ttlSeconds,
     });
   }
@@ -95,6 +120,9 @@ export class TokenService {
     }
     if (typeof payload === 'string' || typeof payload.sub !== 'string') throw AppError.unauthorized('Invalid token');
     if (payload.typ !== expected) throw AppError.unauthorized(`Invalid token type: ${expected} token expected`);
+    // Checked after `typ`, so a token of another type is told so rather than "invalid".
+    if (payload.iss !== TOKEN_ISSUER || payload.aud !== TOKEN_AUDIENCES[expected])
+      throw AppError.unauthorized('Invalid token');
     return payload;
   }
 

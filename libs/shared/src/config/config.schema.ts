@@ -60,7 +60,8 @@ export const configVariables = {
   },
   JWT_SECRET: {
     schema: Joi.string().min(16).required(),
-    description: 'HS256 signing secret, at least 16 characters (32+ random in production); no default',
+    description:
+      'HS256 signing secret, at least 16 characters; production refuses under 32 bytes or fewer than 12 distinct characters; no default',
   },
   JWT_SECRET_PREVIOUS: {
     schema: Joi.string().min(16),
@@ -90,11 +91,16 @@ export const configVariables = {
   },
   TRUST_PROXY: {
     schema: Joi.string().default('loopback'),
-    description: 'Express trust-proxy setting; decides how far X-Forwarded-For is believed',
+    description:
+      'Express trust-proxy setting (hop count, or proxy addresses/CIDRs); decides how far X-Forwarded-For is believed; production refuses true',
   },
   LOGIN_MAX_FAILED_ATTEMPTS: {
     schema: Joi.number().integer().min(1).default(5),
     description: 'consecutive wrong passwords that lock an account',
+  },
+  LOGIN_LOCK_SECONDS: {
+    schema: Joi.number().integer().min(0).default(0),
+    description: 'how long a lock lasts, seconds; 0 = until an admin unlocks it (or `npm run wms -- users unlock`)',
   },
   AUTH_ALLOW_REGISTRATION: {
     schema: Joi.boolean().default(false),

@@ -2,6 +2,8 @@ import { ConfigError, loadConfig } from '../index.js';
 
 // loadConfig is a pure function of the environment it is given: no database or Redis involved.
 const valid = { JWT_SECRET: 'a-secret-of-sixteen+' };
+/** 48 random bytes in base64, as `openssl rand -base64 48` prints them. */
+const RANDOM_SECRET = 'q3Vt0Zr8X9mPj2LwHc4Ns7Yb1Kd6Fg5Te0Ua8Ri3Oe7Wl2Mz9Qx4Cv6Bn1Hy5Jk8Gp';
 
 function messageFor(env: Record<string, string>): string {
   try {
@@ -107,7 +109,7 @@ describe('loadConfig', () => {
 
   it('refuses to start in production without SECRETS_ENCRYPTION_KEYS; JWT_SECRET_PREVIOUS is optional', () => {
     const production = {
-      ...valid,
+      JWT_SECRET: RANDOM_SECRET,
       NODE_ENV: 'production',
       SEED_ADMIN_PASSWORD: 'a-real-password',
       METRICS_TOKEN: 'a-metrics-token-of-16',
@@ -128,7 +130,7 @@ describe('loadConfig', () => {
 
   it('in production, refuses to start without METRICS_TOKEN, and takes one of 16 characters or more', () => {
     const production = {
-      ...valid,
+      JWT_SECRET: RANDOM_SECRET,
       NODE_ENV: 'production',
       SEED_ADMIN_PASSWORD: 'a-strong-admin-password',
       SECRETS_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
@@ -137,5 +139,58 @@ describe('loadConfig', () => {
     expect(messageFor({ ...production, METRICS_TOKEN: 'short' })).toMatch(/^Invalid configuration: METRICS_TOKEN /);
     expect(loadConfig({ ...production, METRICS_TOKEN: 'sixteen-chars-ok' }).metricsToken).toBe('sixteen-chars-ok');
     expect(loadConfig(valid).metricsToken).toBeUndefined();
+  });
+
+  describe('what production refuses', () => {
+    const production = {
+      JWT_SECRET: RANDOM_SECRET,
+      NODE_ENV: 'production',
+      SEED_ADMIN_PASSWORD: 'a-strong-admin-password',
+      SECRETS_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 1).toString('base64')}`,
+      METRICS_TOKEN: 'a-metrics-token-of-16',
+    };
+
+    it('starts with a random secret of 32 bytes or more and a trust-proxy hop count or proxy addresses', () => {
+      expect(loadConfig(production).jwt.secret).toBe(RANDOM_SECRET);
+      expect(loadConfig({ ...production, TRUST_PROXY: '1' }).trustProxy).toBe('1');
+      expect(loadConfig({ ...production, TRUST_PROXY: '10.0.0.0/8, 192.0.2.7' }).trustProxy).toBe(
+        '10.0.0.0/8, 192.0.2.7',
+      );
+      expect(
+        loadConfig({ ...production, JWT_SECRET: 'f3a9c07b1e5d42a8b6c0d9e7f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4' })
+          .nodeEnv,
+      ).toBe('production');
+    });
+
+    it('refuses a JWT_SECRET shorter than 32 bytes, naming the setting', () => {
+      expect(messageFor({ ...production, JWT_SECRET: 'Xk9#mQ2$vL7!pR4@' })).toBe(
+        'Invalid configuration: JWT_SECRET must be at least 32 random bytes when NODE_ENV=production (e.g. openssl rand -base64 48)',
+      );
+    });
+
+    it('refuses a JWT_SECRET of 32 bytes or more that is obviously not random', () => {
+      for (const secret of ['a'.repeat(48), 'password'.repeat(5), 'change-me-change-me-change-me-change-me'])
+        expect(messageFor({ ...production, JWT_SECRET: secret })).toMatch(
+          /^Invalid configuration: JWT_SECRET does not look random \(fewer than 12 distinct characters\)/,
+        );
+    });
+
+    it('refuses TRUST_PROXY=true, or a range covering every address, naming the setting', () => {
+      for (const trustProxy of ['true', '0.0.0.0/0', 'loopback, ::/0'])
+        expect(messageFor({ ...production, TRUST_PROXY: trustProxy })).toMatch(
+          /^Invalid configuration: TRUST_PROXY must not trust every address when NODE_ENV=production .* hop count or the proxies’ addresses\/CIDRs$/,
+        );
+    });
+
+    it('outside production, both still start (development and tests are not exposed)', () => {
+      expect(loadConfig({ ...valid, TRUST_PROXY: 'true' }).trustProxy).toBe('true');
+      expect(loadConfig({ JWT_SECRET: 'a'.repeat(16), NODE_ENV: 'test' }).jwt.secret).toBe('a'.repeat(16));
+    });
+  });
+
+  it('LOGIN_LOCK_SECONDS: 0 (a lock lasts until an admin lifts it) unless set; negative values are refused', () => {
+    expect(loadConfig(valid).loginLockSeconds).toBe(0);
+    expect(loadConfig({ ...valid, LOGIN_LOCK_SECONDS: '900' }).loginLockSeconds).toBe(900);
+    expect(messageFor({ ...valid, LOGIN_LOCK_SECONDS: '-1' })).toMatch(/^Invalid configuration: LOGIN_LOCK_SECONDS /);
   });
 });

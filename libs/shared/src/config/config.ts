@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { configVariables } from './config.schema.js';
+import { productionRefusal } from './production.js';
 
 export interface RedisNode {
   host: string;
@@ -33,6 +34,8 @@ export interface Config {
   seedAdmin: { email: string; password: string };
   trustProxy: string;
   loginMaxFailedAttempts: number;
+  /** 0: a lock lasts until an admin (or the operator command) lifts it; otherwise it expires after this long. */
+  loginLockSeconds: number;
   allowRegistration: boolean;
   idempotencyTtlSeconds: number;
   bulkSyncTimeoutMs: number;
@@ -92,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (value.NODE_ENV === 'production' && !value.METRICS_TOKEN) {
     throw new ConfigError('Invalid configuration: METRICS_TOKEN is required when NODE_ENV=production');
   }
+  const refusal = value.NODE_ENV === 'production' ? productionRefusal(value) : null;
+  if (refusal) throw new ConfigError(`Invalid configuration: ${refusal}`);
   return {
     nodeEnv: value.NODE_ENV,
     redis: redisShapeOf(value),
@@ -111,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedAdmin: { email: String(value.SEED_ADMIN_EMAIL).trim().toLowerCase(), password: value.SEED_ADMIN_PASSWORD },
     trustProxy: value.TRUST_PROXY,
     loginMaxFailedAttempts: value.LOGIN_MAX_FAILED_ATTEMPTS,
+    loginLockSeconds: value.LOGIN_LOCK_SECONDS,
     allowRegistration: value.AUTH_ALLOW_REGISTRATION,
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,

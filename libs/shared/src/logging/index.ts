@@ -1,1 +1,8 @@
-export { createLogger, redactedPaths, explicitLineLogger, unredactedChild, type Logger } from './logger.js';
+export {
+  createLogger,
+  redactedPaths,
+  serializeError,
+  explicitLineLogger,
+  unredactedChild,
+  type Logger,
+} from './logger.js';

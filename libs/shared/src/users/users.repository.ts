@@ -99,12 +99,13 @@ export class UsersRepository {
     return rows[0]?.get({ plain: true }) ?? null;
   }
 
-  /** Counts a wrong password atomically; the `max`-th consecutive one locks the account. */
+  /** Counts a wrong password atomically; the `max`-th consecutive one locks the account (and says since when). */
   async recordFailedLogin(userId: string, max: number): Promise<void> {
     await this.db.sequelize.query(
       `UPDATE users
           SET failed_login_count = failed_login_count + 1,
               status = CASE WHEN failed_login_count + 1 >= :max THEN 'locked' ELSE status END,
+              locked_at = CASE WHEN failed_login_count + 1 >= :max THEN now() ELSE locked_at END,
               updated_at = now()
         WHERE id = :userId AND status = 'active'`,
       { replacements: { userId, max } },

@@ -88,6 +88,7 @@ export function fuzzEndpoints(services: Pick<Services, 'ingest'>): FuzzEndpoint[
 
     { method: 'POST', path: () => `${API}/auth/login`, auth: 'none', body: loginSchema },
     { method: 'POST', path: () => `${API}/auth/refresh`, auth: 'none', body: refreshSchema },
+    { method: 'POST', path: () => `${API}/auth/logout`, auth: 'none', body: refreshSchema },
     { method: 'POST', path: () => `${API}/auth/register`, auth: 'none', body: registerSchema },
     { method: 'POST', path: () => `${API}/auth/change-password`, auth: 'jwt', body: changePasswordSchema },
     { method: 'POST', path: () => `${API}/tenants`, auth: 'jwt', body: createTenantSchema },

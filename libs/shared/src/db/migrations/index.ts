@@ -16,6 +16,7 @@ import { bulkJobFinished } from './0021-bulk-job-finished.js';
 import { requestLogWithoutKeyCheck } from './0022-request-log-without-key-check.js';
 import { bulkJobResultStatus } from './0023-bulk-job-result-status.js';
 import { peopleListPaging } from './0033-people-list-paging.js';
+import { refreshTokenFamilies } from './0030-refresh-token-families.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   requestLogWithoutKeyCheck,
   bulkJobResultStatus,
   peopleListPaging,
+  refreshTokenFamilies,
 ];

@@ -13,6 +13,8 @@ const INDEXES = [
   'audit_logs_tenant_time_idx ON audit_logs (tenant_id, created_at DESC, id DESC)',
   'webhook_deliveries_status_idx ON webhook_deliveries (subscription_id, status, created_at DESC, id DESC)',
   'events_event_idx ON events (event, occurred_at DESC)',
+  // The retention sweep picks the oldest events first.
+  'events_time_idx ON events (occurred_at)',
   'api_keys_tenant_time_idx ON api_keys (tenant_id, created_at DESC, id)',
   'api_keys_time_idx ON api_keys (created_at DESC, id)',
   'webhook_subscriptions_tenant_time_idx ON webhook_subscriptions (tenant_id, created_at, id)',

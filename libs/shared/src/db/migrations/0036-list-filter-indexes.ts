@@ -4,7 +4,8 @@ import type { Migration } from '../migration.js';
  * An index for every filter the admin lists offer, each ending in the list's order (newest first, id as
  * tie-breaker), so a filtered page is one index range read however long the table grows: the audit log by
  * action, entity and tenant (by actor exists); a subscription's deliveries by status; events by type (the
- * delivery log's event filter); API keys, subscriptions and users by tenant in their lists' order. Built
+ * delivery log's event filter); API keys, subscriptions and users by tenant in their lists' order (the lists
+ * without a tenant read the creation-time indexes of the people-list paging). Built
  * CONCURRENTLY, one statement each: writers go on while they build.
  */
 const INDEXES = [
@@ -15,10 +16,8 @@ const INDEXES = [
   'events_event_idx ON events (event, occurred_at DESC)',
   // The retention sweep picks the oldest events first.
   'events_time_idx ON events (occurred_at)',
-  'api_keys_tenant_time_idx ON api_keys (tenant_id, created_at DESC, id)',
-  'api_keys_time_idx ON api_keys (created_at DESC, id)',
+  'api_keys_tenant_time_idx ON api_keys (tenant_id, created_at DESC, id DESC)',
   'webhook_subscriptions_tenant_time_idx ON webhook_subscriptions (tenant_id, created_at, id)',
-  'webhook_subscriptions_time_idx ON webhook_subscriptions (created_at, id)',
   'users_tenant_email_idx ON users (tenant_id, email)',
 ];
 

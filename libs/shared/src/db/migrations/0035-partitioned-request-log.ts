@@ -94,21 +94,30 @@ export const partitionedRequestLog: Migration = {
           END LOOP;
         END $$;
       `);
+      // Each distinct path and address is mapped once (a few thousand, not one per row), then joined.
       await run(`
+        CREATE TEMP TABLE old_endpoints ON COMMIT DROP AS
+        SELECT o.method, o.endpoint, upper(o.method) AS new_method, r.route
+          FROM (SELECT DISTINCT method, endpoint FROM api_key_request_logs_unpartitioned) o
+          CROSS JOIN LATERAL (SELECT rtrim(lower(o.endpoint), '/') AS p) l
+          CROSS JOIN LATERAL (SELECT ${ROUTE_OF_PATH} AS route) r;
         INSERT INTO api_request_endpoints (method, route)
-        SELECT DISTINCT upper(method), route
-          FROM (SELECT DISTINCT method, rtrim(lower(endpoint), '/') AS p FROM api_key_request_logs_unpartitioned) o
-          CROSS JOIN LATERAL (SELECT ${ROUTE_OF_PATH} AS route) r
+        SELECT DISTINCT new_method, route FROM old_endpoints ORDER BY 1, 2
         ON CONFLICT DO NOTHING;
+        CREATE TEMP TABLE old_addresses ON COMMIT DROP AS
+        SELECT ip AS old_ip, CASE WHEN ip ~ '^[0-9A-Fa-f:.]+$' THEN pg_temp.request_log_inet(ip) END AS ip
+          FROM (SELECT DISTINCT ip FROM api_key_request_logs_unpartitioned WHERE ip IS NOT NULL) d;
+        ANALYZE old_endpoints;
+        ANALYZE old_addresses;
 
         INSERT INTO api_key_request_logs (created_at, api_key_id, response_time_us, endpoint_id, status_code, ip, origin)
         SELECT o.created_at, o.api_key_id,
                least(greatest(round(o.response_time_ms * 1000), 0), 2147483647)::integer,
-               e.id, least(greatest(o.status_code, 0), 999)::smallint,
-               CASE WHEN o.ip ~ '^[0-9A-Fa-f:.]+$' THEN pg_temp.request_log_inet(o.ip) END,
-               o.origin
-          FROM (SELECT *, rtrim(lower(endpoint), '/') AS p FROM api_key_request_logs_unpartitioned) o
-          JOIN api_request_endpoints e ON e.method = upper(o.method) AND e.route = ${ROUTE_OF_PATH};
+               e.id, least(greatest(o.status_code, 0), 999)::smallint, a.ip, o.origin
+          FROM api_key_request_logs_unpartitioned o
+          JOIN old_endpoints m ON m.method = o.method AND m.endpoint = o.endpoint
+          JOIN api_request_endpoints e ON e.method = m.new_method AND e.route = m.route
+          LEFT JOIN old_addresses a ON a.old_ip = o.ip;
 
         INSERT INTO api_key_request_rollups (api_key_id, hour, requests, errors, response_time_sum_us, response_time_max_us)
         SELECT api_key_id, date_trunc('hour', created_at, 'UTC'), count(*),
@@ -128,6 +137,7 @@ export const partitionedRequestLog: Migration = {
 
         DROP TABLE api_key_request_logs_unpartitioned;
       `);
+      await run(`ANALYZE api_key_request_logs; ANALYZE api_key_request_rollups;`);
     });
   },
 };

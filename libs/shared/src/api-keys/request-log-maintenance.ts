@@ -19,11 +19,14 @@ export const DEFAULT_REQUEST_LOG_RETENTION: RequestLogRetention = {
 export interface MaintenanceResult {
   created: string[];
   dropped: string[];
+  settled: string[];
   rollupsDeleted: number;
 }
 
 const DAY_MS = 86_400_000;
 const ROLLUP_PURGE_BATCH = 5_000;
+/** A day's partition is settled (its index rebuilt) this long after its day ended: late batches are in. */
+const SETTLE_AFTER_MS = 3_600_000;
 
 /** The start (00:00 UTC) of the day holding `time`. */
 export function utcDay(time: Date | number): Date {
@@ -33,7 +36,8 @@ export function utcDay(time: Date | number): Date {
 
 /**
  * Keeps the partitioned request log in shape without cron or extension: makes the partitions of yesterday,
- * today and `daysAhead` days ahead, drops the partitions older than the retention whole, and deletes
+ * today and `daysAhead` days ahead, drops the partitions older than the retention whole, rebuilds the index
+ * of each day that is over once (packed pages: about a third smaller), and deletes
  * expired rollup hours in small batches. One process at a time does it (an advisory lock); a replica that
  * finds it taken skips its turn.
  */
@@ -62,13 +66,18 @@ export class RequestLogMaintenance {
         created.push(day.toISOString().slice(0, 10));
       }
       const dropped: string[] = [];
+      const settled: string[] = [];
       for (const partition of existing) {
         // A day's partition goes when its whole day is older than the retention.
-        if (partition.day.getTime() + DAY_MS > oldestKept) continue;
-        await partitions.drop(partition);
-        dropped.push(partition.name);
+        if (partition.day.getTime() + DAY_MS <= oldestKept) {
+          await partitions.drop(partition);
+          dropped.push(partition.name);
+        } else if (!partition.settled && partition.day.getTime() + DAY_MS + SETTLE_AFTER_MS <= now.getTime()) {
+          await partitions.settle(partition);
+          settled.push(partition.name);
+        }
       }
-      return { created, dropped };
+      return { created, dropped, settled };
     });
     if (!result) return null;
     let rollupsDeleted = 0;
@@ -77,7 +86,7 @@ export class RequestLogMaintenance {
       rollupsDeleted += deleted;
       if (deleted < ROLLUP_PURGE_BATCH) break;
     }
-    if (result.created.length || result.dropped.length || rollupsDeleted)
+    if (result.created.length || result.dropped.length || result.settled.length || rollupsDeleted)
       this.logger.info({ ...result, rollupsDeleted }, 'api-key request log maintained');
     return { ...result, rollupsDeleted };
   }

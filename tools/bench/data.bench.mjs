@@ -52,7 +52,7 @@ async function requestLog(keyIds, count, offset) {
   ]);
   await sql(
     `INSERT INTO api_key_request_logs (created_at, api_key_id, response_time_us, endpoint_id, status_code, ip, origin)
-     SELECT now() - ((i * 7919) % 604800000) * interval '1 millisecond',
+     SELECT now() - ((i::bigint * 7919) % 604800000) * interval '1 millisecond',
             (CAST(:keyIds AS uuid[]))[CASE WHEN i % 8 < 4 THEN 1 WHEN i % 8 = 4 THEN 2 ELSE 3 + i % 98 END],
             500 + (i * 31) % 20000, (SELECT min(id) FROM api_request_endpoints),
             (ARRAY[200, 200, 201, 200, 404, 200, 500, 200])[1 + i % 8], '192.0.2.1', NULL
@@ -165,6 +165,7 @@ try {
     await tables(tenantId, SMALL, 0);
   });
   const small = await timeAll(keyIds, tenantId, ids.subscriptionId, ids.actorUserId);
+  console.log(`at ${SMALL} rows: ${JSON.stringify(small)}`);
   await load(`loading to ${LOG_ROWS} request-log rows and ${ROWS} rows a table`, async () => {
     await tables(tenantId, ROWS - SMALL, SMALL);
     await requestLog(keyIds, LOG_ROWS - SMALL, SMALL);

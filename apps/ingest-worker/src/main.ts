@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import {
   closeWithin,
-  BulkJobsRepository,
+  RetentionSweeper,
   createIngestQueue,
   createServices,
   ingestProcessMetrics,
@@ -21,17 +21,10 @@ const services = createServices(runtime.db, config);
 const { logger } = runtime;
 
 /**
- * Expired Idempotency-Key records and bulk jobs finished longer ago than BULK_JOB_RETENTION_SECONDS are
- * deleted here, off the request path; several workers may do it.
+ * Retention (expired Idempotency-Key records, finished bulk jobs, delivered events, old audit entries) runs
+ * here, off the request path, in small batches; several workers may do it (SKIP LOCKED).
  */
 const PURGE_INTERVAL_MS = 10 * 60_000;
-
-const PURGE_BATCH = 1_000;
-
-/** Deletes in bounded batches until a batch comes back short. */
-async function purgeAll(purge: () => Promise<number>): Promise<void> {
-  while ((await purge()) === PURGE_BATCH);
-}
 
 let healthServer: Server | undefined;
 let ingest: IngestWorkerHandle | undefined;
@@ -59,14 +52,14 @@ if (config.workerHealthPort)
     token: config.metricsToken,
   });
 ingest = startIngestWorker(runtime, services);
-const bulkJobs = new BulkJobsRepository(runtime.db);
+const retention = new RetentionSweeper(runtime.db, config, services.idempotency, logger);
+let sweeping = false;
 purgeTimer = setInterval(() => {
-  services.idempotency
-    .purgeExpired()
-    .catch((error: unknown) => logger.warn({ err: error }, 'purging idempotency records failed'));
-  purgeAll(() => bulkJobs.purgeFinished(config.bulkJobRetentionSeconds, PURGE_BATCH)).catch((error: unknown) =>
-    logger.warn({ err: error }, 'purging finished bulk jobs failed'),
-  );
+  if (sweeping) return;
+  sweeping = true;
+  void retention.sweep().finally(() => {
+    sweeping = false;
+  });
 }, PURGE_INTERVAL_MS);
 purgeTimer.unref();
 logger.info({ concurrency: config.ingestConcurrency }, 'ingest-worker started');

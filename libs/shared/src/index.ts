@@ -25,6 +25,7 @@ export * from './rate-limit/index.js';
 export * from './events/index.js';
 export * from './webhooks/index.js';
 export * from './overview/index.js';
+export * from './retention/index.js';
 export * from './access/index.js';
 export { createServices, type Services } from './services.js';
 export { createIngestRegistry, type IngestEntity } from './ingest-entities.js';

@@ -61,8 +61,19 @@ export function createApiKeyAccess(
   services: Services,
   overrides: Partial<ApiKeyAccessOptions> = {},
 ): ApiKeyAccess {
-  const options = { ...DEFAULT_API_KEY_ACCESS_OPTIONS, ...overrides };
   const { config, logger, redis } = runtime;
+  const options = {
+    ...DEFAULT_API_KEY_ACCESS_OPTIONS,
+    requestLog: {
+      ...DEFAULT_REQUEST_LOG_OPTIONS,
+      retention: {
+        retentionDays: config.retention.requestLogDays,
+        rollupRetentionDays: config.retention.requestLogRollupDays,
+        daysAhead: config.retention.requestLogPartitionsAheadDays,
+      },
+    },
+    ...overrides,
+  };
   const prefix = config.redisKeyPrefix;
 
   const verifier = new ApiKeyVerifier(services.apiKeys.repository, { ttlMs: options.cacheTtlMs, maxEntries: 10_000 });

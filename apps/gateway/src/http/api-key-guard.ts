@@ -19,6 +19,7 @@ import {
   type VerifiedKey,
 } from '@wms/shared';
 import { clientIp } from './client-ip.js';
+import { routeTemplate } from './http-metrics.js';
 import type { AnsweredHook } from './request-context.js';
 import { tooManyRequests } from './too-many-requests.js';
 
@@ -115,15 +116,16 @@ function enter(principal: ApiKeyPrincipal, { req, next, ip }: Admission): void {
 
 /**
  * The request context's answered hook for the key's request log: every request the guard let in is
- * recorded once its answer has gone out, with the time from its arrival.
+ * recorded once its answer has gone out, with the time from its arrival. The endpoint is the route
+ * template that answered (as the metrics label it), so the log keeps a small id instead of every path.
  */
 export function recordKeyRequests(requestLog: ApiKeyRequestLog): AnsweredHook {
-  return (req, res, { path, durationMs }) => {
+  return (req, res, { durationMs }) => {
     const key = req.apiKey;
     if (!key) return;
     requestLog.record({
       apiKeyId: key.id,
-      endpoint: path,
+      endpoint: routeTemplate(req),
       method: req.method,
       ip: req.clientIp || null,
       origin: req.headers.origin ?? null,

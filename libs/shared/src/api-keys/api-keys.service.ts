@@ -5,7 +5,7 @@ import type { CursorPosition, ListPage } from '../integration/index.js';
 import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
 import { ApiKeysRepository, type ApiKeyStats, type EditableField } from './api-keys.repository.js';
 import { displayPrefix, generateRawKey, hashKey, isWellFormedKey } from './key-format.js';
-import { keyTraffic, type KeyTraffic } from './traffic.js';
+import { keyTrafficOf, type KeyTraffic } from './traffic.js';
 
 export const MISSING_API_KEY = 'Missing API key';
 export const INVALID_API_KEY = 'Invalid, revoked, or expired API key';
@@ -204,14 +204,18 @@ export class ApiKeysService {
     return this.change(id, actor, 'api_key.activated', { active: true });
   }
 
-  /** The seed's figures plus requests and errors per hour (24 h) and per day (7 d) for a chart. */
+  /**
+   * The seed's figures plus requests and errors per hour (24 h) and per day (7 d) for a chart, all from the
+   * hourly rollups; the latest requests from the log's newest partitions.
+   */
   async stats(id: string, actor: ApiKeyActor): Promise<ApiKeyStats & KeyTraffic> {
     await this.get(id, actor);
-    const [stats, traffic] = await Promise.all([
-      this.repository.stats(id, RECENT_REQUESTS_SHOWN),
-      keyTraffic(this.db, id),
+    const [{ nowHour, hours }, recentRequests] = await Promise.all([
+      this.repository.requestLogs.keyRollups(id),
+      this.repository.requestLogs.recent(id, RECENT_REQUESTS_SHOWN),
     ]);
-    return { ...stats, ...traffic };
+    const { hourly, daily, ...totals } = keyTrafficOf(nowHour, hours);
+    return { ...totals, recentRequests, hourly, daily };
   }
 
   /**

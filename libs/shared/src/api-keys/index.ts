@@ -9,13 +9,24 @@ export {
   type ApiKeyUpdate,
   type ApiKeyActor,
 } from './api-keys.service.js';
+export { ApiKeysRepository, EXPIRY_WARNING_DAYS, toArrayLiteral, type ApiKeyStats } from './api-keys.repository.js';
 export {
-  ApiKeysRepository,
-  EXPIRY_WARNING_DAYS,
-  toArrayLiteral,
+  RequestLogRepository,
+  PartitionSession,
+  partitionNameOf,
   type RequestLogEntry,
-  type ApiKeyStats,
-} from './api-keys.repository.js';
+  type RecentRequest,
+  type HourlyRollup,
+  type KeyTrafficRow,
+  type DayPartition,
+} from './request-log.repository.js';
+export {
+  RequestLogMaintenance,
+  DEFAULT_REQUEST_LOG_RETENTION,
+  utcDay,
+  type RequestLogRetention,
+  type MaintenanceResult,
+} from './request-log-maintenance.js';
 export {
   generateRawKey,
   isWellFormedKey,
@@ -44,4 +55,4 @@ export { ApiKeyVerifier, type VerifiedKey, type ApiKeyVerifierOptions } from './
 export { ApiKeyInvalidationBus } from './api-key-invalidation.js';
 export { ApiKeyRequestLog, DEFAULT_REQUEST_LOG_OPTIONS, type RequestLogOptions } from './request-log.js';
 export { IpWhitelist, OriginList, canonicalOrigin, isIpOrCidr, normalizeIp } from './network-rules.js';
-export { keyTraffic, type KeyTraffic, type TrafficPoint } from './traffic.js';
+export { keyTrafficOf, type KeyTraffic, type KeyTotals, type TrafficPoint } from './traffic.js';

@@ -1,5 +1,12 @@
 import type { Logger } from '../logging/index.js';
-import type { ApiKeysRepository, RequestLogEntry } from './api-keys.repository.js';
+import type { ApiKeysRepository } from './api-keys.repository.js';
+import {
+  DEFAULT_REQUEST_LOG_RETENTION,
+  RequestLogMaintenance,
+  type MaintenanceResult,
+  type RequestLogRetention,
+} from './request-log-maintenance.js';
+import type { RequestLogEntry } from './request-log.repository.js';
 
 export interface RequestLogOptions {
   flushIntervalMs: number;
@@ -7,26 +14,26 @@ export interface RequestLogOptions {
   batchSize: number;
   /** Beyond this many unwritten records (database away), the oldest are dropped, never the process. */
   maxBuffered: number;
-  retentionDays: number;
-  purgeIntervalMs: number;
+  /** How often partitions are made ahead and expired ones dropped (also once at start). */
+  maintenanceIntervalMs: number;
+  retention: RequestLogRetention;
 }
 
 export const DEFAULT_REQUEST_LOG_OPTIONS: RequestLogOptions = {
   flushIntervalMs: 1_000,
   batchSize: 500,
   maxBuffered: 50_000,
-  retentionDays: 90,
-  purgeIntervalMs: 60 * 60 * 1_000,
+  maintenanceIntervalMs: 60 * 60 * 1_000,
+  retention: DEFAULT_REQUEST_LOG_RETENTION,
 };
 
 const LAST_USED_INTERVAL_MS = 60_000;
-const PURGE_BATCH = 10_000;
 
 /**
- * The API-key request log (what the key's stats are computed from): `record` only appends to memory; a timer
- * writes batches with one multi-row insert, off every request's path, and updates lastUsedAt at most once a
- * minute per key. The same timer purges records older than the retention period, hourly. `close` writes what is
- * left.
+ * The API-key request log (the key's recent requests; its statistics read the hourly rollups written with
+ * it): `record` only appends to memory; a timer writes batches with one statement (log and rollups), off
+ * every request's path, and updates lastUsedAt at most once a minute per key. A maintenance pass at start
+ * and then hourly makes the coming days' partitions and drops expired ones. `close` writes what is left.
  */
 export class ApiKeyRequestLog {
   private buffer: RequestLogEntry[] = [];
@@ -34,19 +41,23 @@ export class ApiKeyRequestLog {
   private readonly lastUsedWritten = new Map<string, number>();
   private flushing: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
-  private readonly purgeTimer: NodeJS.Timeout;
+  private readonly maintenanceTimer: NodeJS.Timeout;
   private dropped = 0;
   private closed = false;
+  private maintaining: Promise<unknown> | null = null;
+  readonly maintenance: RequestLogMaintenance;
 
   constructor(
-    private readonly repository: Pick<ApiKeysRepository, 'insertRequestLogs' | 'touchLastUsed' | 'purgeRequestLogs'>,
+    private readonly repository: Pick<ApiKeysRepository, 'requestLogs' | 'touchLastUsed'>,
     private readonly logger: Logger,
     private readonly options: RequestLogOptions = DEFAULT_REQUEST_LOG_OPTIONS,
   ) {
+    this.maintenance = new RequestLogMaintenance(repository.requestLogs, logger, options.retention);
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
     this.timer.unref();
-    this.purgeTimer = setInterval(() => void this.purge(), options.purgeIntervalMs);
-    this.purgeTimer.unref();
+    this.maintenanceTimer = setInterval(() => void this.maintain(), options.maintenanceIntervalMs);
+    this.maintenanceTimer.unref();
+    void this.maintain();
   }
 
   record(entry: RequestLogEntry): void {
@@ -78,26 +89,20 @@ export class ApiKeyRequestLog {
     if (written && this.buffer.length >= this.options.batchSize) await this.flush();
   }
 
-  async purge(): Promise<number> {
-    let total = 0;
-    try {
-      for (;;) {
-        const deleted = await this.repository.purgeRequestLogs(this.options.retentionDays, PURGE_BATCH);
-        total += deleted;
-        if (deleted < PURGE_BATCH) break;
-      }
-      if (total > 0)
-        this.logger.info({ deleted: total, retentionDays: this.options.retentionDays }, 'api-key request log purged');
-    } catch (error) {
-      this.logger.warn({ err: error }, 'api-key request log purge failed; retrying at the next interval');
-    }
-    return total;
+  /** One maintenance pass (partitions ahead, expired ones dropped, old rollups deleted); a failure is logged. */
+  async maintain(now = new Date()): Promise<MaintenanceResult | null> {
+    const pass = this.maintenance.run(now).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'api-key request log maintenance failed; retrying at the next interval');
+      return null;
+    });
+    this.maintaining = pass;
+    return pass;
   }
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    clearInterval(this.purgeTimer);
-    await this.flush();
+    clearInterval(this.maintenanceTimer);
+    await Promise.all([this.flush(), this.maintaining]);
     this.closed = true;
   }
 
@@ -113,7 +118,7 @@ export class ApiKeyRequestLog {
     }
     let written = true;
     try {
-      await this.repository.insertRequestLogs(batch);
+      await this.repository.requestLogs.insert(batch);
     } catch (error) {
       written = false;
       // Put the batch back (bounded by maxBuffered) so a short database outage loses nothing.

@@ -1,4 +1,4 @@
-import type { Database } from '../db/index.js';
+import type { HourlyRollup } from './request-log.repository.js';
 
 /** One bucket of a key's traffic: every request in it, and those answered with status 400 or above. */
 export interface TrafficPoint {
@@ -14,25 +14,57 @@ export interface KeyTraffic {
   daily: TrafficPoint[];
 }
 
-/**
- * Every bucket is present, empty ones with zeros, so a chart needs no gap filling. Each bucket is one
- * range read of the (api_key_id, created_at) index.
- */
-const SERIES_SQL = (unit: 'hour' | 'day', buckets: number) => `
-  SELECT b.at AS "at",
-         count(l.created_at)::int AS "requests",
-         count(l.created_at) FILTER (WHERE l.status_code >= 400)::int AS "errors"
-    FROM generate_series(date_trunc('${unit}', now(), 'UTC') - interval '${buckets - 1} ${unit}s',
-                         date_trunc('${unit}', now(), 'UTC'), interval '1 ${unit}') AS b(at)
-    LEFT JOIN api_key_request_logs l
-      ON l.api_key_id = :id AND l.created_at >= b.at AND l.created_at < b.at + interval '1 ${unit}'
-   GROUP BY b.at
-   ORDER BY b.at`;
+/** The key's figures over the daily series' 7 UTC days (requests24h over the hourly series' 24 hours). */
+export interface KeyTotals {
+  requests7d: number;
+  requests24h: number;
+  errorRate: number;
+  avgResponseTimeMs: number;
+}
 
-export async function keyTraffic(db: Database, id: string): Promise<KeyTraffic> {
-  const [[hourly], [daily]] = (await Promise.all([
-    db.sequelize.query(SERIES_SQL('hour', 24), { replacements: { id } }),
-    db.sequelize.query(SERIES_SQL('day', 7), { replacements: { id } }),
-  ])) as [[TrafficPoint[], unknown], [TrafficPoint[], unknown]];
-  return { hourly, daily };
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+function series(start: number, length: number, count: number, hours: HourlyRollup[]): TrafficPoint[] {
+  const points = Array.from({ length: count }, (_, i) => ({
+    at: new Date(start + i * length),
+    requests: 0,
+    errors: 0,
+  }));
+  for (const hour of hours) {
+    const index = Math.floor((hour.hour.getTime() - start) / length);
+    const point = points[index];
+    if (index < 0 || !point) continue;
+    point.requests += hour.requests;
+    point.errors += hour.errors;
+  }
+  return points;
+}
+
+/**
+ * A key's statistics from its hourly rollups: every bucket present, empty ones as zeros, so a chart needs no
+ * gap filling; the totals are the sums of the series, so the figures and the charts always agree.
+ */
+export function keyTrafficOf(nowHour: Date, hours: HourlyRollup[]): KeyTraffic & KeyTotals {
+  const hourStart = nowHour.getTime() - 23 * HOUR_MS;
+  const dayStart = Math.floor(nowHour.getTime() / DAY_MS) * DAY_MS - 6 * DAY_MS;
+  const hourly = series(hourStart, HOUR_MS, 24, hours);
+  const daily = series(dayStart, DAY_MS, 7, hours);
+  let errors = 0;
+  let sumUs = 0;
+  for (const hour of hours) {
+    if (hour.hour.getTime() < dayStart) continue;
+    errors += hour.errors;
+    sumUs += hour.responseTimeSumUs;
+  }
+  const requests7d = daily.reduce((sum, point) => sum + point.requests, 0);
+  const requests24h = hourly.reduce((sum, point) => sum + point.requests, 0);
+  return {
+    requests7d,
+    requests24h,
+    errorRate: requests7d === 0 ? 0 : errors / requests7d,
+    avgResponseTimeMs: requests7d === 0 ? 0 : Math.round(sumUs / requests7d / 10) / 100,
+    hourly,
+    daily,
+  };
 }

@@ -119,6 +119,32 @@ export const configVariables = {
     description:
       'how long a finished bulk job (its entries and result) is kept in PostgreSQL for GET /jobs/{jobId} after Redis forgot it',
   },
+  REQUEST_LOG_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(1).max(3660).default(90),
+    description:
+      'days of the API-key request log kept (the latest requests of a key); a day goes as one partition once older',
+  },
+  REQUEST_LOG_ROLLUP_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(8).max(36600).default(400),
+    description: 'days of hourly request counts per key kept (what key statistics and the overview read)',
+  },
+  REQUEST_LOG_PARTITIONS_AHEAD_DAYS: {
+    schema: Joi.number().integer().min(1).max(60).default(7),
+    description: 'daily partitions of the request log the gateway makes ahead of today (checked at start and hourly)',
+  },
+  WEBHOOK_DELIVERY_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(1).max(36600).default(30),
+    description: 'days an event whose deliveries all succeeded is kept, with its deliveries and their attempts',
+  },
+  WEBHOOK_FAILED_DELIVERY_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(1).max(36600).default(90),
+    description:
+      'days an event with a failed delivery is kept (counted from its last change), with its deliveries and attempts',
+  },
+  AUDIT_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(1).max(36600),
+    description: 'days audit entries are kept; unset = kept for ever',
+  },
   INGEST_CONCURRENCY: {
     schema: Joi.number().integer().min(1).max(64).default(4),
     description: 'bulk jobs one ingest worker process runs at once',

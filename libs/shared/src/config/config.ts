@@ -40,6 +40,15 @@ export interface Config {
   idempotencyTtlSeconds: number;
   bulkSyncTimeoutMs: number;
   bulkJobRetentionSeconds: number;
+  /** How long each growing table keeps its rows; null: kept for ever. */
+  retention: {
+    requestLogDays: number;
+    requestLogRollupDays: number;
+    requestLogPartitionsAheadDays: number;
+    deliveredEventDays: number;
+    failedEventDays: number;
+    auditDays: number | null;
+  };
   ingestConcurrency: number;
   webhook: {
     concurrency: number;
@@ -121,6 +130,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,
     bulkJobRetentionSeconds: value.BULK_JOB_RETENTION_SECONDS,
+    retention: {
+      requestLogDays: value.REQUEST_LOG_RETENTION_DAYS,
+      requestLogRollupDays: value.REQUEST_LOG_ROLLUP_RETENTION_DAYS,
+      requestLogPartitionsAheadDays: value.REQUEST_LOG_PARTITIONS_AHEAD_DAYS,
+      deliveredEventDays: value.WEBHOOK_DELIVERY_RETENTION_DAYS,
+      failedEventDays: value.WEBHOOK_FAILED_DELIVERY_RETENTION_DAYS,
+      auditDays: value.AUDIT_RETENTION_DAYS ?? null,
+    },
     ingestConcurrency: value.INGEST_CONCURRENCY,
     webhook: {
       concurrency: value.WEBHOOK_CONCURRENCY,

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '../logging/index.js';
-import type { MigrationContext } from './migration.js';
+import type { Migration, MigrationContext } from './migration.js';
 import { migrations } from './migrations/index.js';
 
 const MIGRATION_LOCK_ID = 7_410_001;
@@ -9,28 +9,34 @@ const MIGRATION_LOCK_ID = 7_410_001;
 const MIGRATIONS_TABLE = 'schema_migrations';
 
 /** True when the database has every migration of the list applied already (the usual start of a replica). */
-async function upToDate(sequelize: Sequelize): Promise<boolean> {
+async function upToDate(sequelize: Sequelize, list: Migration[]): Promise<boolean> {
   // A database not migrated yet has no such table: that is "not up to date" too.
   const [rows] = (await sequelize.query(`SELECT name FROM ${MIGRATIONS_TABLE}`).catch(() => [[]])) as [
     Array<{ name: string }>,
     unknown,
   ];
   const applied = new Set(rows.map((row) => row.name));
-  return migrations.every((migration) => applied.has(migration.name));
+  return list.every((migration) => applied.has(migration.name));
 }
 
 /**
  * Applies every pending migration in list order. A PostgreSQL advisory lock, held on a connection of
  * its own, serialises replicas that start together. A database that is up to date costs one read: the
  * migration runner (umzug and what it brings, about 10 MB of a process' memory) is loaded only when
- * there is something to apply.
+ * there is something to apply. `list` is every migration; a shorter one (its first ones) builds a database
+ * of an earlier schema.
  */
-export async function runMigrations(sequelize: Sequelize, databaseUrl: string, logger?: Logger): Promise<string[]> {
-  if (await upToDate(sequelize)) return [];
+export async function runMigrations(
+  sequelize: Sequelize,
+  databaseUrl: string,
+  logger?: Logger,
+  list: Migration[] = migrations,
+): Promise<string[]> {
+  if (await upToDate(sequelize, list)) return [];
   const { Umzug, SequelizeStorage } = await import('umzug');
   const context: MigrationContext = { sequelize, queryInterface: sequelize.getQueryInterface() };
   const umzug = new Umzug({
-    migrations: migrations.map((migration) => ({
+    migrations: list.map((migration) => ({
       name: migration.name,
       up: () => migration.up(context),
       down: migration.down ? () => migration.down!(context) : undefined,

@@ -17,6 +17,8 @@ import { requestLogWithoutKeyCheck } from './0022-request-log-without-key-check.
 import { bulkJobResultStatus } from './0023-bulk-job-result-status.js';
 import { peopleListPaging } from './0033-people-list-paging.js';
 import { refreshTokenFamilies } from './0030-refresh-token-families.js';
+import { partitionedRequestLog } from './0035-partitioned-request-log.js';
+import { listFilterIndexes } from './0036-list-filter-indexes.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -38,4 +40,6 @@ export const migrations: Migration[] = [
   bulkJobResultStatus,
   peopleListPaging,
   refreshTokenFamilies,
+  partitionedRequestLog,
+  listFilterIndexes,
 ];

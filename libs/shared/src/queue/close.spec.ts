@@ -110,7 +110,8 @@ describe('closing a worker', () => {
 
     // The job is let go only after the close has begun: a close that did not wait would leave it active.
     const closing = closeWithin(worker, undefined);
-    setTimeout(release, 200);
+    await waitFor(() => worker!.closing !== undefined, 5_000, 'the close to begin');
+    release();
     await closing;
 
     expect(await queue.getJobState(job.id!)).toBe('completed');

@@ -29,10 +29,6 @@ describe('closing BullMQ objects while Redis is away', () => {
   });
 
   it('when QueueEvents and a queue are closed before their connections ever came up, their failure afterwards is not an unhandled error', async () => {
-    // Every connection of every round: the ones given and the ones BullMQ holds (its own duplicates included).
-    const connections: Array<{ status: string } | undefined> = [];
-    const heldBy = (target: unknown) =>
-      [(target as { connection?: { _client?: { status: string } } }).connection?._client];
     for (let round = 0; round < 5; round += 1) {
       let closing = false;
       const template = createRedis({ redisUrl: url }, 'subscriber', 'close-spec', {
@@ -52,14 +48,10 @@ describe('closing BullMQ objects while Redis is away', () => {
       await closeWithin(queue, 2_000);
       template.disconnect();
       producer.disconnect();
-      connections.push(template, producer, ...heldBy(events), ...heldBy(queue));
     }
-    // The connections end (and BullMQ reports it) after the close has returned.
-    await waitFor(
-      () => connections.every((connection) => !connection || connection.status === 'end'),
-      5_000,
-      'every connection to end',
-    );
+    // An observation window, not a wait: the connections end (and BullMQ reports it) after the close has
+    // returned, and nothing signals that the last report is in; an unhandled error would surface within it.
+    await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(unhandled).toEqual([]);
   });

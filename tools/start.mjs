@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Launcher behind `npm start`: prepares the environment and the database, then runs the apps.
+// Launcher behind `npm start`, the image and compose (always through tools/entrypoint.sh, which sizes the
+// heap): prepares the environment and the database, then runs the apps.
 //   node tools/start.mjs                 gateway + ingest worker + webhook worker, one process each
 //   node tools/start.mjs <app>           one app in this process (gateway | ingest-worker | webhook-worker)
 //   node tools/start.mjs migrate         create the database when missing, migrate, seed, exit
@@ -10,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { NODE_FLAGS } from './node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const apps = ['gateway', 'ingest-worker', 'webhook-worker'];
@@ -83,7 +83,8 @@ if (mode !== 'all') {
   const children = apps.map((app) => ({
     app,
     child: fork(mainOf(app), {
-      execArgv: [...process.execArgv, ...NODE_FLAGS[app]],
+      // The entrypoint's heap limit (a share of the container's memory for each app) goes to every app.
+      execArgv: process.execArgv,
       stdio: 'inherit',
       env: app in healthPorts ? { ...process.env, WORKER_HEALTH_PORT: String(healthPorts[app]) } : process.env,
     }),

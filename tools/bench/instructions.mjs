@@ -19,7 +19,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices, openRuntime } from '@wms/shared';
-import { NODE_FLAGS } from '../node-flags.mjs';
 import { arrangeStock } from './documents.bench.mjs';
 import { benchApiKey, freePort, prepareBenchEnv, startHelper, waitForReady } from './lib.mjs';
 
@@ -72,14 +71,10 @@ try {
     let base;
     if (server === 'gateway') {
       const port = freePort();
-      child = spawn(
-        'valgrind',
-        [...callgrind(server), process.execPath, ...NODE_FLAGS.gateway, join(root, 'apps/gateway/dist/main.js')],
-        {
-          env: { ...bench.env, PORT: String(port) },
-          stdio: 'ignore',
-        },
-      );
+      child = spawn('valgrind', [...callgrind(server), process.execPath, join(root, 'apps/gateway/dist/main.js')], {
+        env: { ...bench.env, PORT: String(port) },
+        stdio: 'ignore',
+      });
       await waitForReady(`http://127.0.0.1:${port}/health/ready`, 600_000);
       base = `http://127.0.0.1:${port}/api/v1/integration/v1`;
     } else if (server === 'guarded' || server === 'unguarded') {

@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { DEFAULT_TENANT_CODE, createLogger, dropDatabase, loadConfig, prepareDatabase } from '@wms/shared';
-import { NODE_FLAGS } from '../node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -81,8 +80,8 @@ export async function startApp(app, env, { port, execArgv = [], logFile } = {}) 
   const out = logFile ? openSync(logFile, 'a') : 'inherit';
   const child = fork(join(root, 'apps', app, 'dist', 'main.js'), [], {
     env: { ...env, ...(port ? { PORT: String(port) } : {}) },
-    // The flags production starts the app with (tools/node-flags.mjs), then the bench's own.
-    execArgv: [...NODE_FLAGS[app], ...profile, ...execArgv],
+    // V8's defaults, as production runs the apps (tools/entrypoint.sh adds only a heap limit), then the bench's own.
+    execArgv: [...profile, ...execArgv],
     stdio: ['ignore', out, 'inherit', 'ipc'],
   });
   if (typeof out === 'number') closeSync(out);

@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every tools/bench/*.bench.mjs in turn (or those named on the command line) and
-// prints their figures. Loopback only; every load is bounded in requests and time.
+// prints their figures. Loopback only; every load is bounded in requests and time. The soak (minutes long)
+// runs only when named: `npm run bench:soak`.
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
+const onlyWhenNamed = ['soak.bench.mjs'];
 const files = readdirSync(here)
   .filter((file) => file.endsWith('.bench.mjs'))
-  .filter((file) => wanted.length === 0 || wanted.some((name) => file.startsWith(name)))
+  .filter((file) =>
+    wanted.length === 0 ? !onlyWhenNamed.includes(file) : wanted.some((name) => file.startsWith(name)),
+  )
   .sort();
 
 let failed = false;

@@ -1,13 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
 import { AppLifecycle, createServices, installShutdown, loadConfigOrExit, openRuntime } from '@wms/shared';
 import { createApp } from './app.js';
 import { createGatewayServer } from './http/server.js';
-
-// A full collection runs once the old generation has grown by half over what the last one kept. V8's
-// default (up to four times on a large machine) let the gateway's resident memory climb past 250 MB under
-// steady request load while under 40 MB of it was live; this keeps it near 150 MB for a few more full
-// collections, which each walk only the live heap.
-setFlagsFromString('--heap-growing-percent=50');
 
 const config = loadConfigOrExit();
 const runtime = openRuntime(config, { name: 'gateway', redisRole: 'producer' });

@@ -221,11 +221,13 @@ describe('webhook delivery', () => {
   it('when a subscriber hangs, once it is known to be slow it holds at most its share of the worker and another subscriber is served', async () => {
     // A subscriber that never answers, counting how many of our requests it holds open at once.
     let open = 0;
+    let arrived = 0;
     let timedOut = 0;
     let watching = false;
     let mostOpenWhileWatched = 0;
     const hanging = createServer((_req, res) => {
       open += 1;
+      arrived += 1;
       if (watching) mostOpenWhileWatched = Math.max(mostOpenWhileWatched, open);
       res.on('close', () => {
         open -= 1;
@@ -261,8 +263,9 @@ describe('webhook delivery', () => {
         10_000,
         'the other subscriber served',
       );
-      // A window to watch, not a wait: the slow subscriber keeps being retried while it lasts.
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Watched over its next attempts: the slow subscriber keeps being retried while the window lasts.
+      const watchedFrom = arrived;
+      await waitFor(() => arrived >= watchedFrom + 2, 10_000, 'two more attempts at the slow subscriber');
       watching = false;
       await worker.close(true);
 

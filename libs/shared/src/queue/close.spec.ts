@@ -49,7 +49,8 @@ describe('closing BullMQ objects while Redis is away', () => {
       template.disconnect();
       producer.disconnect();
     }
-    // The connections end (and BullMQ reports it) after the close has returned.
+    // An observation window, not a wait: the connections end (and BullMQ reports it) after the close has
+    // returned, and nothing signals that the last report is in; an unhandled error would surface within it.
     await new Promise((resolve) => setTimeout(resolve, 500));
 
     expect(unhandled).toEqual([]);
@@ -110,7 +111,8 @@ describe('closing a worker', () => {
 
     // The job is let go only after the close has begun: a close that did not wait would leave it active.
     const closing = closeWithin(worker, undefined);
-    setTimeout(release, 200);
+    await waitFor(() => worker!.closing !== undefined, 5_000, 'the close to begin');
+    release();
     await closing;
 
     expect(await queue.getJobState(job.id!)).toBe('completed');

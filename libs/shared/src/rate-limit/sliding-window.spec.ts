@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createTestContext, type TestContext } from '@wms/testing';
+import { createTestContext, waitFor, type TestContext } from '@wms/testing';
 import { createLogger } from '../logging/index.js';
 import { RedisDeadline, redisKey } from '../redis/index.js';
 import { SlidingWindowLimiter, type RateLimitDecision } from './index.js';
@@ -59,13 +59,22 @@ describe('sliding-window limiter (one script call per key and round trip)', () =
     const limiter = replica(2_000);
     const key = randomUUID();
     const stored = `${redisKey(ctx.config.redisKeyPrefix, 'rate-limit', 'api-key')}:{${key}}`;
+    // The window runs on Redis' clock (TIME in the script): the test reads the milliseconds the script stored
+    // and waits for Redis' clock to pass a point, never for a guessed stretch of its own wall clock.
+    const countedAt = async () => (await ctx.runtime.redis.zrange(`${stored}:ms`, 0, -1)).map(Number);
+    const redisNow = async () => {
+      const [seconds, microseconds] = await ctx.runtime.redis.time();
+      return Number(seconds) * 1000 + Math.floor(Number(microseconds) / 1000);
+    };
+    const untilRedisTime = (at: number) => waitFor(redisNow, (now) => now >= at, 5_000, `Redis time ${at}`);
 
     expect(passed(await Promise.all([limiter.hit(key, 3), limiter.hit(key, 3)]))).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const [first] = await countedAt();
+    await untilRedisTime(first! + 1_000);
     expect((await limiter.hit(key, 3)).allowed).toBe(true);
     expect((await limiter.hit(key, 3)).allowed).toBe(false);
-    // The first two leave the window; the third is still in it.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // The first two leave the window; the third (a second later) is still in it.
+    await untilRedisTime(first! + 2_000);
     const next = await limiter.hit(key, 3);
 
     expect(next).toMatchObject({ allowed: true, remaining: 1 });

@@ -5,7 +5,7 @@ import type { Database } from '../db/index.js';
 import { deliveryJobId } from '../queue/index.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
-import { postWebhook, type SendResult } from './http-sender.js';
+import { createWebhookSender, type SendResult, type WebhookSender } from './http-sender.js';
 import { SecretBox } from './secret-box.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
@@ -69,6 +69,8 @@ export class WebhookDeliveryService {
   readonly repository: DeliveryRepository;
   /** Signing keys by the sealed secret they were opened from. */
   private readonly signingKeys = new Map<string, KeyObject>();
+  /** The HTTP client of every attempt, made once (its agents keep subscribers' connections alive). */
+  private readonly sender: WebhookSender;
 
   constructor(
     db: Database,
@@ -77,6 +79,7 @@ export class WebhookDeliveryService {
     private readonly disableGone: DisableGone,
   ) {
     this.repository = new DeliveryRepository(db);
+    this.sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls });
   }
 
   async attempt(deliveryId: string, run: AttemptRun): Promise<AttemptOutcome> {
@@ -119,10 +122,7 @@ export class WebhookDeliveryService {
     let result: SendResult | undefined;
     let failure: { message: string; code?: string } | undefined;
     try {
-      result = await postWebhook(work.url, body, headers, {
-        timeoutMs: this.config.timeoutMs,
-        allowPrivate: this.config.allowPrivateUrls,
-      });
+      result = await this.sender.post(work.url, body, headers);
     } catch (error) {
       failure = describeError(error);
     } finally {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { postWebhook, RESPONSE_SNIPPET_BYTES } from './http-sender.js';
+import { createWebhookSender, RESPONSE_SNIPPET_BYTES } from './http-sender.js';
 
 /** A local subscriber whose answer each test chooses; it records what it was sent. */
 function subscriber(answer: (res: import('node:http').ServerResponse) => void) {
@@ -26,12 +26,13 @@ function subscriber(answer: (res: import('node:http').ServerResponse) => void) {
 }
 
 const options = { timeoutMs: 10_000, allowPrivate: true };
+const sender = createWebhookSender(options);
 
-describe('postWebhook', () => {
+describe('the webhook sender', () => {
   it('when the subscriber answers, the status, headers and the first 1 KB are returned and the body and headers arrived as sent', async () => {
     const target = subscriber((res) => res.writeHead(200, { 'x-answer': 'yes' }).end('a'.repeat(3000)));
     try {
-      const result = await postWebhook(await target.url(), '{"id":"é"}', { 'webhook-id': 'msg_1' }, options);
+      const result = await sender.post(await target.url(), '{"id":"é"}', { 'webhook-id': 'msg_1' });
 
       expect(result.statusCode).toBe(200);
       expect(result.headers['x-answer']).toBe('yes');
@@ -49,8 +50,8 @@ describe('postWebhook', () => {
     const redirect = subscriber((res) => res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end());
     const broken = subscriber((res) => res.writeHead(503, { 'retry-after': '7' }).end('down'));
     try {
-      const moved = await postWebhook(await redirect.url(), '{}', {}, options);
-      const down = await postWebhook(await broken.url(), '{}', {}, options);
+      const moved = await sender.post(await redirect.url(), '{}', {});
+      const down = await sender.post(await broken.url(), '{}', {});
 
       expect(moved.statusCode).toBe(302);
       expect(redirect.received).toHaveLength(1);
@@ -67,7 +68,7 @@ describe('postWebhook', () => {
       res.end(Buffer.alloc(200 * 1024, 'x'));
     });
     try {
-      const result = await postWebhook(await huge.url(), '{}', {}, options);
+      const result = await sender.post(await huge.url(), '{}', {});
 
       expect(result).toMatchObject({ statusCode: 200, snippet: '(answer over 64 KB, not kept)' });
     } finally {
@@ -78,7 +79,9 @@ describe('postWebhook', () => {
   it('when the subscriber does not answer within the timeout, the attempt fails as a timeout', async () => {
     const silent = subscriber(() => undefined);
     try {
-      await expect(postWebhook(await silent.url(), '{}', {}, { ...options, timeoutMs: 200 })).rejects.toMatchObject({
+      await expect(
+        createWebhookSender({ ...options, timeoutMs: 200 }).post(await silent.url(), '{}', {}),
+      ).rejects.toMatchObject({
         name: 'TimeoutError',
         code: 'ETIMEDOUT',
       });
@@ -90,7 +93,7 @@ describe('postWebhook', () => {
   });
 
   it('when nothing listens, the attempt fails with the connection error', async () => {
-    await expect(postWebhook('http://127.0.0.1:1/hook', '{}', {}, options)).rejects.toMatchObject({
+    await expect(sender.post('http://127.0.0.1:1/hook', '{}', {})).rejects.toMatchObject({
       code: 'ECONNREFUSED',
     });
   });
@@ -99,7 +102,7 @@ describe('postWebhook', () => {
     const target = subscriber((res) => res.writeHead(204).end());
     try {
       const url = (await target.url()).replace('127.0.0.1', 'localhost');
-      await expect(postWebhook(url, '{}', {}, { ...options, allowPrivate: false })).rejects.toMatchObject({
+      await expect(createWebhookSender({ ...options, allowPrivate: false }).post(url, '{}', {})).rejects.toMatchObject({
         code: 'EBLOCKEDADDRESS',
       });
       expect(target.received).toHaveLength(0);

@@ -34,3 +34,4 @@ export * from './documents/index.js';
 export * from './inventory/index.js';
 export * from './inbound/index.js';
 export * from './outbound/index.js';
+export * from './imports/index.js';

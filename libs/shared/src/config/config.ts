@@ -38,6 +38,14 @@ export interface Config {
   bulkSyncTimeoutMs: number;
   bulkJobRetentionSeconds: number;
   ingestConcurrency: number;
+  imports: {
+    maxBytes: number;
+    maxRows: number;
+    maxConcurrentPerKey: number;
+    chunkRows: number;
+    concurrency: number;
+    retentionSeconds: number;
+  };
   webhook: {
     concurrency: number;
     concurrencyPerSlowSubscription: number;
@@ -116,6 +124,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,
     bulkJobRetentionSeconds: value.BULK_JOB_RETENTION_SECONDS,
     ingestConcurrency: value.INGEST_CONCURRENCY,
+    imports: {
+      maxBytes: value.IMPORT_MAX_BYTES,
+      maxRows: value.IMPORT_MAX_ROWS,
+      maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
+      chunkRows: value.IMPORT_CHUNK_ROWS,
+      concurrency: value.IMPORT_CONCURRENCY,
+      retentionSeconds: value.IMPORT_RETENTION_SECONDS,
+    },
     webhook: {
       concurrency: value.WEBHOOK_CONCURRENCY,
       concurrencyPerSlowSubscription: value.WEBHOOK_CONCURRENCY_PER_SLOW_SUBSCRIPTION,

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import {
   closeWithin,
   BulkJobsRepository,
+  ImportsRepository,
   createIngestQueue,
   createServices,
   ingestProcessMetrics,
@@ -60,6 +61,12 @@ if (config.workerHealthPort)
   });
 ingest = startIngestWorker(runtime, services);
 const bulkJobs = new BulkJobsRepository(runtime.db);
+const imports = new ImportsRepository(runtime.db, config.databaseUrl);
+
+/** Staged and failed rows of imports finished longer ago than IMPORT_RETENTION_SECONDS, a bounded number per pass. */
+async function purgeImports(): Promise<void> {
+  for (let pass = 0; pass < 100 && (await imports.purgeOne(config.imports.retentionSeconds, 50_000)); pass += 1);
+}
 purgeTimer = setInterval(() => {
   services.idempotency
     .purgeExpired()
@@ -67,6 +74,7 @@ purgeTimer = setInterval(() => {
   purgeAll(() => bulkJobs.purgeFinished(config.bulkJobRetentionSeconds, PURGE_BATCH)).catch((error: unknown) =>
     logger.warn({ err: error }, 'purging finished bulk jobs failed'),
   );
+  purgeImports().catch((error: unknown) => logger.warn({ err: error }, 'purging finished imports failed'));
 }, PURGE_INTERVAL_MS);
 purgeTimer.unref();
 logger.info({ concurrency: config.ingestConcurrency }, 'ingest-worker started');

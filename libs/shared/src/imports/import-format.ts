@@ -9,8 +9,7 @@ export type ImportFormat = 'ndjson' | 'csv';
 /** The file's format by its media type (parameters such as charset ignored), or null for any other. */
 export function formatOf(contentType: string | undefined): ImportFormat | null {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/x-ndjson' || type === 'application/ndjson' || type === 'application/jsonl')
-    return 'ndjson';
+  if (type === 'application/x-ndjson' || type === 'application/ndjson' || type === 'application/jsonl') return 'ndjson';
   if (type === 'text/csv') return 'csv';
   return null;
 }

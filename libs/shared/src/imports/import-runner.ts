@@ -157,7 +157,12 @@ function parseRow(row: StagedRow, columns: string[] | null, tenantId: string): P
     const { tenantId: named, ...rest } = entry as Record<string, unknown>;
     if (named !== tenantId)
       return {
-        error: { key: '', code: 'TENANT_MISMATCH', message: 'tenantId names another tenant than the import', details: null },
+        error: {
+          key: '',
+          code: 'TENANT_MISMATCH',
+          message: 'tenantId names another tenant than the import',
+          details: null,
+        },
       };
     entry = rest;
   }

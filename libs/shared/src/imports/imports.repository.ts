@@ -147,10 +147,13 @@ export class ImportsRepository {
   }
 
   async load(id: string): Promise<StoredImport | null> {
-    const rows = await this.db.sequelize.query<StoredImport>(`SELECT ${IMPORT_COLUMNS} FROM imports i WHERE i.id = $1`, {
-      bind: [id],
-      type: QueryTypes.SELECT,
-    });
+    const rows = await this.db.sequelize.query<StoredImport>(
+      `SELECT ${IMPORT_COLUMNS} FROM imports i WHERE i.id = $1`,
+      {
+        bind: [id],
+        type: QueryTypes.SELECT,
+      },
+    );
     return rows[0] ?? null;
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable, Transform } from 'node:stream';
+import { PassThrough, type Readable, type Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Config } from '../config/index.js';
 import { AppError } from '../errors/index.js';
@@ -18,7 +18,13 @@ import {
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
 import { addImportTurns, type ImportsQueue } from './imports.contract.js';
-import type { ImportOwner, ImportProgress, ImportState, ImportsRepository, StoredImport } from './imports.repository.js';
+import type {
+  ImportOwner,
+  ImportProgress,
+  ImportState,
+  ImportsRepository,
+  StoredImport,
+} from './imports.repository.js';
 
 /** File imports accept these entities in CSV; every entity in NDJSON. */
 const CSV_ENTITIES = new Set(['items', 'partners', 'locations']);
@@ -145,7 +151,7 @@ export class ImportsService {
       requestId: upload.requestId,
     };
     try {
-      await this.repository.store(job, [upload.body, ...stages], (total) => {
+      await this.repository.store(job, [detached(upload.body), ...stages], (total) => {
         if (rows instanceof CsvCopyRows && !rows.columns)
           throw AppError.validation('The CSV file has no header row of field names');
         if (!total) throw AppError.validation('The file holds no rows');
@@ -177,7 +183,10 @@ export class ImportsService {
     if (!(await this.repository.end(id, 'cancelled'))) {
       const job = await this.repository.load(id);
       if (!job) throw AppError.notFound(`Job ${id} not found`);
-      throw AppError.conflict('INVALID_STATE', `Import ${id} is ${job.state}; only a queued or running import is cancelled`);
+      throw AppError.conflict(
+        'INVALID_STATE',
+        `Import ${id} is ${job.state}; only a queued or running import is cancelled`,
+      );
     }
     return (await this.view(id))!;
   }
@@ -219,6 +228,20 @@ export class ImportsService {
     await Promise.race([addImportTurns(this.queue, importId, tenantId).catch(() => undefined), timeout]);
     clearTimeout(timer);
   }
+}
+
+/**
+ * The body as a stream of its own: a failing import stops reading it but does not destroy it (an HTTP
+ * request's socket still carries the answer); a body that breaks off fails the import.
+ */
+function detached(body: Readable): Readable {
+  const out = new PassThrough();
+  body.on('error', (error) => out.destroy(error));
+  body.on('close', () => {
+    if (!body.readableEnded) out.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+  });
+  body.pipe(out);
+  return out;
 }
 
 function jsonOrText(body: string | null): unknown {

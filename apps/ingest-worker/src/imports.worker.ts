@@ -1,10 +1,11 @@
-import { Worker, WaitingError, type Job } from 'bullmq';
+import { Worker, type Job } from 'bullmq';
 import {
   IMPORTS_QUEUE,
   IMPORT_WORKER_LOCKS,
   ImportDispatcher,
   ImportRunner,
   ImportsRepository,
+  addNextTurn,
   closeRedis,
   closeWithin,
   createImportsQueue,
@@ -13,6 +14,7 @@ import {
   runWithContext,
   type IMPORT_JOB_NAME,
   type ImportTurnData,
+  type ImportsQueue,
   type Runtime,
   type Services,
 } from '@wms/shared';
@@ -25,16 +27,14 @@ export interface ImportsWorkerHandle {
 }
 
 /**
- * One turn of an import: one chunk written, then the turn goes back to the end of the imports queue, so
- * every import (of every tenant) gets its chunk in turn. A turn that finds no chunk left ends.
+ * One turn of an import: one chunk written, then the next turn is added at the end of the imports queue,
+ * so every import (of every tenant) gets its chunk in turn. A turn that finds no chunk left ends its chain.
  */
-export function createImportProcessor(runner: ImportRunner) {
-  return async (job: ImportTurn, token?: string): Promise<void> => {
+export function createImportProcessor(runner: ImportRunner, queue: ImportsQueue) {
+  return async (job: ImportTurn): Promise<void> => {
     const { importId, slot } = job.data;
     const outcome = await runWithContext({ requestId: importId, jobId: job.id! }, () => runner.runTurn(importId, slot));
-    if (outcome === 'none') return;
-    await job.moveToWait(token);
-    throw new WaitingError();
+    if (outcome === 'written') await addNextTurn(queue, job.data);
   };
 }
 
@@ -51,22 +51,17 @@ export function startImportsWorker(
   const runner = new ImportRunner(runtime.db, services.ingest, repository, services.events);
   const connection = createRedis(config, 'worker', 'imports-worker');
   const prefix = queuePrefix(config);
+  const queue = createImportsQueue({ connection: runtime.redis, prefix });
+  queue.on('error', () => undefined);
   const worker = new Worker<ImportTurnData, void, typeof IMPORT_JOB_NAME>(
     IMPORTS_QUEUE,
-    createImportProcessor(runner),
-    {
-      connection,
-      prefix,
-      concurrency: config.imports.concurrency,
-      ...IMPORT_WORKER_LOCKS,
-    },
+    createImportProcessor(runner, queue),
+    { connection, prefix, concurrency: config.imports.concurrency, ...IMPORT_WORKER_LOCKS },
   );
   worker.on('failed', (job, error) =>
     logger.warn({ jobId: job?.id, importId: job?.data.importId, err: error }, 'import turn failed'),
   );
   worker.on('error', (error) => logger.error({ err: error }, 'imports worker error'));
-  const queue = createImportsQueue({ connection: runtime.redis, prefix });
-  queue.on('error', () => undefined);
   const dispatcher = new ImportDispatcher(repository, queue, logger);
   dispatcher.start();
   return {

@@ -26,14 +26,17 @@ export class ImportDispatcher {
   async runOnce(): Promise<void> {
     const imports = await this.repository.unfinished(BATCH);
     for (const { id, tenantId } of imports) {
-      const turnIds = Array.from({ length: IMPORT_TURNS_PER_FILE }, (_unused, slot) => importTurnId(id, slot));
-      const states = await Promise.all(turnIds.map((turnId) => this.queue.getJobState(turnId)));
-      for (const [slot, state] of states.entries()) {
-        if (state !== 'failed') continue;
-        const job = await Job.fromId(this.queue, turnIds[slot]!);
-        await job?.retry('failed');
+      const lost: number[] = [];
+      for (let slot = 0; slot < IMPORT_TURNS_PER_FILE; slot += 1) {
+        const turnIds = [importTurnId(id, slot, 0), importTurnId(id, slot, 1)];
+        const states = await Promise.all(turnIds.map((turnId) => this.queue.getJobState(turnId)));
+        const live = states.some((state) => state !== 'unknown' && state !== 'failed' && state !== 'completed');
+        if (live) continue;
+        const failed = states.indexOf('failed');
+        if (failed === -1) lost.push(slot);
+        else await (await Job.fromId(this.queue, turnIds[failed]!))?.retry('failed');
       }
-      if (states.includes('unknown')) await addImportTurns(this.queue, id, tenantId);
+      if (lost.length) await addImportTurns(this.queue, id, tenantId, lost);
     }
   }
 

@@ -3,9 +3,11 @@ import type { QueueSettings } from '../queue/index.js';
 
 /**
  * The imports queue: a queue of its own, beside the ingest queue, so bulk calls never wait in line behind
- * a file. A job is one turn of one import: the worker writes one chunk, then puts the job back at the end
- * of the queue, so the imports of every tenant take turns (round-robin) instead of the first one running
- * to its end. Each import has IMPORT_TURNS_PER_FILE such jobs, so that several workers can share a large file.
+ * a file. A job is one turn of one import: the worker writes one chunk, adds the import's next turn at the
+ * end of the queue and completes, so the imports of every tenant take turns (round-robin) instead of the
+ * first one running to its end. An import has IMPORT_TURNS_PER_FILE chains of turns, so that several
+ * workers share a large file; a chain's turns alternate between two job ids (phase 0 and 1), so the next
+ * one is added while the current one still holds its id, and the chain has no gap a crash could lose.
  */
 export const IMPORTS_QUEUE = 'imports';
 export const IMPORT_JOB_NAME = 'import';
@@ -14,15 +16,16 @@ export const IMPORT_TURNS_PER_FILE = 2;
 export interface ImportTurnData {
   importId: string;
   tenantId: string;
-  /** Which of the import's turns this is: a turn starts with its own share of the chunks. */
+  /** Which of the import's chains this is: a turn starts with its own share of the chunks. */
   slot: number;
+  phase: 0 | 1;
 }
 
 export type ImportsQueue = Queue<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
 
 /** The job id of an import's turn: adding one that is waiting or running again is a no-op. */
-export function importTurnId(importId: string, slot: number): string {
-  return `${importId}-turn-${slot}`;
+export function importTurnId(importId: string, slot: number, phase: 0 | 1): string {
+  return `${importId}-turn-${slot}-${phase}`;
 }
 
 /**
@@ -51,13 +54,24 @@ export function createImportsQueue(settings: QueueSettings): ImportsQueue {
   });
 }
 
-/** Adds every turn of an import (those already there are left as they are). */
-export async function addImportTurns(queue: ImportsQueue, importId: string, tenantId: string): Promise<void> {
+/** Adds the first turn of each chain of an import, or of the chains named (those already there are left as they are). */
+export async function addImportTurns(
+  queue: ImportsQueue,
+  importId: string,
+  tenantId: string,
+  slots: number[] = Array.from({ length: IMPORT_TURNS_PER_FILE }, (_unused, slot) => slot),
+): Promise<void> {
   await queue.addBulk(
-    Array.from({ length: IMPORT_TURNS_PER_FILE }, (_unused, slot) => ({
+    slots.map((slot) => ({
       name: IMPORT_JOB_NAME,
-      data: { importId, tenantId, slot },
-      opts: { jobId: importTurnId(importId, slot) },
+      data: { importId, tenantId, slot, phase: 0 as const },
+      opts: { jobId: importTurnId(importId, slot, 0) },
     })),
   );
+}
+
+/** Adds the turn after this one, at the end of the queue. */
+export async function addNextTurn(queue: ImportsQueue, turn: ImportTurnData): Promise<void> {
+  const phase = turn.phase === 0 ? 1 : 0;
+  await queue.add(IMPORT_JOB_NAME, { ...turn, phase }, { jobId: importTurnId(turn.importId, turn.slot, phase) });
 }

@@ -166,15 +166,17 @@ export class ImportsRepository {
     return rows[0] ?? null;
   }
 
-  /** A tenant's imports, newest first, with their progress. */
-  async listOfTenant(tenantId: string, limit: number): Promise<ImportProgress[]> {
+  /** A tenant's imports (every tenant's for null) of the entities given, newest first, with their progress. */
+  async list(tenantId: string | null, entities: string[], limit: number): Promise<ImportProgress[]> {
     return this.db.sequelize.query<ImportProgress>(
-      `SELECT ${PROGRESS} FROM (SELECT * FROM imports WHERE tenant_id = $1 ORDER BY created_at DESC LIMIT $2) i
+      `SELECT ${PROGRESS} FROM (
+         SELECT * FROM imports WHERE ($1::uuid IS NULL OR tenant_id = $1) AND entity = ANY($3::text[])
+          ORDER BY created_at DESC LIMIT $2) i
          LEFT JOIN import_chunks c ON c.import_id = i.id
         GROUP BY i.id, i.tenant_id, i.api_key_id, i.user_id, i.entity, i.format, i.columns, i.state, i.total,
                  i.chunk_rows, i.request_id, i.error, i.created_at, i.started_at, i.finished_at
         ORDER BY i.created_at DESC`,
-      { bind: [tenantId, limit], type: QueryTypes.SELECT },
+      { bind: [tenantId, limit, entities], type: QueryTypes.SELECT },
     );
   }
 

@@ -174,8 +174,9 @@ export class ImportsService {
     return job ? importView(job) : null;
   }
 
-  async listOfTenant(tenantId: string, limit = 100): Promise<ImportView[]> {
-    return (await this.repository.listOfTenant(tenantId, limit)).map(importView);
+  /** The newest imports of a tenant (every tenant: null) of the entities given. */
+  async list(tenantId: string | null, entities: string[], limit = 100): Promise<ImportView[]> {
+    return (await this.repository.list(tenantId, entities, limit)).map(importView);
   }
 
   /** Stops an import: what was written stays, the job says how far it got. 409 when it had finished. */

@@ -110,7 +110,7 @@ export default function ImportsPage() {
             />
             <FileInput
               label="File"
-              placeholder="a .csv or .ndjson file"
+              description="CSV (items, partners, locations) or NDJSON"
               accept=".csv,.ndjson,.jsonl,text/csv,application/x-ndjson"
               value={file}
               onChange={setFile}

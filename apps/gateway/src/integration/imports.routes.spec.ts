@@ -1,8 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { ImportsRepository } from '@wms/shared';
 import {
   createApiKey,
+  createTenantWithWarehouse,
   createTestContext,
+  createUser,
+  loginAs,
   defaultTenantId,
   request,
   waitFor,
@@ -205,7 +209,7 @@ describe('file imports through the integration API', () => {
     expect(overBytes).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
   });
 
-  it('when another key asks for an import, it is not found; its own key cancels it and the job says how far it got', async () => {
+  it('when another key asks for an import, it is not found; and a finished import cannot be cancelled', async () => {
     const lines = Array.from({ length: 200 }, (_unused, index) => itemLine(`OWN-${index}`)).join('\n');
     const jobId = String((await upload('items', lines, ndjson)).body.jobId);
     const other = { headers: { 'x-api-key': otherKey } };
@@ -230,5 +234,87 @@ describe('file imports through the integration API', () => {
     expect(
       await count(`SELECT count(*)::int AS n FROM imports WHERE request_id = $1`, [String(first.body.requestId)]),
     ).toBe(1);
+  });
+
+  it("when a tenant-bound user imports through the portal API, it sees its tenant's imports only, and needs the module of the entity", async () => {
+    const other = await createTenantWithWarehouse(ctx);
+    const own = await createUser(ctx, {
+      role: 'operator',
+      tenantId: await defaultTenantId(ctx),
+      adminModules: ['warehouses'],
+      adminModulesWrite: ['warehouses'],
+    });
+    const stranger = await createUser(ctx, {
+      role: 'operator',
+      tenantId: other.tenant.id,
+      adminModules: ['warehouses', 'orders'],
+      adminModulesWrite: ['warehouses', 'orders'],
+    });
+    const token = await loginAs(gateway.url, own.user.email, own.password);
+    const strangerToken = await loginAs(gateway.url, stranger.user.email, stranger.password);
+    const portalUpload = (entity: string, bearer: string) =>
+      fetch(`${gateway.url}/api/v1/imports?entity=${entity}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'text/csv' },
+        body: 'sku,name,baseUomCode\nPORTAL-1,Portal item,EA\n',
+      });
+
+    const accepted = await portalUpload('items', token);
+    const refused = await portalUpload('orders', token);
+
+    expect(accepted.status).toBe(202);
+    expect(refused.status).toBe(403);
+    const { jobId } = (await accepted.json()) as { jobId: string };
+    const mine = await request<Array<{ jobId: string }>>(gateway.url, 'GET', '/api/v1/imports', { token });
+    expect(mine.body.map((job) => job.jobId)).toContain(jobId);
+    const theirs = await request<Array<{ jobId: string }>>(gateway.url, 'GET', '/api/v1/imports', {
+      token: strangerToken,
+    });
+    expect(theirs.body).toEqual([]);
+    expect((await request(gateway.url, 'GET', `/api/v1/imports/${jobId}`, { token: strangerToken })).status).toBe(404);
+  });
+
+  it('when a running import is cancelled, it stops where it got and what was written stays', async () => {
+    const lines = Array.from({ length: 6_000 }, (_unused, index) => itemLine(`CANCEL-${index}`)).join('\n');
+    const jobId = String((await upload('items', lines, ndjson)).body.jobId);
+    // The last chunk held by the test: the import cannot finish before it is cancelled.
+    const hold = await ctx.runtime.db.sequelize.transaction();
+    await ctx.runtime.db.sequelize.query('SELECT 1 FROM import_chunks WHERE import_id = $1 AND chunk = 11 FOR UPDATE', {
+      bind: [jobId],
+      transaction: hold,
+    });
+    const status = async () =>
+      (
+        await request<{ data: ImportStatus }>(gateway.url, 'GET', `${BASE}/jobs/${jobId}`, {
+          headers: { 'x-api-key': key },
+        })
+      ).body.data;
+    await waitFor(status, (job) => job.processed > 0, 30_000, 'the import to run');
+
+    const cancel = await request<{ data: ImportStatus }>(gateway.url, 'DELETE', `${BASE}/jobs/${jobId}`, {
+      headers: { 'x-api-key': key },
+    });
+    await hold.rollback();
+
+    expect(cancel).toMatchObject({ status: 200, body: { data: { state: 'cancelled' } } });
+    const job = await status();
+    expect(job.state).toBe('cancelled');
+    expect(job.processed).toBeLessThan(6_000);
+    expect(await count(`SELECT count(*)::int AS n FROM items WHERE sku LIKE 'CANCEL-%'`)).toBe(job.created);
+  });
+
+  it('when finished imports are older than the retention, their staged and failed rows are purged and the job is gone', async () => {
+    const repository = new ImportsRepository(ctx.runtime.db, ctx.config.databaseUrl);
+    const finishedIds = await count(`SELECT count(*)::int AS n FROM imports WHERE finished_at IS NOT NULL`);
+    expect(finishedIds).toBeGreaterThan(0);
+    const [{ id }] = (
+      await ctx.runtime.db.sequelize.query(`SELECT id FROM imports WHERE finished_at IS NOT NULL LIMIT 1`)
+    )[0] as [{ id: string }];
+
+    while (await repository.purgeOne(0, 1_000));
+
+    expect(await count(`SELECT count(*)::int AS n FROM imports WHERE finished_at IS NOT NULL`)).toBe(0);
+    expect(await count(`SELECT count(*)::int AS n FROM import_rows WHERE import_id = '${id}'`)).toBe(0);
+    expect(await count(`SELECT count(*)::int AS n FROM import_errors WHERE import_id = '${id}'`)).toBe(0);
   });
 });

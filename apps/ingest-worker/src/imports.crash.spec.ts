@@ -75,8 +75,11 @@ describe('a file import written by ingest worker processes', () => {
   }
 
   const status = async (jobId: string) =>
-    (await request<{ data: ImportStatus }>(gateway.url, 'GET', `${BASE}/jobs/${jobId}`, { headers: { 'x-api-key': key } }))
-      .body.data;
+    (
+      await request<{ data: ImportStatus }>(gateway.url, 'GET', `${BASE}/jobs/${jobId}`, {
+        headers: { 'x-api-key': key },
+      })
+    ).body.data;
 
   async function count(sql: string): Promise<number> {
     const [rows] = (await ctx.runtime.db.sequelize.query(sql)) as [{ n: number }[], unknown];
@@ -88,13 +91,23 @@ describe('a file import written by ingest worker processes', () => {
     const jobId = await upload(file);
     await startWorker();
 
-    await waitFor(() => status(jobId), (job) => job.processed >= 10_000, 120_000, 'a part of the file to be written');
+    await waitFor(
+      () => status(jobId),
+      (job) => job.processed >= 10_000,
+      120_000,
+      'a part of the file to be written',
+    );
     await worker!.kill('SIGKILL');
     const halfway = await status(jobId);
     expect(halfway.state).toBe('running');
     expect(halfway.processed).toBeLessThan(ROWS);
     await startWorker();
-    const done = await waitFor(() => status(jobId), (job) => job.state !== 'running', 240_000, 'the import to finish');
+    const done = await waitFor(
+      () => status(jobId),
+      (job) => job.state !== 'running',
+      240_000,
+      'the import to finish',
+    );
 
     expect(done).toMatchObject({
       state: 'completed',
@@ -119,11 +132,20 @@ describe('a file import written by ingest worker processes', () => {
     const other = await createTenantWithWarehouse(ctx);
     const otherKey = (await createApiKey(ctx, { tenantId: other.tenant.id })).rawKey;
     const jobId = await upload(file);
-    await waitFor(() => status(jobId), (job) => job.processed > 0, 60_000, 'the import to run');
+    await waitFor(
+      () => status(jobId),
+      (job) => job.processed > 0,
+      60_000,
+      'the import to run',
+    );
 
     const timings: number[] = [];
     for (let call = 0; call < 3; call += 1) {
-      const items = Array.from({ length: 10 }, (_unused, index) => ({ sku: `B-${call}-${index}`, name: 'B', baseUomCode: 'EA' }));
+      const items = Array.from({ length: 10 }, (_unused, index) => ({
+        sku: `B-${call}-${index}`,
+        name: 'B',
+        baseUomCode: 'EA',
+      }));
       const started = performance.now();
       const answer = await request(gateway.url, 'POST', `${BASE}/items/bulk`, {
         body: { items },
@@ -133,11 +155,21 @@ describe('a file import written by ingest worker processes', () => {
       expect(answer.status).toBe(200);
     }
     const during = await status(jobId);
-    const done = await waitFor(() => status(jobId), (job) => job.state !== 'running', 240_000, 'the import to finish');
+    const done = await waitFor(
+      () => status(jobId),
+      (job) => job.state !== 'running',
+      240_000,
+      'the import to finish',
+    );
 
     expect(during.state).toBe('running');
     expect(Math.max(...timings)).toBeLessThan(1_000);
-    expect(done).toMatchObject({ state: 'completed', created: 0, updated: ROWS - badLines.length, failed: badLines.length });
+    expect(done).toMatchObject({
+      state: 'completed',
+      created: 0,
+      updated: ROWS - badLines.length,
+      failed: badLines.length,
+    });
     expect(await count('SELECT count(*)::int AS n FROM write_log')).toBe(2 * (ROWS - badLines.length));
   }, 400_000);
 });

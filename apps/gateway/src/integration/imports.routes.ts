@@ -19,12 +19,11 @@ import {
 import { mount } from './scope.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';
-import { INTEGRATION_ROUTES } from './route-table.js';
 
 /**
- * POST /imports (a file, streamed: no JSON body parser runs), and for a job id that is an import's,
- * GET /jobs/:jobId, GET /jobs/:jobId/errors and DELETE /jobs/:jobId. Another key's import is not found.
- * A bulk job's id falls through to the bulk jobs' routes.
+ * POST /imports (a file, streamed: no JSON body parser runs), GET /jobs/:jobId/errors and DELETE
+ * /jobs/:jobId of an import (GET /jobs/:jobId is the jobs routes', for bulk jobs and imports alike).
+ * Another key's import is not found.
  */
 export function importsRoutes(services: Services, imports: ImportsService, idempotency: RequestHandler): Router {
   const router = Router();
@@ -33,11 +32,6 @@ export function importsRoutes(services: Services, imports: ImportsService, idemp
     const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey!.id }, tenantId);
     const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: req.requestId };
     res.status(202).json(accepted);
-  });
-  mount(router, INTEGRATION_ROUTES.job, async (req, res, next) => {
-    const job = await ownImport(imports, req);
-    if (!job) return next();
-    res.json(successEnvelope(await imports.view(job.id), req.requestId));
   });
   mount(router, IMPORT_ROUTES.errors, async (req, res) => {
     const job = await ownImport(imports, req);

@@ -32,9 +32,9 @@ export function integrationRouter(
   documentRoutes(router, runtime, services, idempotent);
   router.use(entityRoutes(runtime, services, jobs, idempotent));
   router.use(eventFeedRoutes(services));
-  // Before the bulk jobs' routes: an import's id is answered here, any other falls through.
-  router.use(importsRoutes(services, createImportsService(runtime, services, lifecycle), idempotent));
-  router.use(jobsRoutes(jobs));
+  const imports = createImportsService(runtime, services, lifecycle);
+  router.use(importsRoutes(services, imports, idempotent));
+  router.use(jobsRoutes(jobs, imports));
   return router;
 }
 

@@ -169,9 +169,11 @@ export class ImportsService {
     return this.repository.load(id);
   }
 
-  async view(id: string): Promise<ImportView | null> {
+  /** The import as shown; with `apiKeyId`, only when that key uploaded it. */
+  async view(id: string, apiKeyId?: string): Promise<ImportView | null> {
     const job = await this.repository.progress(id);
-    return job ? importView(job) : null;
+    if (!job || (apiKeyId !== undefined && job.apiKeyId !== apiKeyId)) return null;
+    return importView(job);
   }
 
   /** The newest imports of a tenant (every tenant: null) of the entities given. */

@@ -35,6 +35,8 @@ import { webhooksRoutes } from './routes/webhooks.routes.js';
 import { operationsRoutes } from './routes/operations.routes.js';
 import { ADMIN_PORTAL_PATH, adminPortalRoutes } from './routes/admin-portal.routes.js';
 import { overviewRoutes } from './routes/overview.routes.js';
+import { importsAdminRoutes } from './routes/imports.routes.js';
+import { createImportsService } from './integration/imports.routes.js';
 
 export { createGatewayServer } from './http/server.js';
 
@@ -91,6 +93,8 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.use(QUEUE_CONSOLE_PATH, queueConsoleRoutes(tokens, runtime.db, { ingest: ingestQueue, webhook: webhookQueue }));
   app.use('/docs', docsRoutes());
 
+  // A file upload: streamed, so mounted before the admin API's JSON body parser.
+  app.use('/api/v1/imports', importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens));
   const api = express.Router();
   api.use(parseJsonBody());
   // Every way of trying a password shares one per-address budget of failures.

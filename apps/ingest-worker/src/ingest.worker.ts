@@ -17,6 +17,7 @@ import {
   queuePrefix,
 } from '@wms/shared';
 import { createIngestProcessor } from './ingest.processor.js';
+import { startImportsWorker } from './imports.worker.js';
 
 export interface IngestWorkerHandle {
   worker: Worker<IngestJobData, IngestJobResult, IngestJobName>;
@@ -31,7 +32,7 @@ export interface IngestWorkerHandle {
  */
 export function startIngestWorker(
   runtime: Runtime,
-  services: Pick<Services, 'ingest'>,
+  services: Pick<Services, 'ingest' | 'events'>,
   options: { concurrency?: number } = {},
 ): IngestWorkerHandle {
   const { config, logger } = runtime;
@@ -68,11 +69,14 @@ export function startIngestWorker(
   queue.on('error', () => undefined);
   const dispatcher = new BulkJobDispatcher(repository, queue, logger);
   dispatcher.start(runtime.redis);
+  // File imports: a queue of their own, so a bulk call never waits in line behind a file.
+  const imports = startImportsWorker(runtime, services);
   return {
     worker,
     dispatcher,
     async close() {
       await dispatcher.stop();
+      await imports.close();
       await closeWithin(worker, undefined);
       await closeWithin(queue, 2_000);
       await closeRedis(connection);

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import {
   closeWithin,
   RetentionSweeper,
+  ImportsRepository,
   createIngestQueue,
   createServices,
   ingestProcessMetrics,
@@ -53,13 +54,23 @@ if (config.workerHealthPort)
   });
 ingest = startIngestWorker(runtime, services);
 const retention = new RetentionSweeper(runtime.db, config, services.idempotency, logger);
+const imports = new ImportsRepository(runtime.db, config.databaseUrl);
+
+/** Staged and failed rows of imports finished longer ago than IMPORT_RETENTION_SECONDS, a bounded number per pass. */
+async function purgeImports(): Promise<void> {
+  for (let pass = 0; pass < 100 && (await imports.purgeOne(config.imports.retentionSeconds, 50_000)); pass += 1);
+}
 let sweeping = false;
 purgeTimer = setInterval(() => {
   if (sweeping) return;
   sweeping = true;
-  void retention.sweep().finally(() => {
-    sweeping = false;
-  });
+  void retention
+    .sweep()
+    .then(purgeImports)
+    .catch((error: unknown) => logger.warn({ err: error }, 'purging finished imports failed'))
+    .finally(() => {
+      sweeping = false;
+    });
 }, PURGE_INTERVAL_MS);
 purgeTimer.unref();
 logger.info({ concurrency: config.ingestConcurrency }, 'ingest-worker started');

@@ -35,3 +35,4 @@ export * from './documents/index.js';
 export * from './inventory/index.js';
 export * from './inbound/index.js';
 export * from './outbound/index.js';
+export * from './imports/index.js';

@@ -38,6 +38,10 @@ export interface RequestOptions {
   query?: Query;
   /** Calls made before a session exists (sign-in, renewal) carry no bearer. */
   anonymous?: boolean;
+  /** A body sent as it is (a file) with its own content type, instead of JSON. */
+  file?: { body: Blob; type: string };
+  /** The media type asked for, instead of JSON. */
+  accept?: string;
 }
 
 export function withQuery(path: string, query: Query = {}): string {
@@ -50,15 +54,16 @@ export function withQuery(path: string, query: Query = {}): string {
 }
 
 async function send(method: string, path: string, options: RequestOptions): Promise<Response> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: options.accept ?? 'application/json' };
   const token = options.anonymous ? null : (tokens?.accessToken() ?? null);
   if (token) headers.authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.file) headers['content-type'] = options.file.type;
   return fetch(`${API_BASE}${withQuery(path, options.query)}`, {
     method,
     headers,
     credentials: 'same-origin',
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: options.file ? options.file.body : options.body === undefined ? undefined : JSON.stringify(options.body),
   });
 }
 
@@ -86,6 +91,17 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   const response = await okResponse(method, path, options);
   if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
+}
+
+/** Sends a file as it is, with its content type; the answer is JSON. */
+export async function apiUpload<T>(path: string, query: Query, body: Blob, type: string): Promise<T> {
+  const response = await okResponse('POST', path, { query, file: { body, type } });
+  return (await response.json()) as T;
+}
+
+/** A file the API answers (such as an errors file), as a Blob. */
+export async function apiDownload(path: string, accept: string): Promise<Blob> {
+  return (await okResponse('GET', path, { accept })).blob();
 }
 
 /** One page of a paged admin list: its items and the cursor of the next page (null on the last). */

@@ -2,6 +2,8 @@ export {
   api,
   apiRequest,
   apiPage,
+  apiUpload,
+  apiDownload,
   ApiError,
   API_BASE,
   useTokenSource,

@@ -6,6 +6,8 @@ export interface NavItem {
   to: string;
   /** The module a non-admin needs to read to see the item; none: everyone signed in. */
   module?: AdminModule;
+  /** Shown to a user who reads any of these modules. */
+  anyModule?: AdminModule[];
   /** Only for role admin. */
   adminOnly?: boolean;
   /** The queue console, outside the portal: opened after the API issues its session cookie. */
@@ -17,6 +19,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'API keys', to: '/api-keys', module: 'api-keys' },
   { label: 'Webhooks', to: '/webhooks', module: 'webhooks' },
   { label: 'Users', to: '/users', module: 'users' },
+  { label: 'Imports', to: '/imports', anyModule: ['warehouses', 'inbound', 'orders'] },
   { label: 'Audit log', to: '/audit', module: 'audit' },
   { label: 'Queues', to: '/admin/queues/', adminOnly: true, queueConsole: true },
 ];
@@ -25,6 +28,7 @@ export const NAV_ITEMS: NavItem[] = [
 export function navFor(principal: Principal, items = NAV_ITEMS): NavItem[] {
   return items.filter((item) => {
     if (item.adminOnly) return principal.role === 'admin';
+    if (item.anyModule) return item.anyModule.some((module) => canRead(principal, module));
     return !item.module || canRead(principal, item.module);
   });
 }

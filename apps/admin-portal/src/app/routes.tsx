@@ -48,6 +48,7 @@ const routes: RouteObject[] = [
               { path: ':id', lazy: page(async () => (await users()).UserDetailPage) },
             ],
           },
+          { path: 'imports', lazy: page(async () => (await import('../pages/imports')).default) },
           {
             path: 'audit',
             element: <RequireModule module="audit" />,

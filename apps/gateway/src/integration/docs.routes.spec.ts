@@ -20,6 +20,7 @@ describe('OpenAPI document and docs page', () => {
     expect(Object.keys(response.body.paths).sort()).toEqual(
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
+        ...['/imports', '/jobs/{jobId}/errors'],
         ...[
           '/asn',
           '/asn/bulk',

@@ -9,6 +9,7 @@ import { eventFeedRoutes } from './events.routes.js';
 import { idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from './ingest-jobs.js';
 import { jobsRoutes } from './jobs.routes.js';
+import { createImportsService, importsRoutes } from './imports.routes.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
@@ -31,7 +32,9 @@ export function integrationRouter(
   documentRoutes(router, runtime, services, idempotent);
   router.use(entityRoutes(runtime, services, jobs, idempotent));
   router.use(eventFeedRoutes(services));
-  router.use(jobsRoutes(jobs));
+  const imports = createImportsService(runtime, services, lifecycle);
+  router.use(importsRoutes(services, imports, idempotent));
+  router.use(jobsRoutes(jobs, imports));
   return router;
 }
 

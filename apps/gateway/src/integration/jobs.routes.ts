@@ -1,17 +1,23 @@
 import { Router } from 'express';
-import { AppError, successEnvelope } from '@wms/shared';
+import { AppError, isImportId, successEnvelope, type ImportsService } from '@wms/shared';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
 import type { IngestJobs } from './ingest-jobs.js';
 
 /**
  * GET /jobs/:jobId: a bulk job of this API key (another key's job is not found), with the request id of
- * the call that submitted it.
+ * the call that submitted it; a file import's id (`import-…`) answers the import's status.
  */
-export function jobsRoutes(jobs: IngestJobs): Router {
+export function jobsRoutes(jobs: IngestJobs, imports: ImportsService): Router {
   const router = Router();
   mount(router, INTEGRATION_ROUTES.job, async (req, res) => {
     const jobId = String(req.params.jobId);
+    if (isImportId(jobId)) {
+      const view = await imports.view(jobId, req.apiKey!.id);
+      if (!view) throw AppError.notFound(`Job ${jobId} not found`);
+      res.json(successEnvelope(view, req.requestId));
+      return;
+    }
     const job = await jobs.read(jobId, req.apiKey!.id);
     if (!job) throw AppError.notFound(`Job ${jobId} not found`);
     // data.requestId names the bulk call that created the job (the envelope's is this request's own).

@@ -18,6 +18,8 @@ import {
   type RouteAnswer,
 } from '@wms/shared';
 
+import { IMPORT_ROUTES } from './imports.route-table.js';
+
 /**
  * The integration API's routes in one table: method, path, scope, the request schemas each route validates
  * with, and its answers. The routers mount these entries (and validate with their schemas); the OpenAPI
@@ -244,10 +246,14 @@ export const INTEGRATION_ROUTES = {
     method: 'get',
     path: '/jobs/:jobId',
     scope: 'read',
-    summary: 'State and result of a bulk job of this API key',
+    summary: 'State and result of a bulk job or a file import of this API key',
     tag: 'jobs',
     responses: {
-      200: { description: 'the job; result is the bulk result once completed', body: 'JobStatus' },
+      200: {
+        description:
+          'a bulk job: result is the bulk result once completed; an import (id import-…): data is its ImportStatus',
+        body: 'JobStatus',
+      },
       404: error('no such job for this key'),
     },
   },
@@ -258,5 +264,6 @@ export function integrationRoutes(handlers: EntityHandler[]): IntegrationRoute[]
   return [
     ...handlers.flatMap((handler) => [singleWriteRoute(handler), bulkWriteRoute(handler)]),
     ...Object.values(INTEGRATION_ROUTES),
+    ...Object.values(IMPORT_ROUTES),
   ];
 }

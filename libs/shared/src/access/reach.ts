@@ -35,6 +35,8 @@ export const EVENT_REACH = {
   'order.cancelled': 'orders',
   'stock.adjusted': 'inventory',
   'cyclecount.variance': 'inventory',
+  // An import's counts and its errors link; imports are mostly master data, whose module is `warehouses`.
+  'import.completed': 'warehouses',
   'webhook.disabled': 'webhooks',
 } as const satisfies Record<BusinessEventName | 'webhook.disabled', AdminModule>;
 

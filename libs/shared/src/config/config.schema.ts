@@ -149,6 +149,30 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).max(64).default(4),
     description: 'bulk jobs one ingest worker process runs at once',
   },
+  IMPORT_MAX_BYTES: {
+    schema: Joi.number().integer().min(1).default(1073741824),
+    description: 'largest file import, in bytes after gzip is undone (413 above it)',
+  },
+  IMPORT_MAX_ROWS: {
+    schema: Joi.number().integer().min(1).default(5000000),
+    description: 'most rows (lines or CSV records) of one file import (413 above it)',
+  },
+  IMPORT_MAX_CONCURRENT_PER_KEY: {
+    schema: Joi.number().integer().min(1).default(2),
+    description: 'file imports of one API key (or portal user) queued or running at once (429 above it)',
+  },
+  IMPORT_CHUNK_ROWS: {
+    schema: Joi.number().integer().min(100).max(50000).default(5000),
+    description: 'rows of a file import written in one transaction; a restarted worker resumes after the last one',
+  },
+  IMPORT_CONCURRENCY: {
+    schema: Joi.number().integer().min(1).max(16).default(2),
+    description: 'import chunks one ingest worker process writes at once (beside INGEST_CONCURRENCY bulk jobs)',
+  },
+  IMPORT_RETENTION_SECONDS: {
+    schema: seconds().default(604800),
+    description: "how long a finished file import's staged rows and failed rows are kept, then purged",
+  },
   WEBHOOK_CONCURRENCY: {
     schema: Joi.number().integer().min(1).max(1000).default(100),
     description: 'deliveries one webhook worker process runs at once (they mostly wait on subscribers)',

@@ -50,6 +50,14 @@ export interface Config {
     auditDays: number | null;
   };
   ingestConcurrency: number;
+  imports: {
+    maxBytes: number;
+    maxRows: number;
+    maxConcurrentPerKey: number;
+    chunkRows: number;
+    concurrency: number;
+    retentionSeconds: number;
+  };
   webhook: {
     concurrency: number;
     concurrencyPerSlowSubscription: number;
@@ -139,6 +147,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       auditDays: value.AUDIT_RETENTION_DAYS ?? null,
     },
     ingestConcurrency: value.INGEST_CONCURRENCY,
+    imports: {
+      maxBytes: value.IMPORT_MAX_BYTES,
+      maxRows: value.IMPORT_MAX_ROWS,
+      maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
+      chunkRows: value.IMPORT_CHUNK_ROWS,
+      concurrency: value.IMPORT_CONCURRENCY,
+      retentionSeconds: value.IMPORT_RETENTION_SECONDS,
+    },
     webhook: {
       concurrency: value.WEBHOOK_CONCURRENCY,
       concurrencyPerSlowSubscription: value.WEBHOOK_CONCURRENCY_PER_SLOW_SUBSCRIPTION,

@@ -124,6 +124,21 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
       variance: quantity('countedQty − systemQty'),
     }),
   },
+  'import.completed': {
+    description:
+      'A file import wrote its last chunk. The counts cover every row of the file; errorsUrl (null when no row failed) lists the rows that failed.',
+    data: data({
+      importId: code('the import, as GET /jobs/{jobId} names it'),
+      entity: code('items, partners, locations, asn or orders'),
+      state: Joi.valid('completed'),
+      total: quantity('rows in the file'),
+      processed: quantity('rows processed (every row)'),
+      created: quantity('rows that created an entry'),
+      updated: quantity('rows that updated an entry'),
+      failed: quantity('rows refused; listed by errorsUrl'),
+      errorsUrl: Joi.string().allow(null).description('path of the failed rows (NDJSON, or CSV with Accept: text/csv)'),
+    }),
+  },
   'webhook.test': {
     description: 'Sent by POST /api/v1/webhooks/{id}/test to that subscription only, whatever its event filter.',
     data: data({ subscriptionId: Joi.string().uuid(), message: Joi.string() }),

@@ -42,6 +42,17 @@ export interface EventDataMap {
     countedQty: number;
     variance: number;
   };
+  'import.completed': {
+    importId: string;
+    entity: string;
+    state: 'completed';
+    total: number;
+    processed: number;
+    created: number;
+    updated: number;
+    failed: number;
+    errorsUrl: string | null;
+  };
   'webhook.test': { subscriptionId: string; message: string };
   'webhook.disabled': {
     subscriptionId: string;
@@ -65,6 +76,7 @@ export const businessEventNames = [
   'order.cancelled',
   'stock.adjusted',
   'cyclecount.variance',
+  'import.completed',
 ] as const satisfies readonly BusinessEventName[];
 
 export const TEST_EVENT = 'webhook.test' satisfies EventName;

@@ -12,12 +12,14 @@ export interface BulkRunOptions {
   dryRun?: boolean;
   /** The stored job this bulk is: its writes take effect once and its result is stored with them. */
   job?: BulkJobHooks;
+  /** Told of each entry the write refused, with its error (a bulk result keeps only the message). */
+  onWriteError?: (index: number, error: AppError) => void;
 }
 
 /** How a stored bulk job's writes and result are tied to its row (see bulk-jobs). */
 export interface BulkJobHooks {
-  /** Guards the one statement of a bulk that runs without a transaction. */
-  guard: WriteGuard;
+  /** Guards the one statement of a bulk that runs without a transaction; without one, a transaction always runs. */
+  guard?: WriteGuard;
   /** In the bulk's transaction before any write: false when another run of the job wrote it already. */
   claim(transaction: Transaction): Promise<boolean>;
   /**
@@ -78,12 +80,13 @@ export async function runBulk(
       results[index] = { index, key: handler.keyOf(entry), status: 'error', error: checked.error };
     else valid.push({ index, key: handler.keyOf(checked.value), value: checked.value });
   });
-  const { tenantId, dryRun = false, job } = options;
+  const { tenantId, dryRun = false, job, onWriteError } = options;
   if (!valid.length) return finish(results, job);
 
-  if (handler.singleStatement && !dryRun && valid.length <= handler.batchSize) {
+  if (handler.singleStatement && !dryRun && valid.length <= handler.batchSize && (!job || job.guard)) {
     const guard = job?.guard;
-    await writeBatch(handler, valid, (values) => handler.writeBatch({ tenantId, guard }, values), results, false);
+    const write = (values: unknown[]) => handler.writeBatch({ tenantId, guard }, values);
+    await writeBatch(handler, valid, write, results, false, onWriteError);
     return finish(results, job);
   }
   const transaction = await db.sequelize.transaction();
@@ -97,6 +100,7 @@ export async function runBulk(
         (values) => handler.writeBatch({ tenantId, transaction }, values),
         results,
         dryRun,
+        onWriteError,
       );
     }
     if (dryRun) {
@@ -125,6 +129,7 @@ async function writeBatch(
   write: (values: unknown[]) => Promise<EntryOutcome[]>,
   results: BulkEntryResult[],
   dryRun: boolean,
+  onWriteError?: (index: number, error: AppError) => void,
 ): Promise<void> {
   // With merging, each key is written once with its last entry's values; every entry still gets a result.
   const lastByKey = new Map<string, number>();
@@ -142,6 +147,7 @@ async function writeBatch(
     const repeated = handler.mergeDuplicates && seen.has(entry.key);
     seen.add(entry.key);
     if (!outcome.ok) {
+      onWriteError?.(entry.index, outcome.error);
       results[entry.index] = { index: entry.index, key: entry.key, status: 'error', error: outcome.error.message };
       return;
     }

@@ -47,6 +47,8 @@ export interface RouteAnswer {
   description: string;
   /** A component of the document (`'BulkEnvelope'`), or a joi schema of the body; none: no body described. */
   body?: string | Joi.Schema;
+  /** A body that is not JSON (a file), by media type. */
+  media?: Record<string, JsonSchema>;
 }
 
 /**
@@ -54,13 +56,13 @@ export interface RouteAnswer {
  * (`body`, `query`), and what the document says of it.
  */
 export interface IntegrationRoute {
-  method: 'get' | 'post';
+  method: 'get' | 'post' | 'delete';
   /** Under the integration base, in the router's form (`/orders/:orderNo`). */
   path: string;
   scope: 'read' | 'write';
   summary: string;
   description?: string;
-  tag: 'master data' | 'documents' | 'stock' | 'events' | 'jobs';
+  tag: 'master data' | 'documents' | 'stock' | 'events' | 'jobs' | 'imports';
   /** The body schema the route validates with; `bodyName` names it among the components. */
   body?: Joi.ObjectSchema;
   bodyName?: string;
@@ -68,6 +70,8 @@ export interface IntegrationRoute {
   bodyRequired?: boolean;
   /** What the document shows of the body when it says more than the route checks (a bulk body's entries). */
   documentedBody?: Joi.ObjectSchema;
+  /** A request body that is not JSON (a file), by media type: streamed, never validated whole. */
+  requestMedia?: Record<string, JsonSchema>;
   /** The query schema the route validates with: each key is a query parameter. */
   query?: Joi.ObjectSchema;
   parameters?: RouteParameter[];
@@ -96,10 +100,11 @@ function queryParameters(schema: Joi.ObjectSchema) {
   });
 }
 
-function answer({ description, body }: RouteAnswer) {
-  if (!body) return { description };
+function answer({ description, body, media }: RouteAnswer) {
+  const files = Object.fromEntries(Object.entries(media ?? {}).map(([type, schema]) => [type, { schema }]));
+  if (!body) return media ? { description, content: files } : { description };
   const schema = typeof body === 'string' ? ref(body) : joiToJsonSchema(body);
-  return { description, content: { 'application/json': { schema } } };
+  return { description, content: { 'application/json': { schema }, ...files } };
 }
 
 function operation(route: IntegrationRoute, components: Record<string, JsonSchema>) {
@@ -131,7 +136,16 @@ function operation(route: IntegrationRoute, components: Record<string, JsonSchem
             content: { 'application/json': { schema: ref(route.bodyName) } },
           },
         }
-      : {}),
+      : route.requestMedia
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                Object.entries(route.requestMedia).map(([type, schema]) => [type, { schema }]),
+              ),
+            },
+          }
+        : {}),
     responses: Object.fromEntries(
       Object.entries(route.responses).map(([status, response]) => [status, answer(response)]),
     ),
@@ -185,6 +199,7 @@ export function buildOpenApiDocument(
       { name: 'stock', description: 'stock per warehouse, location and lot' },
       { name: 'events', description: 'the reconciliation feed of the events webhooks deliver' },
       { name: 'jobs', description: 'bulk jobs the ingest worker runs' },
+      { name: 'imports', description: 'file imports (NDJSON or CSV), written by the ingest workers chunk by chunk' },
     ],
     paths,
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),

@@ -19,6 +19,7 @@ import { peopleListPaging } from './0033-people-list-paging.js';
 import { refreshTokenFamilies } from './0030-refresh-token-families.js';
 import { partitionedRequestLog } from './0035-partitioned-request-log.js';
 import { listFilterIndexes } from './0036-list-filter-indexes.js';
+import { imports } from './0040-imports.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   refreshTokenFamilies,
   partitionedRequestLog,
   listFilterIndexes,
+  imports,
 ];

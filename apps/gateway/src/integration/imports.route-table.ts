@@ -1,0 +1,103 @@
+import { Joi, successSchema, type IntegrationRoute, type RouteAnswer } from '@wms/shared';
+
+/** The file-import routes of the integration API: mounted by imports.routes.ts, documented in the OpenAPI document. */
+
+const error = (description: string): RouteAnswer => ({ description, body: 'ErrorEnvelope' });
+
+export const importQuerySchema = Joi.object({
+  entity: Joi.string()
+    .valid('items', 'partners', 'locations', 'asn', 'orders')
+    .required()
+    .description('what each row is'),
+  tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
+}).label('ImportQuery');
+
+/** An import as GET /jobs/{jobId} shows it. */
+export const importViewSchema = Joi.object({
+  jobId: Joi.string().description('import-<uuid>'),
+  type: Joi.valid('import'),
+  entity: Joi.string(),
+  format: Joi.valid('ndjson', 'csv'),
+  state: Joi.valid('queued', 'running', 'completed', 'failed', 'cancelled'),
+  total: Joi.number().integer().description('rows in the file'),
+  processed: Joi.number().integer().description('rows of the chunks written so far'),
+  created: Joi.number().integer(),
+  updated: Joi.number().integer(),
+  failed: Joi.number().integer().description('rows refused; listed by errorsUrl'),
+  createdAt: Joi.string().isoDate(),
+  startedAt: Joi.string().isoDate().allow(null),
+  finishedAt: Joi.string().isoDate().allow(null),
+  statusUrl: Joi.string(),
+  errorsUrl: Joi.string(),
+  requestId: Joi.string().description('the upload request'),
+  error: Joi.string().description('why a failed import failed'),
+}).label('ImportStatus');
+
+const FILE = { type: 'string', description: 'the file, streamed' };
+
+export const IMPORT_ROUTES = {
+  upload: {
+    method: 'post',
+    path: '/imports',
+    scope: 'write',
+    summary: 'Import a file of entries (NDJSON, or CSV for items, partners and locations), gzip allowed',
+    description:
+      "application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of " +
+      'field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value ' +
+      'leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer ' +
+      '202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON ' +
+      'included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, ' +
+      'IMPORT_MAX_ROWS (413), IMPORT_MAX_CONCURRENT_PER_KEY (429). Idempotency-Key: the fingerprint is the ' +
+      "request's method, URL and content headers (the file itself is not held to be hashed).",
+    tag: 'imports',
+    query: importQuerySchema,
+    requestMedia: { 'application/x-ndjson': FILE, 'text/csv': FILE },
+    parameters: [
+      { name: 'Content-Encoding', in: 'header', schema: { enum: ['gzip', 'identity'] }, description: 'gzip allowed' },
+    ],
+    responses: {
+      202: { description: 'stored; poll statusUrl', body: 'Accepted' },
+      400: error('VALIDATION_FAILED (entity, empty file, CSV header), INCOMPLETE_BODY, TENANT_REQUIRED'),
+      401: { description: 'missing, invalid or insufficient API key (guard shape)' },
+      403: error('TENANT_MISMATCH'),
+      409: error('IDEMPOTENCY_KEY_IN_PROGRESS'),
+      413: error('PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS'),
+      415: error(
+        'UNSUPPORTED_MEDIA_TYPE: neither NDJSON nor CSV, CSV for asn or orders, or an encoding other than gzip',
+      ),
+      429: error('TOO_MANY_IMPORTS: over IMPORT_MAX_CONCURRENT_PER_KEY queued or running'),
+    },
+  },
+  errors: {
+    method: 'get',
+    path: '/jobs/:jobId/errors',
+    scope: 'read',
+    summary: 'The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv)',
+    description:
+      'NDJSON: one line per failed row, { line, key, error: { code, message, details }, entry }. CSV: the uploaded ' +
+      "file's columns plus error (an NDJSON import: line, key, entry, error), a file to fix and upload again.",
+    tag: 'imports',
+    responses: {
+      200: {
+        description: 'the failed rows',
+        media: {
+          'application/x-ndjson': { type: 'string' },
+          'text/csv': { type: 'string' },
+        },
+      },
+      404: error('no such import for this key'),
+    },
+  },
+  cancel: {
+    method: 'delete',
+    path: '/jobs/:jobId',
+    scope: 'write',
+    summary: 'Cancel an import: rows written stay written; the job says how far it got',
+    tag: 'imports',
+    responses: {
+      200: { description: 'cancelled', body: successSchema(importViewSchema) },
+      404: error('no such import for this key'),
+      409: error('INVALID_STATE: the import had finished'),
+    },
+  },
+} satisfies Record<string, IntegrationRoute>;

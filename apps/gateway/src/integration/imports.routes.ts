@@ -1,0 +1,120 @@
+import './request.types.js';
+import { once } from 'node:events';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import {
+  AppError,
+  ImportsRepository,
+  ImportsService,
+  closeWithin,
+  createImportsQueue,
+  queuePrefix,
+  type AppLifecycle,
+  type Runtime,
+  isImportId,
+  successEnvelope,
+  type AcceptedEnvelope,
+  type Services,
+  type StoredImport,
+} from '@wms/shared';
+import { mount } from './scope.js';
+import { keyTenant } from './key-tenant.js';
+import { IMPORT_ROUTES } from './imports.route-table.js';
+
+/**
+ * POST /imports (a file, streamed: no JSON body parser runs), GET /jobs/:jobId/errors and DELETE
+ * /jobs/:jobId of an import (GET /jobs/:jobId is the jobs routes', for bulk jobs and imports alike).
+ * Another key's import is not found.
+ */
+export function importsRoutes(services: Services, imports: ImportsService, idempotency: RequestHandler): Router {
+  const router = Router();
+  mount(router, IMPORT_ROUTES.upload, fileFingerprint, idempotency, async (req, res) => {
+    const tenantId = await keyTenant(req, services, req.query.tenantId);
+    const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey!.id }, tenantId);
+    const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: req.requestId };
+    res.status(202).json(accepted);
+  });
+  mount(router, IMPORT_ROUTES.errors, async (req, res) => {
+    const job = await ownImport(imports, req);
+    if (!job) throw AppError.notFound(`Job ${String(req.params.jobId)} not found`);
+    await sendErrors(imports, job, req, res);
+  });
+  mount(router, IMPORT_ROUTES.cancel, async (req, res) => {
+    const job = await ownImport(imports, req);
+    if (!job) throw AppError.notFound(`Job ${String(req.params.jobId)} not found`);
+    res.json(successEnvelope(await imports.cancel(job.id), req.requestId));
+  });
+  return router;
+}
+
+/** The gateway's import service: its queue handle shares the gateway's fail-fast Redis connection. */
+export function createImportsService(runtime: Runtime, services: Services, lifecycle: AppLifecycle): ImportsService {
+  const { config } = runtime;
+  const queue = createImportsQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
+  queue.on('error', () => undefined);
+  lifecycle.onClose(() => closeWithin(queue, 2_000));
+  const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  return new ImportsService(repository, services.ingest, config.imports, queue);
+}
+
+/** The import of this key named by the path, or null (not an import id, none, or another key's). */
+async function ownImport(imports: ImportsService, req: Request): Promise<StoredImport | null> {
+  const jobId = String(req.params.jobId);
+  if (!isImportId(jobId)) return null;
+  const job = await imports.find(jobId);
+  return job && job.apiKeyId === req.apiKey!.id ? job : null;
+}
+
+/**
+ * The Idempotency-Key fingerprint of a file is its method, URL and content headers: the file itself is
+ * streamed to PostgreSQL, never held to be hashed.
+ */
+export const fileFingerprint: RequestHandler = (req, _res, next) => {
+  const headers = ['content-type', 'content-encoding', 'content-length'].map((name) => req.get(name) ?? '');
+  req.rawBody = Buffer.from(headers.join('\n'));
+  next();
+};
+
+/**
+ * Streams the request's body into the import service. When it answers before the body was read to its
+ * end (a limit, a bad header), the connection is closed after the answer, so a client still sending
+ * learns it at once instead of uploading the rest.
+ */
+export async function acceptFile(
+  imports: ImportsService,
+  req: Request,
+  res: Response,
+  owner: { apiKeyId: string } | { userId: string },
+  tenantId: string,
+): Promise<{ jobId: string; statusUrl: string }> {
+  try {
+    return await imports.accept({
+      tenantId,
+      owner,
+      entity: req.query.entity,
+      contentType: req.get('content-type'),
+      contentEncoding: req.get('content-encoding'),
+      contentLength: req.get('content-length'),
+      body: req,
+      requestId: req.requestId,
+    });
+  } catch (error) {
+    if (!req.complete) res.set('Connection', 'close');
+    throw error;
+  }
+}
+
+/** Writes the failed rows as they are read, a page at a time, waiting for the client to take each. */
+export async function sendErrors(imports: ImportsService, job: StoredImport, req: Request, res: Response) {
+  const csv = req.accepts(['application/x-ndjson', 'text/csv']) === 'text/csv' && !!req.get('accept')?.includes('csv');
+  res.status(200).type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
+  res.set('Content-Disposition', `attachment; filename="${job.id}-errors.${csv ? 'csv' : 'ndjson'}"`);
+  try {
+    for await (const text of imports.errors(job, csv ? 'csv' : 'ndjson')) {
+      if (!res.write(text)) await once(res, 'drain');
+    }
+    res.end();
+  } catch (error) {
+    if (!res.headersSent) throw error;
+    res.destroy(error as Error);
+  }
+}

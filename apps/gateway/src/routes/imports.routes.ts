@@ -1,0 +1,100 @@
+import { Router, type Request } from 'express';
+import {
+  AppError,
+  Joi,
+  hasModulePermission,
+  validate,
+  type AdminModule,
+  type ImportsService,
+  type Principal,
+  type StoredImport,
+  type TokenService,
+} from '@wms/shared';
+import { requireJwt } from '../http/jwt-guard.js';
+import { tenantScopeOf } from '../http/tenant-scope.js';
+import { acceptFile, sendErrors } from '../integration/imports.routes.js';
+
+/** The module whose permissions cover importing an entity: master data is the warehouses' module. */
+export const IMPORT_MODULES: Record<string, AdminModule> = {
+  items: 'warehouses',
+  partners: 'warehouses',
+  locations: 'warehouses',
+  asn: 'inbound',
+  orders: 'orders',
+};
+
+const listQuery = Joi.object({
+  tenantId: Joi.string().guid(),
+  limit: Joi.number().integer().min(1).max(500).default(100),
+});
+
+const uploadQuery = Joi.object({
+  entity: Joi.string()
+    .valid(...Object.keys(IMPORT_MODULES))
+    .required(),
+  tenantId: Joi.string().guid(),
+});
+
+const allowed = (principal: Principal, entity: string, access: 'read' | 'write') =>
+  !!IMPORT_MODULES[entity] && hasModulePermission(principal, IMPORT_MODULES[entity]!, access);
+
+/**
+ * `/api/v1/imports` for the portal (JWT): the same import service as the integration API's
+ * POST /imports, owned by the user. Importing an entity needs write permission of its module
+ * (IMPORT_MODULES), seeing its imports read permission; a tenant-bound user sees its tenant's only.
+ * Mounted before the JSON body parser: the upload's body is a file, streamed.
+ */
+export function importsAdminRoutes(imports: ImportsService, tokens: TokenService): Router {
+  const router = Router();
+  router.use(requireJwt(tokens));
+
+  router.get('/', async (req, res) => {
+    const { tenantId: requested, limit } = validate<{ tenantId?: string; limit: number }>(
+      listQuery,
+      req.query,
+      'Invalid query',
+    );
+    const principal = req.principal!;
+    const tenantId = tenantScopeOf(principal, requested, false);
+    const entities = Object.keys(IMPORT_MODULES).filter((entity) => allowed(principal, entity, 'read'));
+    res.json(await imports.list(tenantId, entities, limit));
+  });
+
+  router.post('/', async (req, res) => {
+    const query = validate<{ entity: string; tenantId?: string }>(uploadQuery, req.query, 'Invalid query');
+    const principal = req.principal!;
+    if (!allowed(principal, query.entity, 'write'))
+      throw AppError.forbidden(`Missing write permission for module ${IMPORT_MODULES[query.entity]}`);
+    const tenantId = tenantScopeOf(principal, query.tenantId, true)!;
+    const { jobId, statusUrl } = await acceptFile(imports, req, res, { userId: principal.sub }, tenantId);
+    res.status(202).json({ status: 'accepted', jobId, statusUrl, requestId: req.requestId });
+  });
+
+  router.get('/:id', async (req, res) => {
+    const job = await visibleImport(imports, req, 'read');
+    res.json(await imports.view(job.id));
+  });
+
+  router.get('/:id/errors', async (req, res) => {
+    await sendErrors(imports, await visibleImport(imports, req, 'read'), req, res);
+  });
+
+  router.delete('/:id', async (req, res) => {
+    const job = await visibleImport(imports, req, 'write');
+    res.json(await imports.cancel(job.id));
+  });
+
+  return router;
+}
+
+/** An import the user may see (its tenant, its entity's module): anything else is not found. */
+async function visibleImport(imports: ImportsService, req: Request, access: 'read' | 'write'): Promise<StoredImport> {
+  const principal = req.principal!;
+  const id = String(req.params.id);
+  const job = await imports.find(id);
+  if (!job || (principal.tenantId && job.tenantId !== principal.tenantId) || !allowed(principal, job.entity, 'read'))
+    throw AppError.notFound(`Import ${id} not found`);
+  if (!allowed(principal, job.entity, access))
+    throw AppError.forbidden(`Missing ${access} permission for module ${IMPORT_MODULES[job.entity]}`);
+  return job;
+}

@@ -1,0 +1,76 @@
+import { Worker, type Job } from 'bullmq';
+import {
+  IMPORTS_QUEUE,
+  IMPORT_WORKER_LOCKS,
+  ImportDispatcher,
+  ImportRunner,
+  ImportsRepository,
+  addNextTurn,
+  closeRedis,
+  closeWithin,
+  createImportsQueue,
+  createRedis,
+  queuePrefix,
+  runWithContext,
+  type IMPORT_JOB_NAME,
+  type ImportTurnData,
+  type ImportsQueue,
+  type Runtime,
+  type Services,
+} from '@wms/shared';
+
+export type ImportTurn = Job<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
+
+export interface ImportsWorkerHandle {
+  worker: Worker<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
+  close(): Promise<void>;
+}
+
+/**
+ * One turn of an import: one chunk written, then the next turn is added at the end of the imports queue,
+ * so every import (of every tenant) gets its chunk in turn. A turn that finds no chunk left ends its chain.
+ */
+export function createImportProcessor(runner: ImportRunner, queue: ImportsQueue) {
+  return async (job: ImportTurn): Promise<void> => {
+    const { importId, slot } = job.data;
+    const outcome = await runWithContext({ requestId: importId, jobId: job.id! }, () => runner.runTurn(importId, slot));
+    if (outcome === 'written') await addNextTurn(queue, job.data);
+  };
+}
+
+/**
+ * Consumes the imports queue, IMPORT_CONCURRENCY chunks at a time, beside (not in) the ingest queue's bulk
+ * jobs; and keeps every unfinished import's turns in the queue.
+ */
+export function startImportsWorker(
+  runtime: Runtime,
+  services: Pick<Services, 'ingest' | 'events'>,
+): ImportsWorkerHandle {
+  const { config, logger } = runtime;
+  const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  const runner = new ImportRunner(runtime.db, services.ingest, repository, services.events);
+  const connection = createRedis(config, 'worker', 'imports-worker');
+  const prefix = queuePrefix(config);
+  const queue = createImportsQueue({ connection: runtime.redis, prefix });
+  queue.on('error', () => undefined);
+  const worker = new Worker<ImportTurnData, void, typeof IMPORT_JOB_NAME>(
+    IMPORTS_QUEUE,
+    createImportProcessor(runner, queue),
+    { connection, prefix, concurrency: config.imports.concurrency, ...IMPORT_WORKER_LOCKS },
+  );
+  worker.on('failed', (job, error) =>
+    logger.warn({ jobId: job?.id, importId: job?.data.importId, err: error }, 'import turn failed'),
+  );
+  worker.on('error', (error) => logger.error({ err: error }, 'imports worker error'));
+  const dispatcher = new ImportDispatcher(repository, queue, logger);
+  dispatcher.start();
+  return {
+    worker,
+    async close() {
+      await dispatcher.stop();
+      await closeWithin(worker, undefined);
+      await closeWithin(queue, 2_000);
+      await closeRedis(connection);
+    },
+  };
+}

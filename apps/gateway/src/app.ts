@@ -35,6 +35,7 @@ import { webhooksRoutes } from './routes/webhooks.routes.js';
 import { operationsRoutes } from './routes/operations.routes.js';
 import { ADMIN_PORTAL_PATH, adminPortalRoutes } from './routes/admin-portal.routes.js';
 import { overviewRoutes } from './routes/overview.routes.js';
+import { ADMIN_OPENAPI_PATH, adminOpenApiRoute } from './admin-openapi/admin-openapi.js';
 
 export { createGatewayServer } from './http/server.js';
 
@@ -90,6 +91,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   // Before the admin portal's /admin pages, so their fallback never answers for the console.
   app.use(QUEUE_CONSOLE_PATH, queueConsoleRoutes(tokens, runtime.db, { ingest: ingestQueue, webhook: webhookQueue }));
   app.use('/docs', docsRoutes());
+  app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 
   const api = express.Router();
   api.use(parseJsonBody());

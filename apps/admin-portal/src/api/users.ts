@@ -1,26 +1,11 @@
 import { api } from './client';
-import type { AdminModule, Role, UserRecord } from './types';
+import type { components, paths } from './schema';
+import type { UserRecord } from './types';
 
 export type UserStatus = UserRecord['status'];
-
-export interface UserFilter {
-  q?: string;
-  role?: Role;
-  status?: UserStatus;
-}
-
-export interface NewUserInput {
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  tenantId?: string | null;
-  adminModules: AdminModule[];
-  adminModulesWrite: AdminModule[];
-}
-
-export type UserPatch = Partial<Omit<NewUserInput, 'email' | 'password'>>;
+export type UserFilter = NonNullable<paths['/users']['get']['parameters']['query']>;
+export type NewUserInput = components['schemas']['CreateUser'];
+export type UserPatch = components['schemas']['UpdateUser'];
 
 const base = '/users';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;

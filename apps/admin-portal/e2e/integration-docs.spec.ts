@@ -66,4 +66,22 @@ describe('integration API reference page', () => {
     expect(text).toContain('two signatures');
     expect(portal.problems).toEqual([]);
   });
+
+  it('when the admin API is chosen above the reference, its document renders: the JWT routes, their modules and schemas', async () => {
+    const portal = await openPortal(browser, gateway.url);
+    const { page } = portal;
+
+    await page.goto('/docs');
+    await page.locator('.opblock-summary-path', { hasText: '/items/bulk' }).first().waitFor();
+    await page.locator('#api-document').selectOption({ label: 'Admin API (JWT)' });
+    await page.locator('.opblock-summary-path', { hasText: '/auth/login' }).first().waitFor();
+    await screenshot(page, 'admin-docs');
+    const text = await page.locator('body').innerText();
+
+    expect(text).toContain('WMS admin API');
+    expect(text).toContain('/api-keys/{id}/roll');
+    expect(text).toContain('/webhooks/{id}/replay');
+    expect(text).not.toContain('/items/bulk');
+    expect(portal.problems).toEqual([]);
+  });
 });

@@ -37,6 +37,7 @@ import { ADMIN_PORTAL_PATH, adminPortalRoutes } from './routes/admin-portal.rout
 import { overviewRoutes } from './routes/overview.routes.js';
 import { importsAdminRoutes } from './routes/imports.routes.js';
 import { createImportsService } from './integration/imports.routes.js';
+import { ADMIN_OPENAPI_PATH, adminOpenApiRoute } from './admin-openapi/admin-openapi.js';
 
 export { createGatewayServer } from './http/server.js';
 
@@ -92,6 +93,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   // Before the admin portal's /admin pages, so their fallback never answers for the console.
   app.use(QUEUE_CONSOLE_PATH, queueConsoleRoutes(tokens, runtime.db, { ingest: ingestQueue, webhook: webhookQueue }));
   app.use('/docs', docsRoutes());
+  app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 
   // A file upload: streamed, so mounted before the admin API's JSON body parser.
   app.use('/api/v1/imports', importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens));

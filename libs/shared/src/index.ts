@@ -4,6 +4,7 @@ export * from './logging/index.js';
 export * from './errors/index.js';
 export * from './batching/index.js';
 export * from './validation/index.js';
+export * from './openapi/index.js';
 export * from './db/index.js';
 export * from './redis/index.js';
 export * from './metrics/index.js';

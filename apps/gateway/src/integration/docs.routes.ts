@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import { buildOpenApiDocument, webhooksOpenApi, type Services } from '@wms/shared';
 import { strictPageCsp } from '../http/page-csp.js';
+import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
 import { integrationRoutes } from './route-table.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
@@ -31,6 +32,12 @@ export function openApiRoute(services: Pick<Services, 'ingest'>): RequestHandler
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png', 'favicon-16x16.png'];
 
+/** The documents the page shows, the integration API's first. */
+const DOCUMENTS = [
+  { url: OPENAPI_PATH, name: 'Integration API (API key)' },
+  { url: ADMIN_OPENAPI_PATH, name: 'Admin API (JWT)' },
+];
+
 const PAGE = `<!doctype html>
 <html lang="en">
   <head>
@@ -41,6 +48,10 @@ const PAGE = `<!doctype html>
     <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png" sizes="32x32">
   </head>
   <body>
+    <nav class="wrapper">
+      <label for="api-document">Document</label>
+      <select id="api-document">${DOCUMENTS.map(({ url, name }) => `<option value="${url}">${name}</option>`).join('')}</select>
+    </nav>
     <main id="docs"></main>
     <script src="/docs/assets/swagger-ui-bundle.js"></script>
     <script src="/docs/start.js"></script>
@@ -48,7 +59,9 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-// Reads the document from the gateway; no validator badge (it would call a public validator service).
+// Reads the document from the gateway; no validator badge (it would call a public validator service). The
+// select above it switches between the documents (Swagger UI's own switcher needs its standalone preset,
+// which sets inline styles the page's CSP refuses).
 const START = `window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(OPENAPI_PATH)},
   dom_id: '#docs',
@@ -58,9 +71,13 @@ const START = `window.ui = SwaggerUIBundle({
   docExpansion: 'list',
   tryItOutEnabled: false,
 });
+document.getElementById('api-document').addEventListener('change', (event) => {
+  window.ui.specActions.updateUrl(event.target.value);
+  window.ui.specActions.download(event.target.value);
+});
 `;
 
-/** GET /docs: the OpenAPI document rendered by Swagger UI, served from its npm package. */
+/** GET /docs: the OpenAPI documents (integration and admin) rendered by Swagger UI, served from its npm package. */
 export function docsRoutes(): Router {
   const router = Router();
   // The gateway's strict page policy: Swagger UI needs no inline script or style, nor anything from elsewhere.

@@ -13,7 +13,7 @@ import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { idempotency } from '../integration/idempotency.middleware.js';
 
-const tenantQuerySchema = Joi.object({
+export const tenantQuerySchema = Joi.object({
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant user'),
 });
 

@@ -30,15 +30,7 @@ export {
 } from './ingest-handler.js';
 export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
 export { bulkBodySchema, bulkBodyValidator, singleBodySchema } from './bodies.js';
-export {
-  buildOpenApiDocument,
-  joiToJsonSchema,
-  openApiPath,
-  type JsonSchema,
-  type IntegrationRoute,
-  type RouteAnswer,
-  type RouteParameter,
-} from './openapi.js';
+export { buildOpenApiDocument, type IntegrationRoute } from './openapi.js';
 export {
   ANSWER_SCHEMAS,
   INTEGRATION_ERROR_CODES,

@@ -1,5 +1,5 @@
 import { eventCatalogue, subscribableEventNames, type EventName } from '../events/index.js';
-import { joiToJsonSchema, type JsonSchema } from '../integration/index.js';
+import { joiToJsonSchema, type JsonSchema } from '../openapi/index.js';
 
 /** One entry of GET /api/v1/webhooks/event-types. */
 export interface EventTypeDescription {

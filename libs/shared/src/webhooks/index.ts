@@ -31,6 +31,9 @@ export {
   updateSubscriptionSchema,
   listSubscriptionsQuerySchema,
   listDeliveriesSchema,
+  rotateSecretSchema,
+  recoverSchema,
+  replaySchema,
 } from './webhook.schema.js';
 export { resealSecrets, type ResealReport } from './secret-reseal.js';
 export { eventTypeCatalogue, webhooksOpenApi, type EventTypeDescription } from './event-types.js';

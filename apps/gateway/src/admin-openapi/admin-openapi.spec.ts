@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { Express } from 'express';
+import { AppLifecycle, adminModules, roles } from '@wms/shared';
+import {
+  TEST_ADMIN,
+  createTestContext,
+  createUser,
+  loginAs,
+  request,
+  type TestContext,
+  type TestGateway,
+} from '@wms/testing';
+import { createGateway } from '../app.js';
+import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH, ADMIN_ROUTES } from './admin-openapi.js';
+
+interface Layer {
+  rawPath?: unknown;
+  route?: { path: string; methods: Record<string, boolean> };
+  handle?: { stack?: Layer[] };
+}
+
+/**
+ * The routes an Express router mounts with their full paths, nested routers included, read from its layer
+ * stack (which Express's types do not describe).
+ */
+function routesOf(stack: Layer[], prefix = ''): string[] {
+  return stack.flatMap((layer) => {
+    if (layer.route) {
+      const { path, methods } = layer.route;
+      return Object.keys(methods)
+        .filter((method) => methods[method])
+        .map((method) => `${method.toUpperCase()} ${prefix}${path === '/' ? '' : path}`);
+    }
+    if (!layer.handle?.stack) return [];
+    const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
+    return routesOf(layer.handle.stack, `${prefix}${mount}`);
+  });
+}
+
+const tableEntries = () => ADMIN_ROUTES.map((route) => `${route.method.toUpperCase()} ${ADMIN_BASE_PATH}${route.path}`);
+const withIds = (path: string) => path.replace(/:[A-Za-z]+/g, () => randomUUID());
+
+describe('admin API OpenAPI document', () => {
+  let ctx: TestContext;
+  let gateway: TestGateway;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('admin-openapi');
+    gateway = await ctx.startGateway();
+  });
+  afterAll(() => ctx.close());
+
+  it('when the document is fetched without a token, it is OpenAPI 3.1 with the roles, modules and records the portal reads', async () => {
+    const response = await request(gateway.url, 'GET', ADMIN_OPENAPI_PATH);
+
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
+    expect(response.body.servers).toEqual([{ url: '/api/v1' }]);
+    const schemas = response.body.components.schemas;
+    expect(schemas.Role.enum).toEqual([...roles]);
+    expect(schemas.AdminModule.enum).toEqual([...adminModules]);
+    expect(schemas.Error.required).toEqual(['statusCode', 'message', 'error', 'requestId']);
+    expect(schemas.CreateUser.required).toEqual(['email', 'password', 'role']);
+    expect(response.body.paths['/users/{id}'].patch).toMatchObject({
+      security: [{ BearerAuth: [] }],
+      'x-module': 'users',
+      'x-permission': 'write',
+      requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/UpdateUser' } } } },
+    });
+    expect(response.body.paths['/auth/login'].post.security).toEqual([]);
+    expect(response.body.paths['/audit-logs'].get.responses['200'].headers).toHaveProperty('X-Next-Cursor');
+  });
+
+  it('every admin route the gateway mounts under /api/v1 is in the table, and every table entry is mounted', async () => {
+    const lifecycle = new AppLifecycle();
+    const { app } = createGateway({ runtime: gateway.runtime, services: gateway.services, lifecycle });
+    const mounted = routesOf((app as Express & { router: { stack: Layer[] } }).router.stack);
+    await lifecycle.close();
+
+    const admin = mounted.filter(
+      (route) =>
+        route.split(' ')[1]!.startsWith(`${ADMIN_BASE_PATH}/`) &&
+        !route.includes(`${ADMIN_BASE_PATH}/integration/`) &&
+        !route.endsWith(ADMIN_OPENAPI_PATH),
+    );
+    expect([...new Set(admin)].sort()).toEqual([...new Set(tableEntries())].sort());
+    expect(new Set(tableEntries()).size).toBe(ADMIN_ROUTES.length);
+  });
+
+  it('when a guarded route is called without a token it answers 401, and a user without its module or role gets 403', async () => {
+    const { user, password } = await createUser(ctx, { role: 'operator' });
+    const token = await loginAs(gateway.url, user.email, password);
+    const guarded = ADMIN_ROUTES.filter((route) => route.access !== 'public');
+
+    const answers: { route: string; access: unknown; anonymous: number; unprivileged: number }[] = [];
+    for (const route of guarded) {
+      const path = `${ADMIN_BASE_PATH}${withIds(route.path)}`;
+      const method = route.method.toUpperCase();
+      const body = method === 'GET' ? undefined : {};
+      const anonymous = await request(gateway.url, method, path, { body });
+      const unprivileged = await request(gateway.url, method, path, { token, body });
+      answers.push({
+        route: `${method} ${route.path}`,
+        access: route.access,
+        anonymous: anonymous.status,
+        unprivileged: unprivileged.status,
+      });
+    }
+
+    expect(answers.map(({ route, anonymous }) => `${route} ${anonymous}`)).toEqual(
+      answers.map(({ route }) => `${route} 401`),
+    );
+    const refused = answers.filter(({ access }) => access !== 'signed-in');
+    expect(refused.map(({ route, unprivileged }) => `${route} ${unprivileged}`)).toEqual(
+      refused.map(({ route }) => `${route} 403`),
+    );
+  });
+
+  it('when records are read, their answers carry every field the document marks required', async () => {
+    const token = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const document = (await request(gateway.url, 'GET', ADMIN_OPENAPI_PATH)).body;
+    const required = (name: string) => [...document.components.schemas[name].required].map(String);
+    const me = await request(gateway.url, 'GET', '/api/v1/auth/me', { token });
+    const created = await request(gateway.url, 'POST', '/api/v1/api-keys', {
+      token,
+      body: { name: 'documented', scopes: ['read'] },
+    });
+    const record = await request(gateway.url, 'GET', `/api/v1/users/${me.body.id}`, { token });
+    const stats = await request(gateway.url, 'GET', `/api/v1/api-keys/${created.body.id}/stats`, { token });
+    const overview = await request(gateway.url, 'GET', '/api/v1/overview', { token });
+
+    expect(Object.keys(me.body)).toEqual(expect.arrayContaining(required('User')));
+    expect(Object.keys(record.body)).toEqual(expect.arrayContaining(required('UserRecord')));
+    expect(Object.keys(created.body)).toEqual(expect.arrayContaining(required('CreatedApiKey')));
+    expect(Object.keys(stats.body)).toEqual(expect.arrayContaining(required('ApiKeyStats')));
+    expect(Object.keys(overview.body)).toEqual(expect.arrayContaining(required('Overview')));
+    expect(document.components.schemas.Role.enum).toContain(me.body.role);
+  });
+});

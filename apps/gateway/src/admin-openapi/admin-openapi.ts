@@ -1,0 +1,70 @@
+import type { RequestHandler } from 'express';
+import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/shared';
+import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
+import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
+import { KEY_ROUTES } from './keys.table.js';
+import { OPERATION_ROUTES } from './operations.table.js';
+import { PEOPLE_ROUTES } from './people.table.js';
+import { WEBHOOK_ROUTES } from './webhooks.table.js';
+
+export const ADMIN_BASE_PATH = '/api/v1';
+export const ADMIN_OPENAPI_PATH = `${ADMIN_BASE_PATH}/openapi.json`;
+
+/**
+ * The admin API's routes in one table: method, path, who may call it, the request schemas the routes
+ * validate with, and the answers. The document is generated from it, and a spec holds it equal to what
+ * the gateway mounts under /api/v1.
+ */
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...PEOPLE_ROUTES,
+  ...KEY_ROUTES,
+  ...WEBHOOK_ROUTES,
+  ...OPERATION_ROUTES,
+];
+
+const BEARER = [{ BearerAuth: [] }];
+const IDEMPOTENCY_KEY = [{ $ref: '#/components/parameters/IdempotencyKey' }];
+
+function accessExtensions(access: AdminAccess): Record<string, unknown> {
+  if (typeof access === 'string') return { 'x-access': access };
+  return { 'x-access': 'module', 'x-module': access.module, 'x-permission': access.permission };
+}
+
+/** The admin API's OpenAPI 3.1 document, generated from its route table. */
+export function adminOpenApiDocument(version = '1'): Record<string, unknown> {
+  return buildOpenApi({
+    info: {
+      title: 'WMS admin API',
+      version,
+      description:
+        'JWT-authenticated API of the admin portal: sign in at /auth/login and send the access token as ' +
+        '`Authorization: Bearer <token>`. A route needs a signed-in user, role admin, or a module permission ' +
+        "(`x-module`): GET needs the module in the user's adminModules, every other method in adminModulesWrite; " +
+        'role admin passes every check. A tenant-bound user sees and changes its tenant only.\n\n' +
+        'Errors answer `{ statusCode, message, error, details?, requestId }`. Paged lists answer a JSON array ' +
+        'and name the next page in the `X-Next-Cursor` header.',
+    },
+    serverUrl: ADMIN_BASE_PATH,
+    tags: Object.entries(ADMIN_TAGS).map(([name, description]) => ({ name, description })),
+    routes: [...ADMIN_ROUTES],
+    extrasOf: (route) => ({
+      security: route.access === 'public' ? [] : BEARER,
+      extensions: accessExtensions(route.access),
+      parameters: route.idempotent ? IDEMPOTENCY_KEY : [],
+    }),
+    answers: ADMIN_ANSWER_SCHEMAS,
+    parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+    securitySchemes: { BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+  });
+}
+
+/**
+ * GET /api/v1/openapi.json: public, no token (it describes request and answer shapes only), so client
+ * generators, the docs page and the portal's type generation can read it.
+ */
+export function adminOpenApiRoute(): RequestHandler {
+  const document = adminOpenApiDocument();
+  return (_req, res) => {
+    res.json(document);
+  };
+}

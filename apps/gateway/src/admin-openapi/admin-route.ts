@@ -1,0 +1,65 @@
+import { Joi, type AdminModule, type DocumentedRoute, type RouteAnswer } from '@wms/shared';
+
+/** Who may call an admin route. */
+export type AdminAccess =
+  /** No token: sign-in, renewal, sign-out. */
+  | 'public'
+  /** Any signed-in user (a valid access token). */
+  | 'signed-in'
+  /** Role admin only. */
+  | 'admin'
+  /** The module's permission: read (adminModules) for GET, write (adminModulesWrite) otherwise. */
+  | { module: AdminModule; permission: 'read' | 'write' };
+
+/** One route of the admin API (JWT, under /api/v1): what the gateway mounts and what its document says. */
+export interface AdminRoute extends DocumentedRoute {
+  tag: AdminTag;
+  access: AdminAccess;
+  /** Takes an Idempotency-Key (the warehouse operations' writes). */
+  idempotent?: boolean;
+}
+
+export const ADMIN_TAGS = {
+  auth: 'sign-in, token renewal and sign-out, self-registration, the signed-in user',
+  tenants: 'tenants (role admin)',
+  warehouses: 'warehouses of a tenant (module warehouses)',
+  users: 'users, their roles and module permissions (module users)',
+  'api-keys': 'API keys of the integration API, their roll and traffic (module api-keys)',
+  audit: 'the audit trail of admin changes (module audit)',
+  webhooks: 'webhook subscriptions, their deliveries, recovery and replay (module webhooks)',
+  overview: "the admin portal's first page",
+  operations: 'allocate, release, pick, ship, adjust and count (modules orders and inventory)',
+} as const;
+export type AdminTag = keyof typeof ADMIN_TAGS;
+
+export const error = (description: string): RouteAnswer => ({ description, body: 'Error' });
+export const ok = (description: string, body: RouteAnswer['body']): RouteAnswer => ({ description, body });
+
+/** The refusals every route behind the token guard may answer. */
+export const GUARDED: Record<number, RouteAnswer> = {
+  401: error('no access token, or one that is invalid or expired'),
+  403: error('the user lacks the permission the route needs'),
+};
+
+export const NOT_FOUND: Record<number, RouteAnswer> = {
+  404: error("no such record (another tenant's record is not found either)"),
+};
+export const INVALID: Record<number, RouteAnswer> = { 400: error('VALIDATION_FAILED: details names every bad field') };
+
+/** The headers of a paged list's answer: the next page's cursor, absent on the last page. */
+export const NEXT_PAGE_HEADERS = {
+  'X-Next-Cursor': {
+    description: 'pass it back as cursor for the next page; absent on the last page',
+    schema: { type: 'string' },
+  },
+  Link: { description: 'RFC 8288 rel="next": this query with the next cursor', schema: { type: 'string' } },
+};
+
+/** A module route: read for GET, write otherwise. */
+export const moduleAccess = (module: AdminModule, method: DocumentedRoute['method']): AdminAccess => ({
+  module,
+  permission: method === 'get' ? 'read' : 'write',
+});
+
+/** A JSON array of a component (`User[]`). */
+export const listOf = (component: string) => Joi.array().items(Joi.link(`#${component}`));

@@ -1,0 +1,260 @@
+import type { PartialSchemaMap } from 'joi';
+import { Joi, adminModules, roles } from '@wms/shared';
+
+/**
+ * The answers of the admin API as joi schemas, by their component name in its OpenAPI document (the routes
+ * validate requests, not answers). Every listed field is always present (null when it has no value);
+ * objects are open: an answer may gain fields, never lose them. Instants are ISO 8601 strings.
+ */
+
+/** An object whose every key is present in the answer. */
+const record = (keys: PartialSchemaMap) =>
+  Joi.object(
+    Object.fromEntries(Object.entries(keys).map(([name, schema]) => [name, (schema as Joi.Schema).required()])),
+  ).unknown(true);
+
+const id = Joi.string().guid();
+const instant = Joi.string().isoDate();
+const count = Joi.number().integer().min(0);
+const tenantId = id.allow(null).description('null: a cross-tenant record');
+const requestId = Joi.string().guid().description('the id of this request (X-Request-Id)');
+const moduleList = Joi.array().items(Joi.link('#AdminModule'));
+const described = (description: string) => Joi.object().unknown(true).description(description);
+
+const publicUserKeys = {
+  id,
+  email: Joi.string(),
+  firstName: Joi.string().allow(''),
+  lastName: Joi.string().allow(''),
+  role: Joi.link('#Role'),
+  language: Joi.string(),
+  tenantId,
+  adminModules: moduleList.description('the modules the user may read (GET)'),
+  adminModulesWrite: moduleList.description('the modules the user may change (every other method)'),
+};
+
+const principalKeys = {
+  sub: id.description('the user id'),
+  email: Joi.string(),
+  role: Joi.link('#Role'),
+  tenantId,
+  adminModules: moduleList,
+  adminModulesWrite: moduleList,
+};
+
+const apiKeyKeys = {
+  id,
+  name: Joi.string(),
+  description: Joi.string().allow(''),
+  scopes: Joi.array().items(Joi.string()).description('read, write and admin grant access; other labels are kept'),
+  tenantId,
+  expiresAt: instant.allow(null),
+  ipWhitelist: Joi.array().items(Joi.string()),
+  allowedOrigins: Joi.array().items(Joi.string()),
+  rateLimitPerMinute: count.description('0: no limit of its own'),
+  active: Joi.boolean(),
+  keyPrefix: Joi.string().description('the first characters of the raw key, to recognise it'),
+  createdAt: instant,
+  lastUsedAt: instant.allow(null),
+  expiresSoon: Joi.boolean().description('expires within 14 days and has not expired yet'),
+  rolledAt: instant.allow(null).description('when the raw key was last rolled; null if never'),
+  previousKey: record({ keyPrefix: Joi.string(), expiresAt: instant })
+    .allow(null)
+    .description('the raw key before the last roll, while its grace period lasts'),
+};
+
+const trafficPoint = record({
+  at: instant,
+  requests: count,
+  errors: count.description('answers of status 400 and above'),
+});
+
+const subscriptionKeys = {
+  id,
+  tenantId,
+  url: Joi.string(),
+  events: Joi.array().items(Joi.string()).description('event names, or * for every business event'),
+  description: Joi.string().allow(''),
+  active: Joi.boolean(),
+  disabledReason: Joi.string()
+    .allow(null)
+    .description('why the service disabled it; null when active or disabled by hand'),
+  disabledAt: instant.allow(null),
+  failingSince: instant.allow(null).description('the first failed attempt with no success since'),
+  secretRotatedAt: instant.allow(null),
+  previousSecretExpiresAt: instant
+    .allow(null)
+    .description('until when the previous secret still signs beside the new one'),
+  createdAt: instant,
+  updatedAt: instant,
+};
+
+const delivery = record({
+  id,
+  eventId: id,
+  event: Joi.string(),
+  status: Joi.string().valid('pending', 'succeeded', 'failed'),
+  attempts: count,
+  lastStatusCode: Joi.number().integer().allow(null),
+  lastError: Joi.string().allow(null),
+  nextAttemptAt: instant.allow(null),
+  createdAt: instant,
+  updatedAt: instant.description('its latest attempt, or a redelivery'),
+});
+
+const session = {
+  accessToken: Joi.string().description('a JWT whose claims are AccessTokenClaims; send it as Authorization: Bearer'),
+  refreshToken: Joi.string().description('absent when the refresh token was set as a cookie (refreshCookie: true)'),
+  requestId,
+};
+
+export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
+  Error: record({
+    statusCode: Joi.number().integer().min(400),
+    message: Joi.string(),
+    error: Joi.string().description('the reason phrase of the status'),
+    requestId,
+  }).keys({
+    details: Joi.array()
+      .items(record({ path: Joi.string(), message: Joi.string() }))
+      .description('every field that fails validation'),
+  }),
+  Role: Joi.string()
+    .valid(...roles)
+    .description('admin passes every permission check'),
+  AdminModule: Joi.string()
+    .valid(...adminModules)
+    .description('GET needs the module in adminModules, every other method in adminModulesWrite'),
+  AccessTokenClaims: record({ ...principalKeys, iat: count, exp: count.description('unix seconds') }).description(
+    'the claims of an access token: who is signed in and what they may do',
+  ),
+  User: record(publicUserKeys),
+  UserRecord: record({
+    ...publicUserKeys,
+    status: Joi.string().valid('active', 'inactive', 'locked'),
+    failedLoginCount: count,
+    lastLoginAt: instant.allow(null),
+    createdAt: instant,
+    updatedAt: instant,
+  }),
+  Session: Joi.object(session)
+    .keys({ accessToken: session.accessToken.required(), user: Joi.link('#User').required() })
+    .unknown(true),
+  RenewedSession: Joi.object(session).keys({ accessToken: session.accessToken.required() }).unknown(true),
+  QueueConsoleSession: record({ url: Joi.string(), expiresIn: count.description('seconds') }),
+  Tenant: record({ id, code: Joi.string(), name: Joi.string(), createdAt: instant }),
+  Warehouse: record({ id, tenantId: id, code: Joi.string(), name: Joi.string(), createdAt: instant }),
+  ApiKey: record(apiKeyKeys),
+  CreatedApiKey: record({ ...apiKeyKeys, rawKey: Joi.string().description('the raw key: in this answer only') }),
+  ApiKeyStats: record({
+    requests7d: count,
+    requests24h: count,
+    errorRate: Joi.number().min(0).max(1),
+    avgResponseTimeMs: Joi.number().min(0),
+    recentRequests: Joi.array().items(
+      record({
+        endpoint: Joi.string(),
+        method: Joi.string(),
+        ip: Joi.string().allow(null),
+        origin: Joi.string().allow(null),
+        statusCode: Joi.number().integer(),
+        responseTimeMs: Joi.number().min(0),
+        createdAt: instant,
+      }),
+    ),
+    hourly: Joi.array().items(trafficPoint).description('the last 24 hours, one bucket per UTC hour, oldest first'),
+    daily: Joi.array().items(trafficPoint).description('the last 7 days, one bucket per UTC day, oldest first'),
+  }),
+  AuditEntry: record({
+    id,
+    tenantId,
+    action: Joi.string(),
+    entityType: Joi.string(),
+    entityId: Joi.string(),
+    actorUserId: id.allow(null),
+    actorEmail: Joi.string().allow(null).description("the actor's e-mail as it is now; null for a system change"),
+    changes: Joi.object().unknown(true),
+    createdAt: instant,
+  }),
+  WebhookSubscription: record(subscriptionKeys),
+  CreatedWebhookSubscription: record({
+    ...subscriptionKeys,
+    secret: Joi.string().description('the signing secret: in this answer only'),
+  }),
+  WebhookDelivery: delivery,
+  DeliveryAttempt: record({
+    id,
+    run: count.description('0 for the first run; each redelivery starts the next'),
+    statusCode: Joi.number().integer().allow(null),
+    latencyMs: Joi.number().min(0),
+    error: Joi.string().allow(null),
+    responseBody: Joi.string().allow(null).description("the start of the subscriber's answer"),
+    createdAt: instant,
+  }),
+  EventType: record({
+    name: Joi.string(),
+    description: Joi.string(),
+    subscribable: Joi.boolean(),
+    includedInWildcard: Joi.boolean(),
+    dataSchema: described('the JSON Schema of the event data'),
+  }),
+  RecoverResult: record({
+    since: instant,
+    until: instant,
+    recovered: count.description('failed deliveries queued again by this call'),
+    remaining: count.description('failed deliveries left in the window: call again to queue them'),
+    limit: count,
+  }),
+  ReplayResult: record({
+    replayed: Joi.boolean().description("false when the event's delivery was pending already"),
+    delivery: Joi.link('#WebhookDelivery'),
+  }),
+  Overview: record({
+    traffic: record({
+      requests24h: count,
+      errors24h: count,
+      errorRate: Joi.number().min(0).max(1),
+      activeKeys: count,
+      busiestKeys: Joi.array().items(
+        record({ id, name: Joi.string(), keyPrefix: Joi.string(), requests24h: count, errors24h: count }),
+      ),
+    })
+      .allow(null)
+      .description('null without read access to api-keys'),
+    webhooks: record({
+      subscriptions: count,
+      failingSubscriptions: Joi.array().items(
+        record({
+          id,
+          url: Joi.string(),
+          active: Joi.boolean(),
+          disabledReason: Joi.string().allow(null),
+          failed24h: count,
+          lastError: Joi.string().allow(null),
+          lastStatusCode: Joi.number().integer().allow(null),
+          lastFailureAt: instant.allow(null),
+        }),
+      ),
+    })
+      .allow(null)
+      .description('null without read access to webhooks'),
+    queues: Joi.array()
+      .items(
+        record({
+          name: Joi.string(),
+          available: Joi.boolean().description('false when Redis did not answer in time: the counts are zeros'),
+          waiting: count,
+          active: count,
+          delayed: count,
+          failed: count,
+        }),
+      )
+      .allow(null)
+      .description('null unless a cross-tenant reader of api-keys and webhooks'),
+  }),
+  OrderInquiry: described('the order, its lines, pickTasks and summary, as the integration inquiry shows it'),
+  ConfirmedPick: described("the pick task as the order inquiry shows it, with the order's orderStatus"),
+  Shipment: described('the shipment (SHP-…) with its lines'),
+  Adjustment: described('the adjustment with the stock row after it'),
+  CycleCount: described('the count with its variance and what it adjusted'),
+};

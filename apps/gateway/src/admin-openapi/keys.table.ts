@@ -1,0 +1,85 @@
+import {
+  auditListQuerySchema,
+  createApiKeySchema,
+  listApiKeysQuerySchema,
+  rollApiKeySchema,
+  updateApiKeySchema,
+} from '@wms/shared';
+import {
+  GUARDED,
+  INVALID,
+  NEXT_PAGE_HEADERS,
+  NOT_FOUND,
+  listOf,
+  moduleAccess,
+  ok,
+  type AdminRoute,
+} from './admin-route.js';
+
+const keyAction = (
+  method: 'get' | 'post' | 'patch',
+  path: string,
+  summary: string,
+  answer: string,
+  extra: Partial<AdminRoute> = {},
+): AdminRoute => ({
+  method,
+  path: `/api-keys${path}`,
+  tag: 'api-keys',
+  access: moduleAccess('api-keys', method),
+  summary,
+  ...extra,
+  responses: { 200: ok('the key', answer), ...(extra.body ? INVALID : {}), ...GUARDED, ...NOT_FOUND },
+});
+
+/** API keys of the integration API, and the audit trail. */
+export const KEY_ROUTES: AdminRoute[] = [
+  {
+    method: 'post',
+    path: '/api-keys',
+    tag: 'api-keys',
+    access: moduleAccess('api-keys', 'post'),
+    summary: 'Create an API key; its raw key is in this answer only (a tenant-bound user: in its tenant)',
+    body: createApiKeySchema,
+    bodyName: 'CreateApiKey',
+    responses: { 201: ok('created', 'CreatedApiKey'), ...INVALID, ...GUARDED },
+  },
+  {
+    method: 'get',
+    path: '/api-keys',
+    tag: 'api-keys',
+    access: moduleAccess('api-keys', 'get'),
+    summary: 'The keys the reader may see; expiringWithin (P14D) keeps those that stop working within it',
+    query: listApiKeysQuerySchema,
+    responses: { 200: ok('the keys', listOf('ApiKey')), ...INVALID, ...GUARDED },
+  },
+  keyAction('get', '/:id', 'One key', 'ApiKey'),
+  keyAction('patch', '/:id', 'Change a key (not its tenant)', 'ApiKey', {
+    body: updateApiKeySchema,
+    bodyName: 'UpdateApiKey',
+  }),
+  keyAction('post', '/:id/revoke', 'Revoke a key: it stops authenticating on every replica', 'ApiKey'),
+  keyAction('post', '/:id/activate', 'Activate a revoked key', 'ApiKey'),
+  keyAction(
+    'post',
+    '/:id/roll',
+    'A new raw key for the same key, in this answer only; the previous one works for graceSeconds more',
+    'CreatedApiKey',
+    { body: rollApiKeySchema, bodyName: 'RollApiKey', bodyRequired: false },
+  ),
+  keyAction('post', '/:id/revoke-previous', "End a roll's grace period now", 'ApiKey'),
+  keyAction('get', '/:id/stats', 'Traffic of a key: totals, latest requests, hourly and daily series', 'ApiKeyStats'),
+  {
+    method: 'get',
+    path: '/audit-logs',
+    tag: 'audit',
+    access: moduleAccess('audit', 'get'),
+    summary: 'The audit trail, newest first, filtered by entity, action, actor and time; one page per call',
+    query: auditListQuerySchema,
+    responses: {
+      200: { description: 'one page', body: listOf('AuditEntry'), headers: NEXT_PAGE_HEADERS },
+      ...INVALID,
+      ...GUARDED,
+    },
+  },
+];

@@ -1,0 +1,105 @@
+import {
+  createSubscriptionSchema,
+  listDeliveriesSchema,
+  listSubscriptionsQuerySchema,
+  recoverSchema,
+  replaySchema,
+  rotateSecretSchema,
+  updateSubscriptionSchema,
+} from '@wms/shared';
+import {
+  GUARDED,
+  INVALID,
+  NEXT_PAGE_HEADERS,
+  NOT_FOUND,
+  listOf,
+  moduleAccess,
+  ok,
+  type AdminRoute,
+} from './admin-route.js';
+
+const webhook = (
+  method: AdminRoute['method'],
+  path: string,
+  summary: string,
+  responses: AdminRoute['responses'],
+  extra: Partial<AdminRoute> = {},
+): AdminRoute => ({
+  method,
+  path: `/webhooks${path}`,
+  tag: 'webhooks',
+  access: moduleAccess('webhooks', method),
+  summary,
+  ...extra,
+  responses: { ...responses, ...(extra.body || extra.query ? INVALID : {}), ...GUARDED, ...NOT_FOUND },
+});
+
+/** Webhook subscriptions, their delivery log, recovery and replay. */
+export const WEBHOOK_ROUTES: AdminRoute[] = [
+  webhook('get', '/event-types', 'Every event the service sends, with its description and data schema', {
+    200: ok('the event types', listOf('EventType')),
+  }),
+  webhook(
+    'post',
+    '',
+    'Subscribe a URL to events; the signing secret is in this answer only',
+    { 201: ok('created', 'CreatedWebhookSubscription') },
+    { body: createSubscriptionSchema, bodyName: 'CreateSubscription' },
+  ),
+  webhook(
+    'get',
+    '',
+    'The subscriptions the reader may see',
+    { 200: ok('the subscriptions', listOf('WebhookSubscription')) },
+    { query: listSubscriptionsQuerySchema },
+  ),
+  webhook('get', '/:id', 'One subscription', { 200: ok('the subscription', 'WebhookSubscription') }),
+  webhook(
+    'patch',
+    '/:id',
+    'Change a subscription (url, events, description, active)',
+    { 200: ok('changed', 'WebhookSubscription') },
+    { body: updateSubscriptionSchema, bodyName: 'UpdateSubscription' },
+  ),
+  webhook('delete', '/:id', 'Delete a subscription and its delivery log', { 204: { description: 'deleted' } }),
+  webhook(
+    'get',
+    '/:id/deliveries',
+    'The delivery log, newest first, of one status or event; one page per call',
+    { 200: { description: 'one page', body: listOf('WebhookDelivery'), headers: NEXT_PAGE_HEADERS } },
+    { query: listDeliveriesSchema },
+  ),
+  webhook('get', '/:id/deliveries/:deliveryId/attempts', 'The HTTP attempts of one delivery, oldest first', {
+    200: ok('the attempts', listOf('DeliveryAttempt')),
+  }),
+  webhook('post', '/:id/deliveries/:deliveryId/redeliver', 'Queue one delivery again (a new run)', {
+    202: ok('queued', 'WebhookDelivery'),
+  }),
+  webhook(
+    'post',
+    '/:id/rotate-secret',
+    'A new signing secret, in this answer only; the previous one signs beside it for graceSeconds',
+    { 200: ok('rotated', 'CreatedWebhookSubscription') },
+    { body: rotateSecretSchema, bodyName: 'RotateSecret', bodyRequired: false },
+  ),
+  webhook(
+    'post',
+    '/:id/recover',
+    'Queue again the failed deliveries created in [since, until), at most 14 days back, a capped number per call',
+    { 202: ok('queued', 'RecoverResult') },
+    { body: recoverSchema, bodyName: 'Recover' },
+  ),
+  webhook(
+    'post',
+    '/:id/replay',
+    'Send one past event to the subscription again, with the same webhook-id',
+    { 202: ok('queued, or already pending', 'ReplayResult') },
+    { body: replaySchema, bodyName: 'Replay' },
+  ),
+  webhook('post', '/:id/enable', 'Enable a subscription the service or a user disabled', {
+    200: ok('enabled', 'WebhookSubscription'),
+  }),
+  webhook('post', '/:id/test', 'Send a test event (webhook.test) to the subscription', {
+    202: ok('queued', 'WebhookDelivery'),
+  }),
+];

@@ -1,13 +1,25 @@
 import pg from 'pg';
+import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { EVENTS_CHANNEL } from '../events/index.js';
 import type { Logger } from '../logging/index.js';
+import { FilterCache, type EventFilter } from './event-filter.js';
 import type { DeliveryEnqueuer, RecheckPass, UnqueuedRow } from './delivery-enqueuer.js';
 // Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
 import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
 
 /** After a reconnection, how long other processes get to find the new primary before a second full recheck. */
 const RECHECK_AGAIN_AFTER_READY_MS = 10_000;
+
+/** What the fan-out statement returns: its deliveries, and the pairs a filter decides with what deciding needs. */
+interface FanOutResult {
+  events: number;
+  deliveries: UnqueuedRow[];
+  /** [eventId, subscriptionId] of the filtered subscriptions the event otherwise reaches. */
+  filtered: Array<[string, string]>;
+  eventData: Record<string, unknown> | null;
+  filters: Record<string, EventFilter> | null;
+}
 
 export interface RelayPass {
   events: number;
@@ -27,7 +39,8 @@ export interface RelayOptions {
 /**
  * The outbox relay (runs in the webhook worker). Each pass:
  * 1. fan-out, PostgreSQL only: claims committed, unrelayed events, writes one delivery row per matching
- *    subscription (unique per event and subscription), gives each event its feed position and marks it
+ *    subscription (unique per event and subscription; a subscription with a filter only for the events its
+ *    filter matches, tested here between the statement and the commit), gives each event its feed position and marks it
  *    relayed, in one statement. It needs no Redis, so events keep flowing into deliveries during an outage.
  *    The deliveries it writes are added to BullMQ in the same transaction (written as enqueued, so each row
  *    is written once); when Redis does not take them they are left unqueued and the fan-out commits anyway.
@@ -51,6 +64,7 @@ export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly recheckIntervalMs: number;
+  private readonly filters = new FilterCache();
 
   constructor(
     private readonly db: Database,
@@ -74,33 +88,45 @@ export class OutboxRelay {
       const enqueue = this.enqueuer.addsAtFanOut;
       const [[pass]] = (await this.db.sequelize.query(
         `WITH claimed AS (
-           SELECT id, seq, tenant_id, event FROM events
+           SELECT id, seq, tenant_id, event, data FROM events
             WHERE relayed_at IS NULL
             ORDER BY seq
             LIMIT :batch
             FOR UPDATE SKIP LOCKED
          ), positioned AS (
            SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
-         ), inserted AS (
-           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
-           SELECT c.id, s.id, now(), CASE WHEN :enqueue THEN now() END
+         ), matching AS (
+           SELECT c.id AS event_id, s.id AS subscription_id, s.filter
              FROM claimed c
              JOIN webhook_subscriptions s
                ON s.active
               AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
               AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
+         ), inserted AS (
+           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
+           SELECT event_id, subscription_id, now(), CASE WHEN :enqueue THEN now() END
+             FROM matching WHERE filter IS NULL
            ON CONFLICT (event_id, subscription_id) DO NOTHING
            RETURNING id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
+         ), filtered AS (
+           SELECT event_id, subscription_id FROM matching WHERE filter IS NOT NULL
          ), marked AS (
            UPDATE events e SET relayed_at = now(), feed_position = p.position
              FROM positioned p WHERE e.id = p.id
            RETURNING 1
          )
          SELECT (SELECT count(*) FROM marked)::int AS events,
-                (SELECT coalesce(json_agg(inserted), '[]'::json) FROM inserted) AS deliveries`,
+                (SELECT coalesce(json_agg(inserted), '[]'::json) FROM inserted) AS deliveries,
+                (SELECT coalesce(json_agg(json_build_array(event_id, subscription_id)), '[]'::json) FROM filtered)
+                  AS "filtered",
+                (SELECT json_object_agg(c.id, c.data) FROM claimed c WHERE c.id IN (SELECT event_id FROM filtered))
+                  AS "eventData",
+                (SELECT json_object_agg(s.id, s.filter) FROM webhook_subscriptions s
+                  WHERE s.id IN (SELECT subscription_id FROM filtered)) AS filters`,
         { replacements: { batch: this.batchSize, enqueue }, transaction },
-      )) as [Array<{ events: number; deliveries: UnqueuedRow[] }>, unknown];
-      const { events, deliveries } = pass!;
+      )) as [Array<FanOutResult>, unknown];
+      const { events } = pass!;
+      const deliveries = pass!.deliveries.concat(await this.insertFiltered(pass!, enqueue, transaction));
       if (!enqueue || deliveries.length === 0) return { events, deliveries: deliveries.length, enqueued: 0 };
       if (await this.enqueuer.addFannedOut(deliveries))
         return { events, deliveries: deliveries.length, enqueued: deliveries.length };
@@ -110,6 +136,37 @@ export class OutboxRelay {
       });
       return { events, deliveries: deliveries.length, enqueued: 0 };
     });
+  }
+
+  /**
+   * The deliveries of filtered subscriptions: each (event, subscription) pair the statement found is tested
+   * against the subscription's filter here, and only the matches are written, in the fan-out's transaction.
+   */
+  private async insertFiltered(pass: FanOutResult, enqueue: boolean, transaction: Transaction): Promise<UnqueuedRow[]> {
+    if (pass.filtered.length === 0) return [];
+    const matches: Array<[string, string]> = [];
+    for (const [eventId, subscriptionId] of pass.filtered) {
+      const test = this.filters.testerFor(subscriptionId, pass.filters![subscriptionId]!);
+      if (test(pass.eventData![eventId])) matches.push([eventId, subscriptionId]);
+    }
+    if (matches.length === 0) return [];
+    const [rows] = (await this.db.sequelize.query(
+      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
+       SELECT m.event_id, m.subscription_id, now(), CASE WHEN :enqueue THEN now() END
+         FROM json_to_recordset(CAST(:matches AS json)) AS m(event_id uuid, subscription_id uuid)
+       ON CONFLICT (event_id, subscription_id) DO NOTHING
+       RETURNING id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority`,
+      {
+        replacements: {
+          enqueue,
+          matches: JSON.stringify(
+            matches.map(([eventId, subscriptionId]) => ({ event_id: eventId, subscription_id: subscriptionId })),
+          ),
+        },
+        transaction,
+      },
+    )) as [UnqueuedRow[], unknown];
+    return rows;
   }
 
   /** One pass: fan-out, then enqueue. Fan-out runs even when the enqueue fails (Redis down). */

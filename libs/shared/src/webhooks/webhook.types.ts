@@ -7,6 +7,8 @@ export interface WebhookSubscription {
   /** Event names or `*` (every business event). */
   events: string[];
   description: string;
+  /** A MongoDB-style query over the event data; only matching events are delivered. Null: every event. */
+  filter: Record<string, unknown> | null;
   active: boolean;
   /** Why the subscription was disabled (e.g. the subscriber answered 410), null when active or disabled by hand. */
   disabledReason: string | null;
@@ -32,6 +34,7 @@ export interface CreateSubscriptionInput {
   events: string[];
   tenantId?: string | null;
   description?: string;
+  filter?: Record<string, unknown> | null;
 }
 
 /** What a recover call did, self-describing for an admin screen. */
@@ -56,6 +59,7 @@ export interface UpdateSubscriptionInput {
   events?: string[];
   description?: string;
   active?: boolean;
+  filter?: Record<string, unknown> | null;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -89,4 +93,11 @@ export interface DeliveryAttempt {
 /** Who is asking: a tenant-bound user sees its tenant's subscriptions only; null = cross-tenant user. */
 export interface ViewerScope {
   tenantId: string | null;
+}
+
+/** What a filter test found: how many of the latest events the filter would have let through. */
+export interface FilterTestResult {
+  tested: number;
+  matched: number;
+  events: Array<{ id: string; event: EventName; timestamp: string; matched: boolean }>;
 }

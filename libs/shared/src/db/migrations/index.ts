@@ -14,6 +14,7 @@ import { userIdempotency } from './0010-user-idempotency.js';
 import { deliveryRecheck } from './0020-delivery-recheck.js';
 import { bulkJobFinished } from './0021-bulk-job-finished.js';
 import { requestLogWithoutKeyCheck } from './0022-request-log-without-key-check.js';
+import { webhookFilters } from './0045-webhook-filters.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   deliveryRecheck,
   bulkJobFinished,
   requestLogWithoutKeyCheck,
+  webhookFilters,
 ];

@@ -45,3 +45,5 @@ export {
   type EventFilter,
   type FilterProblem,
 } from './event-filter.js';
+export { SubscriberGate } from './subscriber-gate.js';
+export { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';

@@ -88,7 +88,7 @@ export class OutboxRelay {
       const enqueue = this.enqueuer.addsAtFanOut;
       const [[pass]] = (await this.db.sequelize.query(
         `WITH claimed AS (
-           SELECT id, seq, tenant_id, event, data FROM events
+           SELECT id, seq, tenant_id, event, data, document_key, sequence FROM events
             WHERE relayed_at IS NULL
             ORDER BY seq
             LIMIT :batch
@@ -96,15 +96,17 @@ export class OutboxRelay {
          ), positioned AS (
            SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
          ), matching AS (
-           SELECT c.id AS event_id, s.id AS subscription_id, s.filter
+           SELECT c.id AS event_id, s.id AS subscription_id, s.filter,
+                  CASE WHEN s.ordered THEN c.document_key END AS document_key,
+                  CASE WHEN s.ordered THEN c.sequence END AS sequence
              FROM claimed c
              JOIN webhook_subscriptions s
                ON s.active
               AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
               AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
          ), inserted AS (
-           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
-           SELECT event_id, subscription_id, now(), CASE WHEN :enqueue THEN now() END
+           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
+           SELECT event_id, subscription_id, now(), CASE WHEN :enqueue THEN now() END, document_key, sequence
              FROM matching WHERE filter IS NULL
            ON CONFLICT (event_id, subscription_id) DO NOTHING
            RETURNING id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority
@@ -151,9 +153,12 @@ export class OutboxRelay {
     }
     if (matches.length === 0) return [];
     const [rows] = (await this.db.sequelize.query(
-      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
-       SELECT m.event_id, m.subscription_id, now(), CASE WHEN :enqueue THEN now() END
+      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
+       SELECT m.event_id, m.subscription_id, now(), CASE WHEN :enqueue THEN now() END,
+              CASE WHEN s.ordered THEN e.document_key END, CASE WHEN s.ordered THEN e.sequence END
          FROM json_to_recordset(CAST(:matches AS json)) AS m(event_id uuid, subscription_id uuid)
+         JOIN events e ON e.id = m.event_id
+         JOIN webhook_subscriptions s ON s.id = m.subscription_id
        ON CONFLICT (event_id, subscription_id) DO NOTHING
        RETURNING id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority`,
       {

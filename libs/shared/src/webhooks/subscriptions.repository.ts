@@ -5,7 +5,8 @@ import type { EventName } from '../events/index.js';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
 
 const SUBSCRIPTION_COLUMNS = `
-  id, tenant_id AS "tenantId", url, events, description, filter, active, disabled_reason AS "disabledReason",
+  id, tenant_id AS "tenantId", url, events, description, filter,
+  max_deliveries_per_second AS "maxDeliveriesPerSecond", ordered, active, disabled_reason AS "disabledReason",
   disabled_at AS "disabledAt", failing_since AS "failingSince", secret_rotated_at AS "secretRotatedAt",
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -27,14 +28,18 @@ export class SubscriptionsRepository {
       events: string[];
       description: string;
       filter: Record<string, unknown> | null;
+      maxDeliveriesPerSecond: number | null;
+      ordered: boolean;
       secretSealed: string;
       createdBy: string | null;
     },
     transaction?: Transaction,
   ): Promise<WebhookSubscription> {
     const [rows] = (await this.db.sequelize.query(
-      `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, filter, secret_sealed, created_by)
-       VALUES (:tenantId, :url, :events::text[], :description, CAST(:filter AS jsonb), :secretSealed, :createdBy)
+      `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, filter, max_deliveries_per_second,
+                                          ordered, secret_sealed, created_by)
+       VALUES (:tenantId, :url, :events::text[], :description, CAST(:filter AS jsonb), :maxDeliveriesPerSecond,
+               :ordered, :secretSealed, :createdBy)
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
       {
         replacements: {
@@ -91,6 +96,8 @@ export class SubscriptionsRepository {
     if (patch.events !== undefined) sets.push('events = :events::text[]');
     if (patch.description !== undefined) sets.push('description = :description');
     if (patch.filter !== undefined) sets.push('filter = CAST(:filter AS jsonb)');
+    if (patch.maxDeliveriesPerSecond !== undefined) sets.push('max_deliveries_per_second = :maxDeliveriesPerSecond');
+    if (patch.ordered !== undefined) sets.push('ordered = :ordered');
     if (patch.active !== undefined)
       sets.push('active = :active', 'disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
     const [rows] = (await this.db.sequelize.query(
@@ -102,6 +109,8 @@ export class SubscriptionsRepository {
           events: patch.events ? toArrayLiteral(patch.events) : null,
           description: patch.description ?? null,
           filter: patch.filter ? JSON.stringify(patch.filter) : null,
+          maxDeliveriesPerSecond: patch.maxDeliveriesPerSecond ?? null,
+          ordered: patch.ordered ?? null,
           active: patch.active ?? null,
         },
         transaction,

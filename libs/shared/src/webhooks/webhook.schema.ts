@@ -10,6 +10,10 @@ const eventsList = Joi.array()
 
 const url = Joi.string().trim().max(2048);
 
+/** The most deliveries a subscription is sent per second (null: no limit). */
+export const MAX_DELIVERIES_PER_SECOND = 10_000;
+const maxRate = Joi.number().integer().min(1).max(MAX_DELIVERIES_PER_SECOND).allow(null);
+
 /** A subscription's filter over the event data (event-filter.ts); null removes it. */
 export const filterSchema = Joi.any()
   .custom((value: unknown, helpers) => {
@@ -25,6 +29,8 @@ export const createSubscriptionSchema = Joi.object({
   tenantId: Joi.string().uuid().allow(null),
   description: Joi.string().trim().max(500).allow(''),
   filter: filterSchema,
+  maxDeliveriesPerSecond: maxRate,
+  ordered: Joi.boolean(),
 });
 
 /** The subscriptions list: a cross-tenant user may narrow it to one tenant. */
@@ -38,6 +44,8 @@ export const updateSubscriptionSchema = Joi.object({
   description: Joi.string().trim().max(500).allow(''),
   active: Joi.boolean(),
   filter: filterSchema,
+  maxDeliveriesPerSecond: maxRate,
+  ordered: Joi.boolean(),
 }).min(1);
 
 /** How many of the tenant's latest events a filter test reads at most. */

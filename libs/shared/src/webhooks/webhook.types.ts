@@ -9,6 +9,10 @@ export interface WebhookSubscription {
   description: string;
   /** A MongoDB-style query over the event data; only matching events are delivered. Null: every event. */
   filter: Record<string, unknown> | null;
+  /** The most deliveries sent per second, over every worker; null: no limit. */
+  maxDeliveriesPerSecond: number | null;
+  /** Deliveries of one document (order, ASN, stock position) go out one at a time, in sequence order. */
+  ordered: boolean;
   active: boolean;
   /** Why the subscription was disabled (e.g. the subscriber answered 410), null when active or disabled by hand. */
   disabledReason: string | null;
@@ -35,6 +39,8 @@ export interface CreateSubscriptionInput {
   tenantId?: string | null;
   description?: string;
   filter?: Record<string, unknown> | null;
+  maxDeliveriesPerSecond?: number | null;
+  ordered?: boolean;
 }
 
 /** What a recover call did, self-describing for an admin screen. */
@@ -60,6 +66,8 @@ export interface UpdateSubscriptionInput {
   description?: string;
   active?: boolean;
   filter?: Record<string, unknown> | null;
+  maxDeliveriesPerSecond?: number | null;
+  ordered?: boolean;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -87,6 +95,8 @@ export interface DeliveryAttempt {
   error: string | null;
   /** The start of the subscriber's answer, as much as the worker keeps. */
   responseBody: string | null;
+  /** The wait the subscriber asked for with Retry-After (ms), null when it did not. */
+  retryAfterMs: number | null;
   createdAt: Date;
 }
 

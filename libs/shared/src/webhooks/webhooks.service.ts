@@ -33,12 +33,21 @@ import type {
 export const SUBSCRIPTION_ENTITY = 'webhook_subscription';
 
 /** The fields an audit entry of a subscription change compares (never the secret). */
-const AUDITED_FIELDS = ['url', 'events', 'description', 'filter', 'active', 'disabledReason'] as const;
+const AUDITED_FIELDS = [
+  'url',
+  'events',
+  'description',
+  'filter',
+  'maxDeliveriesPerSecond',
+  'ordered',
+  'active',
+  'disabledReason',
+] as const;
 
 /** What an audit entry keeps of a subscription that was created or deleted. */
 function snapshot(subscription: WebhookSubscription): Record<string, unknown> {
-  const { url, events, description, filter, tenantId, active } = subscription;
-  return { url, events, description, filter, tenantId, active };
+  const { url, events, description, filter, maxDeliveriesPerSecond, ordered, tenantId, active } = subscription;
+  return { url, events, description, filter, maxDeliveriesPerSecond, ordered, tenantId, active };
 }
 
 /** Subscription administration, each change audited in its transaction. Delivery itself is WebhookDeliveryService's. */
@@ -80,6 +89,8 @@ export class WebhooksService {
           events: input.events,
           description: input.description ?? '',
           filter: input.filter ?? null,
+          maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
+          ordered: input.ordered ?? false,
           secretSealed: this.secrets.seal(secret),
           createdBy: actorUserId,
         },

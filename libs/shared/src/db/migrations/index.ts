@@ -15,6 +15,7 @@ import { deliveryRecheck } from './0020-delivery-recheck.js';
 import { bulkJobFinished } from './0021-bulk-job-finished.js';
 import { requestLogWithoutKeyCheck } from './0022-request-log-without-key-check.js';
 import { webhookFilters } from './0045-webhook-filters.js';
+import { webhookRateOrder } from './0046-webhook-rate-order.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   bulkJobFinished,
   requestLogWithoutKeyCheck,
   webhookFilters,
+  webhookRateOrder,
 ];

@@ -1,5 +1,5 @@
-// A local webhook receiver in a process of its own: answers 204 to every POST and keeps, per webhook-id,
-// the wall-clock time (ms, comparable across processes) its first copy arrived. Requests from the parent:
+// A local webhook receiver in a process of its own: answers 204 to every POST and keeps, per webhook-id and
+// path (one path per subscription), the wall-clock time (ms, comparable across processes) its first copy arrived. Requests from the parent:
 // { cmd: 'count' } → distinct deliveries; { cmd: 'times' } → [[id, at], ...]; { cmd: 'reset' }.
 import { createServer } from 'node:http';
 
@@ -9,7 +9,7 @@ const now = () => performance.timeOrigin + performance.now();
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    const id = req.headers['webhook-id'];
+    const id = `${req.url} ${req.headers['webhook-id']}`;
     if (!receivedAt.has(id)) receivedAt.set(id, now());
     res.writeHead(204).end();
   });

@@ -12,7 +12,7 @@ import {
   Textarea,
 } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { webhooksApi, type EventType, type Tenant, type WebhookSubscription } from '../../api';
+import { ApiError, webhooksApi, type EventType, type Tenant, type WebhookSubscription } from '../../api';
 import { Loading, TenantField } from '../../components';
 import classes from './WebhookForm.module.css';
 
@@ -79,7 +79,11 @@ function FilterEditor(props: { value: string; events: string[]; tenantId: string
             : `Would have matched ${answer.matched} of the latest ${answer.tested} events`,
       });
     } catch (failure) {
-      setResult({ tone: 'red', text: failure instanceof Error ? failure.message : 'The filter could not be tested' });
+      const detail = failure instanceof ApiError ? failure.details.find((entry) => entry.path === 'filter') : undefined;
+      setResult({
+        tone: 'red',
+        text: detail?.message ?? (failure instanceof Error ? failure.message : 'The filter could not be tested'),
+      });
     } finally {
       setBusy(false);
     }

@@ -93,7 +93,7 @@ function FilterEditor(props: { value: string; events: string[]; tenantId: string
       <Textarea
         label="Filter"
         description='Optional: a MongoDB-style query over the event data, e.g. { "warehouseCode": { "$in": ["MAIN"] } }. Operators: $eq $ne $in $nin $gt $gte $lt $lte $exists $not $and $or $nor'
-        className="mono"
+        classNames={{ input: 'mono' }}
         autosize
         minRows={3}
         value={props.value}

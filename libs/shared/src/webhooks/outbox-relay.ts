@@ -128,7 +128,7 @@ export class OutboxRelay {
         { replacements: { batch: this.batchSize, enqueue }, transaction },
       )) as [Array<FanOutResult>, unknown];
       const { events } = pass!;
-      const deliveries = pass!.deliveries.concat(await this.insertFiltered(pass!, enqueue, transaction));
+      const deliveries = byEvent(pass!.deliveries, await this.insertFiltered(pass!, enqueue, transaction));
       if (!enqueue || deliveries.length === 0) return { events, deliveries: deliveries.length, enqueued: 0 };
       if (await this.enqueuer.addFannedOut(deliveries))
         return { events, deliveries: deliveries.length, enqueued: deliveries.length };
@@ -297,4 +297,17 @@ export class OutboxRelay {
     this.lastErrorLog = Date.now();
     this.logger.warn({ err: error }, 'outbox relay pass failed; events wait in PostgreSQL and are retried');
   }
+}
+
+/**
+ * The fan-out's deliveries, filtered ones beside the unfiltered ones of the same event: batch jobs then mix
+ * subscriptions as they do without filters, instead of carrying the filtered subscriptions' deliveries last
+ * and together (where each subscription's share of a worker would bound the batch).
+ */
+function byEvent(unfiltered: UnqueuedRow[], filtered: UnqueuedRow[]): UnqueuedRow[] {
+  if (filtered.length === 0) return unfiltered;
+  const position = new Map<string, number>();
+  for (const row of [...unfiltered, ...filtered])
+    if (!position.has(row.eventId)) position.set(row.eventId, position.size);
+  return [...unfiltered, ...filtered].sort((a, b) => position.get(a.eventId)! - position.get(b.eventId)!);
 }

@@ -116,6 +116,12 @@ export interface WebhookSubscription {
   url: string;
   events: string[];
   description: string;
+  /** A MongoDB-style query over the event data; null: every event. */
+  filter: Record<string, unknown> | null;
+  /** The most deliveries per second; null: no limit. */
+  maxDeliveriesPerSecond: number | null;
+  /** One document's events go out one at a time, in sequence order. */
+  ordered: boolean;
   active: boolean;
   /** Why the service disabled it (410 Gone, failing too long); null when active or disabled by hand. */
   disabledReason: string | null;

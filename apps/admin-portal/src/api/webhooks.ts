@@ -11,6 +11,16 @@ export interface WebhookInput {
   events: string[];
   description: string;
   tenantId?: string | null;
+  filter?: Record<string, unknown> | null;
+  maxDeliveriesPerSecond?: number | null;
+  ordered?: boolean;
+}
+
+/** What a filter would have let through of the latest events. */
+export interface FilterTestResult {
+  tested: number;
+  matched: number;
+  events: Array<{ id: string; event: string; timestamp: string; matched: boolean }>;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -36,6 +46,8 @@ export interface DeliveryAttempt {
   latencyMs: number;
   error: string | null;
   responseBody: string | null;
+  /** The wait the receiver asked for with Retry-After (ms); null when it did not. */
+  retryAfterMs: number | null;
   createdAt: string;
 }
 
@@ -90,4 +102,7 @@ export const webhooksApi = {
     api.get<AuditEntry[]>('/audit-logs', { entityType: 'webhook_subscription', entityId: id, limit: 100 }),
   /** The events a subscription can ask for, with what each means. */
   eventTypes: () => api.get<EventType[]>(`${base}/event-types`),
+  /** Tries a filter on the tenant's latest events. */
+  filterTest: (input: { filter: Record<string, unknown>; events?: string[]; tenantId?: string; limit?: number }) =>
+    api.post<FilterTestResult>(`${base}/filter-test`, input),
 };

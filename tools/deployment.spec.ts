@@ -138,7 +138,7 @@ describe('Dockerfile', () => {
       expect(dockerfile).toContain(`/app/apps/${app}/dist`);
     expect(dockerfile).toContain('/app/libs/shared/dist');
     expect(dockerfile).toContain('/app/apps/admin-portal/dist');
-    expect(dockerfile).toContain('COPY tools/entrypoint.sh tools/start.mjs ./tools/');
+    expect(dockerfile).toContain('COPY tools/entrypoint.sh tools/start.mjs tools/wms.mjs ./tools/');
     expect(existsSync(join(root, '.dockerignore'))).toBe(true);
   });
 });

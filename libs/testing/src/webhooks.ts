@@ -163,7 +163,7 @@ export function webhookDeliveryQueueOf(ctx: TestContext): Queue<WebhookDeliveryP
   });
 }
 
-/** One event of each of the eight business events, with the data each carries. */
+/** One event of each business event, with the data each carries. */
 export function sampleEvents(tenantId: string): AppendEventInput[] {
   return [
     {
@@ -231,6 +231,21 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
         systemQty: 8,
         countedQty: 7,
         variance: -1,
+      },
+    },
+    {
+      tenantId,
+      event: 'import.completed',
+      data: {
+        importId: '0b9e6a36-3f5e-4f8e-9c1d-2a7e4b5c6d7e',
+        entity: 'items',
+        state: 'completed',
+        total: 3,
+        processed: 3,
+        created: 2,
+        updated: 0,
+        failed: 1,
+        errorsUrl: '/api/v1/integration/v1/jobs/0b9e6a36-3f5e-4f8e-9c1d-2a7e4b5c6d7e/errors',
       },
     },
   ];

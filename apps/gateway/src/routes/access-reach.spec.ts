@@ -144,6 +144,7 @@ describe('what keys and subscriptions a user may create', () => {
       ['order.cancelled', 'orders'],
       ['stock.adjusted', 'inventory'],
       ['cyclecount.variance', 'inventory'],
+      ['import.completed', 'warehouses'],
     ] as Array<[string, AdminModule]>)('%s needs read on %s', async (event, module) => {
       const without = await manager(['webhooks']);
       const holding = await manager(['webhooks', module], ['webhooks']);
@@ -157,7 +158,7 @@ describe('what keys and subscriptions a user may create', () => {
 
     it('* needs read on every module that owns an event; webhook.disabled needs only webhooks', async () => {
       const partial = await manager(['webhooks', 'inbound', 'orders']);
-      const full = await manager(['webhooks', 'inbound', 'orders', 'inventory'], ['webhooks']);
+      const full = await manager(['webhooks', 'inbound', 'orders', 'inventory', 'warehouses'], ['webhooks']);
 
       const wildcard = await subscribe(partial, ['*']);
       const disabledOnly = await subscribe(partial, ['webhook.disabled']);

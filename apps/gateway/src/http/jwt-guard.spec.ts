@@ -104,11 +104,14 @@ describe('JWT guard and module permissions', () => {
   });
 
   describe('module permissions', () => {
-    async function tokenFor(modules: {
-      adminModules?: ('users' | 'warehouses')[];
-      adminModulesWrite?: ('users' | 'warehouses')[];
-    }) {
-      const { user, password } = await createUser(ctx, { role: 'viewer', ...modules });
+    async function tokenFor(
+      modules: {
+        adminModules?: ('users' | 'warehouses')[];
+        adminModulesWrite?: ('users' | 'warehouses')[];
+      },
+      role: 'viewer' | 'operator' = 'viewer',
+    ) {
+      const { user, password } = await createUser(ctx, { role, ...modules });
       return loginAs(gateway.url, user.email, password);
     }
     const newUser = () => ({
@@ -140,8 +143,9 @@ describe('JWT guard and module permissions', () => {
       expect(create.body.message).toBe('Missing write permission for module users');
     });
 
-    it('a viewer with users in adminModulesWrite may create a user', async () => {
-      const token = await tokenFor({ adminModules: ['users'], adminModulesWrite: ['users'] });
+    // Whom it may create is the manage-whom rule's (ranked strictly below it): an operator, a viewer.
+    it('an operator with users in adminModulesWrite may create a user', async () => {
+      const token = await tokenFor({ adminModules: ['users'], adminModulesWrite: ['users'] }, 'operator');
 
       const create = await request(gateway.url, 'POST', '/api/v1/users', { token, body: newUser() });
 

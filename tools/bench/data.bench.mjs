@@ -83,8 +83,8 @@ async function tables(tenantId, count, offset) {
      INSERT INTO events (tenant_id, event, data, occurred_at, relayed_at)
        SELECT :tenantId, 'bench.type' || (i % 40), '{}', now() - i * interval '1 second', now()
          FROM generate_series(:from, :to) AS i;
-     INSERT INTO webhook_deliveries (event_id, subscription_id, status, attempts, created_at)
-       SELECT e.id, (SELECT id FROM webhook_subscriptions WHERE url = 'https://hooks.example.test/bench'),
+     INSERT INTO webhook_deliveries (event_id, event, subscription_id, status, attempts, created_at)
+       SELECT e.id, e.event, (SELECT id FROM webhook_subscriptions WHERE url = 'https://hooks.example.test/bench'),
               (ARRAY['succeeded', 'succeeded', 'succeeded', 'failed', 'pending'])[1 + e.seq % 5], 1, e.occurred_at
          FROM events e WHERE e.event LIKE 'bench.%' AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id);
      INSERT INTO users (email, password_hash, role, tenant_id)

@@ -8,12 +8,38 @@ const BIG_TABLES = ['audit_logs', 'webhook_deliveries', 'events', 'api_keys', 'w
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Index Name'?: string;
   Plans?: PlanNode[];
 }
 
 function seqScans(node: PlanNode): string[] {
   const own = node['Node Type'] === 'Seq Scan' && node['Relation Name'] ? [node['Relation Name']] : [];
   return [...own, ...(node.Plans ?? []).flatMap(seqScans)];
+}
+
+/** The index names under a node (a bitmap heap scan reads its table through the bitmap index scans below it). */
+function indexNames(node: PlanNode): string[] {
+  return [...(node['Index Name'] ? [node['Index Name']] : []), ...(node.Plans ?? []).flatMap(indexNames)];
+}
+
+/** Every scan of the plan as "table index", or "table Seq Scan" for a scan without an index. */
+function scans(node: PlanNode): string[] {
+  const table = node['Relation Name'];
+  if (table && node['Node Type'] === 'Bitmap Heap Scan')
+    return (node.Plans ?? []).flatMap(indexNames).map((index) => `${table} ${index}`);
+  const own = table ? [`${table} ${node['Index Name'] ?? node['Node Type']}`] : [];
+  return [...own, ...(node.Plans ?? []).flatMap(scans)];
+}
+
+/** The indexes the plan reads on the named table, each once. */
+function indexesOn(table: string, node: PlanNode): string[] {
+  return [
+    ...new Set(
+      scans(node)
+        .filter((scan) => scan.startsWith(`${table} `))
+        .map((scan) => scan.slice(table.length + 1)),
+    ),
+  ];
 }
 
 describe('every admin list filter reads an index at 100,000 rows', () => {
@@ -118,5 +144,30 @@ describe('every admin list filter reads an index at 100,000 rows', () => {
     expect(plans.length).toBeGreaterThan(0);
     const scanned = plans.flatMap(seqScans).filter((table) => BIG_TABLES.includes(table));
     expect(scanned).toEqual([]);
+  });
+
+  it('the deliveries by event type are one range of the delivery event index, without reading events', async () => {
+    plans.length = 0;
+
+    await ctx.services.webhooks.deliveryPage(subscriptionId, viewer, { event: 'plan.type7' });
+
+    expect(plans.length).toBeGreaterThan(0);
+    expect(plans.flatMap((plan) => indexesOn('webhook_deliveries', plan))).toEqual(['webhook_deliveries_event_idx']);
+    expect(plans.flatMap((plan) => indexesOn('events', plan))).toEqual([]);
+  });
+
+  it("the overview counts a day's failed deliveries from the failed-deliveries index only", async () => {
+    const [[failing]] = (await ctx.runtime.db.sequelize.query(
+      `SELECT s.id, s.tenant_id AS "tenantId"
+         FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+        WHERE d.status = 'failed' LIMIT 1`,
+    )) as [Array<{ id: string; tenantId: string }>, unknown];
+    plans.length = 0;
+
+    const overview = await ctx.services.overview.summary({ ...admin, tenantId: failing!.tenantId }, async () => []);
+
+    expect(overview.webhooks?.failingSubscriptions.map((subscription) => subscription.id)).toContain(failing!.id);
+    const reads = plans.flatMap((plan) => indexesOn('webhook_deliveries', plan));
+    expect([...new Set(reads)]).toEqual(['webhook_deliveries_failed_idx']);
   });
 });

@@ -17,15 +17,15 @@ export class DeliveryLogRepository {
   async page(subscriptionId: string, query: DeliveryLogQuery): Promise<ListPage<WebhookDelivery>> {
     const conditions = ['d.subscription_id = :subscriptionId'];
     if (query.status) conditions.push('d.status = :status');
-    if (query.event) conditions.push('e.event = :event');
+    if (query.event) conditions.push('d.event = :event');
     if (query.cursor) conditions.push('(d.created_at, d.id) < (:cursorAt::timestamptz, :cursorId::uuid)');
     const [rows] = (await this.db.sequelize.query(
-      `SELECT d.id, d.event_id AS "eventId", e.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
+      `SELECT d.id, d.event_id AS "eventId", d.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
               d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
               d.updated_at AS "updatedAt",
               json_build_object('updatedAt', to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
                                 'id', d.id) AS cursor
-         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+         FROM webhook_deliveries d
         WHERE ${conditions.join(' AND ')}
         ORDER BY d.created_at DESC, d.id DESC
         LIMIT :limit`,

@@ -103,8 +103,8 @@ export class LifecycleRepository {
    */
   async replay(eventId: string, subscriptionId: string, transaction: Transaction): Promise<string | null> {
     const [rows] = (await this.db.sequelize.query(
-      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, priority)
-       VALUES (:eventId, :subscriptionId, now(), :priority)
+      `INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at, priority)
+       SELECT e.id, e.event, :subscriptionId, now(), :priority FROM events e WHERE e.id = :eventId
        ON CONFLICT (event_id, subscription_id) DO UPDATE
           SET status = 'pending', generation = webhook_deliveries.generation + 1, enqueued_at = NULL,
               next_attempt_at = now(), priority = :priority, updated_at = now()

@@ -57,7 +57,7 @@ export class OutboxRepository {
          ), positioned AS (
            SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
          ), matching AS (
-           SELECT c.id AS event_id, s.id AS subscription_id, s.filter,
+           SELECT c.id AS event_id, c.event, s.id AS subscription_id, s.filter,
                   CASE WHEN s.ordered THEN c.document_key END AS document_key,
                   CASE WHEN s.ordered THEN c.sequence END AS sequence
              FROM claimed c
@@ -66,8 +66,8 @@ export class OutboxRepository {
               AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
               AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
          ), inserted AS (
-           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
-           SELECT event_id, subscription_id, now(), CASE WHEN :enqueue THEN now() END, document_key, sequence
+           INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
+           SELECT event_id, event, subscription_id, now(), CASE WHEN :enqueue THEN now() END, document_key, sequence
              FROM matching WHERE filter IS NULL
            ON CONFLICT (event_id, subscription_id) DO NOTHING
            RETURNING ${UNQUEUED_COLUMNS}
@@ -98,8 +98,8 @@ export class OutboxRepository {
     transaction: Transaction,
   ): Promise<UnqueuedRow[]> {
     const [rows] = (await this.db.sequelize.query(
-      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
-       SELECT m.event_id, m.subscription_id, now(), CASE WHEN :enqueue THEN now() END,
+      `INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
+       SELECT m.event_id, e.event, m.subscription_id, now(), CASE WHEN :enqueue THEN now() END,
               CASE WHEN s.ordered THEN e.document_key END, CASE WHEN s.ordered THEN e.sequence END
          FROM json_to_recordset(CAST(:matches AS json)) AS m(event_id uuid, subscription_id uuid)
          JOIN events e ON e.id = m.event_id

@@ -173,7 +173,9 @@ export class SubscriptionsRepository {
 
   async insertDelivery(eventId: string, subscriptionId: string, transaction: Transaction): Promise<string> {
     const [rows] = (await this.db.sequelize.query(
-      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at) VALUES (:eventId, :subscriptionId, now()) RETURNING id`,
+      `INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at)
+       SELECT e.id, e.event, :subscriptionId, now() FROM events e WHERE e.id = :eventId
+       RETURNING id`,
       { replacements: { eventId, subscriptionId }, transaction },
     )) as [Array<{ id: string }>, unknown];
     return rows[0]!.id;

@@ -22,6 +22,7 @@ import { listFilterIndexes } from './0036-list-filter-indexes.js';
 import { imports } from './0040-imports.js';
 import { webhookFilters } from './0045-webhook-filters.js';
 import { webhookRateOrder } from './0046-webhook-rate-order.js';
+import { deliveryEventType } from './0037-delivery-event-type.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -48,4 +49,5 @@ export const migrations: Migration[] = [
   imports,
   webhookFilters,
   webhookRateOrder,
+  deliveryEventType,
 ];

@@ -52,6 +52,8 @@ describe('GET /api/v1/integration/v1/events (reconciliation feed)', () => {
       id: appended[0]!.id,
       event: 'asn.received',
       timestamp: expect.stringMatching(/Z$/),
+      // The first event of its ASN.
+      sequence: 1,
       data: { ...sampleEvents(tenant.id)[0]!.data, tenantId: tenant.id },
     });
     expect(end.body.data).toEqual([]);

@@ -48,7 +48,7 @@ describe('webhook delivery', () => {
     return rows;
   }
 
-  it('when each of the eight events occurs, the subscriber gets the event body with a signature it can verify', async () => {
+  it('when each business event occurs, the subscriber gets the event body with a signature it can verify', async () => {
     const worker = startTestWebhookWorker(ctx, { webhook: fastRetries });
     const { tenant } = await createTenantWithWarehouse(ctx);
     const subscription = await createSubscription(ctx, { url: receiver.urlFor('/all-events'), tenantId: tenant.id });
@@ -66,7 +66,7 @@ describe('webhook delivery', () => {
     ).rejects.toThrow('rolled back');
 
     const appended = await appendEvents(ctx, inputs);
-    const received = await receiver.waitForRequests('/all-events', 8);
+    const received = await receiver.waitForRequests('/all-events', inputs.length);
     await waitFor(async () =>
       (await deliveriesOf(subscription.id)).every((delivery) => delivery.status === 'succeeded'),
     );
@@ -208,9 +208,10 @@ describe('webhook delivery', () => {
     const fast = await createSubscription(ctx, { url: receiver.urlFor('/fast'), tenantId: tenant.id });
     receiver.on('/slow', () => ({ hang: true }));
 
-    await appendEvents(ctx, sampleEvents(tenant.id));
-    await receiver.waitForRequests('/slow', 8);
-    await receiver.waitForRequests('/fast', 8);
+    const events = sampleEvents(tenant.id);
+    await appendEvents(ctx, events);
+    await receiver.waitForRequests('/slow', events.length);
+    await receiver.waitForRequests('/fast', events.length);
     await waitFor(async () => (await deliveriesOf(fast.id)).every((delivery) => delivery.status === 'succeeded'));
     const slowDeliveries = await deliveriesOf(slow.id);
     await worker.close(true);
@@ -273,7 +274,7 @@ describe('webhook delivery', () => {
       // One slot for the slow subscriber, plus at most one attempt whose close the receiver has not seen yet.
       expect(mostOpenWhileWatched).toBeGreaterThan(0);
       expect(mostOpenWhileWatched).toBeLessThanOrEqual(2);
-      expect(receiver.requestsTo('/served')).toHaveLength(16);
+      expect(receiver.requestsTo('/served')).toHaveLength(2 * sampleEvents(tenant.id).length);
     } finally {
       hanging.closeAllConnections();
       await new Promise((resolve) => hanging.close(resolve));

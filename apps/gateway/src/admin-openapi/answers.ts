@@ -1,5 +1,6 @@
 import type { PartialSchemaMap } from 'joi';
 import { Joi, adminModules, roles } from '@wms/shared';
+import { IMPORT_MODULES } from '../routes/imports.routes.js';
 
 /**
  * The answers of the admin API as joi schemas, by their component name in its OpenAPI document (the routes
@@ -136,6 +137,8 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     lastLoginAt: instant.allow(null),
     createdAt: instant,
     updatedAt: instant,
+    canManage: Joi.boolean().description('whether the reader may change, disable, enable and unlock this user'),
+    canSetCredentials: Joi.boolean().description("whether the reader may set this user's password and e-mail"),
   }),
   Session: Joi.object(session)
     .keys({ accessToken: session.accessToken.required(), user: Joi.link('#User').required() })
@@ -251,6 +254,30 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
       )
       .allow(null)
       .description('null unless a cross-tenant reader of api-keys and webhooks'),
+  }),
+  Import: record({
+    jobId: Joi.string().description('import-<uuid>'),
+    type: Joi.string().valid('import'),
+    entity: Joi.string().valid(...Object.keys(IMPORT_MODULES)),
+    format: Joi.string().valid('ndjson', 'csv'),
+    state: Joi.string().valid('queued', 'running', 'completed', 'failed', 'cancelled'),
+    total: count.description('rows in the file'),
+    processed: count.description('rows of the chunks written so far'),
+    created: count,
+    updated: count,
+    failed: count.description('rows refused; listed by /imports/{id}/errors'),
+    createdAt: instant,
+    startedAt: instant.allow(null),
+    finishedAt: instant.allow(null),
+    statusUrl: Joi.string().description("the integration API's status path"),
+    errorsUrl: Joi.string().description("the integration API's errors path"),
+    requestId: Joi.string().description('the upload request'),
+  }).keys({ error: Joi.string().description('why a failed import failed') }),
+  ImportAccepted: record({
+    status: Joi.string().valid('accepted'),
+    jobId: Joi.string().description('import-<uuid>'),
+    statusUrl: Joi.string(),
+    requestId,
   }),
   OrderInquiry: described('the order, its lines, pickTasks and summary, as the integration inquiry shows it'),
   ConfirmedPick: described("the pick task as the order inquiry shows it, with the order's orderStatus"),

@@ -50,7 +50,7 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
     'get',
     '',
     'The subscriptions the reader may see',
-    { 200: ok('the subscriptions', listOf('WebhookSubscription')) },
+    { 200: { description: 'one page', body: listOf('WebhookSubscription'), headers: NEXT_PAGE_HEADERS } },
     { query: listSubscriptionsQuerySchema },
   ),
   webhook('get', '/:id', 'One subscription', { 200: ok('the subscription', 'WebhookSubscription') }),

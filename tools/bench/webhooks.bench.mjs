@@ -19,6 +19,9 @@ const STREAM_SECONDS = Number(process.env.BENCH_WEBHOOK_SECONDS ?? 4);
 const STREAM_TICK_MS = 20;
 const LIGHT_RATE_PER_S = 200;
 const LIGHT_SECONDS = 2;
+/** The fan-out case: events of a backlog, each delivered to this many subscriptions. */
+const FAN_OUT_EVENTS = Number(process.env.BENCH_WEBHOOK_FAN_OUT_EVENTS ?? 500);
+const FAN_OUT_SUBSCRIPTIONS = 10;
 
 export default async function webhooksBench() {
   const bench = await prepareBenchEnv('webhooks', {
@@ -45,7 +48,7 @@ export default async function webhooksBench() {
     // The receiver is plain http on loopback; production config (https only) would refuse it at registration.
     const db = { sequelize };
     const webhooks = new WebhooksService(db, { ...bench.config, nodeEnv: 'test' }, new AuditService(db));
-    await webhooks.create({ url: `${receiver.ready.url}/hook`, events: ['*'] }, tenant.id, null);
+    const first = await webhooks.create({ url: `${receiver.ready.url}/hook`, events: ['*'] }, tenant.id, null);
 
     // What one phase cost: CPU ms per delivery of the worker, the receiver, PostgreSQL and Redis. A phase
     // that starts the worker counts the worker's CPU from its start (a new process), start-up included.
@@ -108,6 +111,43 @@ export default async function webhooksBench() {
       worker = undefined;
     }
     report(rounds, bench.config.webhook.concurrency);
+
+    // 4. Backlog drain with ten subscriptions, unfiltered, then with half of them filtered. The filter lets
+    // every event through (the deliveries are the same), so the rates compare what testing filters costs.
+    await webhooks.update(first.id, { active: false }, { tenantId: null });
+    const many = [];
+    for (let index = 0; index < FAN_OUT_SUBSCRIPTIONS; index += 1)
+      many.push(await webhooks.create({ url: `${receiver.ready.url}/fan/${index}`, events: ['*'] }, tenant.id, null));
+    const filter = { $or: [{ tenantId: { $exists: true } }, { warehouseCode: { $in: ['MAIN', 'EAST'] } }] };
+    const drain = async () => {
+      await receiver.call({ cmd: 'reset' });
+      await source.call({ cmd: 'append', count: FAN_OUT_EVENTS });
+      worker = await startApp('webhook-worker', bench.env, { logFile });
+      await waitForCount(receiver, FAN_OUT_EVENTS * FAN_OUT_SUBSCRIPTIONS, 180_000);
+      await worker.stop();
+      worker = undefined;
+      const arrivals = (await receiver.call({ cmd: 'times' })).map(([, at]) => at);
+      return ((FAN_OUT_EVENTS * FAN_OUT_SUBSCRIPTIONS) / (Math.max(...arrivals) - Math.min(...arrivals))) * 1000;
+    };
+    const setFilters = async (value) => {
+      for (const subscription of many.slice(0, FAN_OUT_SUBSCRIPTIONS / 2))
+        await webhooks.update(subscription.id, { filter: value }, { tenantId: null });
+    };
+    const unfiltered = [];
+    const filtered = [];
+    for (let round = 0; round < Math.max(ROUNDS, 2); round += 1) {
+      await setFilters(null);
+      unfiltered.push(await drain());
+      await setFilters(filter);
+      filtered.push(await drain());
+    }
+    const ratio = median(filtered) / median(unfiltered);
+    console.log(
+      `backlog of ${FAN_OUT_EVENTS} events to ${FAN_OUT_SUBSCRIPTIONS} subscriptions, deliveries/s first to last: ` +
+        `unfiltered ${median(unfiltered).toFixed(0)} (${unfiltered.map((rate) => rate.toFixed(0)).join(', ')}), ` +
+        `half filtered ${median(filtered).toFixed(0)} (${filtered.map((rate) => rate.toFixed(0)).join(', ')}): ` +
+        `${(ratio * 100).toFixed(1)} % of unfiltered${ratio < 0.9 ? ' — MORE THAN 10 % SLOWER' : ''}`,
+    );
     console.log(`peak RSS: receiver ${peakRssMb(receiver.pid).toFixed(0)} MB; worker log: ${logFile}`);
   } finally {
     await worker?.stop();

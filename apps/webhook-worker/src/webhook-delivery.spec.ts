@@ -80,11 +80,12 @@ describe('webhook delivery', () => {
       expect(verifyReceived(request, subscription.secret)).toBe(true);
       expect(request.headers['webhook-id']).toBe(event.id);
       expect(request.headers['content-type']).toBe('application/json');
-      expect(Object.keys(body)).toEqual(['id', 'event', 'timestamp', 'data']);
+      expect(Object.keys(body)).toEqual(['id', 'event', 'timestamp', 'sequence', 'data']);
       expect(body).toEqual({
         id: event.id,
         event: input.event,
         timestamp: event.occurredAt.toISOString(),
+        sequence: event.sequence,
         data: { ...input.data, tenantId: tenant.id },
       });
     }

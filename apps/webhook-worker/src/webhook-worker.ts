@@ -13,6 +13,8 @@ import {
   OutboxRelay,
   SecretBox,
   SubscriptionSlots,
+  SubscriberGate,
+  DeliveryRepository,
   WEBHOOK_DELIVERY_QUEUE,
   WebhookDeliveryService,
   createRedis,
@@ -75,15 +77,19 @@ export function startWebhookWorker(
     new WebhooksService(db, config, new AuditService(db), events),
     events,
   );
-  const delivery = new WebhookDeliveryService(db, config.webhook, secrets, (id, reason) =>
-    lifecycle.disableGone(id, reason),
-  );
-
-  // A fail-fast producer connection: the relay's jobs, and the follow-up jobs of batched deliveries.
+  // A fail-fast producer connection: the relay's jobs, the follow-up jobs of batched deliveries, the paces.
   const producerRedis = createRedis(
     options.relayRedisUrl ? { redisUrl: options.relayRedisUrl } : config,
     'producer',
     'webhook-relay',
+  );
+  const deliveryRepository = new DeliveryRepository(db);
+  const delivery = new WebhookDeliveryService(
+    db,
+    config.webhook,
+    secrets,
+    (id, reason) => lifecycle.disableGone(id, reason),
+    new SubscriberGate(producerRedis, config.redisKeyPrefix, deliveryRepository),
   );
   const queue = createWebhookDeliveryQueue(producerRedis, queuePrefix(config), config.webhook.maxAttempts);
   queue.on('error', () => undefined); // reported by the relay's pass errors and the batch jobs' failures

@@ -248,7 +248,15 @@ export async function appendEvents(ctx: Pick<TestContext, 'runtime' | 'services'
 /** Creates a subscription through the service (no HTTP). */
 export async function createSubscription(
   ctx: Pick<TestContext, 'services'>,
-  input: { url: string; events?: string[]; tenantId?: string | null; description?: string },
+  input: {
+    url: string;
+    events?: string[];
+    tenantId?: string | null;
+    description?: string;
+    filter?: Record<string, unknown> | null;
+    maxDeliveriesPerSecond?: number | null;
+    ordered?: boolean;
+  },
 ): Promise<CreatedWebhookSubscription> {
   const { tenantId = null, ...body } = input;
   return ctx.services.webhooks.create({ events: ['*'], ...body }, tenantId, null);

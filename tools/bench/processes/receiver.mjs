@@ -1,6 +1,6 @@
-// A local webhook receiver in a process of its own: answers 204 to every POST and keeps, per webhook-id,
-// the wall-clock time (ms, comparable across processes) its first copy arrived. Requests from the parent:
-// { cmd: 'count' } → distinct deliveries; { cmd: 'times' } → [[id, at], ...]; { cmd: 'reset' }.
+// A local webhook receiver in a process of its own: answers 204 to every POST and keeps, per webhook-id and
+// path (one path per subscription), the wall-clock time (ms, comparable across processes) its first copy arrived. Requests from the parent:
+// { cmd: 'count' } → distinct deliveries; { cmd: 'times' } → [[webhook-id, at], ...]; { cmd: 'reset' }.
 import { createServer } from 'node:http';
 
 let receivedAt = new Map();
@@ -9,7 +9,7 @@ const now = () => performance.timeOrigin + performance.now();
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    const id = req.headers['webhook-id'];
+    const id = `${req.url} ${req.headers['webhook-id']}`;
     if (!receivedAt.has(id)) receivedAt.set(id, now());
     res.writeHead(204).end();
   });
@@ -18,7 +18,7 @@ server.keepAliveTimeout = 60_000;
 
 const commands = {
   count: () => receivedAt.size,
-  times: () => [...receivedAt],
+  times: () => [...receivedAt].map(([key, at]) => [key.slice(key.indexOf(' ') + 1), at]),
   reset: () => {
     receivedAt = new Map();
     return 0;

@@ -1885,6 +1885,82 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks/filter-test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Try a filter on the tenant's latest events (of the types named): how many it would have let through */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['FilterTest'];
+        };
+      };
+      responses: {
+        /** @description what the filter matched */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['FilterTestResult'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;
@@ -2134,7 +2210,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Change a subscription (url, events, description, active) */
+    /** Change a subscription (url, events, description, filter, rate, order, active) */
     patch: {
       parameters: {
         query?: never;
@@ -3999,6 +4075,12 @@ export interface components {
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
+      /** @description a MongoDB-style query over the event data; null: every event */
+      filter: Record<string, unknown> | null;
+      /** @description the most deliveries per second; null: no limit */
+      maxDeliveriesPerSecond: number | null;
+      /** @description one document's events go out one at a time, in sequence order */
+      ordered: boolean;
       active: boolean;
       /** @description why the service disabled it; null when active or disabled by hand */
       disabledReason: string | null;
@@ -4033,6 +4115,12 @@ export interface components {
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
+      /** @description a MongoDB-style query over the event data; null: every event */
+      filter: Record<string, unknown> | null;
+      /** @description the most deliveries per second; null: no limit */
+      maxDeliveriesPerSecond: number | null;
+      /** @description one document's events go out one at a time, in sequence order */
+      ordered: boolean;
       active: boolean;
       /** @description why the service disabled it; null when active or disabled by hand */
       disabledReason: string | null;
@@ -4088,6 +4176,8 @@ export interface components {
       error: string | null;
       /** @description the start of the subscriber's answer */
       responseBody: string | null;
+      /** @description the wait the receiver asked for with Retry-After; null: none */
+      retryAfterMs: number | null;
       /** Format: date-time */
       createdAt: string;
     };
@@ -4098,6 +4188,20 @@ export interface components {
       includedInWildcard: boolean;
       /** @description the JSON Schema of the event data */
       dataSchema: Record<string, unknown>;
+    };
+    FilterTestResult: {
+      /** @description the latest events read */
+      tested: number;
+      /** @description of them, those the filter lets through */
+      matched: number;
+      events: {
+        /** Format: uuid */
+        id: string;
+        event: string;
+        /** Format: date-time */
+        timestamp: string;
+        matched: boolean;
+      }[];
     };
     RecoverResult: {
       /** Format: date-time */
@@ -4308,6 +4412,26 @@ export interface components {
       /** @default 0 */
       graceSeconds?: number;
     };
+    FilterTest: {
+      filter: unknown[] | boolean | number | Record<string, unknown> | string | null;
+      events?: (
+        | '*'
+        | 'asn.received'
+        | 'asn.completed'
+        | 'order.allocated'
+        | 'order.released'
+        | 'order.shipped'
+        | 'order.cancelled'
+        | 'stock.adjusted'
+        | 'cyclecount.variance'
+        | 'import.completed'
+        | 'webhook.disabled'
+      )[];
+      /** Format: uuid */
+      tenantId?: string;
+      /** @default 50 */
+      limit?: number;
+    };
     CreateSubscription: {
       url: string;
       events: (
@@ -4326,6 +4450,9 @@ export interface components {
       /** Format: uuid */
       tenantId?: string | null;
       description?: string;
+      filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
+      maxDeliveriesPerSecond?: number | null;
+      ordered?: boolean;
     };
     UpdateSubscription: {
       url?: string;
@@ -4344,6 +4471,9 @@ export interface components {
       )[];
       description?: string;
       active?: boolean;
+      filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
+      maxDeliveriesPerSecond?: number | null;
+      ordered?: boolean;
     };
     RotateSecret: {
       /** @default 86400 */
@@ -4484,6 +4614,21 @@ export const updateUserAdminModulesValues: ReadonlyArray<
 export const updateUserAdminModulesWriteValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateUser']['adminModulesWrite']
 > = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+export const filterTestEventsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FilterTest']['events']
+> = [
+  '*',
+  'asn.received',
+  'asn.completed',
+  'order.allocated',
+  'order.released',
+  'order.shipped',
+  'order.cancelled',
+  'stock.adjusted',
+  'cyclecount.variance',
+  'import.completed',
+  'webhook.disabled',
+];
 export const createSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['events']
 > = [

@@ -11,6 +11,9 @@ export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type DeliveryStatus = WebhookDelivery['status'];
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type EventType = Schemas['EventType'];
+/** What a filter would have let through of the latest events. */
+export type FilterTestResult = Schemas['FilterTestResult'];
+export type FilterTestInput = Schemas['FilterTest'];
 /** What a recover call queued: at most `limit` per call; `remaining` failed ones are left in the window. */
 export type RecoverResult = Schemas['RecoverResult'];
 /** `replayed` false: that event's delivery was pending already, nothing new was queued. */
@@ -44,4 +47,6 @@ export const webhooksApi = {
     api.get<AuditEntry[]>('/audit-logs', { entityType: 'webhook_subscription', entityId: id, limit: 100 }),
   /** The events a subscription can ask for, with what each means. */
   eventTypes: () => api.get<EventType[]>(`${base}/event-types`),
+  /** Tries a filter on the tenant's latest events. */
+  filterTest: (input: FilterTestInput) => api.post<FilterTestResult>(`${base}/filter-test`, input),
 };

@@ -76,6 +76,12 @@ const subscriptionKeys = {
   url: Joi.string(),
   events: Joi.array().items(Joi.string()).description('event names, or * for every business event'),
   description: Joi.string().allow(''),
+  filter: Joi.object()
+    .unknown(true)
+    .allow(null)
+    .description('a MongoDB-style query over the event data; null: every event'),
+  maxDeliveriesPerSecond: count.allow(null).description('the most deliveries per second; null: no limit'),
+  ordered: Joi.boolean().description("one document's events go out one at a time, in sequence order"),
   active: Joi.boolean(),
   disabledReason: Joi.string()
     .allow(null)
@@ -192,6 +198,7 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     latencyMs: Joi.number().min(0),
     error: Joi.string().allow(null),
     responseBody: Joi.string().allow(null).description("the start of the subscriber's answer"),
+    retryAfterMs: count.allow(null).description('the wait the receiver asked for with Retry-After; null: none'),
     createdAt: instant,
   }),
   EventType: record({
@@ -200,6 +207,11 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     subscribable: Joi.boolean(),
     includedInWildcard: Joi.boolean(),
     dataSchema: described('the JSON Schema of the event data'),
+  }),
+  FilterTestResult: record({
+    tested: count.description('the latest events read'),
+    matched: count.description('of them, those the filter lets through'),
+    events: Joi.array().items(record({ id, event: Joi.string(), timestamp: instant, matched: Joi.boolean() })),
   }),
   RecoverResult: record({
     since: instant,

@@ -79,6 +79,9 @@ describe('webhook subscription audit trail', () => {
       url: 'https://93.184.215.14/hooks',
       events: ['order.shipped'],
       description: 'ERP',
+      filter: null,
+      maxDeliveriesPerSecond: null,
+      ordered: false,
       tenantId: tenant.id,
       active: true,
     });

@@ -3,6 +3,7 @@ import {
   assertEventsWithinReach,
   createSubscriptionSchema,
   eventTypeCatalogue,
+  filterTestSchema,
   listSubscriptionsQuerySchema,
   updateSubscriptionSchema,
   validate,
@@ -43,6 +44,15 @@ export function webhooksRoutes(
   const eventTypes = eventTypeCatalogue();
   router.get('/event-types', (_req, res) => {
     res.json(eventTypes);
+  });
+
+  /** Tries a filter on the tenant's latest events: "would have matched 12 of 50". */
+  router.post('/filter-test', async (req, res) => {
+    const body: unknown = req.body ?? {};
+    const { tenantId: named } = validate<{ tenantId?: string }>(filterTestSchema, body);
+    const tenantId = tenantScopeOf(req.principal!, named, false);
+    if (tenantId) await services.tenants.requireExisting(tenantId);
+    res.json(await services.webhooks.filterTest(body, tenantId));
   });
 
   router.post('/', async (req, res) => {

@@ -97,6 +97,8 @@ export interface AppendedEvent {
   event: EventName;
   tenantId: string | null;
   occurredAt: Date;
+  /** Grows with each event of the same document (order, ASN, stock position); see documentKeyOf. */
+  sequence: number;
 }
 
 /**
@@ -107,6 +109,8 @@ export interface PublishedEvent {
   id: string;
   event: EventName;
   timestamp: string;
+  /** Grows with each event of the same document: a receiver drops an event older than one it applied. Null for events written before sequences existed. */
+  sequence: number | null;
   data: Record<string, unknown>;
 }
 

@@ -47,7 +47,8 @@ export class DeliveryLogRepository {
   async attempts(subscriptionId: string, deliveryId: string, limit: number): Promise<DeliveryAttempt[]> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT a.id::text AS id, a.generation AS run, a.status_code AS "statusCode", a.latency_ms AS "latencyMs",
-              a.error, a.response_body AS "responseBody", a.created_at AS "createdAt"
+              a.error, a.response_body AS "responseBody", a.retry_after_ms AS "retryAfterMs",
+              a.created_at AS "createdAt"
          FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
         WHERE d.id = :deliveryId AND d.subscription_id = :subscriptionId
         ORDER BY a.id DESC

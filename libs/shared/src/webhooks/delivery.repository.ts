@@ -20,6 +20,14 @@ export interface DeliveryWork {
   event: EventName;
   data: Record<string, unknown>;
   occurredAt: Date;
+  /** The event's sequence within its document (null for events older than sequences). */
+  sequence: number | null;
+  /** The subscription's controls: its rate (null: none) and whether one document's deliveries go in order. */
+  maxDeliveriesPerSecond: number | null;
+  ordered: boolean;
+  /** Set on deliveries of ordered subscriptions: the event's document and sequence. */
+  documentKey: string | null;
+  documentSequence: number | null;
   /** The request (and W3C trace) that caused the event, for the attempt's log line. */
   requestId: string | null;
   traceId: string | null;
@@ -32,6 +40,8 @@ export interface AttemptRecord {
   latencyMs: number;
   error: string | null;
   responseBody: string | null;
+  /** The wait the receiver asked for with Retry-After, when it did. */
+  retryAfterMs?: number | null;
   /** The delivery's state after this attempt. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
@@ -84,11 +94,25 @@ export class DeliveryRepository {
       latency_ms: attempt.latencyMs,
       error: attempt.error,
       response_body: attempt.responseBody,
+      retry_after_ms: attempt.retryAfterMs ?? null,
       status: attempt.status,
       next_attempt_at: attempt.nextAttemptAt?.toISOString() ?? null,
     }));
     await recordStatement.rows(this.db.sequelize, [JSON.stringify(rows)]);
     return attempts.map(() => undefined);
+  }
+
+  /**
+   * For an ordered subscription: the earliest next attempt of a pending delivery of the same document with a
+   * lower sequence (the one this delivery waits for), or null when there is none.
+   */
+  async earlierPending(work: DeliveryWork): Promise<{ nextAttemptAt: Date | null } | null> {
+    const rows = await earlierPendingStatement.rows(this.db.sequelize, [
+      work.subscriptionId,
+      work.documentKey,
+      work.documentSequence,
+    ]);
+    return rows[0] ?? null;
   }
 
   /** Ends a run without an HTTP attempt (subscription disabled, secret unreadable, address refused). */
@@ -115,11 +139,21 @@ const loadStatement = new PreparedStatement<DeliveryWork>(
   `SELECT d.id, d.status, d.generation, d.attempts, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
           s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt",
           CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
-          e.request_id AS "requestId", e.trace_id AS "traceId"
+          e.request_id AS "requestId", e.trace_id AS "traceId", e.sequence::float8 AS sequence,
+          s.max_deliveries_per_second AS "maxDeliveriesPerSecond", s.ordered, d.document_key AS "documentKey",
+          d.sequence::float8 AS "documentSequence"
      FROM webhook_deliveries d
      JOIN webhook_subscriptions s ON s.id = d.subscription_id
      JOIN events e ON e.id = d.event_id
     WHERE d.id = ANY($1::uuid[])`,
+);
+
+const earlierPendingStatement = new PreparedStatement<{ nextAttemptAt: Date | null }>(
+  'webhook-delivery-earlier-pending',
+  `SELECT next_attempt_at AS "nextAttemptAt" FROM webhook_deliveries
+    WHERE subscription_id = $1 AND document_key = $2 AND sequence < $3::bigint AND status = 'pending'
+    ORDER BY sequence
+    LIMIT 1`,
 );
 
 const recordStatement = new PreparedStatement<never>(
@@ -127,10 +161,11 @@ const recordStatement = new PreparedStatement<never>(
   `WITH input AS (
      SELECT * FROM json_to_recordset($1::json) AS r(
        delivery_id uuid, generation integer, status_code integer, latency_ms double precision, error text,
-       response_body text, status text, next_attempt_at timestamptz)
+       response_body text, retry_after_ms integer, status text, next_attempt_at timestamptz)
    ), attempt AS (
-     INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body)
-     SELECT delivery_id, generation, status_code, latency_ms, error, response_body FROM input
+     INSERT INTO webhook_delivery_attempts (delivery_id, generation, status_code, latency_ms, error, response_body,
+                                            retry_after_ms)
+     SELECT delivery_id, generation, status_code, latency_ms, error, response_body, retry_after_ms FROM input
    ), delivery AS (
      UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, status = i.status, last_status_code = i.status_code, last_error = i.error,

@@ -7,6 +7,7 @@ import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
 import { createWebhookSender, type SendResult, type WebhookSender } from './http-sender.js';
 import { SecretBox } from './secret-box.js';
+import type { SubscriberGate } from './subscriber-gate.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
 
@@ -77,6 +78,8 @@ export class WebhookDeliveryService {
     private readonly config: Pick<WebhookConfig, 'timeoutMs' | 'maxAttempts' | 'backoffBaseMs' | 'allowPrivateUrls'>,
     private readonly secrets: SecretBox,
     private readonly disableGone: DisableGone,
+    /** The subscriber's order and pace (none: every delivery goes at once). */
+    private readonly gate?: Pick<SubscriberGate, 'heldBack' | 'paced'>,
   ) {
     this.repository = new DeliveryRepository(db);
     this.sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls });
@@ -106,13 +109,28 @@ export class WebhookDeliveryService {
     }
     const refusal = this.refuseAddress(work.url);
     if (refusal) return { ...(await this.failWithoutAttempt(work, refusal)), about };
+    const heldMs = (await this.gate?.heldBack(work)) ?? 0;
+    if (heldMs > 0) return { kind: 'deferred', delayMs: heldMs };
     const turn = await run.turn?.();
     if (turn && 'deferMs' in turn) return { kind: 'deferred', delayMs: turn.deferMs };
+    // The pace is asked once the turn is held: what it admits is sent now, not after a wait for a permit.
+    let pacedMs: number;
+    try {
+      pacedMs = (await this.gate?.paced(work)) ?? 0;
+    } catch (error) {
+      turn?.done();
+      throw error;
+    }
+    if (pacedMs > 0) {
+      turn?.done();
+      return { kind: 'deferred', delayMs: pacedMs };
+    }
 
     const body = JSON.stringify({
       id: work.eventId,
       event: work.event,
       timestamp: work.occurredAt.toISOString(),
+      sequence: work.sequence,
       data: work.data,
     });
     const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
@@ -172,13 +190,16 @@ export class WebhookDeliveryService {
       await this.repository.record({ ...base, error, status: 'failed', nextAttemptAt: null });
       return { kind: 'failed', error };
     }
-    const delayMs = backoffDelay(
-      run.attemptNo,
-      this.config.backoffBaseMs,
-      parseRetryAfter(result?.headers['retry-after']),
-    );
+    const retryAfterMs = parseRetryAfter(result?.headers['retry-after']);
+    const delayMs = backoffDelay(run.attemptNo, this.config.backoffBaseMs, retryAfterMs);
     await run.beforeRetryRecorded?.(delayMs);
-    await this.repository.record({ ...base, error, status: 'pending', nextAttemptAt: new Date(Date.now() + delayMs) });
+    await this.repository.record({
+      ...base,
+      error,
+      retryAfterMs: retryAfterMs ?? null,
+      status: 'pending',
+      nextAttemptAt: new Date(Date.now() + delayMs),
+    });
     return { kind: 'retry', delayMs, error };
   }
 

@@ -9,9 +9,25 @@ export interface EventTypeDescription {
   subscribable: boolean;
   /** Whether `*` in a subscription's events includes it. */
   includedInWildcard: boolean;
+  /** The document whose events `sequence` counts (it grows by one with each event of that document). */
+  sequenceOf: string;
   /** JSON Schema (2020-12) of the event's `data`. */
   dataSchema: JsonSchema;
 }
+
+const SEQUENCE_OF: Record<EventName, string> = {
+  'asn.received': 'the ASN (asnNo)',
+  'asn.completed': 'the ASN (asnNo)',
+  'order.allocated': 'the sales order (orderNo)',
+  'order.released': 'the sales order (orderNo)',
+  'order.shipped': 'the sales order (orderNo)',
+  'order.cancelled': 'the sales order (orderNo)',
+  'stock.adjusted': 'the stock position (warehouseCode, locationCode, sku, lotNo), shared with cyclecount.variance',
+  'cyclecount.variance': 'the stock position (warehouseCode, locationCode, sku, lotNo), shared with stock.adjusted',
+  'import.completed': 'the import (importId)',
+  'webhook.test': 'the subscription (subscriptionId)',
+  'webhook.disabled': 'the disabled subscription (subscriptionId)',
+};
 
 const subscribable = new Set<string>(subscribableEventNames);
 
@@ -22,6 +38,7 @@ export function eventTypeCatalogue(): EventTypeDescription[] {
     description: eventCatalogue[name].description,
     subscribable: subscribable.has(name),
     includedInWildcard: subscribable.has(name) && name !== 'webhook.disabled',
+    sequenceOf: SEQUENCE_OF[name],
     dataSchema: joiToJsonSchema(eventCatalogue[name].data),
   }));
 }
@@ -54,7 +71,7 @@ const signatureHeaders = [
 
 /**
  * OpenAPI 3.1's top-level `webhooks`: one POST per event, as the service sends it (Standard Webhooks
- * headers, body `{ id, event, timestamp, data }`). Any 2xx counts as delivered; 410 disables the subscription.
+ * headers, body `{ id, event, timestamp, sequence, data }`). Any 2xx counts as delivered; 410 disables the subscription.
  */
 export function webhooksOpenApi(): Record<string, unknown> {
   return Object.fromEntries(
@@ -72,11 +89,19 @@ export function webhooksOpenApi(): Record<string, unknown> {
               'application/json': {
                 schema: {
                   type: 'object',
-                  required: ['id', 'event', 'timestamp', 'data'],
+                  required: ['id', 'event', 'timestamp', 'sequence', 'data'],
                   properties: {
                     id: { type: 'string', format: 'uuid', description: 'event id, equal to webhook-id' },
                     event: { const: type.name },
                     timestamp: { type: 'string', format: 'date-time', description: 'when the event occurred' },
+                    sequence: {
+                      type: ['integer', 'null'],
+                      description:
+                        `grows by one with each event of ${type.sequenceOf}: an event whose sequence is not above ` +
+                        'the last one applied for that document is stale and can be dropped (null only for events ' +
+                        'written before sequences existed). A subscription with `ordered: true` receives one ' +
+                        'document’s events one at a time, in this order.',
+                    },
                     data: type.dataSchema,
                   },
                 },

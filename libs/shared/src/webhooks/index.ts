@@ -28,6 +28,8 @@ export { RESPONSE_SNIPPET_BYTES } from './http-sender.js';
 export { SubscriptionSlots, type SlotDecision, type SubscriptionSlotsOptions } from './subscription-slots.js';
 export {
   createSubscriptionSchema,
+  filterTestSchema,
+  FILTER_TEST_MAX_EVENTS,
   updateSubscriptionSchema,
   listSubscriptionsQuerySchema,
   listDeliveriesSchema,
@@ -38,3 +40,15 @@ export {
 export { resealSecrets, type ResealReport } from './secret-reseal.js';
 export { eventTypeCatalogue, webhooksOpenApi, type EventTypeDescription } from './event-types.js';
 export { readOutboxStats } from './outbox-stats.js';
+export {
+  compileFilter,
+  filterProblem,
+  FilterCache,
+  FILTER_FIELD_OPERATORS,
+  FILTER_LIMITS,
+  FILTER_LOGICAL_OPERATORS,
+  type EventFilter,
+  type FilterProblem,
+} from './event-filter.js';
+export { SubscriberGate } from './subscriber-gate.js';
+export { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';

@@ -1,10 +1,12 @@
 import pg from 'pg';
+import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { EVENTS_CHANNEL } from '../events/index.js';
 import { PollLoop } from '../lifecycle/index.js';
 import type { Logger } from '../logging/index.js';
-import type { DeliveryEnqueuer, RecheckPass } from './delivery-enqueuer.js';
-import { OutboxRepository } from './outbox.repository.js';
+import type { DeliveryEnqueuer, RecheckPass, UnqueuedRow } from './delivery-enqueuer.js';
+import { FilterCache } from './event-filter.js';
+import { OutboxRepository, type FanOutRows } from './outbox.repository.js';
 
 /** After a reconnection, how long other processes get to find the new primary before a second full recheck. */
 const RECHECK_AGAIN_AFTER_READY_MS = 10_000;
@@ -48,6 +50,7 @@ export class OutboxRelay {
   private lastRecheck = Date.now();
   private readonly batchSize: number;
   private readonly recheckIntervalMs: number;
+  private readonly filters = new FilterCache();
 
   constructor(
     private readonly db: Database,
@@ -71,7 +74,8 @@ export class OutboxRelay {
       const enqueue = this.enqueuer.addsAtFanOut;
       const pass = await this.outbox.fanOut(this.batchSize, enqueue, transaction);
       if (!pass) return { events: 0, deliveries: 0, enqueued: 0 }; // another relay is fanning out right now
-      const { events, deliveries } = pass;
+      const { events } = pass;
+      const deliveries = byEvent(pass.deliveries, await this.insertFiltered(pass, enqueue, transaction));
       if (!enqueue || deliveries.length === 0) return { events, deliveries: deliveries.length, enqueued: 0 };
       if (await this.enqueuer.addFannedOut(deliveries))
         return { events, deliveries: deliveries.length, enqueued: deliveries.length };
@@ -81,6 +85,21 @@ export class OutboxRelay {
       );
       return { events, deliveries: deliveries.length, enqueued: 0 };
     });
+  }
+
+  /**
+   * The deliveries of filtered subscriptions: each (event, subscription) pair the statement found is tested
+   * against the subscription's filter here, and only the matches are written, in the fan-out's transaction.
+   */
+  private async insertFiltered(pass: FanOutRows, enqueue: boolean, transaction: Transaction): Promise<UnqueuedRow[]> {
+    if (pass.filtered.length === 0) return [];
+    const matches: Array<[string, string]> = [];
+    for (const [eventId, subscriptionId] of pass.filtered) {
+      const test = this.filters.testerFor(subscriptionId, pass.filters![subscriptionId]!);
+      if (test(pass.eventData![eventId])) matches.push([eventId, subscriptionId]);
+    }
+    if (matches.length === 0) return [];
+    return this.outbox.insertDeliveries(matches, enqueue, transaction);
   }
 
   /** One pass: fan-out, then enqueue. Fan-out runs even when the enqueue fails (Redis down). */
@@ -174,4 +193,17 @@ export class OutboxRelay {
       await client.end().catch(() => undefined);
     }
   }
+}
+
+/**
+ * The fan-out's deliveries, filtered ones beside the unfiltered ones of the same event: batch jobs then mix
+ * subscriptions as they do without filters, instead of carrying the filtered subscriptions' deliveries last
+ * and together (where each subscription's share of a worker would bound the batch).
+ */
+function byEvent(unfiltered: UnqueuedRow[], filtered: UnqueuedRow[]): UnqueuedRow[] {
+  if (filtered.length === 0) return unfiltered;
+  const position = new Map<string, number>();
+  for (const row of [...unfiltered, ...filtered])
+    if (!position.has(row.eventId)) position.set(row.eventId, position.size);
+  return [...unfiltered, ...filtered].sort((a, b) => position.get(a.eventId)! - position.get(b.eventId)!);
 }

@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import type { EventFilter } from './event-filter.js';
 import type { Database } from '../db/index.js';
 import type { OutboxStats } from '../metrics/index.js';
 // Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
@@ -14,8 +15,15 @@ export interface UnqueuedRow {
   priority: number;
 }
 
-/** What one fan-out statement did: null when another relay was fanning out. */
-export type FanOutRows = { events: number; deliveries: UnqueuedRow[] } | null;
+/** What one fan-out wrote (none when another relay was fanning out), and the (event, subscription) pairs a filter decides with what deciding needs. */
+export interface FanOutRows {
+  events: number;
+  deliveries: UnqueuedRow[];
+  /** [eventId, subscriptionId] of the filtered subscriptions the event otherwise reaches. */
+  filtered: Array<[string, string]>;
+  eventData: Record<string, unknown> | null;
+  filters: Record<string, EventFilter> | null;
+}
 
 const UNQUEUED_COLUMNS = `id, event_id AS "eventId", subscription_id AS "subscriptionId", generation, attempts, priority`;
 
@@ -33,7 +41,7 @@ export class OutboxRepository {
    * it relayed. Rows are written as enqueued when `enqueue` is true. Null when another relay holds the
    * fan-out lock.
    */
-  async fanOut(batch: number, enqueue: boolean, transaction: Transaction): Promise<FanOutRows> {
+  async fanOut(batch: number, enqueue: boolean, transaction: Transaction): Promise<FanOutRows | null> {
     const [[lock]] = (await this.db.sequelize.query('SELECT pg_try_advisory_xact_lock(:key) AS locked', {
       replacements: { key: FAN_OUT_LOCK_KEY },
       transaction,
@@ -41,33 +49,74 @@ export class OutboxRepository {
     if (!lock?.locked) return null;
     const [[pass]] = (await this.db.sequelize.query(
       `WITH claimed AS (
-         SELECT id, seq, tenant_id, event FROM events
-          WHERE relayed_at IS NULL
-          ORDER BY seq
-          LIMIT :batch
-          FOR UPDATE SKIP LOCKED
-       ), positioned AS (
-         SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
-       ), inserted AS (
-         INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at)
-         SELECT c.id, s.id, now(), CASE WHEN :enqueue THEN now() END
-           FROM claimed c
-           JOIN webhook_subscriptions s
-             ON s.active
-            AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
-            AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
-         ON CONFLICT (event_id, subscription_id) DO NOTHING
-         RETURNING ${UNQUEUED_COLUMNS}
-       ), marked AS (
-         UPDATE events e SET relayed_at = now(), feed_position = p.position
-           FROM positioned p WHERE e.id = p.id
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM marked)::int AS events,
-              (SELECT coalesce(json_agg(inserted), '[]'::json) FROM inserted) AS deliveries`,
+           SELECT id, seq, tenant_id, event, data, document_key, sequence FROM events
+            WHERE relayed_at IS NULL
+            ORDER BY seq
+            LIMIT :batch
+            FOR UPDATE SKIP LOCKED
+         ), positioned AS (
+           SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
+         ), matching AS (
+           SELECT c.id AS event_id, s.id AS subscription_id, s.filter,
+                  CASE WHEN s.ordered THEN c.document_key END AS document_key,
+                  CASE WHEN s.ordered THEN c.sequence END AS sequence
+             FROM claimed c
+             JOIN webhook_subscriptions s
+               ON s.active
+              AND (s.tenant_id IS NULL OR s.tenant_id = c.tenant_id)
+              AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
+         ), inserted AS (
+           INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
+           SELECT event_id, subscription_id, now(), CASE WHEN :enqueue THEN now() END, document_key, sequence
+             FROM matching WHERE filter IS NULL
+           ON CONFLICT (event_id, subscription_id) DO NOTHING
+           RETURNING ${UNQUEUED_COLUMNS}
+         ), filtered AS (
+           SELECT event_id, subscription_id FROM matching WHERE filter IS NOT NULL
+         ), marked AS (
+           UPDATE events e SET relayed_at = now(), feed_position = p.position
+             FROM positioned p WHERE e.id = p.id
+           RETURNING 1
+         )
+         SELECT (SELECT count(*) FROM marked)::int AS events,
+                (SELECT coalesce(json_agg(inserted), '[]'::json) FROM inserted) AS deliveries,
+                (SELECT coalesce(json_agg(json_build_array(event_id, subscription_id)), '[]'::json) FROM filtered)
+                  AS "filtered",
+                (SELECT json_object_agg(c.id, c.data) FROM claimed c WHERE c.id IN (SELECT event_id FROM filtered))
+                  AS "eventData",
+                (SELECT json_object_agg(s.id, s.filter) FROM webhook_subscriptions s
+                  WHERE s.id IN (SELECT subscription_id FROM filtered)) AS filters`,
       { replacements: { batch, enqueue }, transaction },
-    )) as [Array<{ events: number; deliveries: UnqueuedRow[] }>, unknown];
+    )) as [Array<FanOutRows>, unknown];
     return pass!;
+  }
+
+  /** Delivery rows for the (event, subscription) pairs a filter matched; ordered subscriptions keep the document's order. */
+  async insertDeliveries(
+    matches: Array<[string, string]>,
+    enqueue: boolean,
+    transaction: Transaction,
+  ): Promise<UnqueuedRow[]> {
+    const [rows] = (await this.db.sequelize.query(
+      `INSERT INTO webhook_deliveries (event_id, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
+       SELECT m.event_id, m.subscription_id, now(), CASE WHEN :enqueue THEN now() END,
+              CASE WHEN s.ordered THEN e.document_key END, CASE WHEN s.ordered THEN e.sequence END
+         FROM json_to_recordset(CAST(:matches AS json)) AS m(event_id uuid, subscription_id uuid)
+         JOIN events e ON e.id = m.event_id
+         JOIN webhook_subscriptions s ON s.id = m.subscription_id
+       ON CONFLICT (event_id, subscription_id) DO NOTHING
+       RETURNING ${UNQUEUED_COLUMNS}`,
+      {
+        replacements: {
+          enqueue,
+          matches: JSON.stringify(
+            matches.map(([eventId, subscriptionId]) => ({ event_id: eventId, subscription_id: subscriptionId })),
+          ),
+        },
+        transaction,
+      },
+    )) as [UnqueuedRow[], unknown];
+    return rows;
   }
 
   /** Up to `limit` deliveries not yet queued, oldest first (or only those named in `ids`), locked. */

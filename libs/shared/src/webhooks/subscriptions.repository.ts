@@ -2,10 +2,12 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/index.js';
 import { toArrayLiteral } from '../api-keys/index.js';
 import type { CursorPosition } from '../integration/index.js';
+import type { EventName } from '../events/index.js';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
 
 const SUBSCRIPTION_COLUMNS = `
-  id, tenant_id AS "tenantId", url, events, description, active, disabled_reason AS "disabledReason",
+  id, tenant_id AS "tenantId", url, events, description, filter,
+  max_deliveries_per_second AS "maxDeliveriesPerSecond", ordered, active, disabled_reason AS "disabledReason",
   disabled_at AS "disabledAt", failing_since AS "failingSince", secret_rotated_at AS "secretRotatedAt",
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -26,16 +28,28 @@ export class SubscriptionsRepository {
       url: string;
       events: string[];
       description: string;
+      filter: Record<string, unknown> | null;
+      maxDeliveriesPerSecond: number | null;
+      ordered: boolean;
       secretSealed: string;
       createdBy: string | null;
     },
     transaction?: Transaction,
   ): Promise<WebhookSubscription> {
     const [rows] = (await this.db.sequelize.query(
-      `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, secret_sealed, created_by)
-       VALUES (:tenantId, :url, :events::text[], :description, :secretSealed, :createdBy)
+      `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, filter, max_deliveries_per_second,
+                                          ordered, secret_sealed, created_by)
+       VALUES (:tenantId, :url, :events::text[], :description, CAST(:filter AS jsonb), :maxDeliveriesPerSecond,
+               :ordered, :secretSealed, :createdBy)
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      { replacements: { ...row, events: toArrayLiteral(row.events) }, transaction },
+      {
+        replacements: {
+          ...row,
+          events: toArrayLiteral(row.events),
+          filter: row.filter === null ? null : JSON.stringify(row.filter),
+        },
+        transaction,
+      },
     )) as [WebhookSubscription[], unknown];
     return rows[0]!;
   }
@@ -98,6 +112,9 @@ export class SubscriptionsRepository {
     if (patch.url !== undefined) sets.push('url = :url');
     if (patch.events !== undefined) sets.push('events = :events::text[]');
     if (patch.description !== undefined) sets.push('description = :description');
+    if (patch.filter !== undefined) sets.push('filter = CAST(:filter AS jsonb)');
+    if (patch.maxDeliveriesPerSecond !== undefined) sets.push('max_deliveries_per_second = :maxDeliveriesPerSecond');
+    if (patch.ordered !== undefined) sets.push('ordered = :ordered');
     if (patch.active !== undefined)
       sets.push('active = :active', 'disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
     const [rows] = (await this.db.sequelize.query(
@@ -108,6 +125,9 @@ export class SubscriptionsRepository {
           url: patch.url ?? null,
           events: patch.events ? toArrayLiteral(patch.events) : null,
           description: patch.description ?? null,
+          filter: patch.filter ? JSON.stringify(patch.filter) : null,
+          maxDeliveriesPerSecond: patch.maxDeliveriesPerSecond ?? null,
+          ordered: patch.ordered ?? null,
           active: patch.active ?? null,
         },
         transaction,
@@ -157,5 +177,28 @@ export class SubscriptionsRepository {
       { replacements: { eventId, subscriptionId }, transaction },
     )) as [Array<{ id: string }>, unknown];
     return rows[0]!.id;
+  }
+
+  /** The latest events a filter test reads: of one tenant (or every tenant), optionally of some types, newest first. */
+  async latestEvents(query: {
+    tenantId: string | null;
+    events: string[] | null;
+    limit: number;
+  }): Promise<Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT id, event, occurred_at AS "occurredAt", data
+         FROM events
+        WHERE ${query.events ? 'event = ANY (:events::text[])' : "event NOT IN ('webhook.test', 'webhook.disabled')"}
+          ${query.tenantId ? 'AND tenant_id = :tenantId AND feed_position IS NOT NULL ORDER BY feed_position DESC' : 'ORDER BY seq DESC'}
+        LIMIT :limit`,
+      {
+        replacements: {
+          tenantId: query.tenantId,
+          events: query.events ? toArrayLiteral(query.events) : null,
+          limit: query.limit,
+        },
+      },
+    )) as [Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>, unknown];
+    return rows;
   }
 }

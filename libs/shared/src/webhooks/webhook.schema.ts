@@ -1,6 +1,7 @@
 import { Joi } from '../validation/index.js';
 import { subscribableEventNames } from '../events/index.js';
 import { decodeCursor, LIST_LIMIT_MAX } from '../integration/index.js';
+import { filterProblem } from './event-filter.js';
 
 const eventsList = Joi.array()
   .items(Joi.string().valid('*', ...subscribableEventNames))
@@ -9,11 +10,27 @@ const eventsList = Joi.array()
 
 const url = Joi.string().trim().max(2048);
 
+/** The most deliveries a subscription is sent per second (null: no limit). */
+export const MAX_DELIVERIES_PER_SECOND = 10_000;
+const maxRate = Joi.number().integer().min(1).max(MAX_DELIVERIES_PER_SECOND).allow(null);
+
+/** A subscription's filter over the event data (event-filter.ts); null removes it. */
+export const filterSchema = Joi.any()
+  .custom((value: unknown, helpers) => {
+    if (value === null) return value;
+    const problem = filterProblem(value);
+    return problem ? helpers.error('filter.invalid', { problem: `${problem.path}: ${problem.message}` }) : value;
+  })
+  .messages({ 'filter.invalid': '{#problem}' });
+
 export const createSubscriptionSchema = Joi.object({
   url: url.required(),
   events: eventsList.required(),
   tenantId: Joi.string().uuid().allow(null),
   description: Joi.string().trim().max(500).allow(''),
+  filter: filterSchema,
+  maxDeliveriesPerSecond: maxRate,
+  ordered: Joi.boolean(),
 });
 
 const pageKeys = {
@@ -35,7 +52,21 @@ export const updateSubscriptionSchema = Joi.object({
   events: eventsList,
   description: Joi.string().trim().max(500).allow(''),
   active: Joi.boolean(),
+  filter: filterSchema,
+  maxDeliveriesPerSecond: maxRate,
+  ordered: Joi.boolean(),
 }).min(1);
+
+/** How many of the tenant's latest events a filter test reads at most. */
+export const FILTER_TEST_MAX_EVENTS = 500;
+
+/** Tries a filter on the latest events: of one tenant (a cross-tenant user may name it), optionally of some types. */
+export const filterTestSchema = Joi.object({
+  filter: filterSchema.required(),
+  events: eventsList,
+  tenantId: Joi.string().uuid(),
+  limit: Joi.number().integer().min(1).max(FILTER_TEST_MAX_EVENTS).default(50),
+});
 
 /** The delivery log: newest first, optionally of one status or event, paged by the cursor of the previous page. */
 export const listDeliveriesSchema = Joi.object({

@@ -7,6 +7,12 @@ export interface WebhookSubscription {
   /** Event names or `*` (every business event). */
   events: string[];
   description: string;
+  /** A MongoDB-style query over the event data; only matching events are delivered. Null: every event. */
+  filter: Record<string, unknown> | null;
+  /** The most deliveries sent per second, over every worker; null: no limit. */
+  maxDeliveriesPerSecond: number | null;
+  /** Deliveries of one document (order, ASN, stock position) go out one at a time, in sequence order. */
+  ordered: boolean;
   active: boolean;
   /** Why the subscription was disabled (e.g. the subscriber answered 410), null when active or disabled by hand. */
   disabledReason: string | null;
@@ -32,6 +38,9 @@ export interface CreateSubscriptionInput {
   events: string[];
   tenantId?: string | null;
   description?: string;
+  filter?: Record<string, unknown> | null;
+  maxDeliveriesPerSecond?: number | null;
+  ordered?: boolean;
 }
 
 /** What a recover call did, self-describing for an admin screen. */
@@ -56,6 +65,9 @@ export interface UpdateSubscriptionInput {
   events?: string[];
   description?: string;
   active?: boolean;
+  filter?: Record<string, unknown> | null;
+  maxDeliveriesPerSecond?: number | null;
+  ordered?: boolean;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -83,10 +95,19 @@ export interface DeliveryAttempt {
   error: string | null;
   /** The start of the subscriber's answer, as much as the worker keeps. */
   responseBody: string | null;
+  /** The wait the subscriber asked for with Retry-After (ms), null when it did not. */
+  retryAfterMs: number | null;
   createdAt: Date;
 }
 
 /** Who is asking: a tenant-bound user sees its tenant's subscriptions only; null = cross-tenant user. */
 export interface ViewerScope {
   tenantId: string | null;
+}
+
+/** What a filter test found: how many of the latest events the filter would have let through. */
+export interface FilterTestResult {
+  tested: number;
+  matched: number;
+  events: Array<{ id: string; event: EventName; timestamp: string; matched: boolean }>;
 }

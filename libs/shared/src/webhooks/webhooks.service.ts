@@ -10,10 +10,12 @@ import { generateWebhookSecret } from './signing.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { assertDeliverableUrl, type UrlPolicy } from './url-guard.js';
 import { LIST_LIMIT_MAX, toPage, type CursorPosition, type ListPage } from '../integration/index.js';
+import { compileFilter, type EventFilter } from './event-filter.js';
 import { DeliveryLogRepository, type DeliveryLogQuery } from './delivery-log.repository.js';
 import {
   ATTEMPTS_SHOWN,
   createSubscriptionSchema,
+  filterTestSchema,
   listDeliveriesSchema,
   updateSubscriptionSchema,
 } from './webhook.schema.js';
@@ -21,6 +23,7 @@ import type {
   CreateSubscriptionInput,
   CreatedWebhookSubscription,
   DeliveryAttempt,
+  FilterTestResult,
   UpdateSubscriptionInput,
   ViewerScope,
   WebhookDelivery,
@@ -30,12 +33,21 @@ import type {
 export const SUBSCRIPTION_ENTITY = 'webhook_subscription';
 
 /** The fields an audit entry of a subscription change compares (never the secret). */
-const AUDITED_FIELDS = ['url', 'events', 'description', 'active', 'disabledReason'] as const;
+const AUDITED_FIELDS = [
+  'url',
+  'events',
+  'description',
+  'filter',
+  'maxDeliveriesPerSecond',
+  'ordered',
+  'active',
+  'disabledReason',
+] as const;
 
 /** What an audit entry keeps of a subscription that was created or deleted. */
 function snapshot(subscription: WebhookSubscription): Record<string, unknown> {
-  const { url, events, description, tenantId, active } = subscription;
-  return { url, events, description, tenantId, active };
+  const { url, events, description, filter, maxDeliveriesPerSecond, ordered, tenantId, active } = subscription;
+  return { url, events, description, filter, maxDeliveriesPerSecond, ordered, tenantId, active };
 }
 
 /** Subscription administration, each change audited in its transaction. Delivery itself is WebhookDeliveryService's. */
@@ -76,6 +88,9 @@ export class WebhooksService {
           url,
           events: input.events,
           description: input.description ?? '',
+          filter: input.filter ?? null,
+          maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
+          ordered: input.ordered ?? false,
           secretSealed: this.secrets.seal(secret),
           createdBy: actorUserId,
         },
@@ -195,6 +210,24 @@ export class WebhooksService {
       const deliveryId = await this.repository.insertDelivery(event.id, id, transaction);
       return (await this.repository.findDelivery(id, deliveryId, transaction))!;
     });
+  }
+
+  /**
+   * Tries a filter on the latest events (of `tenantId`, already scoped by the caller; null = every tenant's),
+   * as the fan-out would: how many of them the filter lets through, and which.
+   */
+  async filterTest(body: unknown, tenantId: string | null): Promise<FilterTestResult> {
+    const input = validate<{ filter: EventFilter; events?: string[]; limit: number }>(filterTestSchema, body);
+    const test = compileFilter(input.filter);
+    const events = input.events && !input.events.includes('*') ? input.events : null;
+    const rows = await this.repository.latestEvents({ tenantId, events, limit: input.limit });
+    const tested = rows.map((row) => ({
+      id: row.id,
+      event: row.event,
+      timestamp: row.occurredAt.toISOString(),
+      matched: test(row.data),
+    }));
+    return { tested: tested.length, matched: tested.filter((row) => row.matched).length, events: tested };
   }
 
   /** One audit entry about a subscription, in the transaction of the change it describes. */

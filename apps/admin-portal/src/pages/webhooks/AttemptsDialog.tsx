@@ -35,6 +35,7 @@ export function AttemptsDialog(props: { subscriptionId: string; delivery: Webhoo
               <Table.Th>Run</Table.Th>
               <Table.Th>Status</Table.Th>
               <Table.Th>Time</Table.Th>
+              <Table.Th>Retry-After</Table.Th>
               <Table.Th>Error or answer</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -45,6 +46,9 @@ export function AttemptsDialog(props: { subscriptionId: string; delivery: Webhoo
                 <Table.Td>{attempt.run}</Table.Td>
                 <Table.Td className="mono">{attempt.statusCode ?? '—'}</Table.Td>
                 <Table.Td>{`${Math.round(attempt.latencyMs)} ms`}</Table.Td>
+                <Table.Td title="The wait the receiver asked for before the next attempt">
+                  {attempt.retryAfterMs === null ? '—' : formatWait(attempt.retryAfterMs)}
+                </Table.Td>
                 <Table.Td>
                   {attempt.error && <Text size="sm">{attempt.error}</Text>}
                   {attempt.responseBody && (
@@ -60,4 +64,12 @@ export function AttemptsDialog(props: { subscriptionId: string; delivery: Webhoo
       )}
     </Modal>
   );
+}
+
+/** A Retry-After wait as the receiver likely wrote it: seconds, or minutes and hours when long. */
+function formatWait(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7_200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3_600).toFixed(1)} h`;
 }

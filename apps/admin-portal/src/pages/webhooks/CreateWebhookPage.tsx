@@ -6,7 +6,7 @@ import { usePrincipal } from '../../auth';
 import { ErrorNotice, PageHeader, useApi, useTenants } from '../../components';
 import { loadEventTypes } from './event-types';
 import { SecretOnce } from './SecretOnce';
-import { WebhookForm, initialValues } from './WebhookForm';
+import { WebhookForm, initialValues, parseFilter } from './WebhookForm';
 
 /** Registers a subscription; on success its signing secret is shown this once. */
 export default function CreateWebhookPage() {
@@ -49,6 +49,8 @@ export default function CreateWebhookPage() {
         onCancel={() => navigate('/webhooks')}
         onSubmit={async (values) => {
           setError(undefined);
+          const parsed = parseFilter(values.filter);
+          if ('problem' in parsed) return setError(new Error(parsed.problem));
           try {
             setCreated(
               await webhooksApi.create({
@@ -57,6 +59,9 @@ export default function CreateWebhookPage() {
                 events: values.events as WebhookInput['events'],
                 description: values.description,
                 tenantId: values.tenantId || null,
+                filter: parsed.filter,
+                maxDeliveriesPerSecond: values.maxDeliveriesPerSecond === '' ? null : values.maxDeliveriesPerSecond,
+                ordered: values.ordered,
               }),
             );
           } catch (failure) {

@@ -3,7 +3,7 @@ import { useNavigate, useParams } from 'react-router';
 import { webhooksApi } from '../../api';
 import { ErrorNotice, Loading, PageHeader, useApi } from '../../components';
 import { loadEventTypes } from './event-types';
-import { WebhookForm, initialValues, type WebhookFormValues } from './WebhookForm';
+import { WebhookForm, initialValues, parseFilter, type WebhookFormValues } from './WebhookForm';
 
 /** Edits URL, events and description; only what changed is sent. The tenant is fixed at creation. */
 export default function EditWebhookPage() {
@@ -32,11 +32,26 @@ export default function EditWebhookPage() {
         onCancel={() => navigate(`/webhooks/${id}`)}
         onSubmit={async (values) => {
           setError(undefined);
-          const fields: Array<keyof WebhookFormValues> = ['url', 'events', 'description'];
+          const parsed = parseFilter(values.filter);
+          if ('problem' in parsed) return setError(new Error(parsed.problem));
+          const fields: Array<keyof WebhookFormValues> = [
+            'url',
+            'events',
+            'description',
+            'filter',
+            'maxDeliveriesPerSecond',
+            'ordered',
+          ];
+          const sent = {
+            ...values,
+            url: values.url.trim(),
+            filter: parsed.filter,
+            maxDeliveriesPerSecond: values.maxDeliveriesPerSecond === '' ? null : values.maxDeliveriesPerSecond,
+          };
           const patch = Object.fromEntries(
             fields
               .filter((field) => JSON.stringify(values[field]) !== JSON.stringify(before[field]))
-              .map((field) => [field, field === 'url' ? values.url.trim() : values[field]]),
+              .map((field) => [field, sent[field]]),
           );
           try {
             if (Object.keys(patch).length) await webhooksApi.update(id, patch);

@@ -1,6 +1,25 @@
-import { Button, Checkbox, Group, Paper, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  NumberInput,
+  Paper,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import type { EventType, Tenant, WebhookSubscription } from '../../api';
+import {
+  ApiError,
+  webhooksApi,
+  type EventType,
+  type FilterTestInput,
+  type Tenant,
+  type WebhookSubscription,
+} from '../../api';
 import { Loading, TenantField } from '../../components';
 import classes from './WebhookForm.module.css';
 
@@ -11,6 +30,11 @@ export interface WebhookFormValues {
   events: string[];
   description: string;
   tenantId: string;
+  /** The filter as JSON text; empty: no filter. */
+  filter: string;
+  /** Empty: no limit. */
+  maxDeliveriesPerSecond: number | '';
+  ordered: boolean;
 }
 
 export function initialValues(subscription?: WebhookSubscription): WebhookFormValues {
@@ -19,7 +43,85 @@ export function initialValues(subscription?: WebhookSubscription): WebhookFormVa
     events: subscription?.events ?? [],
     description: subscription?.description ?? '',
     tenantId: subscription?.tenantId ?? '',
+    filter: subscription?.filter ? JSON.stringify(subscription.filter, null, 2) : '',
+    maxDeliveriesPerSecond: subscription?.maxDeliveriesPerSecond ?? '',
+    ordered: subscription?.ordered ?? false,
   };
+}
+
+/** The filter text as the API takes it: null when empty; a message when it is not a JSON object. */
+export function parseFilter(text: string): { filter: Record<string, unknown> | null } | { problem: string } {
+  if (!text.trim()) return { filter: null };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { problem: 'The filter must be a JSON object' };
+    return { filter: value as Record<string, unknown> };
+  } catch {
+    return { problem: 'The filter is not valid JSON' };
+  }
+}
+
+/** The filter field, with a test of the filter against the latest events of the subscription's tenant. */
+function FilterEditor(props: { value: string; events: string[]; tenantId: string; onChange: (text: string) => void }) {
+  const [result, setResult] = useState<{ tone: 'blue' | 'red'; text: string }>();
+  const [busy, setBusy] = useState(false);
+  const test = async () => {
+    const parsed = parseFilter(props.value);
+    if ('problem' in parsed) return setResult({ tone: 'red', text: parsed.problem });
+    if (!parsed.filter) return setResult({ tone: 'blue', text: 'No filter: every event of the chosen types is sent' });
+    setBusy(true);
+    try {
+      const answer = await webhooksApi.filterTest({
+        filter: parsed.filter,
+        // The names the form offers are the API's own event-type catalogue.
+        events: props.events.length ? (props.events as FilterTestInput['events']) : undefined,
+        tenantId: props.tenantId || undefined,
+        limit: 50,
+      });
+      setResult({
+        tone: 'blue',
+        text:
+          answer.tested === 0
+            ? 'No recent events to try the filter on'
+            : `Would have matched ${answer.matched} of the latest ${answer.tested} events`,
+      });
+    } catch (failure) {
+      const detail = failure instanceof ApiError ? failure.details.find((entry) => entry.path === 'filter') : undefined;
+      setResult({
+        tone: 'red',
+        text: detail?.message ?? (failure instanceof Error ? failure.message : 'The filter could not be tested'),
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Stack gap={6}>
+      <Textarea
+        label="Filter"
+        description='Optional: a MongoDB-style query over the event data, e.g. { "warehouseCode": { "$in": ["MAIN"] } }. Operators: $eq $ne $in $nin $gt $gte $lt $lte $exists $not $and $or $nor'
+        classNames={{ input: 'mono' }}
+        autosize
+        minRows={3}
+        value={props.value}
+        onChange={(event) => {
+          setResult(undefined);
+          props.onChange(event.currentTarget.value);
+        }}
+      />
+      <Group gap="sm">
+        <Button variant="light" size="xs" loading={busy} onClick={test}>
+          Test against recent events
+        </Button>
+      </Group>
+      {result && (
+        <Alert color={result.tone} variant="light" role="status">
+          {result.text}
+        </Alert>
+      )}
+    </Stack>
+  );
 }
 
 /** Every event the subscription may ask for, one checkbox each; "all business events" covers those `*` includes. */
@@ -108,6 +210,29 @@ export function WebhookForm(props: {
           ) : (
             <Loading label="Loading event types" />
           )}
+          <FilterEditor
+            value={values.filter}
+            events={values.events}
+            tenantId={values.tenantId}
+            onChange={(filter) => set('filter', filter)}
+          />
+          <NumberInput
+            label="Max deliveries per second"
+            description="Optional: the most requests this URL is sent per second, over every worker"
+            placeholder="No limit"
+            min={1}
+            max={10000}
+            allowDecimal={false}
+            maw={320}
+            value={values.maxDeliveriesPerSecond}
+            onChange={(value) => set('maxDeliveriesPerSecond', typeof value === 'number' ? value : '')}
+          />
+          <Switch
+            label="Ordered per document"
+            description="Events of one order, ASN or stock position go out one at a time, in sequence order; a failing one holds back only its own document"
+            checked={values.ordered}
+            onChange={(event) => set('ordered', event.currentTarget.checked)}
+          />
           <Textarea
             label="Description"
             autosize

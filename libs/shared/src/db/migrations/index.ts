@@ -20,6 +20,8 @@ import { refreshTokenFamilies } from './0030-refresh-token-families.js';
 import { partitionedRequestLog } from './0035-partitioned-request-log.js';
 import { listFilterIndexes } from './0036-list-filter-indexes.js';
 import { imports } from './0040-imports.js';
+import { webhookFilters } from './0045-webhook-filters.js';
+import { webhookRateOrder } from './0046-webhook-rate-order.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -44,4 +46,6 @@ export const migrations: Migration[] = [
   partitionedRequestLog,
   listFilterIndexes,
   imports,
+  webhookFilters,
+  webhookRateOrder,
 ];

@@ -131,6 +131,10 @@ describe('admin API OpenAPI document', () => {
     const stats = await request(gateway.url, 'GET', `/api/v1/api-keys/${created.body.id}/stats`, { token });
     const overview = await request(gateway.url, 'GET', '/api/v1/overview', { token });
     const users = await request(gateway.url, 'GET', '/api/v1/users?limit=1', { token });
+    const subscription = await request(gateway.url, 'POST', '/api/v1/webhooks', {
+      token,
+      body: { url: 'https://93.184.215.14/hooks', events: ['order.shipped'], ordered: true },
+    });
 
     expect(Object.keys(me.body)).toEqual(expect.arrayContaining(required('User')));
     expect(Object.keys(record.body)).toEqual(expect.arrayContaining(required('UserRecord')));
@@ -139,6 +143,10 @@ describe('admin API OpenAPI document', () => {
     expect(Object.keys(overview.body)).toEqual(expect.arrayContaining(required('Overview')));
     expect(Object.keys(users.body[0])).toEqual(expect.arrayContaining(required('UserRecord')));
     expect(required('UserRecord')).toEqual(expect.arrayContaining(['canManage', 'canSetCredentials']));
+    expect(Object.keys(subscription.body)).toEqual(expect.arrayContaining(required('CreatedWebhookSubscription')));
+    expect(required('WebhookSubscription')).toEqual(
+      expect.arrayContaining(['filter', 'maxDeliveriesPerSecond', 'ordered']),
+    );
     expect(document.components.schemas.Role.enum).toContain(me.body.role);
   });
 });

@@ -1,5 +1,5 @@
 import { api, apiAll } from './client';
-import type { ApiKey, ApiKeyInput, ApiKeyStats, AuditEntry, CreatedApiKey } from './types';
+import type { ApiKey, ApiKeyInput, ApiKeyPatch, ApiKeyStats, AuditEntry, CreatedApiKey } from './types';
 
 const base = '/api-keys';
 
@@ -8,8 +8,7 @@ export const apiKeysApi = {
   list: (query: { tenantId?: string; expiringWithin?: string } = {}) => apiAll<ApiKey>(base, query),
   get: (id: string) => api.get<ApiKey>(`${base}/${encodeURIComponent(id)}`),
   create: (input: ApiKeyInput) => api.post<CreatedApiKey>(base, input),
-  update: (id: string, input: Partial<Omit<ApiKeyInput, 'tenantId'>>) =>
-    api.patch<ApiKey>(`${base}/${encodeURIComponent(id)}`, input),
+  update: (id: string, input: ApiKeyPatch) => api.patch<ApiKey>(`${base}/${encodeURIComponent(id)}`, input),
   revoke: (id: string) => api.post<ApiKey>(`${base}/${encodeURIComponent(id)}/revoke`),
   activate: (id: string) => api.post<ApiKey>(`${base}/${encodeURIComponent(id)}/activate`),
   /** A new raw key for the same key, answered once; the old one keeps working for `graceSeconds`. */

@@ -1,17 +1,8 @@
 import { apiPage } from './client';
-import type { AuditEntry } from './types';
+import type { AuditEntry, AuditQuery } from './types';
 
-export interface AuditFilter {
-  entityType?: string;
-  entityId?: string;
-  action?: string;
-  actorEmail?: string;
-  /** ISO instants; `to` is exclusive. */
-  from?: string;
-  to?: string;
-  limit?: number;
-  cursor?: string;
-}
+/** ISO instants; `to` is exclusive. */
+export type AuditFilter = AuditQuery;
 
 export const auditApi = {
   /** Newest first, one page at a time. */

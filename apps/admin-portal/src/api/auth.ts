@@ -1,13 +1,11 @@
 import { apiRequest } from './client';
-import type { PublicUser } from './types';
+import type { components } from './schema';
 
-export interface SessionAnswer {
-  accessToken: string;
-}
+export type SessionAnswer = components['schemas']['RenewedSession'];
 
 /** Signs in; the refresh token is set by the API as an httpOnly cookie and never reaches this page. */
 export function signIn(email: string, password: string) {
-  return apiRequest<SessionAnswer & { user: PublicUser }>('POST', '/auth/login', {
+  return apiRequest<components['schemas']['Session']>('POST', '/auth/login', {
     anonymous: true,
     body: { email, password, refreshCookie: true },
   });

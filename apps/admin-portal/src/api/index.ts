@@ -21,3 +21,4 @@ export type * from './users';
 export { auditApi } from './audit';
 export type * from './audit';
 export type * from './types';
+export { roleValues } from './types';

@@ -142,7 +142,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign out a browser session: its refresh cookie is cleared */
+    /**
+     * End a session: the refresh token's family (the body's token, else the cookie's) is revoked
+     * @description The cookie is cleared. Always 204, with or without a token (an expired session may sign out; signing out twice is no error), so the answer tells nothing about the token.
+     */
     post: {
       parameters: {
         query?: never;
@@ -150,7 +153,11 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['Refresh'];
+        };
+      };
       responses: {
         /** @description signed out */
         204: {
@@ -158,6 +165,15 @@ export interface paths {
             [name: string]: unknown;
           };
           content?: never;
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
         };
       };
     };
@@ -654,6 +670,8 @@ export interface paths {
           status?: 'active' | 'inactive' | 'locked';
           role?: 'admin' | 'manager' | 'supervisor' | 'operator' | 'viewer';
           q?: string;
+          limit?: number;
+          cursor?: string;
         };
         header?: never;
         path?: never;
@@ -661,9 +679,13 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description the users */
+        /** @description one page, by e-mail */
         200: {
           headers: {
+            /** @description pass it back as cursor for the next page; absent on the last page */
+            'X-Next-Cursor'?: string;
+            /** @description RFC 8288 rel="next": this query with the next cursor */
+            Link?: string;
             [name: string]: unknown;
           };
           content: {
@@ -1146,6 +1168,8 @@ export interface paths {
       parameters: {
         query?: {
           tenantId?: string;
+          limit?: number;
+          cursor?: string;
           expiringWithin?: string;
         };
         header?: never;
@@ -1154,9 +1178,13 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description the keys */
+        /** @description one page */
         200: {
           headers: {
+            /** @description pass it back as cursor for the next page; absent on the last page */
+            'X-Next-Cursor'?: string;
+            /** @description RFC 8288 rel="next": this query with the next cursor */
+            Link?: string;
             [name: string]: unknown;
           };
           content: {
@@ -1857,6 +1885,82 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/webhooks/filter-test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Try a filter on the tenant's latest events (of the types named): how many it would have let through */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['FilterTest'];
+        };
+      };
+      responses: {
+        /** @description what the filter matched */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['FilterTestResult'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhooks': {
     parameters: {
       query?: never;
@@ -1869,6 +1973,8 @@ export interface paths {
       parameters: {
         query?: {
           tenantId?: string;
+          limit?: number;
+          cursor?: string;
         };
         header?: never;
         path?: never;
@@ -1876,9 +1982,13 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description the subscriptions */
+        /** @description one page */
         200: {
           headers: {
+            /** @description pass it back as cursor for the next page; absent on the last page */
+            'X-Next-Cursor'?: string;
+            /** @description RFC 8288 rel="next": this query with the next cursor */
+            Link?: string;
             [name: string]: unknown;
           };
           content: {
@@ -2100,7 +2210,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Change a subscription (url, events, description, active) */
+    /** Change a subscription (url, events, description, filter, rate, order, active) */
     patch: {
       parameters: {
         query?: never;
@@ -3361,6 +3471,322 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The newest imports of the entities whose module the reader may read
+     * @description Modules by entity: items: warehouses, partners: warehouses, locations: warehouses, asn: inbound, orders: orders. A tenant-bound user sees its tenant's imports only.
+     */
+    get: {
+      parameters: {
+        query?: {
+          tenantId?: string;
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the imports, newest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Import'][];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /**
+     * Import a file of entries (NDJSON, or CSV for items, partners and locations), gzip allowed
+     * @description Needs write permission of the entity's module (items: warehouses, partners: warehouses, locations: warehouses, asn: inbound, orders: orders). The body is the file, streamed into PostgreSQL; the answer comes once every row is stored. Rows that are not valid are listed by /imports/{id}/errors.
+     */
+    post: {
+      parameters: {
+        query: {
+          entity: 'items' | 'partners' | 'locations' | 'asn' | 'orders';
+          tenantId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/x-ndjson': string;
+          'text/csv': string;
+        };
+      };
+      responses: {
+        /** @description stored; the import runs in the background */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ImportAccepted'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission of the import's module */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description UNSUPPORTED_MEDIA_TYPE: neither NDJSON nor CSV, or CSV for asn or orders */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description TOO_MANY_IMPORTS: too many queued or running */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One import and how far it got */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the import */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Import'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /** Cancel an import: rows written stay written; the answer says how far it got */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description cancelled */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Import'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission of the import's module */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description INVALID_STATE: the import had finished */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/imports/{id}/errors': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the failed rows */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/x-ndjson': string;
+            'text/csv': string;
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3455,6 +3881,10 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+      /** @description whether the reader may change, disable, enable and unlock this user */
+      canManage: boolean;
+      /** @description whether the reader may set this user's password and e-mail */
+      canSetCredentials: boolean;
     };
     Session: {
       /** @description absent when the refresh token was set as a cookie (refreshCookie: true) */
@@ -3645,6 +4075,12 @@ export interface components {
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
+      /** @description a MongoDB-style query over the event data; null: every event */
+      filter: Record<string, unknown> | null;
+      /** @description the most deliveries per second; null: no limit */
+      maxDeliveriesPerSecond: number | null;
+      /** @description one document's events go out one at a time, in sequence order */
+      ordered: boolean;
       active: boolean;
       /** @description why the service disabled it; null when active or disabled by hand */
       disabledReason: string | null;
@@ -3679,6 +4115,12 @@ export interface components {
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
+      /** @description a MongoDB-style query over the event data; null: every event */
+      filter: Record<string, unknown> | null;
+      /** @description the most deliveries per second; null: no limit */
+      maxDeliveriesPerSecond: number | null;
+      /** @description one document's events go out one at a time, in sequence order */
+      ordered: boolean;
       active: boolean;
       /** @description why the service disabled it; null when active or disabled by hand */
       disabledReason: string | null;
@@ -3734,6 +4176,8 @@ export interface components {
       error: string | null;
       /** @description the start of the subscriber's answer */
       responseBody: string | null;
+      /** @description the wait the receiver asked for with Retry-After; null: none */
+      retryAfterMs: number | null;
       /** Format: date-time */
       createdAt: string;
     };
@@ -3744,6 +4188,20 @@ export interface components {
       includedInWildcard: boolean;
       /** @description the JSON Schema of the event data */
       dataSchema: Record<string, unknown>;
+    };
+    FilterTestResult: {
+      /** @description the latest events read */
+      tested: number;
+      /** @description of them, those the filter lets through */
+      matched: number;
+      events: {
+        /** Format: uuid */
+        id: string;
+        event: string;
+        /** Format: date-time */
+        timestamp: string;
+        matched: boolean;
+      }[];
     };
     RecoverResult: {
       /** Format: date-time */
@@ -3805,6 +4263,52 @@ export interface components {
             failed: number;
           }[]
         | null;
+    };
+    Import: {
+      /** @description import-<uuid> */
+      jobId: string;
+      /** @constant */
+      type: 'import';
+      /** @enum {string} */
+      entity: 'items' | 'partners' | 'locations' | 'asn' | 'orders';
+      /** @enum {string} */
+      format: 'ndjson' | 'csv';
+      /** @enum {string} */
+      state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+      /** @description rows in the file */
+      total: number;
+      /** @description rows of the chunks written so far */
+      processed: number;
+      created: number;
+      updated: number;
+      /** @description rows refused; listed by /imports/{id}/errors */
+      failed: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      startedAt: string | null;
+      /** Format: date-time */
+      finishedAt: string | null;
+      /** @description the integration API's status path */
+      statusUrl: string;
+      /** @description the integration API's errors path */
+      errorsUrl: string;
+      /** @description the upload request */
+      requestId: string;
+      /** @description why a failed import failed */
+      error?: string;
+    };
+    ImportAccepted: {
+      /** @constant */
+      status: 'accepted';
+      /** @description import-<uuid> */
+      jobId: string;
+      statusUrl: string;
+      /**
+       * Format: uuid
+       * @description the id of this request (X-Request-Id)
+       */
+      requestId: string;
     };
     /** @description the order, its lines, pickTasks and summary, as the integration inquiry shows it */
     OrderInquiry: Record<string, unknown>;
@@ -3908,6 +4412,26 @@ export interface components {
       /** @default 0 */
       graceSeconds?: number;
     };
+    FilterTest: {
+      filter: unknown[] | boolean | number | Record<string, unknown> | string | null;
+      events?: (
+        | '*'
+        | 'asn.received'
+        | 'asn.completed'
+        | 'order.allocated'
+        | 'order.released'
+        | 'order.shipped'
+        | 'order.cancelled'
+        | 'stock.adjusted'
+        | 'cyclecount.variance'
+        | 'import.completed'
+        | 'webhook.disabled'
+      )[];
+      /** Format: uuid */
+      tenantId?: string;
+      /** @default 50 */
+      limit?: number;
+    };
     CreateSubscription: {
       url: string;
       events: (
@@ -3920,11 +4444,15 @@ export interface components {
         | 'order.cancelled'
         | 'stock.adjusted'
         | 'cyclecount.variance'
+        | 'import.completed'
         | 'webhook.disabled'
       )[];
       /** Format: uuid */
       tenantId?: string | null;
       description?: string;
+      filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
+      maxDeliveriesPerSecond?: number | null;
+      ordered?: boolean;
     };
     UpdateSubscription: {
       url?: string;
@@ -3938,10 +4466,14 @@ export interface components {
         | 'order.cancelled'
         | 'stock.adjusted'
         | 'cyclecount.variance'
+        | 'import.completed'
         | 'webhook.disabled'
       )[];
       description?: string;
       active?: boolean;
+      filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
+      maxDeliveriesPerSecond?: number | null;
+      ordered?: boolean;
     };
     RotateSecret: {
       /** @default 86400 */
@@ -4012,6 +4544,9 @@ export const pathsUsersGetParametersQueryRoleValues: ReadonlyArray<
 export const pathsWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/webhooks/{id}/deliveries']['get']['parameters']['query']['status']
 > = ['pending', 'succeeded', 'failed'];
+export const pathsImportsPostParametersQueryEntityValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/imports']['post']['parameters']['query']['entity']
+> = ['items', 'partners', 'locations', 'asn', 'orders'];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Role']> = [
   'admin',
   'manager',
@@ -4035,6 +4570,24 @@ export const userRecordStatusValues: ReadonlyArray<
 export const webhookDeliveryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['WebhookDelivery']['status']
 > = ['pending', 'succeeded', 'failed'];
+export const importEntityValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Import']['entity']> = [
+  'items',
+  'partners',
+  'locations',
+  'asn',
+  'orders',
+];
+export const importFormatValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Import']['format']> = [
+  'ndjson',
+  'csv',
+];
+export const importStateValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Import']['state']> = [
+  'queued',
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+];
 export const createUserRoleValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['CreateUser']['role']> = [
   'admin',
   'manager',
@@ -4061,6 +4614,21 @@ export const updateUserAdminModulesValues: ReadonlyArray<
 export const updateUserAdminModulesWriteValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateUser']['adminModulesWrite']
 > = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+export const filterTestEventsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['FilterTest']['events']
+> = [
+  '*',
+  'asn.received',
+  'asn.completed',
+  'order.allocated',
+  'order.released',
+  'order.shipped',
+  'order.cancelled',
+  'stock.adjusted',
+  'cyclecount.variance',
+  'import.completed',
+  'webhook.disabled',
+];
 export const createSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['events']
 > = [
@@ -4073,6 +4641,7 @@ export const createSubscriptionEventsValues: ReadonlyArray<
   'order.cancelled',
   'stock.adjusted',
   'cyclecount.variance',
+  'import.completed',
   'webhook.disabled',
 ];
 export const updateSubscriptionEventsValues: ReadonlyArray<
@@ -4087,6 +4656,7 @@ export const updateSubscriptionEventsValues: ReadonlyArray<
   'order.cancelled',
   'stock.adjusted',
   'cyclecount.variance',
+  'import.completed',
   'webhook.disabled',
 ];
 export type operations = Record<string, never>;

@@ -1,27 +1,13 @@
 import { api, apiAll } from './client';
-import type { AdminModule, Role, UserRecord } from './types';
+import type { components, paths } from './schema';
+import type { UserRecord } from './types';
 
 export type UserStatus = UserRecord['status'];
-
-export interface UserFilter {
-  q?: string;
-  role?: Role;
-  status?: UserStatus;
-}
-
-export interface NewUserInput {
-  email: string;
-  password: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  tenantId?: string | null;
-  adminModules: AdminModule[];
-  adminModulesWrite: AdminModule[];
-}
-
+/** The list's filters; its pages are read to the end (apiAll). */
+export type UserFilter = Omit<NonNullable<paths['/users']['get']['parameters']['query']>, 'limit' | 'cursor'>;
+export type NewUserInput = components['schemas']['CreateUser'];
 /** `email` and `password` of another user: admins only (the user's `canSetCredentials`). */
-export type UserPatch = Partial<NewUserInput>;
+export type UserPatch = components['schemas']['UpdateUser'];
 
 const base = '/users';
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;

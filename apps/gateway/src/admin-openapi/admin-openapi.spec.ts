@@ -15,7 +15,7 @@ import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH, ADMIN_ROUTES } from './admin-opena
 
 interface Layer {
   rawPath?: unknown;
-  route?: { path: string; methods: Record<string, boolean> };
+  route?: { path: string | string[]; methods: Record<string, boolean> };
   handle?: { stack?: Layer[] };
 }
 
@@ -27,9 +27,11 @@ function routesOf(stack: Layer[], prefix = ''): string[] {
   return stack.flatMap((layer) => {
     if (layer.route) {
       const { path, methods } = layer.route;
+      // A handler mounted on several paths at once (the sign-in throttle) is one route per path.
+      const paths = Array.isArray(path) ? path : [path];
       return Object.keys(methods)
         .filter((method) => methods[method])
-        .map((method) => `${method.toUpperCase()} ${prefix}${path === '/' ? '' : path}`);
+        .flatMap((method) => paths.map((one) => `${method.toUpperCase()} ${prefix}${one === '/' ? '' : one}`));
     }
     if (!layer.handle?.stack) return [];
     const mount = typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? layer.rawPath : '';
@@ -128,12 +130,23 @@ describe('admin API OpenAPI document', () => {
     const record = await request(gateway.url, 'GET', `/api/v1/users/${me.body.id}`, { token });
     const stats = await request(gateway.url, 'GET', `/api/v1/api-keys/${created.body.id}/stats`, { token });
     const overview = await request(gateway.url, 'GET', '/api/v1/overview', { token });
+    const users = await request(gateway.url, 'GET', '/api/v1/users?limit=1', { token });
+    const subscription = await request(gateway.url, 'POST', '/api/v1/webhooks', {
+      token,
+      body: { url: 'https://93.184.215.14/hooks', events: ['order.shipped'], ordered: true },
+    });
 
     expect(Object.keys(me.body)).toEqual(expect.arrayContaining(required('User')));
     expect(Object.keys(record.body)).toEqual(expect.arrayContaining(required('UserRecord')));
     expect(Object.keys(created.body)).toEqual(expect.arrayContaining(required('CreatedApiKey')));
     expect(Object.keys(stats.body)).toEqual(expect.arrayContaining(required('ApiKeyStats')));
     expect(Object.keys(overview.body)).toEqual(expect.arrayContaining(required('Overview')));
+    expect(Object.keys(users.body[0])).toEqual(expect.arrayContaining(required('UserRecord')));
+    expect(required('UserRecord')).toEqual(expect.arrayContaining(['canManage', 'canSetCredentials']));
+    expect(Object.keys(subscription.body)).toEqual(expect.arrayContaining(required('CreatedWebhookSubscription')));
+    expect(required('WebhookSubscription')).toEqual(
+      expect.arrayContaining(['filter', 'maxDeliveriesPerSecond', 'ordered']),
+    );
     expect(document.components.schemas.Role.enum).toContain(me.body.role);
   });
 });

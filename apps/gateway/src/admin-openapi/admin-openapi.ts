@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/shared';
 import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
+import { IMPORT_ROUTES } from './imports.table.js';
 import { KEY_ROUTES } from './keys.table.js';
 import { OPERATION_ROUTES } from './operations.table.js';
 import { PEOPLE_ROUTES } from './people.table.js';
@@ -20,6 +21,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...KEY_ROUTES,
   ...WEBHOOK_ROUTES,
   ...OPERATION_ROUTES,
+  ...IMPORT_ROUTES,
 ];
 
 const BEARER = [{ BearerAuth: [] }];

@@ -1,5 +1,6 @@
 import type { PartialSchemaMap } from 'joi';
 import { Joi, adminModules, roles } from '@wms/shared';
+import { IMPORT_MODULES } from '../routes/imports.routes.js';
 
 /**
  * The answers of the admin API as joi schemas, by their component name in its OpenAPI document (the routes
@@ -75,6 +76,12 @@ const subscriptionKeys = {
   url: Joi.string(),
   events: Joi.array().items(Joi.string()).description('event names, or * for every business event'),
   description: Joi.string().allow(''),
+  filter: Joi.object()
+    .unknown(true)
+    .allow(null)
+    .description('a MongoDB-style query over the event data; null: every event'),
+  maxDeliveriesPerSecond: count.allow(null).description('the most deliveries per second; null: no limit'),
+  ordered: Joi.boolean().description("one document's events go out one at a time, in sequence order"),
   active: Joi.boolean(),
   disabledReason: Joi.string()
     .allow(null)
@@ -136,6 +143,8 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     lastLoginAt: instant.allow(null),
     createdAt: instant,
     updatedAt: instant,
+    canManage: Joi.boolean().description('whether the reader may change, disable, enable and unlock this user'),
+    canSetCredentials: Joi.boolean().description("whether the reader may set this user's password and e-mail"),
   }),
   Session: Joi.object(session)
     .keys({ accessToken: session.accessToken.required(), user: Joi.link('#User').required() })
@@ -189,6 +198,7 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     latencyMs: Joi.number().min(0),
     error: Joi.string().allow(null),
     responseBody: Joi.string().allow(null).description("the start of the subscriber's answer"),
+    retryAfterMs: count.allow(null).description('the wait the receiver asked for with Retry-After; null: none'),
     createdAt: instant,
   }),
   EventType: record({
@@ -197,6 +207,11 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     subscribable: Joi.boolean(),
     includedInWildcard: Joi.boolean(),
     dataSchema: described('the JSON Schema of the event data'),
+  }),
+  FilterTestResult: record({
+    tested: count.description('the latest events read'),
+    matched: count.description('of them, those the filter lets through'),
+    events: Joi.array().items(record({ id, event: Joi.string(), timestamp: instant, matched: Joi.boolean() })),
   }),
   RecoverResult: record({
     since: instant,
@@ -251,6 +266,30 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
       )
       .allow(null)
       .description('null unless a cross-tenant reader of api-keys and webhooks'),
+  }),
+  Import: record({
+    jobId: Joi.string().description('import-<uuid>'),
+    type: Joi.string().valid('import'),
+    entity: Joi.string().valid(...Object.keys(IMPORT_MODULES)),
+    format: Joi.string().valid('ndjson', 'csv'),
+    state: Joi.string().valid('queued', 'running', 'completed', 'failed', 'cancelled'),
+    total: count.description('rows in the file'),
+    processed: count.description('rows of the chunks written so far'),
+    created: count,
+    updated: count,
+    failed: count.description('rows refused; listed by /imports/{id}/errors'),
+    createdAt: instant,
+    startedAt: instant.allow(null),
+    finishedAt: instant.allow(null),
+    statusUrl: Joi.string().description("the integration API's status path"),
+    errorsUrl: Joi.string().description("the integration API's errors path"),
+    requestId: Joi.string().description('the upload request'),
+  }).keys({ error: Joi.string().description('why a failed import failed') }),
+  ImportAccepted: record({
+    status: Joi.string().valid('accepted'),
+    jobId: Joi.string().description('import-<uuid>'),
+    statusUrl: Joi.string(),
+    requestId,
   }),
   OrderInquiry: described('the order, its lines, pickTasks and summary, as the integration inquiry shows it'),
   ConfirmedPick: described("the pick task as the order inquiry shows it, with the order's orderStatus"),

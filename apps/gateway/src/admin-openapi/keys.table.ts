@@ -51,7 +51,11 @@ export const KEY_ROUTES: AdminRoute[] = [
     access: moduleAccess('api-keys', 'get'),
     summary: 'The keys the reader may see; expiringWithin (P14D) keeps those that stop working within it',
     query: listApiKeysQuerySchema,
-    responses: { 200: ok('the keys', listOf('ApiKey')), ...INVALID, ...GUARDED },
+    responses: {
+      200: { description: 'one page', body: listOf('ApiKey'), headers: NEXT_PAGE_HEADERS },
+      ...INVALID,
+      ...GUARDED,
+    },
   },
   keyAction('get', '/:id', 'One key', 'ApiKey'),
   keyAction('patch', '/:id', 'Change a key (not its tenant)', 'ApiKey', {

@@ -10,7 +10,17 @@ import {
   registerSchema,
   updateUserSchema,
 } from '@wms/shared';
-import { GUARDED, INVALID, NOT_FOUND, error, listOf, moduleAccess, ok, type AdminRoute } from './admin-route.js';
+import {
+  GUARDED,
+  INVALID,
+  NEXT_PAGE_HEADERS,
+  NOT_FOUND,
+  error,
+  listOf,
+  moduleAccess,
+  ok,
+  type AdminRoute,
+} from './admin-route.js';
 
 /** Sign-in and the session, tenants, warehouses, users and the overview. */
 export const PEOPLE_ROUTES: AdminRoute[] = [
@@ -52,8 +62,14 @@ export const PEOPLE_ROUTES: AdminRoute[] = [
     path: '/auth/logout',
     tag: 'auth',
     access: 'public',
-    summary: 'Sign out a browser session: its refresh cookie is cleared',
-    responses: { 204: { description: 'signed out' } },
+    summary: "End a session: the refresh token's family (the body's token, else the cookie's) is revoked",
+    description:
+      'The cookie is cleared. Always 204, with or without a token (an expired session may sign out; signing ' +
+      'out twice is no error), so the answer tells nothing about the token.',
+    body: refreshSchema,
+    bodyName: 'Refresh',
+    bodyRequired: false,
+    responses: { 204: { description: 'signed out' }, ...INVALID },
   },
   {
     method: 'post',
@@ -176,7 +192,11 @@ export const PEOPLE_ROUTES: AdminRoute[] = [
     access: moduleAccess('users', 'get'),
     summary: 'Users the reader may see, filtered by status, role and a part of e-mail or name',
     query: listUsersQuerySchema,
-    responses: { 200: ok('the users', listOf('UserRecord')), ...INVALID, ...GUARDED },
+    responses: {
+      200: { description: 'one page, by e-mail', body: listOf('UserRecord'), headers: NEXT_PAGE_HEADERS },
+      ...INVALID,
+      ...GUARDED,
+    },
   },
   ...(['get', 'patch'] as const).map((method): AdminRoute => ({
     method,

@@ -1,5 +1,6 @@
 import {
   createSubscriptionSchema,
+  filterTestSchema,
   listDeliveriesSchema,
   listSubscriptionsQuerySchema,
   recoverSchema,
@@ -41,6 +42,13 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
   }),
   webhook(
     'post',
+    '/filter-test',
+    "Try a filter on the tenant's latest events (of the types named): how many it would have let through",
+    { 200: ok('what the filter matched', 'FilterTestResult') },
+    { body: filterTestSchema, bodyName: 'FilterTest' },
+  ),
+  webhook(
+    'post',
     '',
     'Subscribe a URL to events; the signing secret is in this answer only',
     { 201: ok('created', 'CreatedWebhookSubscription') },
@@ -50,14 +58,14 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
     'get',
     '',
     'The subscriptions the reader may see',
-    { 200: ok('the subscriptions', listOf('WebhookSubscription')) },
+    { 200: { description: 'one page', body: listOf('WebhookSubscription'), headers: NEXT_PAGE_HEADERS } },
     { query: listSubscriptionsQuerySchema },
   ),
   webhook('get', '/:id', 'One subscription', { 200: ok('the subscription', 'WebhookSubscription') }),
   webhook(
     'patch',
     '/:id',
-    'Change a subscription (url, events, description, active)',
+    'Change a subscription (url, events, description, filter, rate, order, active)',
     { 200: ok('changed', 'WebhookSubscription') },
     { body: updateSubscriptionSchema, bodyName: 'UpdateSubscription' },
   ),

@@ -23,12 +23,14 @@ export const IMPORT_MODULES: Record<string, AdminModule> = {
   orders: 'orders',
 };
 
-const listQuery = Joi.object({
+/** GET /api/v1/imports: the query it validates (the admin OpenAPI document shows it). */
+export const listImportsQuerySchema = Joi.object({
   tenantId: Joi.string().guid(),
   limit: Joi.number().integer().min(1).max(500).default(100),
 });
 
-const uploadQuery = Joi.object({
+/** POST /api/v1/imports: the query it validates. */
+export const uploadImportQuerySchema = Joi.object({
   entity: Joi.string()
     .valid(...Object.keys(IMPORT_MODULES))
     .required(),
@@ -50,7 +52,7 @@ export function importsAdminRoutes(imports: ImportsService, tokens: TokenService
 
   router.get('/', async (req, res) => {
     const { tenantId: requested, limit } = validate<{ tenantId?: string; limit: number }>(
-      listQuery,
+      listImportsQuerySchema,
       req.query,
       'Invalid query',
     );
@@ -61,7 +63,7 @@ export function importsAdminRoutes(imports: ImportsService, tokens: TokenService
   });
 
   router.post('/', async (req, res) => {
-    const query = validate<{ entity: string; tenantId?: string }>(uploadQuery, req.query, 'Invalid query');
+    const query = validate<{ entity: string; tenantId?: string }>(uploadImportQuerySchema, req.query, 'Invalid query');
     const principal = req.principal!;
     if (!allowed(principal, query.entity, 'write'))
       throw AppError.forbidden(`Missing write permission for module ${IMPORT_MODULES[query.entity]}`);

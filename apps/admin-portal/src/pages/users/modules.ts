@@ -1,17 +1,24 @@
-import type { AdminModule, Principal, Role } from '../../api';
+import { roleValues, type AdminModule, type Principal, type Role } from '../../api';
 
-export const MODULES: Array<{ module: AdminModule; label: string }> = [
-  { module: 'users', label: 'Users' },
-  { module: 'api-keys', label: 'API keys' },
-  { module: 'webhooks', label: 'Webhooks' },
-  { module: 'audit', label: 'Audit log' },
-  { module: 'warehouses', label: 'Warehouses' },
-  { module: 'inbound', label: 'Inbound' },
-  { module: 'orders', label: 'Orders' },
-  { module: 'inventory', label: 'Inventory' },
-];
+/** A label for every module the API knows, in the order the portal lists them (a new module fails the typecheck here). */
+const MODULE_LABELS: Record<AdminModule, string> = {
+  users: 'Users',
+  'api-keys': 'API keys',
+  webhooks: 'Webhooks',
+  audit: 'Audit log',
+  warehouses: 'Warehouses',
+  inbound: 'Inbound',
+  orders: 'Orders',
+  inventory: 'Inventory',
+};
 
-export const ROLES: Role[] = ['admin', 'manager', 'supervisor', 'operator', 'viewer'];
+export const MODULES = (Object.keys(MODULE_LABELS) as AdminModule[]).map((module) => ({
+  module,
+  label: MODULE_LABELS[module],
+}));
+
+/** The roles from the highest rank to the lowest, as the API lists them. */
+export const ROLES: Role[] = [...roleValues];
 
 export type Access = 'none' | 'read' | 'write';
 

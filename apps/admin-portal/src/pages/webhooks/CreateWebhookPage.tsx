@@ -1,7 +1,7 @@
 import { Code, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { webhooksApi, type CreatedWebhookSubscription } from '../../api';
+import { webhooksApi, type CreatedWebhookSubscription, type WebhookInput } from '../../api';
 import { usePrincipal } from '../../auth';
 import { ErrorNotice, PageHeader, useApi, useTenants } from '../../components';
 import { loadEventTypes } from './event-types';
@@ -55,7 +55,8 @@ export default function CreateWebhookPage() {
             setCreated(
               await webhooksApi.create({
                 url: values.url.trim(),
-                events: values.events,
+                // The names the form offers are the API's own event-type catalogue.
+                events: values.events as WebhookInput['events'],
                 description: values.description,
                 tenantId: values.tenantId || null,
                 filter: parsed.filter,

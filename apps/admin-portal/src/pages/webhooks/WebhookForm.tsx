@@ -12,7 +12,14 @@ import {
   Textarea,
 } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError, webhooksApi, type EventType, type Tenant, type WebhookSubscription } from '../../api';
+import {
+  ApiError,
+  webhooksApi,
+  type EventType,
+  type FilterTestInput,
+  type Tenant,
+  type WebhookSubscription,
+} from '../../api';
 import { Loading, TenantField } from '../../components';
 import classes from './WebhookForm.module.css';
 
@@ -67,7 +74,8 @@ function FilterEditor(props: { value: string; events: string[]; tenantId: string
     try {
       const answer = await webhooksApi.filterTest({
         filter: parsed.filter,
-        events: props.events.length ? props.events : undefined,
+        // The names the form offers are the API's own event-type catalogue.
+        events: props.events.length ? (props.events as FilterTestInput['events']) : undefined,
         tenantId: props.tenantId || undefined,
         limit: 50,
       });

@@ -4,7 +4,15 @@
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
-COPY libs/shared/package.json libs/shared/package.json
+# Each library of libs/shared is a workspace package; their manifests first, so npm ci is cached apart.
+COPY libs/shared/platform/package.json libs/shared/platform/package.json
+COPY libs/shared/identity/package.json libs/shared/identity/package.json
+COPY libs/shared/api-keys/package.json libs/shared/api-keys/package.json
+COPY libs/shared/events/package.json libs/shared/events/package.json
+COPY libs/shared/warehouse/package.json libs/shared/warehouse/package.json
+COPY libs/shared/webhooks/package.json libs/shared/webhooks/package.json
+COPY libs/shared/overview/package.json libs/shared/overview/package.json
+COPY libs/shared/setup/package.json libs/shared/setup/package.json
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.base.json tsconfig.json ./
 COPY libs/shared libs/shared
@@ -18,8 +26,22 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/libs/shared/package.json ./libs/shared/package.json
-COPY --from=build /app/libs/shared/dist ./libs/shared/dist
+COPY --from=build /app/libs/shared/platform/package.json ./libs/shared/platform/package.json
+COPY --from=build /app/libs/shared/platform/dist ./libs/shared/platform/dist
+COPY --from=build /app/libs/shared/identity/package.json ./libs/shared/identity/package.json
+COPY --from=build /app/libs/shared/identity/dist ./libs/shared/identity/dist
+COPY --from=build /app/libs/shared/api-keys/package.json ./libs/shared/api-keys/package.json
+COPY --from=build /app/libs/shared/api-keys/dist ./libs/shared/api-keys/dist
+COPY --from=build /app/libs/shared/events/package.json ./libs/shared/events/package.json
+COPY --from=build /app/libs/shared/events/dist ./libs/shared/events/dist
+COPY --from=build /app/libs/shared/warehouse/package.json ./libs/shared/warehouse/package.json
+COPY --from=build /app/libs/shared/warehouse/dist ./libs/shared/warehouse/dist
+COPY --from=build /app/libs/shared/webhooks/package.json ./libs/shared/webhooks/package.json
+COPY --from=build /app/libs/shared/webhooks/dist ./libs/shared/webhooks/dist
+COPY --from=build /app/libs/shared/overview/package.json ./libs/shared/overview/package.json
+COPY --from=build /app/libs/shared/overview/dist ./libs/shared/overview/dist
+COPY --from=build /app/libs/shared/setup/package.json ./libs/shared/setup/package.json
+COPY --from=build /app/libs/shared/setup/dist ./libs/shared/setup/dist
 COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
 COPY --from=build /app/apps/admin-portal/dist ./apps/admin-portal/dist
 COPY --from=build /app/apps/ingest-worker/dist ./apps/ingest-worker/dist

@@ -16,7 +16,7 @@ const CAPABILITY_INDEX_ONLY = {
 const CONNECT_THROUGH_FACTORY = {
   selector: 'NewExpression[callee.name=/^(Redis|Cluster|IORedis)$/]',
   message:
-    "Connect with createRedis(config, role, name) from '@wms/shared': it knows the Redis shape (one node, Sentinel or cluster).",
+    "Connect with createRedis(config, role, name) from '@wms/platform': it knows the Redis shape (one node, Sentinel or cluster).",
 };
 
 export default tseslint.config(
@@ -64,16 +64,20 @@ export default tseslint.config(
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
             { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            // Layers: platform knows no capability; capabilities stand on the platform; setup composes them.
+            { sourceTag: 'layer:platform', onlyDependOnLibsWithTags: ['layer:platform'] },
+            { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
+            { sourceTag: 'layer:setup', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
           ],
         },
       ],
     },
   },
   {
-    // Request schemas use the service's joi (libs/shared/src/validation/joi.ts), whose strings refuse text
+    // Request schemas use the service's joi (libs/shared/platform/src/validation/joi.ts), whose strings refuse text
     // PostgreSQL cannot store and whose objects refuse prototype keys; joi's own types may still be imported.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['**/*.spec.ts', 'libs/shared/src/validation/joi.ts', 'libs/shared/src/config/**'],
+    ignores: ['**/*.spec.ts', 'libs/shared/platform/src/validation/joi.ts', 'libs/shared/platform/src/config/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -82,7 +86,7 @@ export default tseslint.config(
             {
               name: 'joi',
               message:
-                "Build schemas with the Joi exported by the shared validation (import { Joi } from '@wms/shared').",
+                "Build schemas with the Joi exported by the shared validation (import { Joi } from '@wms/platform').",
               allowTypeImports: true,
             },
           ],
@@ -103,7 +107,14 @@ export default tseslint.config(
             ['gateway', 'testing'],
             ['ingest-worker', 'testing'],
             ['webhook-worker', 'testing'],
-            ['shared', 'testing'],
+            ['shared-platform', 'testing'],
+            ['shared-identity', 'testing'],
+            ['shared-api-keys', 'testing'],
+            ['shared-events', 'testing'],
+            ['shared-warehouse', 'testing'],
+            ['shared-webhooks', 'testing'],
+            ['shared-overview', 'testing'],
+            ['shared-setup', 'testing'],
           ],
           depConstraints: [
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', 'type:test-util'] },
@@ -117,7 +128,7 @@ export default tseslint.config(
   {
     // One factory makes every Redis connection, so every user of Redis follows the configured shape.
     files: ['libs/**/*.ts'],
-    ignores: ['libs/shared/src/redis/**'],
+    ignores: ['libs/shared/platform/src/redis/**'],
     rules: { 'no-restricted-syntax': ['error', CONNECT_THROUGH_FACTORY] },
   },
   {
@@ -133,7 +144,7 @@ export default tseslint.config(
         'error',
         {
           selector: "CallExpression[callee.property.name='transaction'][callee.object.property.name='sequelize']",
-          message: "Open a transaction with unitOfWork(runtime.db, ...) from '@wms/shared'.",
+          message: "Open a transaction with unitOfWork(runtime.db, ...) from '@wms/platform'.",
         },
         CONNECT_THROUGH_FACTORY,
       ],
@@ -142,14 +153,14 @@ export default tseslint.config(
   {
     // A capability folder's index.ts is its public face: another folder imports that and nothing deeper,
     // so a folder can rearrange its files without breaking its neighbours.
-    files: ['libs/shared/src/*/**/*.ts'],
+    files: ['libs/shared/*/src/*/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [CAPABILITY_INDEX_ONLY] }],
     },
   },
   {
     // The lib's own root files (index.ts, services.ts) also enter a folder through its index.ts.
-    files: ['libs/shared/src/*.ts'],
+    files: ['libs/shared/*/src/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -167,7 +178,7 @@ export default tseslint.config(
   {
     // db/ is the floor the capabilities stand on (connection, migrations, the model registry): it may
     // read the config and log, and imports no capability, so no capability can loop back through it.
-    files: ['libs/shared/src/db/**/*.ts'],
+    files: ['libs/shared/platform/src/db/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -185,7 +196,7 @@ export default tseslint.config(
   },
   {
     // Inside db/migrations the parent is db/ itself.
-    files: ['libs/shared/src/db/migrations/*.ts'],
+    files: ['libs/shared/platform/src/db/migrations/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -15,11 +15,11 @@ async function restrictedImports(filePath: string, importPath: string): Promise<
 
 describe('module boundaries', () => {
   it.each([
-    ['libs/shared/src/users/probe.ts', '../auth/auth.service.js'],
-    ['libs/shared/src/outbound/probe.ts', '../db/migrations/0001-foundation.js'],
-    ['libs/shared/src/probe.ts', './users/users.service.js'],
-    ['libs/shared/src/db/probe.ts', '../users/index.js'],
-    ['libs/shared/src/db/migrations/probe.ts', '../../tenants/index.js'],
+    ['libs/shared/identity/src/users/probe.ts', '../auth/auth.service.js'],
+    ['libs/shared/warehouse/src/outbound/probe.ts', '../db/migrations/0001-foundation.js'],
+    ['libs/shared/setup/src/probe.ts', './users/users.service.js'],
+    ['libs/shared/platform/src/db/probe.ts', '../users/index.js'],
+    ['libs/shared/platform/src/db/migrations/probe.ts', '../../tenants/index.js'],
     ['apps/gateway/src/probe.ts', 'sequelize'],
   ])('%s may not import %s', async (file, target) => {
     expect(await restrictedImports(file, target)).toEqual(['no-restricted-imports']);
@@ -28,19 +28,19 @@ describe('module boundaries', () => {
   it.each([
     ['apps/gateway/src/probe.ts', '@wms/webhook-worker'],
     ['apps/gateway/src/probe.ts', '@wms/testing'],
-    ['libs/shared/src/users/probe.ts', '@wms/testing'],
-    ['libs/shared/src/users/probe.ts', '@wms/gateway'],
+    ['libs/shared/identity/src/users/probe.ts', '@wms/testing'],
+    ['libs/shared/identity/src/users/probe.ts', '@wms/gateway'],
   ])('%s may not depend on %s (Nx project tags)', async (file, target) => {
     expect(await restrictedImports(file, target)).toEqual(['@nx/enforce-module-boundaries']);
   });
 
   it.each([
-    ['apps/gateway/src/probe.ts', '@wms/shared'],
-    ['libs/shared/src/users/probe.ts', '../auth/index.js'],
-    ['libs/shared/src/users/probe.ts', './users.repository.js'],
-    ['libs/shared/src/probe.ts', './users/index.js'],
-    ['libs/shared/src/db/probe.ts', '../config/index.js'],
-    ['libs/shared/src/db/migrations/probe.ts', '../migration.js'],
+    ['apps/gateway/src/probe.ts', '@wms/platform'],
+    ['libs/shared/identity/src/users/probe.ts', '../auth/index.js'],
+    ['libs/shared/identity/src/users/probe.ts', './users.repository.js'],
+    ['libs/shared/setup/src/probe.ts', './users/index.js'],
+    ['libs/shared/platform/src/db/probe.ts', '../config/index.js'],
+    ['libs/shared/platform/src/db/migrations/probe.ts', '../migration.js'],
   ])('%s may import %s', async (file, target) => {
     expect(await restrictedImports(file, target)).toEqual([]);
   });

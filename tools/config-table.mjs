@@ -3,7 +3,7 @@
 // of the table that is there. `npm test` checks that README.md contains exactly this table.
 // Run after changing the schema (needs the built lib: `npx tsc -b` first):  node tools/config-table.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
-import { configTableMarkdown } from '@wms/shared';
+import { configTableMarkdown } from '@wms/platform';
 
 const file = new URL('../README.md', import.meta.url);
 const readme = readFileSync(file, 'utf8');

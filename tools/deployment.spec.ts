@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { configTableMarkdown, configVariables } from '@wms/shared';
+import { configTableMarkdown, configVariables } from '@wms/platform';
 
 // No Docker engine runs where the tests run, so the deployment files are checked by reading them.
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
@@ -136,7 +136,10 @@ describe('Dockerfile', () => {
   it('copies every file the apps need at run time', () => {
     for (const app of ['gateway', 'ingest-worker', 'webhook-worker'])
       expect(dockerfile).toContain(`/app/apps/${app}/dist`);
-    expect(dockerfile).toContain('/app/libs/shared/dist');
+    for (const library of readdirSync(join(root, 'libs/shared'), { withFileTypes: true }).filter((entry) =>
+      entry.isDirectory(),
+    ))
+      expect(dockerfile).toContain(`/app/libs/shared/${library.name}/dist`);
     expect(dockerfile).toContain('/app/apps/admin-portal/dist');
     expect(dockerfile).toContain('COPY tools/entrypoint.sh tools/start.mjs tools/wms.mjs ./tools/');
     expect(existsSync(join(root, '.dockerignore'))).toBe(true);

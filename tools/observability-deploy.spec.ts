@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
   closeRedis,
-  createIngestQueue,
   createRedis,
-  createWebhookDeliveryQueue,
   gatewayProcessMetrics,
   ingestProcessMetrics,
   loadConfig,
   webhookProcessMetrics,
   type ProcessMetrics,
-} from '@wms/shared';
+} from '@wms/platform';
+import { createIngestQueue } from '@wms/warehouse';
+import { createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseExposition, testEnv, uniqueRedisPrefix } from '@wms/testing';
 
 // No Docker engine runs where the tests run: the observability profile is checked by reading its files,

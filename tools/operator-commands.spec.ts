@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ACCOUNT_NOT_ACTIVE } from '@wms/shared';
+import { ACCOUNT_NOT_ACTIVE } from '@wms/identity';
 import {
   createTestContext,
   createUser,

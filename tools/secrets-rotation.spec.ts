@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { SecretBox, loadConfig, prepareDatabase, sealLegacy, createLogger, TokenService } from '@wms/shared';
+import { TokenService } from '@wms/identity';
+import { loadConfig, createLogger } from '@wms/platform';
+import { prepareDatabase } from '@wms/setup';
+import { SecretBox, sealLegacy } from '@wms/webhooks';
 import {
   TEST_ADMIN,
   TEST_JWT_SECRET,

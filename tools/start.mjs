@@ -38,8 +38,9 @@ if (!existsSync(envFile) && process.env.NODE_ENV !== 'production' && !process.en
 }
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-const { loadConfig, ConfigError, createLogger, prepareDatabase, createSequelize, resealSecrets, SecretBox } =
-  await import('@wms/shared');
+const { loadConfig, ConfigError, createLogger, createSequelize } = await import('@wms/platform');
+const { prepareDatabase } = await import('@wms/setup');
+const { resealSecrets, SecretBox } = await import('@wms/webhooks');
 
 let config;
 try {

@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import pg from 'pg';
-import { createServices, openRuntime } from '@wms/shared';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
 import autocannon from 'autocannon';
 import { benchApiKey, freePort, prepareBenchEnv, startApp } from './lib.mjs';
 

@@ -7,7 +7,9 @@
 // same services the routes call: median of BENCH_ROUNDS rounds after one warm-up call.
 // Usage: npm run build && node tools/bench/data.bench.mjs   (BENCH_DATA_LOG_ROWS, BENCH_DATA_ROWS scale it)
 import { performance } from 'node:perf_hooks';
-import { DEFAULT_TENANT_CODE, createServices, openRuntime } from '@wms/shared';
+import { DEFAULT_TENANT_CODE } from '@wms/identity';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
 import { median, prepareBenchEnv, withMachineBusy } from './lib.mjs';
 
 const LOG_ROWS = Number(process.env.BENCH_DATA_LOG_ROWS ?? 10_000_000);

@@ -6,7 +6,8 @@
 // rest of the guard.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServices, openRuntime } from '@wms/shared';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
 import { backendReaders } from './backends.mjs';
 import { ROUNDS, compareRounds, prepareBenchEnv, printPeakRss, startHelper } from './lib.mjs';
 

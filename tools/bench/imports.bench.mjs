@@ -10,7 +10,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createServices, openRuntime } from '@wms/shared';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
 import { benchApiKey, freePort, peakRssMb, prepareBenchEnv, startApp, startHelper } from './lib.mjs';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);

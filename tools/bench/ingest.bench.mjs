@@ -7,7 +7,8 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createServices, openRuntime } from '@wms/shared';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
 import { postgresSampler } from './backends.mjs';
 import {
   ROUNDS,

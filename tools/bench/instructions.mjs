@@ -18,7 +18,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServices, openRuntime } from '@wms/shared';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
 import { arrangeStock } from './documents.bench.mjs';
 import { benchApiKey, freePort, prepareBenchEnv, startHelper, waitForReady } from './lib.mjs';
 

@@ -8,7 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { DEFAULT_TENANT_CODE, createLogger, dropDatabase, loadConfig, prepareDatabase } from '@wms/shared';
+import { DEFAULT_TENANT_CODE } from '@wms/identity';
+import { createLogger, dropDatabase, loadConfig } from '@wms/platform';
+import { prepareDatabase } from '@wms/setup';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

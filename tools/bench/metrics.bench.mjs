@@ -1,7 +1,8 @@
 // What the Prometheus HTTP metrics cost on the hot path: one trivial integration GET through the request
 // context and the full API-key guard, in two processes that differ only by the metrics middleware, in
 // alternating rounds through the load generator's own process.
-import { createServices, openRuntime } from '@wms/shared';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
 import { ROUNDS, compareRounds, prepareBenchEnv, startHelper } from './lib.mjs';
 
 const SECONDS = 5;

@@ -11,7 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuditService, WebhooksService, createServices, openRuntime } from '@wms/shared';
+import { AuditService } from '@wms/identity';
+import { openRuntime } from '@wms/platform';
+import { createServices } from '../../apps/gateway/dist/services.js';
+import { WebhooksService } from '@wms/webhooks';
 import { arrangeStock } from './documents.bench.mjs';
 import { benchApiKey, freePort, median, prepareBenchEnv, startApp, startHelper } from './lib.mjs';
 

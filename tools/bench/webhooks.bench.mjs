@@ -8,7 +8,9 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { AuditService, WebhooksService, createSequelize } from '@wms/shared';
+import { AuditService } from '@wms/identity';
+import { createSequelize } from '@wms/platform';
+import { WebhooksService } from '@wms/webhooks';
 import { postgresSampler, redisCpuReader } from './backends.mjs';
 import { ROUNDS, cpuMs, median, peakRssMb, prepareBenchEnv, startApp, startHelper } from './lib.mjs';
 

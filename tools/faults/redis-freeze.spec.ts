@@ -1,4 +1,4 @@
-import { generateRawKey } from '@wms/shared';
+import { generateRawKey } from '@wms/api-keys';
 import {
   TEST_ADMIN,
   appendEvents,

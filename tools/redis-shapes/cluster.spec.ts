@@ -1,4 +1,4 @@
-import { keyNodes } from '@wms/shared';
+import { keyNodes } from '@wms/platform';
 import {
   createTestContext,
   startRedisCluster,

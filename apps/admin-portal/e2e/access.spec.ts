@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { ACCOUNT_NOT_ACTIVE, INVALID_CREDENTIALS } from '@wms/shared';
+import { ACCOUNT_NOT_ACTIVE, INVALID_CREDENTIALS } from '@wms/identity';
 import {
   createApiKey,
   createTestContext,

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { businessEventNames } from '@wms/shared';
+import { businessEventNames } from '@wms/events';
 import { createTestContext, type TestContext, type TestGateway } from '@wms/testing';
 import { launchBrowser, openPortal, screenshot } from './browser.js';
 

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import type { AppendEventInput } from '@wms/shared';
+import type { AppendEventInput } from '@wms/events';
 import {
   appendEvents,
   createTestContext,

@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { eventTypeCatalogue } from '@wms/shared';
+import { eventTypeCatalogue } from '@wms/webhooks';
 import {
   createSubscription,
   createTenantWithWarehouse,

@@ -1,16 +1,9 @@
 import './http/types.js';
 import express, { type Express } from 'express';
-import {
-  DeliveryEnqueuer,
-  createIngestQueue,
-  createWebhookDeliveryQueue,
-  gatewayProcessMetrics,
-  closeWithin,
-  type AppLifecycle,
-  type Runtime,
-  type Services,
-  queuePrefix,
-} from '@wms/shared';
+import { gatewayProcessMetrics, closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import type { Services } from './services.js';
+import { createIngestQueue } from '@wms/warehouse';
+import { DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
@@ -140,3 +133,6 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
     .map((part) => part.trim())
     .filter(Boolean);
 }
+
+/** The services this process composes; the test harness builds the same. */
+export { createServices, type Services } from './services.js';

@@ -1,4 +1,5 @@
-import { AppLifecycle, createServices, installShutdown, loadConfigOrExit, openRuntime } from '@wms/shared';
+import { AppLifecycle, installShutdown, loadConfigOrExit, openRuntime } from '@wms/platform';
+import { createServices } from './services.js';
 import { createApp } from './app.js';
 import { createGatewayServer } from './http/server.js';
 

@@ -1,4 +1,6 @@
 import { Worker, type Job } from 'bullmq';
+import { closeRedis, closeWithin, createRedis, queuePrefix, runWithContext, type Runtime } from '@wms/platform';
+import type { IngestServices } from './services.js';
 import {
   IMPORTS_QUEUE,
   IMPORT_WORKER_LOCKS,
@@ -6,18 +8,11 @@ import {
   ImportRunner,
   ImportsRepository,
   addNextTurn,
-  closeRedis,
-  closeWithin,
   createImportsQueue,
-  createRedis,
-  queuePrefix,
-  runWithContext,
   type IMPORT_JOB_NAME,
   type ImportTurnData,
   type ImportsQueue,
-  type Runtime,
-  type Services,
-} from '@wms/shared';
+} from '@wms/warehouse';
 
 export type ImportTurn = Job<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
 
@@ -44,7 +39,7 @@ export function createImportProcessor(runner: ImportRunner, queue: ImportsQueue)
  */
 export function startImportsWorker(
   runtime: Runtime,
-  services: Pick<Services, 'ingest' | 'events'>,
+  services: Pick<IngestServices, 'ingest' | 'events'>,
 ): ImportsWorkerHandle {
   const { config, logger } = runtime;
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { queuePrefix } from '@wms/platform';
 import {
   BulkJobsRepository,
   createIngestQueue,
   ingestJobData,
-  queuePrefix,
   type IngestQueue,
   type NewBulkJob,
-} from '@wms/shared';
+} from '@wms/warehouse';
 import { createApiKey, createTestContext, defaultTenantId, waitFor, type TestContext } from '@wms/testing';
 
 const item = (sku: string) => ({ sku, name: `Item ${sku}`, baseUomCode: 'EA' });

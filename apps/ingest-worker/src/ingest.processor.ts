@@ -1,20 +1,22 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import {
-  BulkJobRefused,
   ingestEntries,
   ingestJobDuration,
-  ingestJobSummary,
   ingestJobs,
   ingestQueueWait,
   runWithContext,
+  type Logger,
+} from '@wms/platform';
+import {
+  BulkJobRefused,
+  ingestJobSummary,
   type BulkJobRunner,
   type BulkJobsRepository,
   type BulkResult,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
-  type Logger,
-} from '@wms/shared';
+} from '@wms/warehouse';
 
 export type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 

@@ -1,21 +1,17 @@
 import { MetricsTime, Worker } from 'bullmq';
+import { closeRedis, createRedis, closeWithin, type Runtime, queuePrefix } from '@wms/platform';
+import type { IngestServices } from './services.js';
 import {
   BulkJobDispatcher,
   BulkJobRunner,
   BulkJobsRepository,
   INGEST_QUEUE,
   INGEST_WORKER_LOCKS,
-  closeRedis,
   createIngestQueue,
-  createRedis,
-  closeWithin,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
-  type Runtime,
-  type Services,
-  queuePrefix,
-} from '@wms/shared';
+} from '@wms/warehouse';
 import { createIngestProcessor } from './ingest.processor.js';
 import { startImportsWorker } from './imports.worker.js';
 
@@ -32,7 +28,7 @@ export interface IngestWorkerHandle {
  */
 export function startIngestWorker(
   runtime: Runtime,
-  services: Pick<Services, 'ingest' | 'events'>,
+  services: Pick<IngestServices, 'ingest' | 'events'>,
   options: { concurrency?: number } = {},
 ): IngestWorkerHandle {
   const { config, logger } = runtime;

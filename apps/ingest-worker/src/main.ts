@@ -1,10 +1,6 @@
 import type { Server } from 'node:http';
 import {
   closeWithin,
-  RetentionSweeper,
-  ImportsRepository,
-  createIngestQueue,
-  createServices,
   ingestProcessMetrics,
   installShutdown,
   loadConfigOrExit,
@@ -12,13 +8,15 @@ import {
   queuePrefix,
   startHealthServer,
   waitForDependencies,
-  type IngestQueue,
-} from '@wms/shared';
+} from '@wms/platform';
+import { RetentionSweeper } from '@wms/setup';
+import { createIngestServices } from './services.js';
+import { ImportsRepository, createIngestQueue, type IngestQueue } from '@wms/warehouse';
 import { startIngestWorker, type IngestWorkerHandle } from './ingest.worker.js';
 
 const config = loadConfigOrExit();
 const runtime = openRuntime(config, { name: 'ingest-worker', redisRole: 'worker' });
-const services = createServices(runtime.db, config);
+const services = createIngestServices(runtime.db, config);
 const { logger } = runtime;
 
 /**

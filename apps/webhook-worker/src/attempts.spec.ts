@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, unredactedChild } from '@wms/shared';
+import { createLogger, unredactedChild } from '@wms/platform';
 import { report } from './attempts.js';
 
 /** The attempt line, as the worker writes it (through the unredacted child it gives the processor). */

@@ -1,13 +1,5 @@
-import {
-  runWithContext,
-  webhookAttemptDuration,
-  webhookDeliveries,
-  type AttemptOutcome,
-  type AttemptPermits,
-  type Logger,
-  type SubscriptionSlots,
-  type WebhookDeliveryService,
-} from '@wms/shared';
+import { runWithContext, webhookAttemptDuration, webhookDeliveries, type Logger } from '@wms/platform';
+import type { AttemptOutcome, AttemptPermits, SubscriptionSlots, WebhookDeliveryService } from '@wms/webhooks';
 
 /** A delivery of a batch that goes on as a `deliver` job of its own, after `delayMs`. */
 export interface FollowUpJob {

@@ -1,4 +1,4 @@
-import type { WebhookDelivery } from '@wms/shared';
+import type { WebhookDelivery } from '@wms/webhooks';
 import {
   appendEvents,
   createSubscription,

@@ -5,7 +5,7 @@ import {
   type BatchedDelivery,
   type WebhookDeliveryBatchData,
   type WebhookDeliveryJobResult,
-} from '@wms/shared';
+} from '@wms/webhooks';
 import { report, turnFor, type DeliveryProcessorDeps } from './attempts.js';
 
 type BatchCounts = Omit<Extract<WebhookDeliveryJobResult, { outcome: 'batch' }>, 'outcome'>;

@@ -1,15 +1,15 @@
 import { DelayedError, UnrecoverableError, type BackoffStrategy, type Job, type Processor } from 'bullmq';
+import { runWithContext } from '@wms/platform';
 import {
   WEBHOOK_DELIVERY_BATCH_JOB,
   backoffDelay,
-  runWithContext,
   webhookDeliveryJobSchema,
   type WebhookDeliveryBatchData,
   type WebhookDeliveryJobData,
   type WebhookDeliveryJobName,
   type WebhookDeliveryJobResult,
   type WebhookDeliveryPayload,
-} from '@wms/shared';
+} from '@wms/webhooks';
 import { report, turnFor, type DeliveryProcessorDeps } from './attempts.js';
 import { deliverBatch } from './delivery-batch.js';
 

@@ -1,17 +1,15 @@
 import type { Server } from 'node:http';
 import {
   closeWithin,
-  createWebhookDeliveryQueue,
   installShutdown,
   loadConfigOrExit,
   openRuntime,
   queuePrefix,
-  readOutboxStats,
   startHealthServer,
   waitForDependencies,
   webhookProcessMetrics,
-  type WebhookDeliveryQueue,
-} from '@wms/shared';
+} from '@wms/platform';
+import { createWebhookDeliveryQueue, readOutboxStats, type WebhookDeliveryQueue } from '@wms/webhooks';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 
 const config = loadConfigOrExit();

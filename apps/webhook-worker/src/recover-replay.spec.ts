@@ -1,4 +1,4 @@
-import { RECOVERY_PRIORITY } from '@wms/shared';
+import { RECOVERY_PRIORITY } from '@wms/webhooks';
 import {
   TEST_ADMIN,
   appendEvents,

@@ -1,4 +1,4 @@
-import type { AppendEventInput } from '@wms/shared';
+import type { AppendEventInput } from '@wms/events';
 import {
   appendEvents,
   createSubscription,

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { businessEventNames, type WebhookDelivery } from '@wms/shared';
+import { businessEventNames } from '@wms/events';
+import type { WebhookDelivery } from '@wms/webhooks';
 import {
   TEST_ADMIN,
   appendEvents,

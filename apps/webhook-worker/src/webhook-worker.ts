@@ -1,14 +1,22 @@
 import { MetricsTime, Worker, type ConnectionOptions } from 'bullmq';
+import { EventsService } from '@wms/events';
+import { AuditService } from '@wms/identity';
 import {
-  AttemptPermits,
-  AuditService,
   MicroBatcher,
-  WEBHOOK_DELIVERY_JOB,
-  EventsService,
-  WebhookLifecycleService,
-  WebhooksService,
   closeRedis,
   closeWithin,
+  createRedis,
+  type Config,
+  type Database,
+  type Logger,
+  queuePrefix,
+  unredactedChild,
+} from '@wms/platform';
+import {
+  AttemptPermits,
+  WEBHOOK_DELIVERY_JOB,
+  WebhookLifecycleService,
+  WebhooksService,
   DeliveryEnqueuer,
   OutboxRelay,
   SecretBox,
@@ -17,18 +25,12 @@ import {
   DeliveryRepository,
   WEBHOOK_DELIVERY_QUEUE,
   WebhookDeliveryService,
-  createRedis,
   createWebhookDeliveryQueue,
-  type Config,
-  type Database,
-  type Logger,
   type WebhookDeliveryJobName,
   type WebhookDeliveryJobResult,
   type WebhookDeliveryPayload,
   type WebhookDeliveryQueue,
-  queuePrefix,
-  unredactedChild,
-} from '@wms/shared';
+} from '@wms/webhooks';
 import type { FollowUpJob } from './attempts.js';
 import { deliveryBackoff, deliveryProcessor } from './delivery.processor.js';
 

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import type { ApiKeyInput, CreatedApiKey } from '@wms/api-keys';
 import {
   DEFAULT_TENANT_CODE,
   hashPassword,
   toPublicUser,
   userModel,
   type AdminModule,
-  type ApiKeyInput,
-  type CreatedApiKey,
   type PublicUser,
   type Role,
-} from '@wms/shared';
+} from '@wms/identity';
 import type { TestContext } from './test-context.js';
 import { request, type SessionAnswer } from './http.js';
 

@@ -2,7 +2,7 @@
 // @wms/shared (`npm test` builds first). Names must match test-database.ts.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createSequelize, ensureDatabase, runMigrations } from '@wms/shared';
+import { createSequelize, ensureDatabase, runMigrations } from '@wms/platform';
 
 const serverUrl = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

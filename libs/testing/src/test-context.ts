@@ -3,17 +3,16 @@ import type { AddressInfo } from 'node:net';
 import {
   AppLifecycle,
   createLogger,
-  createServices,
   dropDatabase,
   ensureDatabase,
   keyNodes,
   loadConfig,
   openRuntime,
-  runSeed,
   type Config,
   type Runtime,
-  type Services,
-} from '@wms/shared';
+} from '@wms/platform';
+import { runSeed } from '@wms/setup';
+import { createServices, type Services } from '@wms/gateway';
 import { createGateway, createGatewayServer, type GatewayDeps } from '@wms/gateway';
 import { startIngestWorker } from '@wms/ingest-worker';
 import {

@@ -1,20 +1,17 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
+import type { AppendEventInput } from '@wms/events';
+import { createRedis, settleWithin, type Config, queuePrefix } from '@wms/platform';
 import {
   DeliveryEnqueuer,
   OutboxRelay,
   WEBHOOK_DELIVERY_QUEUE,
-  createRedis,
-  settleWithin,
   verifyWebhookSignature,
-  type AppendEventInput,
-  type Config,
   type CreatedWebhookSubscription,
   type WebhookDeliveryPayload,
   type WebhookDeliveryQueue,
-  queuePrefix,
-} from '@wms/shared';
+} from '@wms/webhooks';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '@wms/webhook-worker';
 import type { TestContext } from './test-context.js';
 import { waitFor } from './wait.js';

@@ -4,7 +4,7 @@
 // built, the best plain `pg` does. Env: DATABASE_URL, POOL_MAX, TENANT_ID. Sends { ready, port } when listening.
 import express from 'express';
 import pg from 'pg';
-import { ORDER_INQUIRY_SQL, STOCK_INQUIRY_SQL } from '@wms/shared';
+import { ORDER_INQUIRY_SQL, STOCK_INQUIRY_SQL } from '@wms/warehouse';
 import { createGatewayServer } from '../../../apps/gateway/dist/http/server.js';
 
 const tenantId = process.env.TENANT_ID;

@@ -2,7 +2,8 @@
 // "guarded") or without it ("bare"), over the same runtime, request-context and error middleware, so the
 // guard is the only difference. A process of its own, like the gateway. Sends { ready, port }.
 import express from 'express';
-import { createServices, loadConfig, openRuntime } from '@wms/shared';
+import { loadConfig, openRuntime } from '@wms/platform';
+import { createServices } from '../../../apps/gateway/dist/services.js';
 import { createApiKeyAccess } from '../../../apps/gateway/dist/http/api-key-access.js';
 import { errorHandler } from '../../../apps/gateway/dist/http/errors.js';
 import { createGatewayServer } from '../../../apps/gateway/dist/http/server.js';

@@ -2,7 +2,8 @@
 // the HTTP metrics middleware in front (WITH_METRICS=1): the cost the metrics add to the hot path, with
 // everything else equal. A process of its own, over the bench's database and Redis. Sends { ready, port }.
 import express from 'express';
-import { createServices, loadConfig, openRuntime } from '@wms/shared';
+import { loadConfig, openRuntime } from '@wms/platform';
+import { createServices } from '../../../apps/gateway/dist/services.js';
 import { createApiKeyAccess } from '../../../apps/gateway/dist/http/api-key-access.js';
 import { errorHandler } from '../../../apps/gateway/dist/http/errors.js';
 import { createGatewayServer } from '../../../apps/gateway/dist/http/server.js';

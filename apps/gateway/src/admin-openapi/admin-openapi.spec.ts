@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express } from 'express';
-import { AppLifecycle, adminModules, roles } from '@wms/shared';
+import { adminModules, roles } from '@wms/identity';
+import { AppLifecycle } from '@wms/platform';
 import {
   TEST_ADMIN,
   createTestContext,

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/shared';
+import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/platform';
 import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
 import { IMPORT_ROUTES } from './imports.table.js';

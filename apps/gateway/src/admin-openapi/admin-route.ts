@@ -1,4 +1,5 @@
-import { Joi, type AdminModule, type DocumentedRoute, type RouteAnswer } from '@wms/shared';
+import type { AdminModule } from '@wms/identity';
+import { Joi, type DocumentedRoute, type RouteAnswer } from '@wms/platform';
 
 /** Who may call an admin route. */
 export type AdminAccess =

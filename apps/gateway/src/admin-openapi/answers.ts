@@ -1,5 +1,6 @@
 import type { PartialSchemaMap } from 'joi';
-import { Joi, adminModules, roles } from '@wms/shared';
+import { adminModules, roles } from '@wms/identity';
+import { Joi } from '@wms/platform';
 import { IMPORT_MODULES } from '../routes/imports.routes.js';
 
 /**

@@ -1,10 +1,5 @@
-import {
-  auditListQuerySchema,
-  createApiKeySchema,
-  listApiKeysQuerySchema,
-  rollApiKeySchema,
-  updateApiKeySchema,
-} from '@wms/shared';
+import { createApiKeySchema, listApiKeysQuerySchema, rollApiKeySchema, updateApiKeySchema } from '@wms/api-keys';
+import { auditListQuerySchema } from '@wms/identity';
 import {
   GUARDED,
   INVALID,

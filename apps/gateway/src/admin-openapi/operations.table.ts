@@ -1,4 +1,5 @@
-import { adjustmentSchema, confirmPickSchema, cycleCountSchema, shipSchema, type AdminModule } from '@wms/shared';
+import type { AdminModule } from '@wms/identity';
+import { adjustmentSchema, confirmPickSchema, cycleCountSchema, shipSchema } from '@wms/warehouse';
 import { tenantQuerySchema } from '../routes/operations.routes.js';
 import { GUARDED, INVALID, NOT_FOUND, error, moduleAccess, ok, type AdminRoute } from './admin-route.js';
 

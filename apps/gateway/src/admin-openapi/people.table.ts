@@ -2,14 +2,13 @@ import {
   changePasswordSchema,
   createTenantSchema,
   createUserSchema,
-  createWarehouseSchema,
   listUsersQuerySchema,
-  listWarehousesQuerySchema,
   loginSchema,
   refreshSchema,
   registerSchema,
   updateUserSchema,
-} from '@wms/shared';
+} from '@wms/identity';
+import { createWarehouseSchema, listWarehousesQuerySchema } from '@wms/warehouse';
 import {
   GUARDED,
   INVALID,

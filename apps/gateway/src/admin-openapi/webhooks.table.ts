@@ -7,7 +7,7 @@ import {
   replaySchema,
   rotateSecretSchema,
   updateSubscriptionSchema,
-} from '@wms/shared';
+} from '@wms/webhooks';
 import {
   GUARDED,
   INVALID,

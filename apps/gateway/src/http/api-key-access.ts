@@ -3,16 +3,18 @@ import {
   ApiKeyInvalidationBus,
   ApiKeyRequestLog,
   ApiKeyVerifier,
+  DEFAULT_REQUEST_LOG_OPTIONS,
+  type RequestLogOptions,
+} from '@wms/api-keys';
+import {
   AttemptThrottle,
   RedisDeadline,
-  DEFAULT_REQUEST_LOG_OPTIONS,
   SlidingWindowLimiter,
   createRedis,
   redisKey,
-  type RequestLogOptions,
   type Runtime,
-  type Services,
-} from '@wms/shared';
+} from '@wms/platform';
+import type { Services } from '../services.js';
 import { apiKeyGuard, recordKeyRequests } from './api-key-guard.js';
 import type { AnsweredHook } from './request-context.js';
 import { loginThrottle } from './login-throttle.js';

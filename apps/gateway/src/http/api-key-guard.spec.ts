@@ -1,4 +1,4 @@
-import { INVALID_API_KEY, MISSING_API_KEY, MISSING_SCOPE, generateRawKey } from '@wms/shared';
+import { INVALID_API_KEY, MISSING_API_KEY, MISSING_SCOPE, generateRawKey } from '@wms/api-keys';
 import {
   TEST_ADMIN,
   createApiKey,

@@ -1,7 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import {
   API_KEY_LENGTH,
-  AppError,
   INVALID_API_KEY,
   MISSING_API_KEY,
   MISSING_SCOPE,
@@ -13,11 +12,9 @@ import {
   type ApiKeyRequestLog,
   type ApiKeyScope,
   type ApiKeyVerifier,
-  type AttemptThrottle,
-  type RateLimitDecision,
-  type SlidingWindowLimiter,
   type VerifiedKey,
-} from '@wms/shared';
+} from '@wms/api-keys';
+import { AppError, type AttemptThrottle, type RateLimitDecision, type SlidingWindowLimiter } from '@wms/platform';
 import { clientIp } from './client-ip.js';
 import { routeTemplate } from './http-metrics.js';
 import type { AnsweredHook } from './request-context.js';

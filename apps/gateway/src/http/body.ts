@@ -1,5 +1,5 @@
 import express, { type Request, type RequestHandler } from 'express';
-import { AppError, MAX_JSON_DEPTH, exceedsJsonDepth } from '@wms/shared';
+import { AppError, MAX_JSON_DEPTH, exceedsJsonDepth } from '@wms/platform';
 import '../integration/request.types.js';
 
 /** A request body is at most 1 MB; a larger one is refused with 413 before it is parsed. */

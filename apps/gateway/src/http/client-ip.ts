@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { normalizeIp } from '@wms/shared';
+import { normalizeIp } from '@wms/api-keys';
 
 /**
  * The client address under TRUST_PROXY: Express' req.ip believes X-Forwarded-For only as far as trusted

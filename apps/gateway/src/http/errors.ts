@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError, isAppError, isConnectionLoss, isValueOutOfRange, reasonPhrase, type Logger } from '@wms/shared';
+import { AppError, isAppError, isConnectionLoss, isValueOutOfRange, reasonPhrase, type Logger } from '@wms/platform';
 
 /**
  * The integration API answers errors of its handlers in its envelope `{ status: 'error', code, message,

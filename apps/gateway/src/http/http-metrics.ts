@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { apiKeyRefusals, httpRequestDuration, httpRequestsInFlight } from '@wms/shared';
+import { apiKeyRefusals, httpRequestDuration, httpRequestsInFlight } from '@wms/platform';
 
 /** The API-key guard's error codes and the refusal reason each one counts as. */
 const REFUSAL_REASONS: Record<string, string> = {

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { AppError, accessForMethod, hasModulePermission, type AdminModule, type TokenService } from '@wms/shared';
+import { accessForMethod, hasModulePermission, type AdminModule, type TokenService } from '@wms/identity';
+import { AppError } from '@wms/platform';
 
 /** Verifies `Authorization: Bearer <JWT>` (HS256, typ access) and attaches the payload as req.principal. */
 export function requireJwt(tokens: TokenService): RequestHandler {

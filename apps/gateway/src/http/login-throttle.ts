@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { AttemptThrottle } from '@wms/shared';
+import type { AttemptThrottle } from '@wms/platform';
 import { clientIp } from './client-ip.js';
 import { tooManyRequests } from './too-many-requests.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { explicitLineLogger, parseTraceparent, runWithContext, type Logger } from '@wms/shared';
+import { explicitLineLogger, parseTraceparent, runWithContext, type Logger } from '@wms/platform';
 
 /** An answer that has gone out: the request's path without its query, and the time from its arrival. */
 export interface Answered {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError } from '@wms/shared';
+import { AppError } from '@wms/platform';
 
 /**
  * A NUL character in the path or query (`%00`) can never name anything PostgreSQL stores, and path

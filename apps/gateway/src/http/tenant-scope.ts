@@ -1,4 +1,5 @@
-import { AppError, type Principal } from '@wms/shared';
+import type { Principal } from '@wms/identity';
+import { AppError } from '@wms/platform';
 
 /**
  * The tenant a JWT user acts in. A tenant-bound user acts in its own tenant and cannot name another;

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { AppError } from '@wms/shared';
+import { AppError } from '@wms/platform';
 
 /** A 429 in the plain shape with `retryAfter`, and the `Retry-After` header equal to it. */
 export function tooManyRequests(res: Response, code: string, message: string, retryAfter: number): AppError {

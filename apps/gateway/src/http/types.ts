@@ -1,4 +1,5 @@
-import type { AccessTokenPayload, ApiKeyPrincipal } from '@wms/shared';
+import type { ApiKeyPrincipal } from '@wms/api-keys';
+import type { AccessTokenPayload } from '@wms/identity';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace

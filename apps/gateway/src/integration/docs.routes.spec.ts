@@ -1,4 +1,5 @@
-import { AppLifecycle, itemSchema, joiToJsonSchema, openApiPath } from '@wms/shared';
+import { AppLifecycle, joiToJsonSchema, openApiPath } from '@wms/platform';
+import { itemSchema } from '@wms/warehouse';
 import { createTestContext, request, type TestContext, type TestGateway } from '@wms/testing';
 import { integrationRouter } from './integration.router.js';
 

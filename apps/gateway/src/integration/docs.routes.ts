@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
-import { buildOpenApiDocument, webhooksOpenApi, type Services } from '@wms/shared';
+import type { Services } from '../services.js';
+import { buildOpenApiDocument } from '@wms/warehouse';
+import { webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
 import { integrationRoutes } from './route-table.js';

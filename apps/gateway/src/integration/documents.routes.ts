@@ -1,22 +1,17 @@
 import './request.types.js';
 import type { Request, RequestHandler, Router } from 'express';
+import { Joi, compileValidator, unitOfWork, validate, type ListQuery, type Runtime } from '@wms/platform';
+import type { Services } from '../services.js';
 import {
-  Joi,
   successEnvelope,
   successEnvelopeText,
-  compileValidator,
-  unitOfWork,
-  validate,
   type AsnStatus,
   type GrnInput,
-  type ListQuery,
   type OrderStatus,
-  type Runtime,
-  type Services,
   type StockQuery,
   type WriteContext,
   type IntegrationRoute,
-} from '@wms/shared';
+} from '@wms/warehouse';
 import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';

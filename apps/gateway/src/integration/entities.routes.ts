@@ -1,25 +1,21 @@
 import './request.types.js';
 import { Router, type RequestHandler } from 'express';
+import { AppError, compileValidator, unitOfWork, validate, type Runtime } from '@wms/platform';
+import type { Services } from '../services.js';
 import {
-  AppError,
   bulkEnvelope,
   bulkEnvelopeText,
   bulkBodyValidator,
   bulkFieldOf,
-  compileValidator,
   bulkHttpStatus,
   runBulk,
   successEnvelope,
-  unitOfWork,
-  validate,
   writeOne,
   type AcceptedEnvelope,
   type IngestEntity,
   type IngestHandler,
   type IntegrationRoute,
-  type Runtime,
-  type Services,
-} from '@wms/shared';
+} from '@wms/warehouse';
 import { randomUUID } from 'node:crypto';
 import { jsonBody, mount } from './scope.js';
 import type { IngestJobs } from './ingest-jobs.js';

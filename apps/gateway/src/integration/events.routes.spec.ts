@@ -1,4 +1,4 @@
-import { createWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@wms/shared';
+import { createWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@wms/webhooks';
 import {
   appendEvents,
   createApiKey,

@@ -1,6 +1,7 @@
 import './request.types.js';
 import { Router } from 'express';
-import { validate, type Services } from '@wms/shared';
+import { validate } from '@wms/platform';
+import type { Services } from '../services.js';
 import { keyTenant } from './key-tenant.js';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';

@@ -8,8 +8,8 @@ import {
   type IdempotencyClaim,
   type IdempotencyOwner,
   type Logger,
-  type Services,
-} from '@wms/shared';
+} from '@wms/platform';
+import type { Services } from '../services.js';
 
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replay';
 

@@ -1,4 +1,4 @@
-import { createIngestQueue } from '@wms/shared';
+import { createIngestQueue } from '@wms/warehouse';
 import {
   createApiKey,
   createTestContext,

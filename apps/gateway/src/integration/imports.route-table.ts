@@ -1,4 +1,5 @@
-import { Joi, successSchema, type IntegrationRoute, type RouteAnswer } from '@wms/shared';
+import { Joi, type RouteAnswer } from '@wms/platform';
+import { successSchema, type IntegrationRoute } from '@wms/warehouse';
 
 /** The file-import routes of the integration API: mounted by imports.routes.ts, documented in the OpenAPI document. */
 

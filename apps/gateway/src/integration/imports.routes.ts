@@ -1,21 +1,17 @@
 import './request.types.js';
 import { once } from 'node:events';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
+import type { Services } from '../services.js';
 import {
-  AppError,
   ImportsRepository,
   ImportsService,
-  closeWithin,
   createImportsQueue,
-  queuePrefix,
-  type AppLifecycle,
-  type Runtime,
   isImportId,
   successEnvelope,
   type AcceptedEnvelope,
-  type Services,
   type StoredImport,
-} from '@wms/shared';
+} from '@wms/warehouse';
 import { mount } from './scope.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';

@@ -1,13 +1,11 @@
 import { setMaxListeners } from 'node:events';
 import type { Job } from 'bullmq';
+import { AppError, closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
 import {
-  AppError,
   BulkJobSignals,
   BulkJobsRepository,
   ingestJobData,
   createIngestQueue,
-  closeWithin,
-  type AppLifecycle,
   type BulkResult,
   type BulkResultText,
   type IngestJobData,
@@ -16,10 +14,8 @@ import {
   type IngestQueue,
   type JobSignal,
   type NewBulkJob,
-  type Runtime,
   type Submission,
-  queuePrefix,
-} from '@wms/shared';
+} from '@wms/warehouse';
 
 type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 

@@ -1,6 +1,7 @@
 import './request.types.js';
 import { Router, type RequestHandler } from 'express';
-import type { AppLifecycle, Runtime, Services } from '@wms/shared';
+import type { AppLifecycle, Runtime } from '@wms/platform';
+import type { Services } from '../services.js';
 import { useErrorFormat } from '../http/errors.js';
 import { entityRoutes } from './entities.routes.js';
 import { documentRoutes } from './documents.routes.js';

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { AppError, isImportId, successEnvelope, type ImportsService } from '@wms/shared';
+import { AppError } from '@wms/platform';
+import { isImportId, successEnvelope, type ImportsService } from '@wms/warehouse';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
 import type { IngestJobs } from './ingest-jobs.js';

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { resolveKeyTenant, type Services } from '@wms/shared';
+import type { Services } from '../services.js';
+import { resolveKeyTenant } from '@wms/warehouse';
 
 /**
  * The tenant this API-key request acts in: a tenant-bound key's at once (no promise on the inquiries' path),

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import { FulfilmentRepository, unitOfWork, type OrderStatus, type UnitOfWork } from '@wms/shared';
+import { unitOfWork, type UnitOfWork } from '@wms/platform';
+import { FulfilmentRepository, type OrderStatus } from '@wms/warehouse';
 import {
   createApiKey,
   createMasterData,

@@ -1,4 +1,4 @@
-import type { IdempotencyClaim, UnitOfWork } from '@wms/shared';
+import type { IdempotencyClaim, UnitOfWork } from '@wms/platform';
 
 /** What the idempotency middleware gives the handler of a request that holds an Idempotency-Key. */
 export interface RequestIdempotency {

@@ -1,13 +1,12 @@
+import { FEED_MAX_LIMIT } from '@wms/events';
+import { Joi, listQuerySchema, type RouteAnswer } from '@wms/platform';
 import {
-  Joi,
   ASN_STATUSES,
-  FEED_MAX_LIMIT,
   ORDER_STATUSES,
   bulkBodySchema,
   bulkFieldOf,
   describedObject,
   grnSchema,
-  listQuerySchema,
   pageSchema,
   singleBodySchema,
   stockQuerySchema,
@@ -15,8 +14,7 @@ import {
   type IngestEntity,
   type IngestHandler,
   type IntegrationRoute,
-  type RouteAnswer,
-} from '@wms/shared';
+} from '@wms/warehouse';
 
 import { IMPORT_ROUTES } from './imports.route-table.js';
 

@@ -1,4 +1,4 @@
-import type { AdminModule } from '@wms/shared';
+import type { AdminModule } from '@wms/identity';
 import {
   createApiKey,
   createTenantWithWarehouse,

@@ -1,17 +1,14 @@
 import { Router, type Request } from 'express';
 import {
-  Joi,
-  AppError,
-  assertScopesWithinReach,
   createApiKeySchema,
   listApiKeysQuerySchema,
   rollApiKeySchema,
   updateApiKeySchema,
-  validate,
   type ApiKeyActor,
-  type Services,
-  type TokenService,
-} from '@wms/shared';
+} from '@wms/api-keys';
+import { assertScopesWithinReach, type TokenService } from '@wms/identity';
+import { Joi, AppError, validate } from '@wms/platform';
+import type { Services } from '../services.js';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';

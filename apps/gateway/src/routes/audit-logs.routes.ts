@@ -1,5 +1,7 @@
 import { Router } from 'express';
-import { auditListQuerySchema, validate, type Services, type TokenService } from '@wms/shared';
+import { auditListQuerySchema, type TokenService } from '@wms/identity';
+import { validate } from '@wms/platform';
+import type { Services } from '../services.js';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';

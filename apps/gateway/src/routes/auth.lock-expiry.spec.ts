@@ -1,4 +1,4 @@
-import { ACCOUNT_NOT_ACTIVE } from '@wms/shared';
+import { ACCOUNT_NOT_ACTIVE } from '@wms/identity';
 import { createTestContext, createUser, request, type TestContext, type TestGateway } from '@wms/testing';
 
 /** LOGIN_LOCK_SECONDS: 0 keeps a lock until an admin lifts it; more lets it expire. */

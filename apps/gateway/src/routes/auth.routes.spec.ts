@@ -1,4 +1,4 @@
-import { ACCOUNT_NOT_ACTIVE, INVALID_CREDENTIALS, userModel } from '@wms/shared';
+import { ACCOUNT_NOT_ACTIVE, INVALID_CREDENTIALS, userModel } from '@wms/identity';
 import {
   createTestContext,
   createUser,

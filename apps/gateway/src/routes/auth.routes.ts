@@ -1,5 +1,7 @@
 import { Router, type Request, type Response } from 'express';
-import { AppError, loginSchema, refreshSchema, validate, type Services } from '@wms/shared';
+import { loginSchema, refreshSchema } from '@wms/identity';
+import { AppError, validate } from '@wms/platform';
+import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 import { readCookie } from '../http/cookies.js';
 

@@ -1,4 +1,4 @@
-import { INVALID_CURRENT_PASSWORD } from '@wms/shared';
+import { INVALID_CURRENT_PASSWORD } from '@wms/identity';
 import {
   createTestContext,
   createUser,

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { refreshTokenDigest, TOKEN_AUDIENCES, TOKEN_ISSUER } from '@wms/shared';
+import { refreshTokenDigest, TOKEN_AUDIENCES, TOKEN_ISSUER } from '@wms/identity';
 import {
   TEST_JWT_SECRET,
   createTestContext,

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { checkDependencies, type Runtime } from '@wms/shared';
+import { checkDependencies, type Runtime } from '@wms/platform';
 
 export function healthRoutes(runtime: Pick<Runtime, 'db' | 'redis'>): Router {
   const router = Router();

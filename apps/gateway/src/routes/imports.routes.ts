@@ -1,15 +1,7 @@
 import { Router, type Request } from 'express';
-import {
-  AppError,
-  Joi,
-  hasModulePermission,
-  validate,
-  type AdminModule,
-  type ImportsService,
-  type Principal,
-  type StoredImport,
-  type TokenService,
-} from '@wms/shared';
+import { hasModulePermission, type AdminModule, type Principal, type TokenService } from '@wms/identity';
+import { AppError, Joi, validate } from '@wms/platform';
+import type { ImportsService, StoredImport } from '@wms/warehouse';
 import { requireJwt } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { acceptFile, sendErrors } from '../integration/imports.routes.js';

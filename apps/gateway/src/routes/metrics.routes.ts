@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { metricsResponse, type ProcessMetrics } from '@wms/shared';
+import { metricsResponse, type ProcessMetrics } from '@wms/platform';
 
 /** GET /metrics for Prometheus: the bearer METRICS_TOKEN when one is set (always in production). */
 export function metricsRoute(metrics: ProcessMetrics, token: string | undefined): RequestHandler {

@@ -1,14 +1,8 @@
 import { Router, type Request, type RequestHandler } from 'express';
-import {
-  Joi,
-  unitOfWork,
-  validate,
-  type AdminModule,
-  type Runtime,
-  type Services,
-  type TokenService,
-  type WriteContext,
-} from '@wms/shared';
+import type { AdminModule, TokenService } from '@wms/identity';
+import { Joi, unitOfWork, validate, type Runtime } from '@wms/platform';
+import type { Services } from '../services.js';
+import type { WriteContext } from '@wms/warehouse';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { idempotency } from '../integration/idempotency.middleware.js';

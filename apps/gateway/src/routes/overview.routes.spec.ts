@@ -1,4 +1,5 @@
-import { createIngestQueue, queuePrefix } from '@wms/shared';
+import { queuePrefix } from '@wms/platform';
+import { createIngestQueue } from '@wms/warehouse';
 import {
   createApiKey,
   createTenantWithWarehouse,

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
-import type { QueueDepth, Services, TokenService } from '@wms/shared';
+import type { TokenService } from '@wms/identity';
+import type { QueueDepth } from '@wms/overview';
+import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 
 /** How long the overview waits for Redis before showing the queues as unavailable. */

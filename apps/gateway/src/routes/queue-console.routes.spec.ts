@@ -10,7 +10,9 @@ import {
 } from '@wms/testing';
 import { Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
-import { INGEST_QUEUE, createIngestQueue, createRedis, queuePrefix, userModel } from '@wms/shared';
+import { userModel } from '@wms/identity';
+import { createRedis, queuePrefix } from '@wms/platform';
+import { INGEST_QUEUE, createIngestQueue } from '@wms/warehouse';
 
 const CONSOLE = '/admin/queues';
 const SESSION = '/api/v1/auth/queue-console-session';

@@ -3,16 +3,10 @@ import helmet from 'helmet';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import {
-  AppError,
-  RedisDeadline,
-  RedisTimeoutError,
-  type Database,
-  type IngestQueue,
-  type TokenService,
-  type WebhookDeliveryQueue,
-  userModel,
-} from '@wms/shared';
+import { type TokenService, userModel } from '@wms/identity';
+import { AppError, RedisDeadline, RedisTimeoutError, type Database } from '@wms/platform';
+import type { IngestQueue } from '@wms/warehouse';
+import type { WebhookDeliveryQueue } from '@wms/webhooks';
 import { readCookie } from '../http/cookies.js';
 import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
 

@@ -1,5 +1,7 @@
 import { Router } from 'express';
-import { createTenantSchema, validate, type Services, type TokenService } from '@wms/shared';
+import { createTenantSchema, type TokenService } from '@wms/identity';
+import { validate } from '@wms/platform';
+import type { Services } from '../services.js';
 import { crossTenantAdminRequired, requireAdminRole, requireJwt } from '../http/jwt-guard.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AdminModule, Role } from '@wms/shared';
+import type { AdminModule, Role } from '@wms/identity';
 import {
   createTenantWithWarehouse,
   createTestContext,

@@ -1,4 +1,4 @@
-import { ACCOUNT_NOT_ACTIVE } from '@wms/shared';
+import { ACCOUNT_NOT_ACTIVE } from '@wms/identity';
 import {
   createTenantWithWarehouse,
   createTestContext,

@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import type { Services, TokenService } from '@wms/shared';
+import type { TokenService } from '@wms/identity';
+import type { Services } from '../services.js';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 

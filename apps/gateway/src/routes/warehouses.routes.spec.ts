@@ -1,4 +1,4 @@
-import { RECEIVING_LOCATION_CODE } from '@wms/shared';
+import { RECEIVING_LOCATION_CODE } from '@wms/warehouse';
 import {
   createTenantWithWarehouse,
   createTestContext,

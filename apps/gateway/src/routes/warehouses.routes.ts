@@ -1,11 +1,8 @@
 import { Router } from 'express';
-import {
-  createWarehouseSchema,
-  listWarehousesQuerySchema,
-  validate,
-  type Services,
-  type TokenService,
-} from '@wms/shared';
+import type { TokenService } from '@wms/identity';
+import { validate } from '@wms/platform';
+import type { Services } from '../services.js';
+import { createWarehouseSchema, listWarehousesQuerySchema } from '@wms/warehouse';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 

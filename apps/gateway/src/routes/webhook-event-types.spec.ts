@@ -1,4 +1,4 @@
-import { businessEventNames, eventCatalogue } from '@wms/shared';
+import { businessEventNames, eventCatalogue } from '@wms/events';
 import {
   TEST_ADMIN,
   createTenantWithWarehouse,

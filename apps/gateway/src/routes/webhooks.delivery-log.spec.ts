@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, WebhookDelivery } from '@wms/shared';
+import type { DeliveryAttempt, WebhookDelivery } from '@wms/webhooks';
 import {
   TEST_ADMIN,
   createSubscription,

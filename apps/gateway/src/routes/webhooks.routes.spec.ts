@@ -1,4 +1,4 @@
-import { backoffDelay, isBlockedAddress, signWebhook, verifyWebhookSignature, webhookSigningKey } from '@wms/shared';
+import { backoffDelay, isBlockedAddress, signWebhook, verifyWebhookSignature, webhookSigningKey } from '@wms/webhooks';
 import {
   TEST_ADMIN,
   createSubscription,

@@ -1,18 +1,15 @@
 import { Router } from 'express';
+import { assertEventsWithinReach, type TokenService } from '@wms/identity';
+import { validate, type CursorPosition, type Logger } from '@wms/platform';
+import type { Services } from '../services.js';
 import {
-  assertEventsWithinReach,
   createSubscriptionSchema,
   eventTypeCatalogue,
   filterTestSchema,
   listSubscriptionsQuerySchema,
   updateSubscriptionSchema,
-  validate,
-  type CursorPosition,
   type DeliveryEnqueuer,
-  type Logger,
-  type Services,
-  type TokenService,
-} from '@wms/shared';
+} from '@wms/webhooks';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';

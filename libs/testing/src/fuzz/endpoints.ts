@@ -1,33 +1,31 @@
+import { createApiKeySchema, updateApiKeySchema } from '@wms/api-keys';
 import {
-  ASN_STATUSES,
-  Joi,
-  ORDER_STATUSES,
-  adjustmentSchema,
   auditListQuerySchema,
-  bulkBodySchema,
   changePasswordSchema,
-  confirmPickSchema,
-  createApiKeySchema,
-  createSubscriptionSchema,
   createTenantSchema,
   createUserSchema,
-  createWarehouseSchema,
-  cycleCountSchema,
-  grnSchema,
-  listDeliveriesSchema,
-  listQuerySchema,
   listUsersQuerySchema,
   loginSchema,
   refreshSchema,
   registerSchema,
+  updateUserSchema,
+} from '@wms/identity';
+import { Joi, listQuerySchema } from '@wms/platform';
+import type { Services } from '@wms/gateway';
+import {
+  ASN_STATUSES,
+  ORDER_STATUSES,
+  adjustmentSchema,
+  bulkBodySchema,
+  confirmPickSchema,
+  createWarehouseSchema,
+  cycleCountSchema,
+  grnSchema,
   shipSchema,
   singleBodySchema,
   stockQuerySchema,
-  updateApiKeySchema,
-  updateSubscriptionSchema,
-  updateUserSchema,
-  type Services,
-} from '@wms/shared';
+} from '@wms/warehouse';
+import { createSubscriptionSchema, listDeliveriesSchema, updateSubscriptionSchema } from '@wms/webhooks';
 
 /** Real ids the fuzzed paths point at, so a request reaches its handler's validation, not a 404. */
 export interface FuzzIds {

@@ -1,0 +1,58 @@
+import type { Config } from '@wms/platform';
+import type { Database } from '@wms/platform';
+import { AuthService } from '@wms/identity';
+import { TenantsService } from '@wms/identity';
+import { WarehousesService } from '@wms/warehouse';
+import { ApiKeysService } from '@wms/api-keys';
+import { UsersService } from '@wms/identity';
+import { IdempotencyService } from '@wms/platform';
+import { MasterDataService } from '@wms/warehouse';
+import type { IngestRegistry } from '@wms/warehouse';
+import { createIngestRegistry, type IngestEntity } from '@wms/warehouse';
+import { AuditService } from '@wms/identity';
+import { EventsService } from '@wms/events';
+import { WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
+import { OverviewService } from '@wms/overview';
+import { AsnService, GrnService } from '@wms/warehouse';
+import { OrdersService } from '@wms/warehouse';
+import { StockService } from '@wms/warehouse';
+import { AllocationService, PickingService, ShippingService } from '@wms/warehouse';
+import { AdjustmentsService, CycleCountsService } from '@wms/warehouse';
+
+/** The domain services of one process, built over its connections. Apps stay thin and call these. */
+export function createServices(db: Database, config: Config) {
+  const audit = new AuditService(db);
+  const masterData = new MasterDataService(db);
+  const asns = new AsnService(db);
+  const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
+  const orders = new OrdersService(db, events);
+  const webhooks = new WebhooksService(db, config, audit, events);
+  const ingest: IngestRegistry<IngestEntity> = createIngestRegistry({ masterData, asns, orders });
+  return {
+    auth: new AuthService(db, config),
+    tenants: new TenantsService(db),
+    warehouses: new WarehousesService(db),
+    apiKeys: new ApiKeysService(db, audit),
+    audit,
+    users: new UsersService(db, config, audit),
+    masterData,
+    idempotency: new IdempotencyService(db, config),
+    /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
+    ingest,
+    events,
+    webhooks,
+    webhookLifecycle: new WebhookLifecycleService(db, webhooks, events),
+    overview: new OverviewService(db),
+    asns,
+    grns: new GrnService(db, events),
+    orders,
+    stock: new StockService(db),
+    allocation: new AllocationService(db, events),
+    picking: new PickingService(db, events),
+    shipping: new ShippingService(db, events),
+    adjustments: new AdjustmentsService(db, events),
+    cycleCounts: new CycleCountsService(db, events),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

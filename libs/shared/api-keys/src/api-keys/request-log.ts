@@ -1,0 +1,140 @@
+import type { Logger } from '@wms/platform';
+import type { ApiKeysRepository } from './api-keys.repository.js';
+import {
+  DEFAULT_REQUEST_LOG_RETENTION,
+  RequestLogMaintenance,
+  type MaintenanceResult,
+  type RequestLogRetention,
+} from './request-log-maintenance.js';
+import type { RequestLogEntry } from './request-log.repository.js';
+
+export interface RequestLogOptions {
+  flushIntervalMs: number;
+  /** A batch this big is written at once rather than at the next tick. */
+  batchSize: number;
+  /** Beyond this many unwritten records (database away), the oldest are dropped, never the process. */
+  maxBuffered: number;
+  /** How often partitions are made ahead and expired ones dropped (also once at start). */
+  maintenanceIntervalMs: number;
+  retention: RequestLogRetention;
+}
+
+export const DEFAULT_REQUEST_LOG_OPTIONS: RequestLogOptions = {
+  flushIntervalMs: 1_000,
+  batchSize: 500,
+  maxBuffered: 50_000,
+  maintenanceIntervalMs: 60 * 60 * 1_000,
+  retention: DEFAULT_REQUEST_LOG_RETENTION,
+};
+
+const LAST_USED_INTERVAL_MS = 60_000;
+
+/**
+ * The API-key request log (the key's recent requests; its statistics read the hourly rollups written with
+ * it): `record` only appends to memory; a timer writes batches with one statement (log and rollups), off
+ * every request's path, and updates lastUsedAt at most once a minute per key. A maintenance pass at start
+ * and then hourly makes the coming days' partitions and drops expired ones. `close` writes what is left.
+ */
+export class ApiKeyRequestLog {
+  private buffer: RequestLogEntry[] = [];
+  private readonly lastUsed = new Map<string, Date>();
+  private readonly lastUsedWritten = new Map<string, number>();
+  private flushing: Promise<void> | null = null;
+  private readonly timer: NodeJS.Timeout;
+  private readonly maintenanceTimer: NodeJS.Timeout;
+  private dropped = 0;
+  private closed = false;
+  private maintaining: Promise<unknown> | null = null;
+  readonly maintenance: RequestLogMaintenance;
+
+  constructor(
+    private readonly repository: Pick<ApiKeysRepository, 'requestLogs' | 'touchLastUsed'>,
+    private readonly logger: Logger,
+    private readonly options: RequestLogOptions = DEFAULT_REQUEST_LOG_OPTIONS,
+  ) {
+    this.maintenance = new RequestLogMaintenance(repository.requestLogs, logger, options.retention);
+    this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
+    this.timer.unref();
+    this.maintenanceTimer = setInterval(() => void this.maintain(), options.maintenanceIntervalMs);
+    this.maintenanceTimer.unref();
+    void this.maintain();
+  }
+
+  record(entry: RequestLogEntry): void {
+    if (this.closed) return;
+    this.buffer.push(entry);
+    this.lastUsed.set(entry.apiKeyId, entry.createdAt);
+    if (this.buffer.length > this.options.maxBuffered) {
+      const excess = this.buffer.length - this.options.maxBuffered;
+      this.buffer.splice(0, excess);
+      this.dropped += excess;
+    }
+    if (this.buffer.length >= this.options.batchSize) void this.flush();
+  }
+
+  /** Writes everything recorded so far; resolves when it is in the database (or failed and was logged). */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.buffer.length === 0 && this.lastUsed.size === 0) return;
+    let written = false;
+    this.flushing = this.writeOnce()
+      .then((ok) => {
+        written = ok;
+      })
+      .finally(() => {
+        this.flushing = null;
+      });
+    await this.flushing;
+    // More than one batch waiting: keep going, unless the database refused (the timer retries later).
+    if (written && this.buffer.length >= this.options.batchSize) await this.flush();
+  }
+
+  /** One maintenance pass (partitions ahead, expired ones dropped, old rollups deleted); a failure is logged. */
+  async maintain(now = new Date()): Promise<MaintenanceResult | null> {
+    const pass = this.maintenance.run(now).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'api-key request log maintenance failed; retrying at the next interval');
+      return null;
+    });
+    this.maintaining = pass;
+    return pass;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    clearInterval(this.maintenanceTimer);
+    await Promise.all([this.flush(), this.maintaining]);
+    this.closed = true;
+  }
+
+  private async writeOnce(): Promise<boolean> {
+    const batch = this.buffer.splice(0, this.options.batchSize);
+    const now = Date.now();
+    const usage: Array<{ id: string; at: Date }> = [];
+    for (const [id, at] of this.lastUsed) {
+      if (now - (this.lastUsedWritten.get(id) ?? 0) < LAST_USED_INTERVAL_MS) continue;
+      usage.push({ id, at });
+      this.lastUsedWritten.set(id, now);
+      this.lastUsed.delete(id);
+    }
+    let written = true;
+    try {
+      await this.repository.requestLogs.insert(batch);
+    } catch (error) {
+      written = false;
+      // Put the batch back (bounded by maxBuffered) so a short database outage loses nothing.
+      this.buffer.unshift(...batch);
+      this.logger.warn({ err: error, pending: this.buffer.length }, 'api-key request log write failed; will retry');
+    }
+    try {
+      await this.repository.touchLastUsed(usage);
+    } catch (error) {
+      for (const { id } of usage) this.lastUsedWritten.delete(id);
+      this.logger.warn({ err: error }, 'api-key lastUsedAt update failed');
+    }
+    if (this.dropped > 0) {
+      this.logger.warn({ dropped: this.dropped }, 'api-key request log buffer overflowed; oldest records dropped');
+      this.dropped = 0;
+    }
+    return written;
+  }
+}

@@ -1,0 +1,2 @@
+/** API keys: records, verification, network rules and the request log. */
+export * from './api-keys/index.js';

@@ -1,0 +1,167 @@
+import { Joi } from '@wms/platform';
+import type { EventName } from './event-types.js';
+
+/**
+ * Every event the service sends: what it means and the joi schema of its `data`. The outbox checks
+ * each appended event's data against it outside production (a mismatch is a programming error,
+ * refused before commit),
+ * and the event catalogue and the OpenAPI document's `webhooks` are generated from it, so what is
+ * documented is what is sent.
+ */
+export interface EventDefinition {
+  description: string;
+  data: Joi.ObjectSchema;
+}
+
+const code = (description: string) => Joi.string().description(description);
+const quantity = (description: string) => Joi.number().description(description);
+const tenantId = Joi.string()
+  .uuid()
+  .allow(null)
+  .required()
+  .description('the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)');
+const lotNo = Joi.string().allow(null).required().description('lot number, null when the item has no lots');
+
+/** An object whose every key is present (a value may still be null where allowed). */
+function fields(keys: Record<string, Joi.Schema>): Joi.ObjectSchema {
+  return Joi.object(Object.fromEntries(Object.entries(keys).map(([name, schema]) => [name, schema.required()])));
+}
+
+/** An event's data: its fields plus the tenant. */
+function data(keys: Record<string, Joi.Schema>): Joi.ObjectSchema {
+  return fields(keys).keys({ tenantId });
+}
+
+export const eventCatalogue: Record<EventName, EventDefinition> = {
+  'asn.received': {
+    description: 'Goods were received against an ASN: a GRN was posted. Lines carry what was expected and received.',
+    data: data({
+      asnNo: code('ASN number'),
+      grnNo: code('number of the GRN that received the goods'),
+      warehouseCode: code('warehouse code'),
+      lines: Joi.array().items(
+        fields({
+          lineNo: Joi.number().integer(),
+          sku: code('item SKU'),
+          expectedQty: quantity('quantity the ASN line expects'),
+          receivedQty: quantity('quantity received on this GRN'),
+        }),
+      ),
+    }),
+  },
+  'asn.completed': {
+    description: 'Every line of an ASN has been received in full.',
+    data: data({ asnNo: code('ASN number'), warehouseCode: code('warehouse code') }),
+  },
+  'order.allocated': {
+    description: 'Stock was reserved for a sales order.',
+    data: data({
+      orderNo: code('order number'),
+      warehouseCode: code('warehouse code'),
+      lines: Joi.array().items(
+        fields({
+          lineNo: Joi.number().integer(),
+          sku: code('item SKU'),
+          qtyOrdered: quantity('quantity ordered'),
+          qtyAllocated: quantity('quantity reserved'),
+        }),
+      ),
+    }),
+  },
+  'order.released': {
+    description: 'A sales order was released to the floor: pick tasks were created.',
+    data: data({
+      orderNo: code('order number'),
+      warehouseCode: code('warehouse code'),
+      pickTasks: Joi.array().items(
+        fields({
+          id: Joi.string().uuid(),
+          sku: code('item SKU'),
+          locationCode: code('location to pick from'),
+          lotNo,
+          qty: quantity('quantity to pick'),
+        }),
+      ),
+    }),
+  },
+  'order.shipped': {
+    description: 'A sales order left the warehouse.',
+    data: data({
+      orderNo: code('order number'),
+      shipmentNo: code('shipment number'),
+      trackingNo: Joi.string().allow(null).required().description('carrier tracking number, null when none given'),
+    }),
+  },
+  'order.cancelled': {
+    description: 'A sales order was cancelled; its reservations were released.',
+    data: data({
+      orderNo: code('order number'),
+      referenceNo: Joi.string().allow(null).required().description("the client's reference, null when none"),
+      previousStatus: code('status the order had before'),
+    }),
+  },
+  'stock.adjusted': {
+    description: 'Stock on hand of one location, item and lot was changed by hand.',
+    data: data({
+      warehouseCode: code('warehouse code'),
+      locationCode: code('location code'),
+      sku: code('item SKU'),
+      lotNo,
+      qtyDelta: quantity('change of quantity on hand'),
+      qtyOnHand: quantity('quantity on hand after the change'),
+      reason: code('reason given'),
+    }),
+  },
+  'cyclecount.variance': {
+    description: 'A cycle count found a different quantity than the system had; stock was corrected.',
+    data: data({
+      warehouseCode: code('warehouse code'),
+      locationCode: code('location code'),
+      sku: code('item SKU'),
+      lotNo,
+      systemQty: quantity('quantity the system had'),
+      countedQty: quantity('quantity counted'),
+      variance: quantity('countedQty − systemQty'),
+    }),
+  },
+  'import.completed': {
+    description:
+      'A file import wrote its last chunk. The counts cover every row of the file; errorsUrl (null when no row failed) lists the rows that failed.',
+    data: data({
+      importId: code('the import, as GET /jobs/{jobId} names it'),
+      entity: code('items, partners, locations, asn or orders'),
+      state: Joi.valid('completed'),
+      total: quantity('rows in the file'),
+      processed: quantity('rows processed (every row)'),
+      created: quantity('rows that created an entry'),
+      updated: quantity('rows that updated an entry'),
+      failed: quantity('rows refused; listed by errorsUrl'),
+      errorsUrl: Joi.string().allow(null).description('path of the failed rows (NDJSON, or CSV with Accept: text/csv)'),
+    }),
+  },
+  'webhook.test': {
+    description: 'Sent by POST /api/v1/webhooks/{id}/test to that subscription only, whatever its event filter.',
+    data: data({ subscriptionId: Joi.string().uuid(), message: Joi.string() }),
+  },
+  'webhook.disabled': {
+    description:
+      'A webhook subscription of the tenant was disabled because its deliveries had failed for ' +
+      'WEBHOOK_DISABLE_AFTER_HOURS. Sent to the tenant’s other subscriptions ' +
+      'that name this event (it is not part of `*`).',
+    data: data({
+      subscriptionId: Joi.string().uuid(),
+      url: Joi.string().description('the disabled subscription’s URL'),
+      reason: Joi.string().description('why it was disabled'),
+      disabledAt: Joi.string().isoDate().description('when it was disabled'),
+      failingSince: Joi.string().isoDate().allow(null).description('time of the first failure without a success since'),
+    }),
+  },
+};
+
+/** Checks an event's data against its definition; throws on a mismatch (a programming error, not input). */
+export function assertEventData(event: EventName, data: Record<string, unknown>): void {
+  const definition = eventCatalogue[event];
+  if (!definition) throw new Error(`event ${event} has no definition in the event catalogue`);
+  const { error } = definition.data.validate(data, { convert: false });
+  if (error) throw new Error(`event ${event} data does not match its definition: ${error.message}`);
+}

@@ -1,0 +1,2 @@
+/** Business events: the transactional outbox, the event catalogue and the reconciliation feed. */
+export * from './events/index.js';

@@ -1,0 +1,94 @@
+import type { Transaction } from 'sequelize';
+import { containsPattern, type Database } from '@wms/platform';
+import type { CursorPosition } from '@wms/platform';
+import { auditLogModel } from './audit-log.model.js';
+
+export interface AuditEntry {
+  id: string;
+  tenantId: string | null;
+  action: string;
+  entityType: string;
+  entityId: string;
+  actorUserId: string | null;
+  /** The actor's e-mail as it is now; null when there is no actor (a system change). */
+  actorEmail: string | null;
+  changes: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface AuditRecordInput {
+  action: string;
+  entityType: string;
+  entityId: string;
+  tenantId: string | null;
+  actorUserId: string | null;
+  changes: Record<string, unknown>;
+}
+
+export interface AuditQuery {
+  entityType?: string;
+  entityId?: string;
+  action?: string;
+  actorUserId?: string;
+  /** Part of the actor's e-mail, any case. */
+  actorEmail?: string;
+  /** Entries written at or after this instant. */
+  from?: Date;
+  /** Entries written before this instant. */
+  to?: Date;
+  /** Null for a cross-tenant reader: every tenant's entries and those of no tenant. */
+  tenantId: string | null;
+  limit: number;
+  /** Where the previous page stopped (the last entry's time and id). */
+  cursor?: CursorPosition;
+}
+
+/** The audit_logs table. */
+export class AuditRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(input: AuditRecordInput, transaction?: Transaction): Promise<void> {
+    await auditLogModel(this.db).create(input, { transaction });
+  }
+
+  /** Newest first, up to `limit` entries, each with its cursor position. */
+  async list(query: AuditQuery, limit: number): Promise<Array<AuditEntry & { cursor: CursorPosition }>> {
+    const conditions: string[] = [];
+    const add = (condition: string, present: unknown) => present !== undefined && conditions.push(condition);
+    add('a.entity_type = :entityType', query.entityType);
+    add('a.entity_id = :entityId', query.entityId);
+    add('a.action = :action', query.action);
+    add('a.actor_user_id = :actorUserId', query.actorUserId);
+    add('u.email ILIKE :actorEmail', query.actorEmail);
+    add('a.created_at >= :from', query.from);
+    add('a.created_at < :to', query.to);
+    add('a.tenant_id = :tenantId', query.tenantId ?? undefined);
+    add('(a.created_at, a.id) < (:cursorAt::timestamptz, :cursorId::uuid)', query.cursor);
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT a.id, a.tenant_id AS "tenantId", a.action, a.entity_type AS "entityType", a.entity_id AS "entityId",
+              a.actor_user_id AS "actorUserId", u.email AS "actorEmail", a.changes, a.created_at AS "createdAt",
+              json_build_object('updatedAt', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                                'id', a.id) AS cursor
+         FROM audit_logs a LEFT JOIN users u ON u.id = a.actor_user_id
+        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        ORDER BY a.created_at DESC, a.id DESC
+        LIMIT :limit`,
+      {
+        replacements: {
+          entityType: query.entityType ?? null,
+          entityId: query.entityId ?? null,
+          action: query.action ?? null,
+          actorUserId: query.actorUserId ?? null,
+          actorEmail: query.actorEmail === undefined ? null : containsPattern(query.actorEmail),
+          from: query.from ?? null,
+          to: query.to ?? null,
+          tenantId: query.tenantId,
+          cursorAt: query.cursor?.updatedAt ?? null,
+          cursorId: query.cursor?.id ?? null,
+          limit,
+        },
+      },
+    )) as [Array<AuditEntry & { cursor: CursorPosition }>, unknown];
+    return rows;
+  }
+}

@@ -1,0 +1,59 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '@wms/platform';
+import { AppError } from '@wms/platform';
+import { isUuid } from '@wms/platform';
+import { tenantModel, type TenantAttributes } from './tenant.model.js';
+
+/** The tenant the seed routine creates; self-registered users join it. */
+export const DEFAULT_TENANT_CODE = 'DEFAULT';
+
+export interface Tenant {
+  id: string;
+  code: string;
+  name: string;
+  createdAt: Date;
+}
+
+function toTenant(row: TenantAttributes): Tenant {
+  return { id: row.id, code: row.code, name: row.name, createdAt: row.createdAt };
+}
+
+export class TenantsService {
+  constructor(private readonly db: Database) {}
+
+  async create(input: { code: string; name: string }, transaction?: Transaction): Promise<Tenant> {
+    const existing = await this.findByCode(input.code);
+    if (existing) throw AppError.conflict('TENANT_EXISTS', `Tenant code ${input.code} already exists`);
+    try {
+      const row = await tenantModel(this.db).create({ code: input.code, name: input.name }, { transaction });
+      return toTenant(row.get({ plain: true }));
+    } catch (error) {
+      if ((error as { name?: string }).name === 'SequelizeUniqueConstraintError') {
+        throw AppError.conflict('TENANT_EXISTS', `Tenant code ${input.code} already exists`);
+      }
+      throw error;
+    }
+  }
+
+  async list(): Promise<Tenant[]> {
+    const rows = await tenantModel(this.db).findAll({ order: [['code', 'ASC']], raw: true });
+    return rows.map((row) => toTenant(row as unknown as TenantAttributes));
+  }
+
+  async findById(id: string): Promise<Tenant | null> {
+    if (!isUuid(id)) return null;
+    const row = await tenantModel(this.db).findByPk(id, { raw: true });
+    return row ? toTenant(row as unknown as TenantAttributes) : null;
+  }
+
+  async findByCode(code: string): Promise<Tenant | null> {
+    const row = await tenantModel(this.db).findOne({ where: { code }, raw: true });
+    return row ? toTenant(row as unknown as TenantAttributes) : null;
+  }
+
+  async requireExisting(id: string): Promise<Tenant> {
+    const tenant = await this.findById(id);
+    if (!tenant) throw AppError.referenceNotFound(`Tenant ${id} not found`);
+    return tenant;
+  }
+}

@@ -1,0 +1,2 @@
+/** The portal's overview: figures read across capabilities. */
+export * from './overview/index.js';

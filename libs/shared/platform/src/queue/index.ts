@@ -1,0 +1,3 @@
+export { defaultJobOptions, type QueueSettings } from './queues.js';
+
+export { closeWithin } from './close.js';

@@ -1,0 +1,71 @@
+import type { Config } from '@wms/platform';
+import type { Database } from '@wms/platform';
+import type { Logger } from '@wms/platform';
+import { BulkJobsRepository } from '@wms/warehouse';
+import type { IdempotencyService } from '@wms/platform';
+import { RetentionRepository } from './retention.repository.js';
+
+export const RETENTION_BATCH = 1_000;
+
+/** What one sweep deleted, per table. */
+export interface SweepResult {
+  idempotencyRecords: number;
+  bulkJobs: number;
+  events: number;
+  auditEntries: number;
+}
+
+/** Deletes in bounded batches until a batch comes back short. */
+async function drain(purge: () => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await purge();
+    total += deleted;
+    if (deleted < RETENTION_BATCH) return total;
+  }
+}
+
+/**
+ * Retention of everything but the request log (which drops partitions): expired Idempotency-Key records,
+ * finished bulk jobs, delivered events with their deliveries and attempts, and audit entries when
+ * AUDIT_RETENTION_DAYS is set. Each table is purged in batches of RETENTION_BATCH until none is left; a
+ * table whose purge fails is logged and left for the next sweep, the others go on.
+ */
+export class RetentionSweeper {
+  private readonly repository: RetentionRepository;
+  private readonly bulkJobs: BulkJobsRepository;
+
+  constructor(
+    db: Database,
+    private readonly config: Pick<Config, 'bulkJobRetentionSeconds' | 'retention'>,
+    private readonly idempotency: Pick<IdempotencyService, 'purgeExpired'>,
+    private readonly logger: Logger,
+  ) {
+    this.repository = new RetentionRepository(db);
+    this.bulkJobs = new BulkJobsRepository(db);
+  }
+
+  async sweep(): Promise<SweepResult> {
+    const { retention, bulkJobRetentionSeconds } = this.config;
+    const auditDays = retention.auditDays;
+    const run = async (table: string, purge: () => Promise<number>) => {
+      try {
+        return await drain(purge);
+      } catch (error) {
+        this.logger.warn({ err: error, table }, 'retention purge failed; retrying at the next sweep');
+        return 0;
+      }
+    };
+    const result: SweepResult = {
+      idempotencyRecords: await run('idempotency_records', () => this.idempotency.purgeExpired(RETENTION_BATCH)),
+      bulkJobs: await run('bulk_jobs', () => this.bulkJobs.purgeFinished(bulkJobRetentionSeconds, RETENTION_BATCH)),
+      events: await run('events', () =>
+        this.repository.purgeEvents(retention.deliveredEventDays, retention.failedEventDays, RETENTION_BATCH),
+      ),
+      auditEntries:
+        auditDays === null ? 0 : await run('audit_logs', () => this.repository.purgeAudit(auditDays, RETENTION_BATCH)),
+    };
+    if (Object.values(result).some((count) => count > 0)) this.logger.info(result, 'retention sweep deleted');
+    return result;
+  }
+}

@@ -1,0 +1,234 @@
+import { createHash } from 'node:crypto';
+import { QueryTypes, type Transaction } from 'sequelize';
+import { PreparedStatement, type Database } from '@wms/platform';
+import type { BulkResultText } from '../integration/index.js';
+import type { IngestJobName } from './ingest.contract.js';
+
+export type BulkJobState = 'queued' | 'written' | 'completed' | 'failed';
+
+/** A bulk call as accepted: everything a worker needs to run it, whatever Redis remembers. */
+export interface NewBulkJob {
+  id: string;
+  /** A registered handler's name; the table keeps only names that were submitted so. */
+  entity: IngestJobName;
+  tenantId: string;
+  apiKeyId: string;
+  requestId: string;
+  /** The W3C trace id the request came with, when it came with one. */
+  traceId?: string;
+  entries: unknown[];
+}
+
+/** A job's state and result, without its entries. */
+export interface BulkJobStatus {
+  id: string;
+  entity: IngestJobName;
+  tenantId: string;
+  apiKeyId: string;
+  requestId: string;
+  traceId: string | null;
+  state: BulkJobState;
+  /** The stored result (JSON text) of a completed job. */
+  result: string | null;
+  /** The status of that result (success, or partial when an entry has an error). */
+  resultStatus: BulkResultText['status'] | null;
+}
+
+/** What a worker reads to run a job. */
+export interface StoredBulkJob extends BulkJobStatus {
+  /** The entries as JSON text. */
+  entries: string;
+  /** What the job's one statement returned (JSON text), once written. */
+  outcome: string | null;
+}
+
+/** How a submission met the table: a new job, a failed one given another run, or one already there. */
+export type Submission = { kind: 'created' } | { kind: 'retried' } | { kind: 'existing'; state: BulkJobState };
+
+export interface DispatchRow {
+  id: string;
+  entity: IngestJobName;
+  tenantId: string;
+  apiKeyId: string;
+  requestId: string;
+  traceId: string | null;
+  state: BulkJobState;
+  /** True when the job was handed to BullMQ before (the dispatcher checks whether Redis still has it). */
+  handedBefore: boolean;
+}
+
+const STATUS_COLUMNS = `id, entity, tenant_id AS "tenantId", api_key_id AS "apiKeyId", request_id AS "requestId",
+  trace_id AS "traceId", state`;
+
+// The statements every bulk call runs run as named prepared statements on a pooled connection: planned
+// once per connection, and without Sequelize's query path, which costs more than they do.
+const submitStatement = new PreparedStatement<{ inserted: boolean; state: BulkJobState }>(
+  'bulk-job-submit',
+  `INSERT INTO bulk_jobs AS b (id, entity, tenant_id, api_key_id, request_id, trace_id, entries, dispatched_at)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+   ON CONFLICT (id) DO UPDATE SET state = 'queued', request_id = EXCLUDED.request_id,
+     trace_id = EXCLUDED.trace_id, error = NULL, result = NULL, result_status = NULL, outcome = NULL, finished_at = NULL, dispatched_at = now()
+   WHERE b.state = 'failed'
+   RETURNING (xmax = 0) AS inserted, state`,
+);
+const statusStatement = new PreparedStatement<BulkJobStatus>(
+  'bulk-job-status',
+  `SELECT ${STATUS_COLUMNS}, result, result_status AS "resultStatus" FROM bulk_jobs WHERE id = $1`,
+);
+const loadStatement = new PreparedStatement<StoredBulkJob>(
+  'bulk-job-load',
+  `SELECT ${STATUS_COLUMNS}, entries, outcome, result, result_status AS "resultStatus" FROM bulk_jobs WHERE id = $1`,
+);
+const completeStatement = new PreparedStatement<{ id: string }>(
+  'bulk-job-complete',
+  `UPDATE bulk_jobs SET state = 'completed', result = $2, result_status = $3, outcome = NULL, finished_at = now()
+    WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
+);
+
+// A handler's guarded statement is the same text every time: it is prepared once per connection, under a
+// name taken from its text.
+const guardedStatements = new Map<string, PreparedStatement<object>>();
+
+function guardedStatement(text: string): PreparedStatement<object> {
+  let statement = guardedStatements.get(text);
+  if (!statement) {
+    const name = `bulk-guard-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    statement = new PreparedStatement(name, text);
+    guardedStatements.set(text, statement);
+  }
+  return statement;
+}
+
+/** The bulk_jobs table: the durable record of every accepted bulk call. */
+export class BulkJobsRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Stores an accepted bulk call as handed to BullMQ now (the caller adds it next; if that fails it calls
+   * notDispatched). The same id again (a retry of one Idempotency-Key) finds the job already there, and
+   * gives a failed one another run.
+   */
+  async submit(job: NewBulkJob): Promise<Submission> {
+    const rows = await submitStatement.rows(this.db.sequelize, [
+      job.id,
+      job.entity,
+      job.tenantId,
+      job.apiKeyId,
+      job.requestId,
+      job.traceId ?? null,
+      JSON.stringify(job.entries),
+    ]);
+    const row = rows[0];
+    if (row) return row.inserted ? { kind: 'created' } : { kind: 'retried' };
+    const existing = await this.status(job.id);
+    // Purged between the insert and this read (a retention of seconds): store it again.
+    if (!existing) return this.submit(job);
+    return { kind: 'existing', state: existing.state };
+  }
+
+  /** The job could not be handed to BullMQ: the dispatcher hands it on its next pass. */
+  async notDispatched(id: string): Promise<void> {
+    await this.db.sequelize.query('UPDATE bulk_jobs SET dispatched_at = NULL WHERE id = $1', { bind: [id] });
+  }
+
+  async status(id: string): Promise<BulkJobStatus | null> {
+    const rows = await statusStatement.rows(this.db.sequelize, [id]);
+    return rows[0] ?? null;
+  }
+
+  async load(id: string): Promise<StoredBulkJob | null> {
+    const rows = await loadStatement.rows(this.db.sequelize, [id]);
+    return rows[0] ?? null;
+  }
+
+  /** Locks a job not yet written, in the transaction that writes it. False when it was written already. */
+  async claim(id: string, transaction: Transaction): Promise<boolean> {
+    const rows = await this.db.sequelize.query(
+      `SELECT 1 FROM bulk_jobs WHERE id = $1 AND state = 'queued' FOR UPDATE`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Stores the result of a job not yet completed: in the transaction given, else on a connection of its
+   * own. False when another run completed it first.
+   */
+  async complete(id: string, result: BulkResultText, transaction?: Transaction): Promise<boolean> {
+    const values = [id, result.json, result.status];
+    if (!transaction) return (await completeStatement.rows(this.db.sequelize, values)).length === 1;
+    const [, affected] = (await this.db.sequelize.query(completeStatement.text, {
+      bind: values,
+      type: QueryTypes.UPDATE,
+      transaction,
+    })) as [unknown, number];
+    return affected === 1;
+  }
+
+  /**
+   * Runs a job's one statement (`sqlOf(condition)`, with `bind` as its parameters) so that, atomically, it
+   * locks the job's row if still `queued`, writes only then, and marks the row `written` with what it
+   * returned. Answers the statement's rows: none when the row was not `queued` (another run has it).
+   */
+  async runGuarded<Row extends object>(
+    id: string,
+    sqlOf: (condition: string) => string,
+    bind: unknown[],
+  ): Promise<Row[]> {
+    const jobParam = `$${bind.length + 1}`;
+    const text = `WITH job AS (SELECT id FROM bulk_jobs WHERE id = ${jobParam} AND state = 'queued' FOR UPDATE),
+       written AS (${sqlOf('WHERE EXISTS (SELECT 1 FROM job)')}),
+       marked AS (
+         UPDATE bulk_jobs SET state = 'written',
+                outcome = (SELECT coalesce(json_agg(written), '[]')::text FROM written)
+          WHERE id = (SELECT id FROM job))
+       SELECT * FROM written`;
+    return (await guardedStatement(text).rows(this.db.sequelize, [...bind, id])) as Row[];
+  }
+
+  /** Marks a job that was never written as failed (every attempt failed, or it can never run). */
+  async fail(id: string, error: string): Promise<void> {
+    await this.db.sequelize.query(
+      `UPDATE bulk_jobs SET state = 'failed', error = $2, finished_at = now() WHERE id = $1 AND state = 'queued'`,
+      { bind: [id, error.slice(0, 1_000)], type: QueryTypes.UPDATE },
+    );
+  }
+
+  /**
+   * Runs `hand` over up to `limit` unfinished jobs never handed to BullMQ or handed more than `staleMs`
+   * ago, locked (SKIP LOCKED: several dispatchers share the work), and records the hand-over of the ids
+   * it answers in the same transaction. A hand that throws leaves every row as it was.
+   */
+  async dispatch(limit: number, staleMs: number, hand: (rows: DispatchRow[]) => Promise<string[]>): Promise<number> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const rows = await this.db.sequelize.query<DispatchRow>(
+        `SELECT ${STATUS_COLUMNS}, dispatched_at IS NOT NULL AS "handedBefore" FROM bulk_jobs
+          WHERE state IN ('queued', 'written')
+            AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
+          ORDER BY dispatched_at NULLS FIRST
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED`,
+        { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
+      );
+      if (!rows.length) return 0;
+      const handed = await hand(rows);
+      await this.db.sequelize.query('UPDATE bulk_jobs SET dispatched_at = now() WHERE id = ANY($1::text[])', {
+        bind: [rows.map((row) => row.id)],
+        transaction,
+      });
+      return handed.length;
+    });
+  }
+
+  /** Deletes finished jobs older than the retention, a bounded number per call. */
+  async purgeFinished(retentionSeconds: number, limit = 1_000): Promise<number> {
+    const deleted = await this.db.sequelize.query(
+      `DELETE FROM bulk_jobs WHERE id IN (
+         SELECT id FROM bulk_jobs WHERE finished_at <= now() - $1 * interval '1 second'
+          LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      { bind: [retentionSeconds, limit], type: QueryTypes.SELECT },
+    );
+    return deleted.length;
+  }
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { createIngestQueue, type IngestJobName, type IngestQueue } from './ingest.contract.js';
+import { queuePrefix } from '@wms/platform';
+import { createLogger } from '@wms/platform';
+import { BulkJobDispatcher } from './bulk-job-dispatcher.js';
+import { BulkJobRunner } from './bulk-job-runner.js';
+import { BulkJobsRepository, type NewBulkJob } from './bulk-jobs.repository.js';
+import { createApiKey, createMasterData, createTestContext, defaultTenantId, type TestContext } from '@wms/testing';
+
+const item = (sku: string, name = `Item ${sku}`) => ({ sku, name, baseUomCode: 'EA' });
+
+/** A repository whose first `complete` fails, as a worker killed between its write and its result would. */
+class CrashAfterWrite extends BulkJobsRepository {
+  crashes = 1;
+  override async complete(...args: Parameters<BulkJobsRepository['complete']>): Promise<boolean> {
+    if (this.crashes-- > 0) throw new Error('worker died');
+    return super.complete(...args);
+  }
+}
+
+describe('bulk jobs stored in PostgreSQL', () => {
+  let ctx: TestContext;
+  let repository: BulkJobsRepository;
+  let runner: BulkJobRunner;
+  let queue: IngestQueue;
+  let tenantId: string;
+  let apiKeyId: string;
+
+  beforeAll(async () => {
+    ctx = await createTestContext('bulk-jobs');
+    repository = new BulkJobsRepository(ctx.runtime.db);
+    runner = new BulkJobRunner(ctx.runtime.db, ctx.services.ingest, repository);
+    queue = createIngestQueue({ connection: ctx.runtime.redis, prefix: queuePrefix(ctx.config) });
+    tenantId = await defaultTenantId(ctx);
+    apiKeyId = (await createApiKey(ctx, { tenantId })).id;
+    await createMasterData(ctx, tenantId, {
+      items: [{ sku: 'ASN-ITEM' }],
+      partners: [{ code: 'SUP', type: 'supplier' }],
+    });
+    // Counts every row version written to items and ASNs, so a second write of an entry cannot hide.
+    await ctx.runtime.db.sequelize.query(`
+      CREATE TABLE write_log (tbl text, key text);
+      CREATE FUNCTION log_item_write() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO write_log VALUES ('items', NEW.sku); RETURN NEW; END $$;
+      CREATE FUNCTION log_asn_write() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO write_log VALUES ('asns', NEW.reference_no); RETURN NEW; END $$;
+      CREATE TRIGGER items_write_log AFTER INSERT OR UPDATE ON items FOR EACH ROW EXECUTE FUNCTION log_item_write();
+      CREATE TRIGGER asns_write_log AFTER INSERT OR UPDATE ON asns FOR EACH ROW EXECUTE FUNCTION log_asn_write();
+    `);
+  });
+  afterAll(async () => {
+    await queue.close();
+    await ctx.close();
+  });
+
+  const newJob = (entity: IngestJobName, entries: unknown[]): NewBulkJob => ({
+    id: randomUUID(),
+    entity,
+    tenantId,
+    apiKeyId,
+    requestId: randomUUID(),
+    entries,
+  });
+
+  async function writesOf(prefix: string): Promise<number> {
+    const [rows] = (await ctx.runtime.db.sequelize.query('SELECT count(*)::int AS n FROM write_log WHERE key LIKE $1', {
+      bind: [`${prefix}%`],
+    })) as [Array<{ n: number }>, unknown];
+    return rows[0]!.n;
+  }
+
+  it('when one job runs five times at once, its entries are written once and every run reports the same result', async () => {
+    await runner.run(await submitted(newJob('items', [item('ONCE-OLD')])));
+    const job = newJob('items', [item('ONCE-1'), item('ONCE-2'), item('ONCE-OLD', 'Renamed'), { sku: 'ONCE-BAD' }]);
+    await repository.submit(job);
+    const writesBefore = await writesOf('ONCE-');
+
+    const runs = await Promise.all(Array.from({ length: 5 }, () => runner.run(job.id)));
+
+    expect(runs[0]!.result).toMatchObject({ status: 'partial', total: 4, created: 2, updated: 1 });
+    for (const run of runs) expect(run.result).toEqual(runs[0]!.result);
+    expect((await writesOf('ONCE-')) - writesBefore).toBe(3);
+    expect(await repository.status(job.id)).toMatchObject({ state: 'completed', requestId: job.requestId });
+  });
+
+  it('when a run stops after its write, the next run writes nothing and reports what the first run did', async () => {
+    const crashing = new BulkJobRunner(ctx.runtime.db, ctx.services.ingest, new CrashAfterWrite(ctx.runtime.db));
+    const job = newJob('items', [item('HALF-1'), item('HALF-2')]);
+    await repository.submit(job);
+
+    await expect(crashing.run(job.id)).rejects.toThrow('worker died');
+    expect(await repository.status(job.id)).toMatchObject({ state: 'written' });
+    const rerun = await runner.run(job.id);
+
+    expect(rerun.result).toMatchObject({ status: 'success', total: 2, created: 2, updated: 0 });
+    expect(rerun.result.data.map((entry) => entry.status)).toEqual(['created', 'created']);
+    expect(await writesOf('HALF-')).toBe(2);
+  });
+
+  it('when a job that writes in a transaction runs three times at once, its document is created once', async () => {
+    const asn = {
+      warehouseCode: 'MAIN',
+      supplierCode: 'SUP',
+      referenceNo: 'TX-ONCE-1',
+      lines: [{ lineNo: 1, sku: 'ASN-ITEM', uomCode: 'EA', expectedQty: 5 }],
+    };
+    const job = newJob('asn', [asn]);
+    await repository.submit(job);
+
+    const runs = await Promise.all(Array.from({ length: 3 }, () => runner.run(job.id)));
+
+    expect(runs[0]!.result).toMatchObject({ status: 'success', total: 1, created: 1 });
+    for (const run of runs) expect(run.result).toEqual(runs[0]!.result);
+    expect(await writesOf('TX-ONCE-')).toBe(1);
+  });
+
+  it('when a job has no row (purged, never stored), the run is refused and writes nothing', async () => {
+    const job = newJob('items', [item('GONE-1')]);
+
+    await expect(runner.run(job.id)).rejects.toThrow('is not stored');
+    expect(await writesOf('GONE-')).toBe(0);
+  });
+
+  it('when Redis does not have a stored job, the dispatcher adds it; a job Redis still has is not added twice', async () => {
+    const dispatcher = new BulkJobDispatcher(
+      repository,
+      queue,
+      createLogger({ level: 'silent', name: 'test-dispatcher' }),
+    );
+    const job = newJob('items', [item('LOST-1')]);
+    await repository.submit(job);
+    await repository.notDispatched(job.id);
+
+    expect(await dispatcher.runOnce()).toBeGreaterThanOrEqual(1);
+    expect(await queue.getJobState(job.id)).toBe('waiting');
+    expect(await dispatcher.runOnce(true)).toBe(0);
+
+    // Redis loses it (a restart without data, a FLUSHALL): a recheck adds it again, with its request id.
+    await (await queue.getJob(job.id))!.remove();
+    expect(await dispatcher.runOnce(true)).toBeGreaterThanOrEqual(1);
+    const again = await queue.getJob(job.id);
+    expect(again?.data).toEqual({ tenantId, apiKeyId, requestId: job.requestId });
+    await queue.obliterate({ force: true });
+  });
+
+  it('when a finished job is older than the retention, the purge deletes it and keeps unfinished ones', async () => {
+    const finished = newJob('items', [item('PURGE-1')]);
+    const waiting = newJob('items', [item('PURGE-2')]);
+    await runner.run(await submitted(finished));
+    await repository.submit(waiting);
+    await ctx.runtime.db.sequelize.query(
+      `UPDATE bulk_jobs SET created_at = now() - interval '2 hours',
+              finished_at = CASE WHEN finished_at IS NULL THEN NULL ELSE now() - interval '2 hours' END
+        WHERE id IN ($1, $2)`,
+      { bind: [finished.id, waiting.id] },
+    );
+
+    await repository.purgeFinished(3_600);
+
+    expect(await repository.status(finished.id)).toBeNull();
+    expect(await repository.status(waiting.id)).toMatchObject({ state: 'queued' });
+  });
+
+  async function submitted(job: NewBulkJob): Promise<string> {
+    await repository.submit(job);
+    return job.id;
+  }
+});

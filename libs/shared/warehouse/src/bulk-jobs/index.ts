@@ -1,0 +1,14 @@
+export {
+  BulkJobsRepository,
+  type BulkJobState,
+  type BulkJobStatus,
+  type NewBulkJob,
+  type StoredBulkJob,
+  type Submission,
+  type DispatchRow,
+} from './bulk-jobs.repository.js';
+export { JobWriteGuard } from './job-guard.js';
+export { BulkJobRunner, BulkJobRefused, type BulkJobRun } from './bulk-job-runner.js';
+export { BulkJobDispatcher, type DispatcherOptions } from './bulk-job-dispatcher.js';
+export { BulkJobSignals, BULK_JOB_FINISHED_CHANNEL, type JobSignal } from './bulk-job-signals.js';
+export * from './ingest.contract.js';

@@ -1,0 +1,228 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import type Joi from 'joi';
+import { parse as parseCsv } from 'csv-parse';
+import { AppError } from '@wms/platform';
+
+/** How a file's rows are written: one JSON entry per line, or CSV with a header row of field names. */
+export type ImportFormat = 'ndjson' | 'csv';
+
+/** The file's format by its media type (parameters such as charset ignored), or null for any other. */
+export function formatOf(contentType: string | undefined): ImportFormat | null {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'application/x-ndjson' || type === 'application/ndjson' || type === 'application/jsonl') return 'ndjson';
+  if (type === 'text/csv') return 'csv';
+  return null;
+}
+
+/** The field paths an entry schema accepts, nested objects' fields by dotted names (`contact.phone`). */
+export function fieldPaths(schema: Joi.ObjectSchema): string[] {
+  const paths: string[] = [];
+  const walk = (description: Joi.Description, prefix: string) => {
+    const keys = (description as { keys?: Record<string, Joi.Description> }).keys ?? {};
+    for (const [name, child] of Object.entries(keys)) {
+      const path = prefix ? `${prefix}.${name}` : name;
+      if (child.type === 'object' && (child as { keys?: object }).keys) walk(child, path);
+      else paths.push(path);
+    }
+  };
+  walk(schema.describe(), '');
+  return paths;
+}
+
+/**
+ * Checks a CSV header against the fields an entry accepts: a header that is empty, repeats a column or
+ * names a field the entry does not have is refused (400) before anything is stored.
+ */
+export function checkCsvHeader(columns: string[], accepted: string[]): string[] {
+  const names = columns.map((column) => column.trim());
+  if (!names.length || names.every((name) => !name))
+    throw AppError.validation('The CSV file has no header row of field names');
+  const known = new Set(accepted);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length)
+    throw AppError.validation(
+      `The CSV header names unknown columns: ${unknown.join(', ')}`,
+      unknown.map((name) => ({ path: name, message: `${name} is not a field (fields: ${accepted.join(', ')})` })),
+    );
+  const repeated = names.filter((name, index) => names.indexOf(name) !== index);
+  if (repeated.length) throw AppError.validation(`The CSV header repeats columns: ${repeated.join(', ')}`);
+  return names;
+}
+
+/**
+ * The entry a CSV record stands for: each column's value at its dotted path; an empty value leaves the
+ * field out. Values stay text: the entry schema converts numbers and booleans as it does for JSON.
+ */
+export function entryFromCsv(columns: string[], values: string[]): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  columns.forEach((column, index) => {
+    const value = values[index];
+    if (value === undefined || value === '') return;
+    const path = column.split('.');
+    let target = entry;
+    for (const part of path.slice(0, -1)) {
+      const next = target[part];
+      target = (next && typeof next === 'object' ? next : (target[part] = {})) as Record<string, unknown>;
+    }
+    target[path[path.length - 1]!] = value;
+  });
+  return entry;
+}
+
+/** The CSV record of an entry, by the uploaded header's columns (the errors file in CSV). */
+export function csvValuesOf(columns: string[], values: unknown): string[] {
+  return columns.map((_column, index) => (Array.isArray(values) ? String(values[index] ?? '') : ''));
+}
+
+/** One CSV field, quoted when it must be (RFC 4180). */
+export function csvField(value: string): string {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** COPY's text format: backslash, tab, newline and carriage return escaped; NUL (which text cannot hold) as the JSON escape. */
+function copyText(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\\\t\n\r\u0000]/.test(value)) return value;
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\\\t\n\r\u0000]/g, (char) => COPY_ESCAPES[char]!);
+}
+
+const COPY_ESCAPES: Record<string, string> = {
+  '\\': '\\\\',
+  '\t': '\\t',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\u0000': '\\\\u0000',
+};
+
+/** Output is pushed in pieces of about this many characters: one push per line would cost more than the line. */
+const FLUSH_AT = 64 * 1024;
+
+/** Counts the rows given to COPY, refuses more than the limit (413), and batches their text. */
+abstract class CopyRows extends Transform {
+  rows = 0;
+  private pending = '';
+
+  constructor(
+    private readonly importId: string,
+    private readonly maxRows: number,
+    objectMode: boolean,
+  ) {
+    super({ writableObjectMode: objectMode, readableObjectMode: false });
+  }
+
+  protected row(line: number, body: string): void {
+    this.rows += 1;
+    if (this.rows > this.maxRows)
+      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `The file holds more than ${this.maxRows} rows (IMPORT_MAX_ROWS)`);
+    this.pending += `${this.importId}\t${this.rows}\t${line}\t${copyText(body)}\n`;
+    if (this.pending.length >= FLUSH_AT) this.flushPending();
+  }
+
+  protected flushPending(): void {
+    if (!this.pending) return;
+    this.push(this.pending);
+    this.pending = '';
+  }
+
+  override _flush(callback: TransformCallback): void {
+    try {
+      this.finish();
+      this.flushPending();
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  }
+
+  protected finish(): void {}
+}
+
+/** NDJSON bytes to COPY rows: one row per line that is not blank, numbered by its line in the file. */
+export class NdjsonCopyRows extends CopyRows {
+  private line = 0;
+  private rest: Buffer | null = null;
+
+  constructor(importId: string, maxRows: number) {
+    super(importId, maxRows, false);
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    try {
+      const buffer = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
+      let start = 0;
+      for (let end = buffer.indexOf(10, start); end !== -1; end = buffer.indexOf(10, start)) {
+        this.takeLine(buffer.toString('utf8', start, end));
+        start = end + 1;
+      }
+      this.rest = start < buffer.length ? buffer.subarray(start) : null;
+      this.flushPending();
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  }
+
+  protected override finish(): void {
+    if (this.rest) this.takeLine(this.rest.toString('utf8'));
+    this.rest = null;
+  }
+
+  private takeLine(text: string): void {
+    this.line += 1;
+    const body = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (!body.trim()) return;
+    this.row(this.line, body);
+  }
+}
+
+/** Parsed CSV records to COPY rows: the first is the header (checked); each other row is its values as a JSON array. */
+export class CsvCopyRows extends CopyRows {
+  columns: string[] | null = null;
+
+  constructor(
+    importId: string,
+    maxRows: number,
+    private readonly accepted: string[],
+  ) {
+    super(importId, maxRows, true);
+  }
+
+  override _transform(
+    record: { record: string[]; info: { lines: number } },
+    _encoding: BufferEncoding,
+    callback: TransformCallback,
+  ): void {
+    try {
+      if (!this.columns) this.columns = checkCsvHeader(record.record, this.accepted);
+      else this.row(record.info.lines, JSON.stringify(record.record));
+      this.flushPending();
+      callback();
+    } catch (error) {
+      callback(error as Error);
+    }
+  }
+}
+
+/** The CSV parser in front of CsvCopyRows: a record's column count is checked per row, not for the file. */
+export function csvParser(): Transform {
+  return parseCsv({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+}
+
+/** Counts the body's bytes (after gzip is undone) and refuses more than the limit (413). */
+export class ByteLimit extends Transform {
+  bytes = 0;
+
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.bytes > this.maxBytes)
+      return callback(
+        new AppError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than ${this.maxBytes} bytes (IMPORT_MAX_BYTES)`),
+      );
+    callback(null, chunk);
+  }
+}

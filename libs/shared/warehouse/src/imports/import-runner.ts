@@ -1,0 +1,207 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '@wms/platform';
+import type { AppError } from '@wms/platform';
+import type { EventsService } from '@wms/events';
+import {
+  BulkAlreadyWritten,
+  runBulk,
+  type BulkJobHooks,
+  type BulkResult,
+  type IngestHandler,
+  type IngestRegistry,
+} from '../integration/index.js';
+import { VALIDATION_PREFERENCES, toErrorDetails } from '@wms/platform';
+import { entryFromCsv } from './import-format.js';
+import { importErrorsPath } from './import-paths.js';
+import { IMPORT_TURNS_PER_FILE } from './imports.contract.js';
+import type { ImportsRepository, RowError, StagedRow, StoredImport } from './imports.repository.js';
+
+/** A chunk's write failed this often (not a row's error: the write itself): the import fails. */
+const MAX_CHUNK_ATTEMPTS = 5;
+
+type Parsed = { entry: unknown } | { error: Omit<RowError, 'n' | 'line'> };
+
+/**
+ * Writes a file import chunk by chunk. A chunk's rows go through the entity's ingest handler with the same
+ * validation and set-based writes as a bulk call (runBulk), in one transaction that also locks the chunk
+ * (SKIP LOCKED: workers share a file), stores its failed rows and marks it written: a chunk takes effect
+ * exactly once, and a worker killed midway leaves it to the next.
+ */
+export class ImportRunner {
+  constructor(
+    private readonly db: Database,
+    private readonly registry: IngestRegistry,
+    private readonly repository: ImportsRepository,
+    private readonly events: EventsService,
+  ) {}
+
+  /** One turn: writes one chunk of the import. 'none' when the turn found no chunk left for it. */
+  async runTurn(importId: string, slot: number): Promise<'written' | 'none'> {
+    const job = await this.repository.load(importId);
+    if (!job || (job.state !== 'queued' && job.state !== 'running')) return 'none';
+    const handler = this.registry.get(job.entity);
+    if (!handler) {
+      await this.repository.end(importId, 'failed', `no ingest handler for ${job.entity}`);
+      return 'none';
+    }
+    const pending = await this.repository.pendingChunks(importId, 2 * IMPORT_TURNS_PER_FILE);
+    if (!pending.length) return 'none';
+    // The turn's own share first, so that the turns of one import rarely reach for the same chunk.
+    const mine = (chunk: { chunk: number }) => chunk.chunk % IMPORT_TURNS_PER_FILE === slot;
+    const ordered = [...pending.filter(mine), ...pending.filter((chunk) => !mine(chunk))];
+    await this.repository.markRunning(importId);
+    for (const chunk of ordered) {
+      try {
+        if (await this.writeChunk(job, handler, chunk)) return 'written';
+      } catch (error) {
+        const attempts = await this.repository.chunkFailed(importId, chunk.chunk);
+        if (attempts >= MAX_CHUNK_ATTEMPTS)
+          await this.repository.end(importId, 'failed', `chunk ${chunk.chunk} failed: ${(error as Error).message}`);
+        throw error;
+      }
+    }
+    return 'none';
+  }
+
+  /** Writes one chunk; false when another worker holds or wrote it (or the import stopped). */
+  private async writeChunk(
+    job: StoredImport,
+    handler: IngestHandler,
+    chunk: { chunk: number; firstN: number; lastN: number },
+  ): Promise<boolean> {
+    const rows = await this.repository.rows(job.id, chunk.firstN, chunk.lastN);
+    const columns = job.columns ? (JSON.parse(job.columns) as string[]) : null;
+    const rowErrors: RowError[] = [];
+    const entries: unknown[] = [];
+    const written: StagedRow[] = [];
+    for (const row of rows) {
+      const parsed = parseRow(row, columns, job.tenantId);
+      if ('error' in parsed) rowErrors.push({ n: row.n, line: row.line, ...parsed.error });
+      else {
+        entries.push(parsed.entry);
+        written.push(row);
+      }
+    }
+    const writeErrors = new Map<number, AppError>();
+    const record = async (result: BulkResult, transaction: Transaction) => {
+      const errors = [...rowErrors, ...entryErrors(handler, result, entries, written, writeErrors)];
+      errors.sort((a, b) => a.n - b.n);
+      const counts = { created: result.created, updated: result.updated, failed: errors.length };
+      await this.repository.completeChunk(job.id, chunk.chunk, counts, errors, transaction);
+      const finished = await this.repository.completeIfLast(job.id, transaction);
+      if (finished)
+        await this.events.append(transaction, {
+          tenantId: job.tenantId,
+          event: 'import.completed',
+          data: {
+            importId: job.id,
+            entity: job.entity,
+            state: 'completed',
+            total: finished.total,
+            processed: finished.processed,
+            created: finished.created,
+            updated: finished.updated,
+            failed: finished.failed,
+            errorsUrl: finished.failed ? importErrorsPath(job) : null,
+          },
+        });
+    };
+    const hooks: BulkJobHooks = {
+      claim: (transaction) => this.repository.claimChunk(job.id, chunk.chunk, transaction),
+      complete: async (result, transaction) => {
+        if (transaction) return record(result, transaction);
+        // No entry to write (every row failed before the write): the chunk is claimed and recorded alone.
+        await this.db.sequelize.transaction(async (own) => {
+          if (!(await this.repository.claimChunk(job.id, chunk.chunk, own))) throw new BulkAlreadyWritten();
+          await record(result, own);
+        });
+      },
+    };
+    try {
+      await runBulk(this.db, handler, entries, {
+        tenantId: job.tenantId,
+        job: hooks,
+        onWriteError: (index, error) => writeErrors.set(index, error),
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof BulkAlreadyWritten) return false;
+      throw error;
+    }
+  }
+}
+
+/** A staged row as an entry: its JSON line, or its CSV values by the header. A tenantId other than the import's is refused. */
+function parseRow(row: StagedRow, columns: string[] | null, tenantId: string): Parsed {
+  let entry: unknown;
+  if (columns) {
+    const values = JSON.parse(row.body) as string[];
+    if (values.length !== columns.length)
+      return {
+        error: {
+          key: '',
+          code: 'VALIDATION_FAILED',
+          message: `The row has ${values.length} fields; the header has ${columns.length}`,
+          details: null,
+        },
+      };
+    entry = entryFromCsv(columns, values);
+  } else {
+    try {
+      entry = JSON.parse(row.body);
+    } catch {
+      return { error: { key: '', code: 'INVALID_JSON', message: 'The line is not valid JSON', details: null } };
+    }
+  }
+  if (entry && typeof entry === 'object' && !Array.isArray(entry) && 'tenantId' in entry) {
+    const { tenantId: named, ...rest } = entry as Record<string, unknown>;
+    if (named !== tenantId)
+      return {
+        error: {
+          key: '',
+          code: 'TENANT_MISMATCH',
+          message: 'tenantId names another tenant than the import',
+          details: null,
+        },
+      };
+    entry = rest;
+  }
+  return { entry };
+}
+
+/** The rows the bulk refused, with the error's code and details (a bulk result keeps only the message). */
+function entryErrors(
+  handler: IngestHandler,
+  result: BulkResult,
+  entries: unknown[],
+  rows: StagedRow[],
+  writeErrors: Map<number, AppError>,
+): RowError[] {
+  const errors: RowError[] = [];
+  for (const entry of result.data) {
+    if (entry.status !== 'error') continue;
+    const row = rows[entry.index]!;
+    const written = writeErrors.get(entry.index);
+    if (written) {
+      errors.push({
+        n: row.n,
+        line: row.line,
+        key: entry.key,
+        code: written.code,
+        message: written.message,
+        details: written.details ?? null,
+      });
+      continue;
+    }
+    const invalid = handler.entrySchema.prefs(VALIDATION_PREFERENCES).validate(entries[entry.index]).error;
+    errors.push({
+      n: row.n,
+      line: row.line,
+      key: entry.key,
+      code: 'VALIDATION_FAILED',
+      message: entry.error,
+      details: invalid ? toErrorDetails(invalid) : null,
+    });
+  }
+  return errors;
+}

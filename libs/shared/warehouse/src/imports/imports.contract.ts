@@ -1,0 +1,77 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { QueueSettings } from '@wms/platform';
+
+/**
+ * The imports queue: a queue of its own, beside the ingest queue, so bulk calls never wait in line behind
+ * a file. A job is one turn of one import: the worker writes one chunk, adds the import's next turn at the
+ * end of the queue and completes, so the imports of every tenant take turns (round-robin) instead of the
+ * first one running to its end. An import has IMPORT_TURNS_PER_FILE chains of turns, so that several
+ * workers share a large file; a chain's turns alternate between two job ids (phase 0 and 1), so the next
+ * one is added while the current one still holds its id, and the chain has no gap a crash could lose.
+ */
+export const IMPORTS_QUEUE = 'imports';
+export const IMPORT_JOB_NAME = 'import';
+export const IMPORT_TURNS_PER_FILE = 2;
+
+export interface ImportTurnData {
+  importId: string;
+  tenantId: string;
+  /** Which of the import's chains this is: a turn starts with its own share of the chunks. */
+  slot: number;
+  phase: 0 | 1;
+}
+
+export type ImportsQueue = Queue<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
+
+/** The job id of an import's turn: adding one that is waiting or running again is a no-op. */
+export function importTurnId(importId: string, slot: number, phase: 0 | 1): string {
+  return `${importId}-turn-${slot}-${phase}`;
+}
+
+/**
+ * Turns are removed once done (the import's row is the record); a failed turn stays a day for inspection
+ * and the dispatcher gives it another run while its import is unfinished.
+ */
+export const importJobOptions: JobsOptions = {
+  removeOnComplete: true,
+  removeOnFail: { age: 24 * 3_600, count: 1_000 },
+  attempts: 3,
+  backoff: { type: 'exponential', delay: 1_000 },
+};
+
+/**
+ * Lock settings of import workers: a killed worker's turn is back in the queue within seconds; a turn that
+ * stalls is harmless (its chunk's transaction was rolled back with the connection), so it may stall often.
+ */
+export const IMPORT_WORKER_LOCKS = { lockDuration: 10_000, stalledInterval: 2_000, maxStalledCount: 100 } as const;
+
+export function createImportsQueue(settings: QueueSettings): ImportsQueue {
+  return new Queue<ImportTurnData, void, typeof IMPORT_JOB_NAME>(IMPORTS_QUEUE, {
+    connection: settings.connection,
+    prefix: settings.prefix,
+    defaultJobOptions: importJobOptions,
+    streams: { events: { maxLen: 1_000 } },
+  });
+}
+
+/** Adds the first turn of each chain of an import, or of the chains named (those already there are left as they are). */
+export async function addImportTurns(
+  queue: ImportsQueue,
+  importId: string,
+  tenantId: string,
+  slots: number[] = Array.from({ length: IMPORT_TURNS_PER_FILE }, (_unused, slot) => slot),
+): Promise<void> {
+  await queue.addBulk(
+    slots.map((slot) => ({
+      name: IMPORT_JOB_NAME,
+      data: { importId, tenantId, slot, phase: 0 as const },
+      opts: { jobId: importTurnId(importId, slot, 0) },
+    })),
+  );
+}
+
+/** Adds the turn after this one, at the end of the queue. */
+export async function addNextTurn(queue: ImportsQueue, turn: ImportTurnData): Promise<void> {
+  const phase = turn.phase === 0 ? 1 : 0;
+  await queue.add(IMPORT_JOB_NAME, { ...turn, phase }, { jobId: importTurnId(turn.importId, turn.slot, phase) });
+}

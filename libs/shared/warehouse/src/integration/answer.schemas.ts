@@ -1,0 +1,113 @@
+import type { PartialSchemaMap } from 'joi';
+import { Joi } from '@wms/platform';
+
+/**
+ * The answers of the integration API, as joi schemas the OpenAPI document is generated from (routes validate
+ * requests, not answers). Objects are open (`unknown(true)`): an answer may gain fields, never lose them.
+ */
+
+const ERROR_CODES: [number, string, string][] = [
+  [
+    400,
+    'VALIDATION_FAILED',
+    'the body, a query parameter or a bulk envelope fails validation; details lists every bad path',
+  ],
+  [400, 'INVALID_JSON', 'the body is not well-formed JSON'],
+  [400, 'TENANT_REQUIRED', 'a cross-tenant key named no tenantId (message: tenantId is required.)'],
+  [400, 'REFERENCE_NOT_FOUND', 'a referenced sku, partner, warehouse or tenant does not exist in the tenant'],
+  [
+    401,
+    'MISSING_API_KEY / INVALID_API_KEY / MISSING_SCOPE',
+    'guard answers, in the shape { statusCode, message, error, requestId }',
+  ],
+  [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
+  [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
+  [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
+  [409, 'IDEMPOTENCY_KEY_MISMATCH', 'the Idempotency-Key was used with a different method, path or body'],
+  [
+    409,
+    'DUPLICATE_REFERENCE',
+    'an ASN or order with this referenceNo exists in the tenant; the message names its number',
+  ],
+  [409, 'INVALID_STATE', "the document's state does not allow the operation; the message names the state"],
+  [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB'],
+  [429, 'RATE_LIMITED', "guard answer: over the key's rateLimitPerMinute (Retry-After header)"],
+];
+
+export const INTEGRATION_ERROR_CODES = ERROR_CODES.map(([status, code, meaning]) => ({ status, code, meaning }));
+
+const open = (keys: PartialSchemaMap) => Joi.object(keys).unknown(true);
+const requestId = Joi.string().guid().description('the id of this request (X-Request-Id)');
+const anyObject = (description: string) => Joi.object().unknown(true).description(description);
+
+/** `{ status: "success", data, requestId }`: the answer of a single write, an inquiry or a job. */
+export function successSchema(data: Joi.Schema): Joi.ObjectSchema {
+  return open({ status: Joi.valid('success').required(), data: data.required(), requestId: requestId.required() });
+}
+
+/** `{ status: "success", data: [...], nextCursor, requestId }`: one page of a list or of the event feed. */
+export function pageSchema(item: Joi.Schema, lastPage: string): Joi.ObjectSchema {
+  return open({
+    status: Joi.valid('success').required(),
+    data: Joi.array().items(item).required(),
+    nextCursor: Joi.string().allow(null).required().description(lastPage),
+    requestId: requestId.required(),
+  });
+}
+
+const errorEnvelope = open({
+  status: Joi.valid('error').required(),
+  code: Joi.string()
+    .valid(...ERROR_CODES.filter(([status]) => ![401, 429].includes(status)).map(([, code]) => code))
+    .required(),
+  message: Joi.string().required(),
+  details: Joi.array().items(open({ path: Joi.string(), message: Joi.string() })),
+  requestId: requestId.required(),
+});
+
+const bulkEntryResult = open({
+  index: Joi.number().integer().required().description('position of the entry in the request'),
+  key: Joi.string().required().description('natural key of the entry (a location: warehouseCode/code)'),
+  status: Joi.string().valid('created', 'updated', 'error').required(),
+  data: anyObject('id and natural key, for created and updated entries'),
+  error: Joi.string().description('for entries with status error'),
+});
+
+const bulkResultKeys = {
+  status: Joi.string().valid('success', 'partial').required(),
+  total: Joi.number().integer().required(),
+  created: Joi.number().integer().required(),
+  updated: Joi.number().integer().required(),
+  errors: Joi.array()
+    .items(open({ index: Joi.number().integer(), key: Joi.string(), error: Joi.string() }))
+    .required(),
+  data: Joi.array().items(Joi.link('#BulkEntryResult')).required(),
+};
+
+const jobStatus = successSchema(
+  open({
+    jobId: Joi.string(),
+    state: Joi.string().valid('queued', 'active', 'completed', 'failed'),
+    result: Joi.alternatives(Joi.link('#BulkResult'), Joi.valid(null)).description('the bulk result once completed'),
+    requestId: Joi.string().description('the bulk call that created the job'),
+    traceId: Joi.string().description('W3C trace id of that call, when it sent a traceparent'),
+  }),
+);
+
+/** The shared answers, by their component name in the document. */
+export const ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
+  ErrorEnvelope: errorEnvelope,
+  BulkEntryResult: bulkEntryResult,
+  BulkResult: open(bulkResultKeys),
+  BulkEnvelope: open({ ...bulkResultKeys, requestId: requestId.required() }),
+  Accepted: open({
+    status: Joi.valid('accepted').required(),
+    jobId: Joi.string().required(),
+    statusUrl: Joi.string().required().description('GET it for the job state and result'),
+    requestId: requestId.required(),
+  }),
+  JobStatus: jobStatus,
+};
+
+/** Data of the answers whose shape the document names without restating it. */
+export const describedObject = anyObject;

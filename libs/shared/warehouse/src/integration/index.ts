@@ -1,0 +1,40 @@
+export {
+  successEnvelope,
+  successEnvelopeText,
+  toBulkResult,
+  bulkHttpStatus,
+  bulkEnvelope,
+  bulkEnvelopeText,
+  bulkResultText,
+  type BulkResultText,
+  type SuccessEnvelope,
+  type EntryRef,
+  type BulkEntryResult,
+  type BulkEntryError,
+  type BulkResult,
+  type BulkEnvelope,
+  type AcceptedEnvelope,
+} from './envelopes.js';
+export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE } from './tenant-resolution.js';
+export {
+  IngestRegistry,
+  BulkAlreadyWritten,
+  stringField,
+  bulkFieldOf,
+  type IngestHandler,
+  type IngestEntityOf,
+  type EntryOutcome,
+  type StatementContext,
+  type WriteGuard,
+  type WriteContext,
+} from './ingest-handler.js';
+export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
+export { bulkBodySchema, bulkBodyValidator, singleBodySchema } from './bodies.js';
+export { buildOpenApiDocument, type IntegrationRoute } from './openapi.js';
+export {
+  ANSWER_SCHEMAS,
+  INTEGRATION_ERROR_CODES,
+  successSchema,
+  pageSchema,
+  describedObject,
+} from './answer.schemas.js';

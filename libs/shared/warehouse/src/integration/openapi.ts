@@ -1,0 +1,78 @@
+import { buildOpenApi, IDEMPOTENCY_KEY_PARAMETER, type DocumentedRoute } from '@wms/platform';
+import { ANSWER_SCHEMAS, INTEGRATION_ERROR_CODES } from './answer.schemas.js';
+
+/**
+ * One route of the integration API: what the router mounts (method, path, scope) and validates with
+ * (`body`, `query`), and what the document says of it.
+ */
+export interface IntegrationRoute extends DocumentedRoute {
+  method: 'get' | 'post' | 'delete';
+  scope: 'read' | 'write';
+  tag: 'master data' | 'documents' | 'stock' | 'events' | 'jobs' | 'imports';
+}
+
+const SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { ApiKeyAuthorization: [] }];
+// Every POST of the integration API is idempotent with an Idempotency-Key.
+const IDEMPOTENCY_KEY = [{ $ref: '#/components/parameters/IdempotencyKey' }];
+
+/** The error codes as a Markdown table, for the document's description. */
+function errorCodeTable(): string {
+  const rows = INTEGRATION_ERROR_CODES.map(({ status, code, meaning }) => `| ${status} | \`${code}\` | ${meaning} |`);
+  return ['| status | code | meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/**
+ * The integration API's OpenAPI 3.1 document, generated from its route table: every route's request
+ * schemas are the joi schemas it validates with, converted by joi-to-json.
+ */
+export function buildOpenApiDocument(
+  routes: IntegrationRoute[],
+  options: {
+    version: string;
+    serverUrl: string;
+    /** OpenAPI 3.1's top-level `webhooks`: what the service POSTs to subscribers. */
+    webhooks?: Record<string, unknown>;
+  },
+): Record<string, unknown> {
+  return buildOpenApi({
+    info: {
+      title: 'WMS push integration API',
+      version: options.version,
+      description:
+        'API-key authenticated push API. Write endpoints need scope write, GET endpoints scope read. Every POST ' +
+        'accepts Idempotency-Key: the same key and body within IDEMPOTENCY_TTL_SECONDS replays the first answer ' +
+        'with Idempotent-Replay: true.\n\n' +
+        'Errors answer `{ status: "error", code, message, details?, requestId }`; the guard (401, 429) answers ' +
+        '`{ statusCode, message, error, requestId }`.\n\n' +
+        errorCodeTable(),
+    },
+    serverUrl: options.serverUrl,
+    tags: [
+      { name: 'master data', description: 'items, partners and locations: created or updated by natural key' },
+      { name: 'documents', description: 'ASNs, GRNs and sales orders: created, cancelled, inquired and listed' },
+      { name: 'stock', description: 'stock per warehouse, location and lot' },
+      { name: 'events', description: 'the reconciliation feed of the events webhooks deliver' },
+      { name: 'jobs', description: 'bulk jobs the ingest worker runs' },
+      { name: 'imports', description: 'file imports (NDJSON or CSV), written by the ingest workers chunk by chunk' },
+    ],
+    routes,
+    extrasOf: (route) => ({
+      security: SECURITY,
+      extensions: { 'x-scope': route.scope },
+      parameters: route.method === 'post' ? IDEMPOTENCY_KEY : [],
+    }),
+    answers: ANSWER_SCHEMAS,
+    parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+    securitySchemes: {
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      ApiKeyAuthorization: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'Authorization',
+        description: 'Authorization: ApiKey <key>',
+      },
+    },
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    extensions: { 'x-error-codes': INTEGRATION_ERROR_CODES },
+  });
+}

@@ -1,0 +1,2 @@
+/** Webhooks: subscriptions, fan-out, signing, delivery and their lifecycle. */
+export * from './webhooks/index.js';

@@ -1,0 +1,38 @@
+import type { Database } from '@wms/platform';
+
+export interface SealedRow {
+  id: string;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+}
+
+/** The sealed signing secrets of the webhook subscriptions, as key rotation reads and rewrites them. */
+export class SealedSecretsRepository {
+  constructor(private readonly db: Database) {}
+
+  async list(): Promise<SealedRow[]> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT id, secret_sealed AS "secretSealed", previous_secret_sealed AS "previousSecretSealed"
+         FROM webhook_subscriptions ORDER BY id`,
+    )) as [SealedRow[], unknown];
+    return rows;
+  }
+
+  /** Writes the row's values sealed again, only if they are still those read: false when they changed meanwhile. */
+  async replace(row: SealedRow, sealed: { secret: string; previous: string | null }): Promise<boolean> {
+    const [, result] = (await this.db.sequelize.query(
+      `UPDATE webhook_subscriptions SET secret_sealed = :secret, previous_secret_sealed = :previous
+        WHERE id = :id AND secret_sealed = :oldSecret AND previous_secret_sealed IS NOT DISTINCT FROM :oldPrevious`,
+      {
+        replacements: {
+          id: row.id,
+          secret: sealed.secret,
+          previous: sealed.previous,
+          oldSecret: row.secretSealed,
+          oldPrevious: row.previousSecretSealed,
+        },
+      },
+    )) as [unknown, { rowCount?: number }];
+    return !!result?.rowCount;
+  }
+}

@@ -1,0 +1,206 @@
+import type { Transaction } from 'sequelize';
+import type { Database } from '@wms/platform';
+import { toArrayLiteral } from '@wms/platform';
+import type { CursorPosition } from '@wms/platform';
+import type { EventName } from '@wms/events';
+import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
+
+const SUBSCRIPTION_COLUMNS = `
+  id, tenant_id AS "tenantId", url, events, description, filter,
+  max_deliveries_per_second AS "maxDeliveriesPerSecond", ordered, active, disabled_reason AS "disabledReason",
+  disabled_at AS "disabledAt", failing_since AS "failingSince", secret_rotated_at AS "secretRotatedAt",
+  CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
+  created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+export { SUBSCRIPTION_COLUMNS, DELIVERY_COLUMNS };
+
+const DELIVERY_COLUMNS = `
+  d.id, d.event_id AS "eventId", e.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
+  d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
+  d.updated_at AS "updatedAt"`;
+
+export class SubscriptionsRepository {
+  constructor(private readonly db: Database) {}
+
+  async insert(
+    row: {
+      tenantId: string | null;
+      url: string;
+      events: string[];
+      description: string;
+      filter: Record<string, unknown> | null;
+      maxDeliveriesPerSecond: number | null;
+      ordered: boolean;
+      secretSealed: string;
+      createdBy: string | null;
+    },
+    transaction?: Transaction,
+  ): Promise<WebhookSubscription> {
+    const [rows] = (await this.db.sequelize.query(
+      `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, filter, max_deliveries_per_second,
+                                          ordered, secret_sealed, created_by)
+       VALUES (:tenantId, :url, :events::text[], :description, CAST(:filter AS jsonb), :maxDeliveriesPerSecond,
+               :ordered, :secretSealed, :createdBy)
+       RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      {
+        replacements: {
+          ...row,
+          events: toArrayLiteral(row.events),
+          filter: row.filter === null ? null : JSON.stringify(row.filter),
+        },
+        transaction,
+      },
+    )) as [WebhookSubscription[], unknown];
+    return rows[0]!;
+  }
+
+  /**
+   * `tenantId` undefined = every subscription; null = cross-tenant subscriptions only. Oldest first, `limit`
+   * a page after `cursor` (the previous page's last subscription); no limit reads them all.
+   */
+  async list(filter: {
+    tenantId?: string | null;
+    limit?: number;
+    cursor?: CursorPosition;
+  }): Promise<Array<WebhookSubscription & { cursor: CursorPosition }>> {
+    const conditions: string[] = [];
+    if (filter.tenantId === null) conditions.push('tenant_id IS NULL');
+    else if (filter.tenantId !== undefined) conditions.push('tenant_id = :tenantId');
+    if (filter.cursor) conditions.push('(created_at, id) > (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid))');
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${SUBSCRIPTION_COLUMNS},
+              json_build_object('updatedAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                                'id', id) AS cursor
+         FROM webhook_subscriptions
+        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        ORDER BY created_at, id
+        ${filter.limit === undefined ? '' : 'LIMIT :limit'}`,
+      {
+        replacements: {
+          tenantId: filter.tenantId ?? null,
+          cursorAt: filter.cursor?.updatedAt ?? null,
+          cursorId: filter.cursor?.id ?? null,
+          limit: filter.limit ?? null,
+        },
+      },
+    )) as [Array<WebhookSubscription & { cursor: CursorPosition }>, unknown];
+    return rows;
+  }
+
+  /** `lock`: hold the row until the transaction ends (a change compares it with what it writes). */
+  async findById(
+    id: string,
+    transaction?: Transaction,
+    options: { lock?: boolean } = {},
+  ): Promise<WebhookSubscription | null> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = :id${options.lock ? ' FOR UPDATE' : ''}`,
+      {
+        replacements: { id },
+        transaction,
+      },
+    )) as [WebhookSubscription[], unknown];
+    return rows[0] ?? null;
+  }
+
+  async update(
+    id: string,
+    patch: UpdateSubscriptionInput,
+    transaction?: Transaction,
+  ): Promise<WebhookSubscription | null> {
+    const sets: string[] = ['updated_at = now()'];
+    if (patch.url !== undefined) sets.push('url = :url');
+    if (patch.events !== undefined) sets.push('events = :events::text[]');
+    if (patch.description !== undefined) sets.push('description = :description');
+    if (patch.filter !== undefined) sets.push('filter = CAST(:filter AS jsonb)');
+    if (patch.maxDeliveriesPerSecond !== undefined) sets.push('max_deliveries_per_second = :maxDeliveriesPerSecond');
+    if (patch.ordered !== undefined) sets.push('ordered = :ordered');
+    if (patch.active !== undefined)
+      sets.push('active = :active', 'disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE webhook_subscriptions SET ${sets.join(', ')} WHERE id = :id RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      {
+        replacements: {
+          id,
+          url: patch.url ?? null,
+          events: patch.events ? toArrayLiteral(patch.events) : null,
+          description: patch.description ?? null,
+          filter: patch.filter ? JSON.stringify(patch.filter) : null,
+          maxDeliveriesPerSecond: patch.maxDeliveriesPerSecond ?? null,
+          ordered: patch.ordered ?? null,
+          active: patch.active ?? null,
+        },
+        transaction,
+      },
+    )) as [WebhookSubscription[], unknown];
+    return rows[0] ?? null;
+  }
+
+  async delete(id: string, transaction?: Transaction): Promise<boolean> {
+    const [rows] = (await this.db.sequelize.query('DELETE FROM webhook_subscriptions WHERE id = :id RETURNING id', {
+      replacements: { id },
+      transaction,
+    })) as [unknown[], unknown];
+    return rows.length > 0;
+  }
+
+  async findDelivery(
+    subscriptionId: string,
+    deliveryId: string,
+    transaction?: Transaction,
+  ): Promise<WebhookDelivery | null> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${DELIVERY_COLUMNS}
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE d.subscription_id = :subscriptionId AND d.id = :deliveryId`,
+      { replacements: { subscriptionId, deliveryId }, transaction },
+    )) as [WebhookDelivery[], unknown];
+    return rows[0] ?? null;
+  }
+
+  /** Starts a new run of a finished delivery: back to pending, a new generation (so a new job id), not yet enqueued. */
+  async restartDelivery(subscriptionId: string, deliveryId: string, transaction: Transaction): Promise<boolean> {
+    const [rows] = (await this.db.sequelize.query(
+      `UPDATE webhook_deliveries
+          SET status = 'pending', generation = generation + 1, enqueued_at = NULL, next_attempt_at = now(), priority = 0,
+              updated_at = now()
+        WHERE id = :deliveryId AND subscription_id = :subscriptionId AND status <> 'pending'
+        RETURNING id`,
+      { replacements: { subscriptionId, deliveryId }, transaction },
+    )) as [unknown[], unknown];
+    return rows.length > 0;
+  }
+
+  async insertDelivery(eventId: string, subscriptionId: string, transaction: Transaction): Promise<string> {
+    const [rows] = (await this.db.sequelize.query(
+      `INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at)
+       SELECT e.id, e.event, :subscriptionId, now() FROM events e WHERE e.id = :eventId
+       RETURNING id`,
+      { replacements: { eventId, subscriptionId }, transaction },
+    )) as [Array<{ id: string }>, unknown];
+    return rows[0]!.id;
+  }
+
+  /** The latest events a filter test reads: of one tenant (or every tenant), optionally of some types, newest first. */
+  async latestEvents(query: {
+    tenantId: string | null;
+    events: string[] | null;
+    limit: number;
+  }): Promise<Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT id, event, occurred_at AS "occurredAt", data
+         FROM events
+        WHERE ${query.events ? 'event = ANY (:events::text[])' : "event NOT IN ('webhook.test', 'webhook.disabled')"}
+          ${query.tenantId ? 'AND tenant_id = :tenantId AND feed_position IS NOT NULL ORDER BY feed_position DESC' : 'ORDER BY seq DESC'}
+        LIMIT :limit`,
+      {
+        replacements: {
+          tenantId: query.tenantId,
+          events: query.events ? toArrayLiteral(query.events) : null,
+          limit: query.limit,
+        },
+      },
+    )) as [Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>, unknown];
+    return rows;
+  }
+}

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // `npm run bench`: runs every tools/bench/*.bench.mjs in turn (or those named on the command line) and
-// prints their figures. Loopback only; every load is bounded in requests and time. The soak (minutes long)
-// runs only when named: `npm run bench:soak`.
+// prints their figures. Loopback only; every load is bounded in requests and time. The soak and the data
+// volume (minutes long each) run only when named: `npm run bench:soak`, `npm run bench:data`.
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
-const onlyWhenNamed = ['soak.bench.mjs'];
+const onlyWhenNamed = ['soak.bench.mjs', 'data.bench.mjs'];
 const files = readdirSync(here)
   .filter((file) => file.endsWith('.bench.mjs'))
   .filter((file) =>

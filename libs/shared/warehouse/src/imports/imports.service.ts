@@ -239,6 +239,9 @@ export class ImportsService {
  */
 function detached(body: Readable): Readable {
   const out = new PassThrough();
+  // The pipeline that reads `out` learns of its error; one that breaks off before that pipeline is built
+  // (while a connection is taken) must not be an unhandled 'error' event.
+  out.on('error', () => undefined);
   body.on('error', (error) => out.destroy(error));
   body.on('close', () => {
     if (!body.readableEnded) out.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));

@@ -132,9 +132,11 @@ describe('subscriber controls', () => {
       // At most 50 sends in any second: 200 take more than three seconds, and no second holds more than 50
       // arrivals, give or take the few whose trip through the network took longer than the next ones'.
       expect(limitedSpanMs).toBeGreaterThan(3_000);
-      // Read over two seconds: a receiver that stalls for a moment (a busy machine) takes in a few paced
-      // requests at once, which would make one second look busier than what was sent in it.
-      expect(busiestWindow(limitedTimes, 2_000)).toBeLessThanOrEqual(2 * 50 + 5);
+      // Read at the receiver, over two seconds and on average: a receiver that stalls for a moment (a busy
+      // machine) takes in a few paced requests at once, which makes a window look busier than what was sent
+      // in it; 10 % of slack covers that jitter, where an unlimited burst would arrive many times faster.
+      expect(busiestWindow(limitedTimes, 2_000)).toBeLessThanOrEqual(2 * 50 * 1.1);
+      expect((limitedTimes.length - 1) / (limitedSpanMs / 1_000)).toBeLessThanOrEqual(50 * 1.05);
       // The unlimited subscription did not wait for the limited one's pace.
       expect(unlimitedLast - appendedAt).toBeLessThan(limitedTimes.at(-1)! - appendedAt);
       expect(limited.maxDeliveriesPerSecond).toBe(50);

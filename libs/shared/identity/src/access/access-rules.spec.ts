@@ -77,6 +77,7 @@ describe('what key scopes and event types reach (scopesBeyond, eventsBeyond)', (
       'read on inbound (asn.completed)',
       'read on inventory (stock.adjusted)',
       'read on inventory (cyclecount.variance)',
+      'read on warehouses (import.completed)',
     ]);
   });
 });

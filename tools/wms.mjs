@@ -19,11 +19,12 @@ if (group !== 'users' || !['unlock', 'reset-password'].includes(command) || !ema
 const envFile = join(root, '.env');
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
-const shared = await import('@wms/shared').catch(() => {
+const notBuilt = () => {
   console.error('The service is not built here: run `npm run build` first (a container image is built already).');
   process.exit(1);
-});
-const { loadDatabaseConfig, ConfigError, createSequelize, isAppError, OperatorAccounts } = shared;
+};
+const { loadDatabaseConfig, ConfigError, createSequelize, isAppError } = await import('@wms/platform').catch(notBuilt);
+const { OperatorAccounts } = await import('@wms/identity').catch(notBuilt);
 
 let config;
 try {

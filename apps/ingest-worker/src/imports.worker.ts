@@ -22,13 +22,14 @@ export interface ImportsWorkerHandle {
 }
 
 /**
- * One turn of an import: one chunk written, then the next turn is added at the end of the imports queue,
- * so every import (of every tenant) gets its chunk in turn. A turn that finds no chunk left ends its chain.
+ * One turn of a tenant: one chunk of one of its imports written, then the tenant's next turn is added at
+ * the end of the imports queue, so every tenant gets its chunk in turn. A turn that finds no chunk left ends
+ * its chain.
  */
 export function createImportProcessor(runner: ImportRunner, queue: ImportsQueue) {
   return async (job: ImportTurn): Promise<void> => {
-    const { importId, slot } = job.data;
-    const outcome = await runWithContext({ requestId: importId, jobId: job.id! }, () => runner.runTurn(importId, slot));
+    const { tenantId, slot } = job.data;
+    const outcome = await runWithContext({ requestId: job.id!, jobId: job.id! }, () => runner.runTurn(tenantId, slot));
     if (outcome === 'written') await addNextTurn(queue, job.data);
   };
 }
@@ -54,7 +55,7 @@ export function startImportsWorker(
     { connection, prefix, concurrency: config.imports.concurrency, ...IMPORT_WORKER_LOCKS },
   );
   worker.on('failed', (job, error) =>
-    logger.warn({ jobId: job?.id, importId: job?.data.importId, err: error }, 'import turn failed'),
+    logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'import turn failed'),
   );
   worker.on('error', (error) => logger.error({ err: error }, 'imports worker error'));
   const dispatcher = new ImportDispatcher(repository, queue, logger);

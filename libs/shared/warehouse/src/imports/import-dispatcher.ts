@@ -1,15 +1,16 @@
 import { Job } from 'bullmq';
 import type { Logger } from '@wms/platform';
-import { IMPORT_TURNS_PER_FILE, addImportTurns, importTurnId, type ImportsQueue } from './imports.contract.js';
+import { IMPORT_TURNS_PER_TENANT, addImportTurns, importTurnId, type ImportsQueue } from './imports.contract.js';
 import type { ImportsRepository } from './imports.repository.js';
 
-/** Unfinished imports looked at per pass. */
+/** Tenants with unfinished imports looked at per pass. */
 const BATCH = 200;
 
 /**
- * Keeps every unfinished import's turns in the imports queue: a gateway that could not reach Redis, a Redis
- * that lost its data, a turn that ended while another worker held the last chunks, or a turn that failed
- * all come back on the next pass. Adding a turn that is there already is a no-op (its id is fixed).
+ * Keeps the chains of turns of every tenant with an unfinished import in the imports queue: a gateway that
+ * could not reach Redis, a Redis that lost its data, a chain that ended just as an upload of its tenant was
+ * committed, or a turn that failed all come back on the next pass. Adding a turn that is there already is a
+ * no-op (its id is fixed).
  */
 export class ImportDispatcher {
   private timer: NodeJS.Timeout | undefined;
@@ -24,11 +25,10 @@ export class ImportDispatcher {
   ) {}
 
   async runOnce(): Promise<void> {
-    const imports = await this.repository.unfinished(BATCH);
-    for (const { id, tenantId } of imports) {
+    for (const tenantId of await this.repository.tenantsWithUnfinished(BATCH)) {
       const lost: number[] = [];
-      for (let slot = 0; slot < IMPORT_TURNS_PER_FILE; slot += 1) {
-        const turnIds = [importTurnId(id, slot, 0), importTurnId(id, slot, 1)];
+      for (let slot = 0; slot < IMPORT_TURNS_PER_TENANT; slot += 1) {
+        const turnIds = [importTurnId(tenantId, slot, 0), importTurnId(tenantId, slot, 1)];
         const states = await Promise.all(turnIds.map((turnId) => this.queue.getJobState(turnId)));
         const live = states.some((state) => state !== 'unknown' && state !== 'failed' && state !== 'completed');
         if (live) continue;
@@ -36,7 +36,7 @@ export class ImportDispatcher {
         if (failed === -1) lost.push(slot);
         else await (await Job.fromId(this.queue, turnIds[failed]!))?.retry('failed');
       }
-      if (lost.length) await addImportTurns(this.queue, id, tenantId, lost);
+      if (lost.length) await addImportTurns(this.queue, tenantId, lost);
     }
   }
 

@@ -10,14 +10,17 @@ import {
   type IngestHandler,
   type IngestRegistry,
 } from '../integration/index.js';
-import { VALIDATION_PREFERENCES, toErrorDetails } from '@wms/platform';
+import { VALIDATION_PREFERENCES, currentContext, runWithContext, toErrorDetails } from '@wms/platform';
 import { entryFromCsv } from './import-format.js';
 import { importErrorsPath } from './import-paths.js';
-import { IMPORT_TURNS_PER_FILE } from './imports.contract.js';
+import { IMPORT_TURNS_PER_TENANT } from './imports.contract.js';
 import type { ImportsRepository, RowError, StagedRow, StoredImport } from './imports.repository.js';
 
 /** A chunk's write failed this often (not a row's error: the write itself): the import fails. */
 const MAX_CHUNK_ATTEMPTS = 5;
+
+/** A tenant's unfinished imports a turn looks at, in turn order, for a chunk to write. */
+const TURN_CANDIDATES = 50;
 
 type Parsed = { entry: unknown } | { error: Omit<RowError, 'n' | 'line'> };
 
@@ -35,8 +38,24 @@ export class ImportRunner {
     private readonly events: EventsService,
   ) {}
 
-  /** One turn: writes one chunk of the import. 'none' when the turn found no chunk left for it. */
-  async runTurn(importId: string, slot: number): Promise<'written' | 'none'> {
+  /**
+   * One turn of a tenant: writes one chunk of its unfinished import whose last turn is oldest (the next
+   * one when that has no chunk left for this turn). 'none' when no import of the tenant has a chunk left.
+   */
+  async runTurn(tenantId: string, slot: number): Promise<'written' | 'none'> {
+    for (const importId of await this.repository.turnOrder(tenantId, TURN_CANDIDATES)) {
+      // Noted before the write, so the tenant's other chain reaches for another of its files meanwhile.
+      await this.repository.tookTurn(importId);
+      const outcome = await runWithContext({ ...currentContext(), requestId: importId }, () =>
+        this.runImport(importId, slot),
+      );
+      if (outcome === 'written') return 'written';
+    }
+    return 'none';
+  }
+
+  /** Writes one chunk of the import. 'none' when the turn found no chunk left for it. */
+  private async runImport(importId: string, slot: number): Promise<'written' | 'none'> {
     const job = await this.repository.load(importId);
     if (!job || (job.state !== 'queued' && job.state !== 'running')) return 'none';
     const handler = this.registry.get(job.entity);
@@ -44,10 +63,10 @@ export class ImportRunner {
       await this.repository.end(importId, 'failed', `no ingest handler for ${job.entity}`);
       return 'none';
     }
-    const pending = await this.repository.pendingChunks(importId, 2 * IMPORT_TURNS_PER_FILE);
+    const pending = await this.repository.pendingChunks(importId, 2 * IMPORT_TURNS_PER_TENANT);
     if (!pending.length) return 'none';
-    // The turn's own share first, so that the turns of one import rarely reach for the same chunk.
-    const mine = (chunk: { chunk: number }) => chunk.chunk % IMPORT_TURNS_PER_FILE === slot;
+    // The chain's own share first, so that two turns in one file rarely reach for the same chunk.
+    const mine = (chunk: { chunk: number }) => chunk.chunk % IMPORT_TURNS_PER_TENANT === slot;
     const ordered = [...pending.filter(mine), ...pending.filter((chunk) => !mine(chunk))];
     await this.repository.markRunning(importId);
     for (const chunk of ordered) {

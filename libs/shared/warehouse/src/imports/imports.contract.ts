@@ -3,29 +3,29 @@ import type { QueueSettings } from '@wms/platform';
 
 /**
  * The imports queue: a queue of its own, beside the ingest queue, so bulk calls never wait in line behind
- * a file. A job is one turn of one import: the worker writes one chunk, adds the import's next turn at the
- * end of the queue and completes, so the imports of every tenant take turns (round-robin) instead of the
- * first one running to its end. An import has IMPORT_TURNS_PER_FILE chains of turns, so that several
- * workers share a large file; a chain's turns alternate between two job ids (phase 0 and 1), so the next
- * one is added while the current one still holds its id, and the chain has no gap a crash could lose.
+ * a file. A job is one turn of one tenant: the worker writes one chunk of that tenant's unfinished import
+ * whose last turn is oldest, adds the tenant's next turn at the end of the queue and completes, so tenants
+ * take turns (round-robin) however many files each has running, and a tenant's files share its turns. A
+ * tenant has IMPORT_TURNS_PER_TENANT chains of turns, so that several workers share a large file; a chain's
+ * turns alternate between two job ids (phase 0 and 1), so the next one is added while the current one still
+ * holds its id, and the chain has no gap a crash could lose.
  */
 export const IMPORTS_QUEUE = 'imports';
 export const IMPORT_JOB_NAME = 'import';
-export const IMPORT_TURNS_PER_FILE = 2;
+export const IMPORT_TURNS_PER_TENANT = 2;
 
 export interface ImportTurnData {
-  importId: string;
   tenantId: string;
-  /** Which of the import's chains this is: a turn starts with its own share of the chunks. */
+  /** Which of the tenant's chains this is: a turn starts with its own share of a file's chunks. */
   slot: number;
   phase: 0 | 1;
 }
 
 export type ImportsQueue = Queue<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
 
-/** The job id of an import's turn: adding one that is waiting or running again is a no-op. */
-export function importTurnId(importId: string, slot: number, phase: 0 | 1): string {
-  return `${importId}-turn-${slot}-${phase}`;
+/** The job id of a tenant's turn: adding one that is waiting or running again is a no-op. */
+export function importTurnId(tenantId: string, slot: number, phase: 0 | 1): string {
+  return `tenant-${tenantId}-turn-${slot}-${phase}`;
 }
 
 /**
@@ -54,18 +54,17 @@ export function createImportsQueue(settings: QueueSettings): ImportsQueue {
   });
 }
 
-/** Adds the first turn of each chain of an import, or of the chains named (those already there are left as they are). */
+/** Adds the first turn of each of a tenant's chains, or of the chains named (those already there are left as they are). */
 export async function addImportTurns(
   queue: ImportsQueue,
-  importId: string,
   tenantId: string,
-  slots: number[] = Array.from({ length: IMPORT_TURNS_PER_FILE }, (_unused, slot) => slot),
+  slots: number[] = Array.from({ length: IMPORT_TURNS_PER_TENANT }, (_unused, slot) => slot),
 ): Promise<void> {
   await queue.addBulk(
     slots.map((slot) => ({
       name: IMPORT_JOB_NAME,
-      data: { importId, tenantId, slot, phase: 0 as const },
-      opts: { jobId: importTurnId(importId, slot, 0) },
+      data: { tenantId, slot, phase: 0 as const },
+      opts: { jobId: importTurnId(tenantId, slot, 0) },
     })),
   );
 }
@@ -73,5 +72,5 @@ export async function addImportTurns(
 /** Adds the turn after this one, at the end of the queue. */
 export async function addNextTurn(queue: ImportsQueue, turn: ImportTurnData): Promise<void> {
   const phase = turn.phase === 0 ? 1 : 0;
-  await queue.add(IMPORT_JOB_NAME, { ...turn, phase }, { jobId: importTurnId(turn.importId, turn.slot, phase) });
+  await queue.add(IMPORT_JOB_NAME, { ...turn, phase }, { jobId: importTurnId(turn.tenantId, turn.slot, phase) });
 }

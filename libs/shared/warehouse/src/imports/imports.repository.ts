@@ -180,13 +180,32 @@ export class ImportsRepository {
     );
   }
 
-  /** Unfinished imports, for the dispatcher: each should have its workers' turns in the queue. */
-  async unfinished(limit: number): Promise<Array<{ id: string; tenantId: string }>> {
-    return this.db.sequelize.query(
-      `SELECT id, tenant_id AS "tenantId" FROM imports WHERE state IN ('queued', 'running')
-        ORDER BY created_at LIMIT $1`,
+  /** Tenants with an unfinished import, for the dispatcher: each should have its chains of turns in the queue. */
+  async tenantsWithUnfinished(limit: number): Promise<string[]> {
+    const rows = await this.db.sequelize.query<{ tenantId: string }>(
+      `SELECT tenant_id AS "tenantId" FROM imports WHERE state IN ('queued', 'running')
+        GROUP BY tenant_id ORDER BY min(created_at) LIMIT $1`,
       { bind: [limit], type: QueryTypes.SELECT },
     );
+    return rows.map((row) => row.tenantId);
+  }
+
+  /**
+   * A tenant's unfinished imports in the order its turns should serve them: the one whose last turn is
+   * oldest first (one that never had a turn before all), then the oldest upload.
+   */
+  async turnOrder(tenantId: string, limit: number): Promise<string[]> {
+    const rows = await this.db.sequelize.query<{ id: string }>(
+      `SELECT id FROM imports WHERE tenant_id = $1 AND state IN ('queued', 'running')
+        ORDER BY last_turn_at NULLS FIRST, created_at LIMIT $2`,
+      { bind: [tenantId, limit], type: QueryTypes.SELECT },
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Notes that a turn went to this import, so the tenant's next turn goes to another of its files first. */
+  async tookTurn(id: string): Promise<void> {
+    await this.db.sequelize.query('UPDATE imports SET last_turn_at = clock_timestamp() WHERE id = $1', { bind: [id] });
   }
 
   /** Chunks not yet written, lowest first. */

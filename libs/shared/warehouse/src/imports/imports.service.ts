@@ -160,7 +160,7 @@ export class ImportsService {
     } catch (error) {
       throw uploadError(error);
     }
-    await this.dispatch(id, upload.tenantId);
+    await this.dispatch(upload.tenantId);
     const apiKeyId = 'apiKeyId' in upload.owner ? upload.owner.apiKeyId : null;
     return { jobId: id, statusUrl: importStatusPath({ id, apiKeyId }) };
   }
@@ -223,12 +223,12 @@ export class ImportsService {
     }
   }
 
-  private async dispatch(importId: string, tenantId: string): Promise<void> {
+  private async dispatch(tenantId: string): Promise<void> {
     if (!this.queue) return;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, QUEUE_ADD_MS)));
     // A Redis away costs nothing but time: the dispatcher hands every unfinished import to the queue.
-    await Promise.race([addImportTurns(this.queue, importId, tenantId).catch(() => undefined), timeout]);
+    await Promise.race([addImportTurns(this.queue, tenantId).catch(() => undefined), timeout]);
     clearTimeout(timer);
   }
 }

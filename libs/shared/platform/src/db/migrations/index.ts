@@ -23,6 +23,7 @@ import { imports } from './0040-imports.js';
 import { webhookFilters } from './0045-webhook-filters.js';
 import { webhookRateOrder } from './0046-webhook-rate-order.js';
 import { deliveryEventType } from './0037-delivery-event-type.js';
+import { importTenantTurns } from './0047-import-tenant-turns.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   webhookFilters,
   webhookRateOrder,
   deliveryEventType,
+  importTenantTurns,
 ];

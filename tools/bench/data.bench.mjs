@@ -7,6 +7,7 @@
 // same services the routes call: median of BENCH_ROUNDS rounds after one warm-up call.
 // Usage: npm run build && node tools/bench/data.bench.mjs   (BENCH_DATA_LOG_ROWS, BENCH_DATA_ROWS scale it)
 import { performance } from 'node:perf_hooks';
+import { RequestLogMaintenance } from '@wms/api-keys';
 import { DEFAULT_TENANT_CODE } from '@wms/identity';
 import { openRuntime } from '@wms/platform';
 import { createServices } from '../../apps/gateway/dist/services.js';
@@ -177,12 +178,34 @@ try {
     timeAll(keyIds, tenantId, ids.subscriptionId, ids.actorUserId),
   );
 
-  const [[size]] = await sql(`
-    SELECT (SELECT count(*) FROM api_key_request_logs)::float8 AS rows,
-           (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
-             WHERE inhparent = 'api_key_request_logs'::regclass)::float8 AS bytes,
-           pg_total_relation_size('api_key_request_rollups')::float8 AS "rollupBytes",
-           (SELECT count(*) FROM api_key_request_rollups)::float8 AS "rollupRows"`);
+  // What the gateway's maintenance does to the days that are over: their indexes rebuilt, packed.
+  const maintenance = new RequestLogMaintenance(services.apiKeys.repository.requestLogs, runtime.logger);
+  const settleStarted = performance.now();
+  const { settled } = await maintenance.run();
+  const settleSeconds = (performance.now() - settleStarted) / 1000;
+  const [partitions] = await sql(`
+    SELECT c.relname AS name, obj_description(c.oid, 'pg_class') = 'settled' AS settled,
+           (SELECT count(*) FROM api_key_request_logs l WHERE l.tableoid = c.oid)::float8 AS rows,
+           pg_total_relation_size(c.oid)::float8 AS bytes
+      FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+     WHERE i.inhparent = 'api_key_request_logs'::regclass ORDER BY c.relname`);
+  const perRow = (list) => {
+    const rows = list.reduce((sum, partition) => sum + partition.rows, 0);
+    return { rows, bytes: rows ? list.reduce((sum, partition) => sum + partition.bytes, 0) / rows : 0 };
+  };
+  const days = partitions.filter((partition) => partition.rows > 0);
+  const settledDays = perRow(days.filter((partition) => partition.settled));
+  const openDays = perRow(days.filter((partition) => !partition.settled));
+  // Retention's work: the oldest day with rows detached and dropped whole.
+  const oldest = days[0];
+  const dropStarted = performance.now();
+  await services.apiKeys.repository.requestLogs.withPartitionLock(true, (session) =>
+    session.drop({ name: oldest.name, detachPending: false }),
+  );
+  const dropMs = performance.now() - dropStarted;
+  const [[rollups]] = await sql(`
+    SELECT pg_total_relation_size('api_key_request_rollups')::float8 AS bytes,
+           (SELECT count(*) FROM api_key_request_rollups)::float8 AS rows`);
   console.log(`\n| call | ${SMALL} rows | at volume | growth |`);
   console.log('|---|---|---|---|');
   for (const name of Object.keys(small)) {
@@ -191,9 +214,14 @@ try {
   }
   console.log(`\nmedian of ${ROUNDS} rounds; cores ${(busy * 100).toFixed(0)}% busy while timing at volume`);
   console.log(
-    `request log: ${size.rows} rows, ${(size.bytes / size.rows).toFixed(1)} bytes a row with its index; ` +
-      `rollups: ${size.rollupRows} rows, ${(size.rollupBytes / size.rollupRows).toFixed(1)} bytes a row`,
+    `request log: ${settledDays.rows + openDays.rows} rows; days that are over, settled ` +
+      `(${settled.length} index rebuilds in ${settleSeconds.toFixed(0)} s): ${settledDays.bytes.toFixed(1)} bytes a row ` +
+      `all in; days still written: ${openDays.bytes.toFixed(1)} bytes a row`,
   );
+  console.log(
+    `dropping the oldest day (${oldest.rows} rows, ${(oldest.bytes / 1048576).toFixed(0)} MiB): ${dropMs.toFixed(1)} ms`,
+  );
+  console.log(`rollups: ${rollups.rows} rows, ${(rollups.bytes / rollups.rows).toFixed(1)} bytes a row`);
 } finally {
   await runtime.close();
   await bench.cleanup();

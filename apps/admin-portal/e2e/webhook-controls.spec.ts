@@ -2,11 +2,15 @@ import type { Browser } from 'playwright-core';
 import type { AppendEventInput } from '@wms/events';
 import {
   appendEvents,
+  createSubscription,
   createTestContext,
   defaultTenantId,
+  startTestWebhookWorker,
+  startWebhookReceiver,
   TEST_ADMIN,
   type TestContext,
   type TestGateway,
+  type WebhookReceiver,
 } from '@wms/testing';
 import { checkPage, launchBrowser, openPortal, signInThroughForm, type PortalPage } from './browser.js';
 
@@ -16,15 +20,18 @@ describe('admin portal: webhook subscriber controls', () => {
   let gateway: TestGateway;
   let browser: Browser;
   let portal: PortalPage;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     ctx = await createTestContext('portal-webhook-controls', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
     gateway = await ctx.startGateway();
+    receiver = await startWebhookReceiver();
     browser = await launchBrowser();
     portal = await openPortal(browser, gateway.url);
   });
   afterAll(async () => {
     await browser?.close();
+    await receiver?.close();
     await ctx.close();
   });
 
@@ -82,5 +89,34 @@ describe('admin portal: webhook subscriber controls', () => {
       maxDeliveriesPerSecond: 50,
       ordered: true,
     });
+  }, 120_000);
+
+  it("shows in the attempts dialog the wait a receiver asked for with Retry-After, and the retry's success after it", async () => {
+    receiver.on('/busy', (_request, index) =>
+      index === 0 ? { status: 429, headers: { 'retry-after': '2' }, body: 'slow down' } : {},
+    );
+    startTestWebhookWorker(ctx, { webhook: { backoffBaseMs: 200, maxAttempts: 3, timeoutMs: 2_000 } });
+    const subscription = await createSubscription(ctx, {
+      url: receiver.urlFor('/busy'),
+      events: ['order.shipped'],
+      tenantId: await defaultTenantId(ctx),
+    });
+    const { page } = portal;
+    await page.goto(`${gateway.url}/admin/webhooks/${subscription.id}`);
+    await page.getByRole('heading', { name: 'Webhook subscription', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const log = page.getByTestId('delivery-log');
+    await log.getByTestId('delivery-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 20_000 });
+    const [refused, accepted] = await receiver.waitForRequests('/busy', 2);
+    // The worker waited what the receiver asked for, not its own 200 ms backoff.
+    expect(accepted!.receivedAt - refused!.receivedAt).toBeGreaterThanOrEqual(1_900);
+
+    await log.getByRole('button', { name: /^Attempts of delivery/ }).click();
+    const attempts = page.getByRole('dialog', { name: 'Attempts of webhook.test' });
+    await attempts.getByRole('cell', { name: '429', exact: true }).waitFor();
+    await attempts.getByRole('cell', { name: '2 s', exact: true }).waitFor();
+    await attempts.getByRole('cell', { name: '200' }).waitFor();
+    await checkPage(portal, 'webhook-attempts-retry-after', '[role="dialog"]');
+    await page.keyboard.press('Escape');
   }, 120_000);
 });

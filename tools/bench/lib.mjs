@@ -3,7 +3,7 @@
 // (peak RSS, CPU time); rounds that alternate the sides and their min/median/max.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -170,6 +170,19 @@ export function load(options) {
 }
 
 /** Peak resident set size of a process so far (VmHWM), in MB. */
+/**
+ * Starts a new peak for peakRssMb (Linux: writing 5 to clear_refs resets VmHWM to the current RSS); false
+ * where that is not allowed, and the peak then runs from the process' start.
+ */
+export function resetPeakRss(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function peakRssMb(pid) {
   try {
     const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

@@ -7,7 +7,7 @@ import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
 import { createWebhookSender, type SendResult, type WebhookSender } from './http-sender.js';
 import { SecretBox } from './secret-box.js';
-import type { SubscriberGate } from './subscriber-gate.js';
+import type { Pace, SubscriberGate } from './subscriber-gate.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
 
@@ -114,16 +114,16 @@ export class WebhookDeliveryService {
     const turn = await run.turn?.();
     if (turn && 'deferMs' in turn) return { kind: 'deferred', delayMs: turn.deferMs };
     // The pace is asked once the turn is held: what it admits is sent now, not after a wait for a permit.
-    let pacedMs: number;
+    let pace: Pace | null | undefined;
     try {
-      pacedMs = (await this.gate?.paced(work)) ?? 0;
+      pace = await this.gate?.paced(work);
     } catch (error) {
       turn?.done();
       throw error;
     }
-    if (pacedMs > 0) {
+    if (pace && pace.waitMs > 0) {
       turn?.done();
-      return { kind: 'deferred', delayMs: pacedMs };
+      return { kind: 'deferred', delayMs: pace.waitMs };
     }
 
     const body = JSON.stringify({
@@ -146,6 +146,8 @@ export class WebhookDeliveryService {
     } finally {
       turn?.done();
     }
+    // The send counts against the rate until a second after its answer (a lost Redis only loosens the pace).
+    if (pace && 'answered' in pace) await pace.answered().catch(() => undefined);
     const latencyMs = performance.now() - started;
     return { ...(await this.settle(work, run, latencyMs, result, failure)), latencyMs, about };
   }

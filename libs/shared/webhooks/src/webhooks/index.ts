@@ -50,6 +50,6 @@ export {
   type EventFilter,
   type FilterProblem,
 } from './event-filter.js';
-export { SubscriberGate } from './subscriber-gate.js';
+export { SubscriberGate, type Pace } from './subscriber-gate.js';
 export { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
 export * from './webhook-delivery.contract.js';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '@wms/platform';
 import type { DeliveryRepository, DeliveryWork } from './delivery.repository.js';
 
@@ -9,9 +10,13 @@ import type { DeliveryRepository, DeliveryWork } from './delivery.repository.js'
  *   spread out at one script call each, not a thousand retries of the same check.
  * - a cap on what is actually sent: KEYS[3] logs the sends of the last second; a delivery that may go is
  *   sent only while fewer than `rate` went in that second. A job woken late (a busy worker) cannot make a
- *   bunch of sends: over the cap it is given the time the oldest logged send leaves the second.
+ *   bunch of sends: over the cap it is given the time the oldest logged send leaves the second. Once the
+ *   answer is in, the send is logged again at that time (ANSWERED_SCRIPT), so it counts from its admission
+ *   until a second after its answer: every request a receiver takes in within any one second was in the
+ *   log together at that second's end, so a receiver sees at most `rate` a second however long a busy
+ *   worker held admitted requests before sending them.
  *
- * ARGV: interval ms, rate, delivery id. Returns the milliseconds to wait ("0": go now).
+ * ARGV: interval ms, rate, delivery id, the send's entry in the log. Returns the milliseconds to wait ("0": go now).
  */
 const PACE_SCRIPT = `
 local t = redis.call('TIME')
@@ -35,7 +40,7 @@ else
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now - 1000)
 if redis.call('ZCARD', KEYS[3]) < rate then
-  redis.call('ZADD', KEYS[3], now, id .. ':' .. tostring(now))
+  redis.call('ZADD', KEYS[3], now, ARGV[4])
   redis.call('PEXPIRE', KEYS[3], 2000)
   return '0'
 end
@@ -46,6 +51,14 @@ redis.call('PEXPIRE', KEYS[2], math.ceil(free - now) + 600000)
 return tostring(free - now)
 `;
 
+/** A send's answer is in: its entry in the log of sends (KEYS[1]) moves to now, Redis' clock. ARGV: the entry. */
+const ANSWERED_SCRIPT = `
+local t = redis.call('TIME')
+redis.call('ZADD', KEYS[1], tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], 2000)
+return 0
+`;
+
 type PaceRedis = RedisClient & {
   wmsWebhookPace(
     nextKey: string,
@@ -54,8 +67,13 @@ type PaceRedis = RedisClient & {
     intervalMs: number,
     rate: number,
     deliveryId: string,
+    entry: string,
   ): Promise<string>;
+  wmsWebhookAnswered(sentKey: string, entry: string): Promise<number>;
 };
+
+/** What the pace said of one attempt: wait, or go now and say when its answer is in. */
+export type Pace = { waitMs: number } | { waitMs: 0; answered(): Promise<void> };
 
 /** How soon an ordered delivery looks again for the earlier one it waits for, at least and at most. */
 const ORDER_RECHECK_MIN_MS = 100;
@@ -77,6 +95,7 @@ export class SubscriberGate {
     private readonly repository: Pick<DeliveryRepository, 'earlierPending'>,
   ) {
     redis.defineCommand('wmsWebhookPace', { numberOfKeys: 3, lua: PACE_SCRIPT });
+    redis.defineCommand('wmsWebhookAnswered', { numberOfKeys: 1, lua: ANSWERED_SCRIPT });
     this.redis = redis as PaceRedis;
   }
 
@@ -90,17 +109,26 @@ export class SubscriberGate {
   }
 
   /**
-   * For a subscription with `maxDeliveriesPerSecond`: milliseconds until its turn to be sent, or 0 (the send
-   * is counted). Asked once the attempt holds its sending turn, right before sending.
+   * For a subscription with `maxDeliveriesPerSecond`: the milliseconds until its turn to be sent, or go now
+   * (the send is counted; `answered` once its answer is in or it failed). Null for an unlimited one. Asked
+   * once the attempt holds its sending turn, right before sending.
    */
-  async paced(work: DeliveryWork): Promise<number> {
+  async paced(work: DeliveryWork): Promise<Pace | null> {
     const rate = work.maxDeliveriesPerSecond;
-    if (!rate) return 0;
+    if (!rate) return null;
     // The subscription id as a hash tag: on a cluster the keys share a slot.
     const base = `${this.keyPrefix}:webhook-pace:{${work.subscriptionId}}`;
+    const sentKey = `${base}:sent`;
+    const entry = `${work.id}:${randomUUID()}`;
     const wait = Number(
-      await this.redis.wmsWebhookPace(`${base}:next`, `${base}:held`, `${base}:sent`, 1000 / rate, rate, work.id),
+      await this.redis.wmsWebhookPace(`${base}:next`, `${base}:held`, sentKey, 1000 / rate, rate, work.id, entry),
     );
-    return wait > 0 ? Math.ceil(wait) : 0;
+    if (wait > 0) return { waitMs: Math.ceil(wait) };
+    return {
+      waitMs: 0,
+      answered: async () => {
+        await this.redis.wmsWebhookAnswered(sentKey, entry);
+      },
+    };
   }
 }

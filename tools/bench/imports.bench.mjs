@@ -19,6 +19,7 @@ import {
   benchApiKey,
   freePort,
   measureCpu,
+  median,
   peakRssMb,
   resetPeakRss,
   prepareBenchEnv,
@@ -91,6 +92,12 @@ export default async function importsBench() {
   const started = [];
   try {
     const { tenant, key } = await benchApiKey(services, 'bench-imports');
+    // Another tenant's synchronous bulk calls while the import runs: how long one waits behind it.
+    const other = await services.tenants.create({ code: 'BENCH-OTHER', name: 'Bench other tenant' });
+    const otherKey = await services.apiKeys.create(
+      { name: 'bench-imports-other', scopes: ['read', 'write'], tenantId: other.id },
+      null,
+    );
     await writeFile(file, 'IMP');
     const gateway = await startApp('gateway', bench.env, { port, logFile });
     started.push(gateway);
@@ -107,6 +114,27 @@ export default async function importsBench() {
     const emptyItems = () => runtime.db.sequelize.query('TRUNCATE items CASCADE');
 
     const peaks = [];
+    const probes = [];
+    /** Every second until `done`, a 10-item synchronous bulk call of the other tenant, timed; must answer 200. */
+    const probeWhile = async (done) => {
+      for (let call = 0; !done(); call += 1) {
+        const items = Array.from({ length: 10 }, (_unused, index) => ({
+          sku: `OTHER-${probes.length}-${index}`,
+          name: 'Other tenant item',
+          baseUomCode: 'EA',
+        }));
+        const started = performance.now();
+        const answer = await fetch(`${url}/items/bulk`, {
+          method: 'POST',
+          headers: { 'x-api-key': otherKey.rawKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ items }),
+        });
+        await answer.arrayBuffer();
+        if (answer.status !== 200) throw new Error(`the other tenant's bulk call answered ${answer.status}`);
+        probes.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+    };
     const service = async () => {
       const idle = rssMb(gateway.pid);
       const fromIdle = resetPeakRss(gateway.pid);
@@ -120,7 +148,14 @@ export default async function importsBench() {
           const accepted = await upload(url, key.rawKey, file);
           uploadSeconds = (performance.now() - t0) / 1000;
           peaks.push(peakRssMb(gateway.pid) - (fromIdle ? idle : idleRss));
-          return finished(url, key.rawKey, accepted.jobId);
+          let running = true;
+          const probing = probeWhile(() => !running);
+          try {
+            return await finished(url, key.rawKey, accepted.jobId);
+          } finally {
+            running = false;
+            await probing;
+          }
         }),
       );
       const seconds = (performance.now() - t0) / 1000;
@@ -158,6 +193,10 @@ export default async function importsBench() {
     }
     await postgres.close();
     console.log(`ratio service / raw: ${spread(ratios)} (median, min–max; target ≥ 0.70)`);
+    console.log(
+      `another tenant's 10-item synchronous bulk call while the imports ran: ${probes.length} calls, median ` +
+        `${median(probes).toFixed(0)} ms, slowest ${Math.max(...probes).toFixed(0)} ms (target: 200 within 1 s)`,
+    );
     console.log(
       `gateway RSS: idle ${idleRss.toFixed(0)} MB before the first upload; peak during each upload above the RSS ` +
         `it started from: ${peaks.map((mb) => `+${mb.toFixed(0)}`).join(', ')} MB (target ≤ +100 MB)`,

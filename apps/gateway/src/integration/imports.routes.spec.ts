@@ -76,6 +76,15 @@ describe('file imports through the integration API', () => {
     return rows[0]!.n;
   }
 
+  /** The `import.completed` events of an import, as appended to the outbox. */
+  async function endedEvents(jobId: string): Promise<unknown[]> {
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      `SELECT data FROM events WHERE event = 'import.completed' AND data->>'importId' = $1`,
+      { bind: [jobId] },
+    )) as [{ data: unknown }[], unknown];
+    return rows.map((row) => row.data);
+  }
+
   it('when an NDJSON file has good lines, a line that is not JSON and an invalid entry, the good ones are stored and the bad ones listed by line', async () => {
     const lines = Array.from({ length: 1_200 }, (_unused, index) => itemLine(`ND-${index}`));
     lines.splice(10, 0, '{not json');
@@ -93,6 +102,20 @@ describe('file imports through the integration API', () => {
     expect(job).toMatchObject({ state: 'completed', entity: 'items', total: 1_202, processed: 1_202 });
     expect(job).toMatchObject({ created: 1_200, updated: 0, failed: 2 });
     expect(await count(`SELECT count(*)::int AS n FROM items WHERE sku LIKE 'ND-%'`)).toBe(1_200);
+    expect(await endedEvents(job.jobId)).toEqual([
+      {
+        importId: job.jobId,
+        entity: 'items',
+        state: 'completed',
+        total: 1_202,
+        processed: 1_202,
+        created: 1_200,
+        updated: 0,
+        failed: 2,
+        errorsUrl: job.errorsUrl,
+        tenantId: expect.any(String),
+      },
+    ]);
     const errors = await fetch(`${gateway.url}${job.errorsUrl}`, { headers: { 'x-api-key': key } });
     expect(errors.headers.get('content-type')).toContain('application/x-ndjson');
     const rows = (await errors.text())
@@ -274,7 +297,7 @@ describe('file imports through the integration API', () => {
     expect((await request(gateway.url, 'GET', `/api/v1/imports/${jobId}`, { token: strangerToken })).status).toBe(404);
   });
 
-  it('when a running import is cancelled, it stops where it got and what was written stays', async () => {
+  it('when a running import is cancelled, it stops where it got, what was written stays, and import.completed says cancelled', async () => {
     const lines = Array.from({ length: 6_000 }, (_unused, index) => itemLine(`CANCEL-${index}`)).join('\n');
     const jobId = String((await upload('items', lines, ndjson)).body.jobId);
     // The last chunk held by the test: the import cannot finish before it is cancelled.
@@ -308,6 +331,11 @@ describe('file imports through the integration API', () => {
     expect(settled.job.state).toBe('cancelled');
     expect(settled.job.processed).toBeLessThan(6_000);
     expect(settled.items).toBe(settled.job.created);
+    // Sent once, when the cancel committed, with the counts of then (a chunk committing after it sends none).
+    const [ended, ...more] = (await endedEvents(jobId)) as Array<{ state: string; processed: number }>;
+    expect(more).toEqual([]);
+    expect(ended).toMatchObject({ importId: jobId, entity: 'items', state: 'cancelled', total: 6_000 });
+    expect(ended!.processed).toBeLessThanOrEqual(settled.job.processed);
   });
 
   it('when finished imports are older than the retention, their staged and failed rows are purged and the job is gone', async () => {

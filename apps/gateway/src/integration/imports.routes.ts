@@ -49,7 +49,7 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
   queue.on('error', () => undefined);
   lifecycle.onClose(() => closeWithin(queue, 2_000));
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
-  return new ImportsService(repository, services.ingest, config.imports, queue);
+  return new ImportsService(repository, services.ingest, config.imports, queue, services.events);
 }
 
 /** The import of this key named by the path, or null (not an import id, none, or another key's). */

@@ -126,13 +126,13 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'import.completed': {
     description:
-      'A file import wrote its last chunk. The counts cover every row of the file; errorsUrl (null when no row failed) lists the rows that failed.',
+      'A file import ended: state completed (its last chunk was written; the counts cover every row of the file), failed (a chunk could not be written; what was written stays) or cancelled (DELETE /jobs/{jobId} or the portal; what was written stays). processed says how far it got; errorsUrl (null when no row failed) lists the rows that failed.',
     data: data({
       importId: code('the import, as GET /jobs/{jobId} names it'),
       entity: code('items, partners, locations, asn or orders'),
-      state: Joi.valid('completed'),
+      state: Joi.valid('completed', 'failed', 'cancelled'),
       total: quantity('rows in the file'),
-      processed: quantity('rows processed (every row)'),
+      processed: quantity('rows processed (every row once completed)'),
       created: quantity('rows that created an entry'),
       updated: quantity('rows that updated an entry'),
       failed: quantity('rows refused; listed by errorsUrl'),

@@ -45,7 +45,7 @@ export interface EventDataMap {
   'import.completed': {
     importId: string;
     entity: string;
-    state: 'completed';
+    state: 'completed' | 'failed' | 'cancelled';
     total: number;
     processed: number;
     created: number;

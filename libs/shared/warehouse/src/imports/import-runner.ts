@@ -12,7 +12,7 @@ import {
 } from '../integration/index.js';
 import { VALIDATION_PREFERENCES, currentContext, runWithContext, toErrorDetails } from '@wms/platform';
 import { entryFromCsv } from './import-format.js';
-import { importErrorsPath } from './import-paths.js';
+import { appendImportEnded } from './import-events.js';
 import { IMPORT_TURNS_PER_TENANT } from './imports.contract.js';
 import type { ImportsRepository, RowError, StagedRow, StoredImport } from './imports.repository.js';
 
@@ -60,7 +60,7 @@ export class ImportRunner {
     if (!job || (job.state !== 'queued' && job.state !== 'running')) return 'none';
     const handler = this.registry.get(job.entity);
     if (!handler) {
-      await this.repository.end(importId, 'failed', `no ingest handler for ${job.entity}`);
+      await this.fail(importId, `no ingest handler for ${job.entity}`);
       return 'none';
     }
     const pending = await this.repository.pendingChunks(importId, 2 * IMPORT_TURNS_PER_TENANT);
@@ -75,11 +75,18 @@ export class ImportRunner {
       } catch (error) {
         const attempts = await this.repository.chunkFailed(importId, chunk.chunk);
         if (attempts >= MAX_CHUNK_ATTEMPTS)
-          await this.repository.end(importId, 'failed', `chunk ${chunk.chunk} failed: ${(error as Error).message}`);
+          await this.fail(importId, `chunk ${chunk.chunk} failed: ${(error as Error).message}`);
         throw error;
       }
     }
     return 'none';
+  }
+
+  /** Ends the import as failed (what was written stays) and says so with `import.completed`. */
+  private async fail(importId: string, error: string): Promise<void> {
+    await this.repository.end(importId, 'failed', error, (ended, transaction) =>
+      appendImportEnded(this.events, transaction, ended),
+    );
   }
 
   /** Writes one chunk; false when another worker holds or wrote it (or the import stopped). */
@@ -108,22 +115,7 @@ export class ImportRunner {
       const counts = { created: result.created, updated: result.updated, failed: errors.length };
       await this.repository.completeChunk(job.id, chunk.chunk, counts, errors, transaction);
       const finished = await this.repository.completeIfLast(job.id, transaction);
-      if (finished)
-        await this.events.append(transaction, {
-          tenantId: job.tenantId,
-          event: 'import.completed',
-          data: {
-            importId: job.id,
-            entity: job.entity,
-            state: 'completed',
-            total: finished.total,
-            processed: finished.processed,
-            created: finished.created,
-            updated: finished.updated,
-            failed: finished.failed,
-            errorsUrl: finished.failed ? importErrorsPath(job) : null,
-          },
-        });
+      if (finished) await appendImportEnded(this.events, transaction, finished);
     };
     const hooks: BulkJobHooks = {
       claim: (transaction) => this.repository.claimChunk(job.id, chunk.chunk, transaction),

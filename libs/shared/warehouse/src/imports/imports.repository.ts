@@ -157,11 +157,11 @@ export class ImportsRepository {
     return rows[0] ?? null;
   }
 
-  async progress(id: string): Promise<ImportProgress | null> {
+  async progress(id: string, transaction?: Transaction): Promise<ImportProgress | null> {
     const rows = await this.db.sequelize.query<ImportProgress>(
       `SELECT ${PROGRESS} FROM imports i LEFT JOIN import_chunks c ON c.import_id = i.id
         WHERE i.id = $1 GROUP BY i.id`,
-      { bind: [id], type: QueryTypes.SELECT },
+      { bind: [id], type: QueryTypes.SELECT, transaction },
     );
     return rows[0] ?? null;
   }
@@ -288,12 +288,7 @@ export class ImportsRepository {
         WHERE id = $1`,
       { bind: [id], transaction },
     );
-    const rows = await this.db.sequelize.query<ImportProgress>(
-      `SELECT ${PROGRESS} FROM imports i LEFT JOIN import_chunks c ON c.import_id = i.id
-        WHERE i.id = $1 GROUP BY i.id`,
-      { bind: [id], type: QueryTypes.SELECT, transaction },
-    );
-    return rows[0] ?? null;
+    return this.progress(id, transaction);
   }
 
   /** A chunk's write failed: counted, so that one that never succeeds fails the import. Returns the attempts. */
@@ -305,14 +300,26 @@ export class ImportsRepository {
     return rows[0]?.attempts ?? 0;
   }
 
-  /** Ends an import that is queued or running (cancelled or failed). False when it had finished. */
-  async end(id: string, state: 'cancelled' | 'failed', error?: string): Promise<boolean> {
-    const rows = await this.db.sequelize.query(
-      `UPDATE imports SET state = $2, error = $3, finished_at = now() WHERE id = $1 AND state IN ('queued', 'running')
-       RETURNING id`,
-      { bind: [id, state, error?.slice(0, 1_000) ?? null], type: QueryTypes.SELECT },
-    );
-    return rows.length === 1;
+  /**
+   * Ends an import that is queued or running (cancelled or failed); `onEnded` gets its progress in the same
+   * transaction. False when it had finished.
+   */
+  async end(
+    id: string,
+    state: 'cancelled' | 'failed',
+    error: string | undefined,
+    onEnded: (ended: ImportProgress, transaction: Transaction) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const rows = await this.db.sequelize.query(
+        `UPDATE imports SET state = $2, error = $3, finished_at = now() WHERE id = $1 AND state IN ('queued', 'running')
+         RETURNING id`,
+        { bind: [id, state, error?.slice(0, 1_000) ?? null], type: QueryTypes.SELECT, transaction },
+      );
+      if (rows.length !== 1) return false;
+      await onEnded((await this.progress(id, transaction))!, transaction);
+      return true;
+    });
   }
 
   /** Failed rows after position `afterN`, with the rows as uploaded, in file order. */

@@ -3,6 +3,7 @@ import { PassThrough, type Readable, type Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Config } from '@wms/platform';
 import { AppError } from '@wms/platform';
+import type { EventsService } from '@wms/events';
 import type { IngestRegistry } from '../integration/index.js';
 import {
   ByteLimit,
@@ -18,6 +19,7 @@ import {
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
 import { addImportTurns, type ImportsQueue } from './imports.contract.js';
+import { appendImportEnded } from './import-events.js';
 import type {
   ImportOwner,
   ImportProgress,
@@ -96,6 +98,7 @@ export class ImportsService {
     private readonly registry: IngestRegistry,
     private readonly limits: Config['imports'],
     private readonly queue: ImportsQueue | null,
+    private readonly events: EventsService,
   ) {}
 
   /** Stores the file (every row, or nothing) and queues it. */
@@ -183,7 +186,10 @@ export class ImportsService {
 
   /** Stops an import: what was written stays, the job says how far it got. 409 when it had finished. */
   async cancel(id: string): Promise<ImportView> {
-    if (!(await this.repository.end(id, 'cancelled'))) {
+    const ended = await this.repository.end(id, 'cancelled', undefined, (progress, transaction) =>
+      appendImportEnded(this.events, transaction, progress),
+    );
+    if (!ended) {
       const job = await this.repository.load(id);
       if (!job) throw AppError.notFound(`Job ${id} not found`);
       throw AppError.conflict(

@@ -1,0 +1,30 @@
+import type { Transaction } from 'sequelize';
+import type { EventsService } from '@wms/events';
+import { importErrorsPath } from './import-paths.js';
+import type { ImportProgress } from './imports.repository.js';
+
+/**
+ * `import.completed`: the import ended (completed, failed or cancelled), with its counts and the link to its
+ * failed rows, appended in the transaction that ended it, so the event is sent exactly when the state changed.
+ */
+export async function appendImportEnded(
+  events: EventsService,
+  transaction: Transaction,
+  ended: ImportProgress,
+): Promise<void> {
+  await events.append(transaction, {
+    tenantId: ended.tenantId,
+    event: 'import.completed',
+    data: {
+      importId: ended.id,
+      entity: ended.entity,
+      state: ended.state as 'completed' | 'failed' | 'cancelled',
+      total: ended.total,
+      processed: ended.processed,
+      created: ended.created,
+      updated: ended.updated,
+      failed: ended.failed,
+      errorsUrl: ended.failed ? importErrorsPath(ended) : null,
+    },
+  });
+}

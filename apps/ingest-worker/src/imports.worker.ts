@@ -44,7 +44,13 @@ export function startImportsWorker(
 ): ImportsWorkerHandle {
   const { config, logger } = runtime;
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
-  const runner = new ImportRunner(runtime.db, services.ingest, repository, services.events);
+  const runner = new ImportRunner(
+    runtime.db,
+    services.ingest,
+    repository,
+    services.events,
+    config.imports.tenantConcurrency,
+  );
   const connection = createRedis(config, 'worker', 'imports-worker');
   const prefix = queuePrefix(config);
   const queue = createImportsQueue({ connection: runtime.redis, prefix });
@@ -58,7 +64,7 @@ export function startImportsWorker(
     logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'import turn failed'),
   );
   worker.on('error', (error) => logger.error({ err: error }, 'imports worker error'));
-  const dispatcher = new ImportDispatcher(repository, queue, logger);
+  const dispatcher = new ImportDispatcher(repository, queue, logger, config.imports.tenantConcurrency);
   dispatcher.start();
   return {
     worker,

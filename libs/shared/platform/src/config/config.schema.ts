@@ -169,6 +169,11 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).max(16).default(2),
     description: 'import chunks one ingest worker process writes at once (beside INGEST_CONCURRENCY bulk jobs)',
   },
+  IMPORT_TENANT_CONCURRENCY: {
+    schema: Joi.number().integer().min(1).max(64).default(2),
+    description:
+      "chunks of one tenant's imports written at once over every ingest worker (its chains of turns); raise it so that more worker replicas share one tenant's large file",
+  },
   IMPORT_RETENTION_SECONDS: {
     schema: seconds().default(604800),
     description: "how long a finished file import's staged rows and failed rows are kept, then purged",

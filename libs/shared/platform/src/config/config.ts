@@ -56,6 +56,7 @@ export interface Config {
     maxConcurrentPerKey: number;
     chunkRows: number;
     concurrency: number;
+    tenantConcurrency: number;
     retentionSeconds: number;
   };
   webhook: {
@@ -153,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
       chunkRows: value.IMPORT_CHUNK_ROWS,
       concurrency: value.IMPORT_CONCURRENCY,
+      tenantConcurrency: value.IMPORT_TENANT_CONCURRENCY,
       retentionSeconds: value.IMPORT_RETENTION_SECONDS,
     },
     webhook: {

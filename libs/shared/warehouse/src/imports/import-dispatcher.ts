@@ -1,6 +1,6 @@
 import { Job } from 'bullmq';
 import type { Logger } from '@wms/platform';
-import { IMPORT_TURNS_PER_TENANT, addImportTurns, importTurnId, type ImportsQueue } from './imports.contract.js';
+import { addImportTurns, importSlots, importTurnId, type ImportsQueue } from './imports.contract.js';
 import type { ImportsRepository } from './imports.repository.js';
 
 /** Tenants with unfinished imports looked at per pass. */
@@ -21,13 +21,15 @@ export class ImportDispatcher {
     private readonly repository: ImportsRepository,
     private readonly queue: ImportsQueue,
     private readonly logger: Logger,
+    /** The chains of turns each tenant has (IMPORT_TENANT_CONCURRENCY). */
+    private readonly chains: number,
     private readonly intervalMs = 2_000,
   ) {}
 
   async runOnce(): Promise<void> {
     for (const tenantId of await this.repository.tenantsWithUnfinished(BATCH)) {
       const lost: number[] = [];
-      for (let slot = 0; slot < IMPORT_TURNS_PER_TENANT; slot += 1) {
+      for (const slot of importSlots(this.chains)) {
         const turnIds = [importTurnId(tenantId, slot, 0), importTurnId(tenantId, slot, 1)];
         const states = await Promise.all(turnIds.map((turnId) => this.queue.getJobState(turnId)));
         const live = states.some((state) => state !== 'unknown' && state !== 'failed' && state !== 'completed');

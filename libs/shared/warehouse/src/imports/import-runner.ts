@@ -13,7 +13,6 @@ import {
 import { VALIDATION_PREFERENCES, currentContext, runWithContext, toErrorDetails } from '@wms/platform';
 import { entryFromCsv } from './import-format.js';
 import { appendImportEnded } from './import-events.js';
-import { IMPORT_TURNS_PER_TENANT } from './imports.contract.js';
 import type { ImportsRepository, RowError, StagedRow, StoredImport } from './imports.repository.js';
 
 /** A chunk's write failed this often (not a row's error: the write itself): the import fails. */
@@ -36,6 +35,8 @@ export class ImportRunner {
     private readonly registry: IngestRegistry,
     private readonly repository: ImportsRepository,
     private readonly events: EventsService,
+    /** The chains of turns each tenant has (IMPORT_TENANT_CONCURRENCY): a turn's share of a file is every chains-th chunk. */
+    private readonly chains: number,
   ) {}
 
   /**
@@ -63,10 +64,10 @@ export class ImportRunner {
       await this.fail(importId, `no ingest handler for ${job.entity}`);
       return 'none';
     }
-    const pending = await this.repository.pendingChunks(importId, 2 * IMPORT_TURNS_PER_TENANT);
+    const pending = await this.repository.pendingChunks(importId, 2 * this.chains);
     if (!pending.length) return 'none';
     // The chain's own share first, so that two turns in one file rarely reach for the same chunk.
-    const mine = (chunk: { chunk: number }) => chunk.chunk % IMPORT_TURNS_PER_TENANT === slot;
+    const mine = (chunk: { chunk: number }) => chunk.chunk % this.chains === slot;
     const ordered = [...pending.filter(mine), ...pending.filter((chunk) => !mine(chunk))];
     await this.repository.markRunning(importId);
     for (const chunk of ordered) {

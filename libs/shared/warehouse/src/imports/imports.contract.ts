@@ -6,13 +6,12 @@ import type { QueueSettings } from '@wms/platform';
  * a file. A job is one turn of one tenant: the worker writes one chunk of that tenant's unfinished import
  * whose last turn is oldest, adds the tenant's next turn at the end of the queue and completes, so tenants
  * take turns (round-robin) however many files each has running, and a tenant's files share its turns. A
- * tenant has IMPORT_TURNS_PER_TENANT chains of turns, so that several workers share a large file; a chain's
+ * tenant has IMPORT_TENANT_CONCURRENCY chains of turns, so that several workers share a large file; a chain's
  * turns alternate between two job ids (phase 0 and 1), so the next one is added while the current one still
  * holds its id, and the chain has no gap a crash could lose.
  */
 export const IMPORTS_QUEUE = 'imports';
 export const IMPORT_JOB_NAME = 'import';
-export const IMPORT_TURNS_PER_TENANT = 2;
 
 export interface ImportTurnData {
   tenantId: string;
@@ -54,12 +53,13 @@ export function createImportsQueue(settings: QueueSettings): ImportsQueue {
   });
 }
 
-/** Adds the first turn of each of a tenant's chains, or of the chains named (those already there are left as they are). */
-export async function addImportTurns(
-  queue: ImportsQueue,
-  tenantId: string,
-  slots: number[] = Array.from({ length: IMPORT_TURNS_PER_TENANT }, (_unused, slot) => slot),
-): Promise<void> {
+/** The slots of a tenant's chains of turns: 0 … chains - 1. */
+export function importSlots(chains: number): number[] {
+  return Array.from({ length: chains }, (_unused, slot) => slot);
+}
+
+/** Adds the first turn of each of the tenant's chains named (those already there are left as they are). */
+export async function addImportTurns(queue: ImportsQueue, tenantId: string, slots: number[]): Promise<void> {
   await queue.addBulk(
     slots.map((slot) => ({
       name: IMPORT_JOB_NAME,

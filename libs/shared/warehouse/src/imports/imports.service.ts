@@ -18,7 +18,7 @@ import {
   type ImportFormat,
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
-import { addImportTurns, type ImportsQueue } from './imports.contract.js';
+import { addImportTurns, importSlots, type ImportsQueue } from './imports.contract.js';
 import { appendImportEnded } from './import-events.js';
 import type {
   ImportOwner,
@@ -234,7 +234,10 @@ export class ImportsService {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, QUEUE_ADD_MS)));
     // A Redis away costs nothing but time: the dispatcher hands every unfinished import to the queue.
-    await Promise.race([addImportTurns(this.queue, tenantId).catch(() => undefined), timeout]);
+    await Promise.race([
+      addImportTurns(this.queue, tenantId, importSlots(this.limits.tenantConcurrency)).catch(() => undefined),
+      timeout,
+    ]);
     clearTimeout(timer);
   }
 }

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { toArrayLiteral } from '@wms/platform';
-import { toPage, type CursorPosition, type ListPage } from '@wms/platform';
+import { cursorColumn, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import type { ApiKeyPrincipal, ApiKeyRecord } from './api-key.types.js';
 import { RequestLogRepository, type RecentRequest, type RequestLogEntry } from './request-log.repository.js';
 
@@ -146,8 +146,7 @@ export class ApiKeysRepository {
   }): Promise<ListPage<ApiKeyRecord>> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${API_KEY_COLUMNS},
-              json_build_object('updatedAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                                'id', id) AS cursor
+              ${cursorColumn('created_at', 'id')}
          FROM api_keys
         WHERE (CAST(:tenantId AS uuid) IS NULL OR tenant_id = CAST(:tenantId AS uuid))
           AND (CAST(:within AS integer) IS NULL

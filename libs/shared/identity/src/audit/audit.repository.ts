@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { containsPattern, type Database } from '@wms/platform';
+import { containsPattern, cursorColumn, type Database } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import { auditLogModel } from './audit-log.model.js';
 
@@ -67,8 +67,7 @@ export class AuditRepository {
     const [rows] = (await this.db.sequelize.query(
       `SELECT a.id, a.tenant_id AS "tenantId", a.action, a.entity_type AS "entityType", a.entity_id AS "entityId",
               a.actor_user_id AS "actorUserId", u.email AS "actorEmail", a.changes, a.created_at AS "createdAt",
-              json_build_object('updatedAt', to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                                'id', a.id) AS cursor
+              ${cursorColumn('a.created_at', 'a.id')}
          FROM audit_logs a LEFT JOIN users u ON u.id = a.actor_user_id
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY a.created_at DESC, a.id DESC

@@ -39,6 +39,15 @@ export function listQuerySchema(statuses: readonly string[]): Joi.ObjectSchema {
   }).label('ListQuery');
 }
 
+/**
+ * The select-list item `… AS cursor` giving a row's position in a keyset list ordered by (time, id): the
+ * time to the microsecond in UTC (a millisecond would let rows of the same millisecond be skipped), as
+ * `toPage` and the next page's `(time, id) > (…)` comparison read it. Column names are the caller's SQL.
+ */
+export function cursorColumn(timeColumn: string, idColumn: string): string {
+  return `json_build_object('updatedAt', to_char(${timeColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', ${idColumn}) AS cursor`;
+}
+
 export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.updatedAt, position.id])).toString('base64url');
 }

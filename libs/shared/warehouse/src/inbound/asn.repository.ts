@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { Database } from '@wms/platform';
+import { cursorColumn, type Database } from '@wms/platform';
 import { dateSql, isoSql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { AsnStatus } from './asn.schemas.js';
@@ -190,7 +190,7 @@ export class AsnRepository {
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
     return this.db.sequelize.query(
       `SELECT ${ASN_HEADER},
-         json_build_object('updatedAt', to_char(a.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', a.id) AS cursor
+         ${cursorColumn('a.updated_at', 'a.id')}
        FROM asns a JOIN warehouses w ON w.id = a.warehouse_id JOIN partners p ON p.id = a.supplier_id
        WHERE a.tenant_id = $1
          AND ($2::timestamptz IS NULL OR a.updated_at >= $2::timestamptz)

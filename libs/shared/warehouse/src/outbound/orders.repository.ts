@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { PreparedStatement, type Database } from '@wms/platform';
+import { PreparedStatement, cursorColumn, type Database } from '@wms/platform';
 import { dateSql, isoSql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { OrderStatus } from './order.schemas.js';
@@ -170,7 +170,7 @@ export class OrdersRepository {
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
     return this.db.sequelize.query(
       `SELECT ${ORDER_HEADER},
-         json_build_object('updatedAt', to_char(o.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', o.id) AS cursor
+         ${cursorColumn('o.updated_at', 'o.id')}
        ${ORDER_FROM}
        WHERE o.tenant_id = $1
          AND ($2::timestamptz IS NULL OR o.updated_at >= $2::timestamptz)

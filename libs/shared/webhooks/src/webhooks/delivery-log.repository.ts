@@ -1,5 +1,5 @@
 import type { Database } from '@wms/platform';
-import { toPage, type CursorPosition, type ListPage } from '@wms/platform';
+import { cursorColumn, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook.types.js';
 
 export interface DeliveryLogQuery {
@@ -23,8 +23,7 @@ export class DeliveryLogRepository {
       `SELECT d.id, d.event_id AS "eventId", d.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
               d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
               d.updated_at AS "updatedAt",
-              json_build_object('updatedAt', to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                                'id', d.id) AS cursor
+              ${cursorColumn('d.created_at', 'd.id')}
          FROM webhook_deliveries d
         WHERE ${conditions.join(' AND ')}
         ORDER BY d.created_at DESC, d.id DESC

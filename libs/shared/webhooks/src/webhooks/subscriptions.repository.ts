@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { toArrayLiteral } from '@wms/platform';
+import { cursorColumn, toArrayLiteral } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import type { EventName } from '@wms/events';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
@@ -69,8 +69,7 @@ export class SubscriptionsRepository {
     if (filter.cursor) conditions.push('(created_at, id) > (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid))');
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${SUBSCRIPTION_COLUMNS},
-              json_build_object('updatedAt', to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-                                'id', id) AS cursor
+              ${cursorColumn('created_at', 'id')}
          FROM webhook_subscriptions
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY created_at, id

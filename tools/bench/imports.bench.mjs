@@ -117,7 +117,7 @@ export default async function importsBench() {
     const probes = [];
     /** Every second until `done`, a 10-item synchronous bulk call of the other tenant, timed; must answer 200. */
     const probeWhile = async (done) => {
-      for (let call = 0; !done(); call += 1) {
+      while (!done()) {
         const items = Array.from({ length: 10 }, (_unused, index) => ({
           sku: `OTHER-${probes.length}-${index}`,
           name: 'Other tenant item',

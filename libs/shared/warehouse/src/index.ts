@@ -10,3 +10,4 @@ export * from './master-data/index.js';
 export * from './numbering/index.js';
 export * from './outbound/index.js';
 export * from './warehouses/index.js';
+export * from './writes/index.js';

@@ -1,13 +1,13 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import {
-  BulkAlreadyWritten,
   bulkResultText,
   runBulk,
   type BulkJobHooks,
   type BulkResult,
   type IngestRegistry,
 } from '../integration/index.js';
+import { BulkAlreadyWritten } from '../writes/index.js';
 import type { BulkJobsRepository, StoredBulkJob } from './bulk-jobs.repository.js';
 import { JobWriteGuard } from './job-guard.js';
 

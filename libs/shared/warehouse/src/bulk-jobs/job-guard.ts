@@ -1,4 +1,4 @@
-import { BulkAlreadyWritten, type WriteGuard } from '../integration/index.js';
+import { BulkAlreadyWritten, type WriteGuard } from '../writes/index.js';
 import type { BulkJobsRepository } from './bulk-jobs.repository.js';
 
 /**

@@ -3,13 +3,13 @@ import type { Database } from '@wms/platform';
 import type { AppError } from '@wms/platform';
 import type { EventsService } from '@wms/events';
 import {
-  BulkAlreadyWritten,
   runBulk,
   type BulkJobHooks,
   type BulkResult,
   type IngestHandler,
   type IngestRegistry,
 } from '../integration/index.js';
+import { BulkAlreadyWritten } from '../writes/index.js';
 import { VALIDATION_PREFERENCES, currentContext, runWithContext, toErrorDetails } from '@wms/platform';
 import { entryFromCsv } from './import-format.js';
 import { appendImportEnded } from './import-events.js';

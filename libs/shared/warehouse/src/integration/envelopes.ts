@@ -1,4 +1,6 @@
 /** The integration API's answers: success, bulk (per-entry results), accepted (202) and error envelopes. */
+import type { EntryRef } from '../writes/index.js';
+
 export interface SuccessEnvelope<T> {
   status: 'success';
   data: T;
@@ -13,9 +15,6 @@ export function successEnvelope<T>(data: T, requestId: string): SuccessEnvelope<
 export function successEnvelopeText(dataJson: string, requestId: string): string {
   return `{"status":"success","data":${dataJson},"requestId":${JSON.stringify(requestId)}}`;
 }
-
-/** What a created or updated entry reports: its id and its natural key fields. */
-export type EntryRef = { id: string | null } & Record<string, unknown>;
 
 export type BulkEntryResult =
   | { index: number; key: string; status: 'created' | 'updated'; data: EntryRef }

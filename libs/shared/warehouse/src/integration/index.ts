@@ -8,7 +8,6 @@ export {
   bulkResultText,
   type BulkResultText,
   type SuccessEnvelope,
-  type EntryRef,
   type BulkEntryResult,
   type BulkEntryError,
   type BulkResult,
@@ -16,18 +15,7 @@ export {
   type AcceptedEnvelope,
 } from './envelopes.js';
 export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE } from './tenant-resolution.js';
-export {
-  IngestRegistry,
-  BulkAlreadyWritten,
-  stringField,
-  bulkFieldOf,
-  type IngestHandler,
-  type IngestEntityOf,
-  type EntryOutcome,
-  type StatementContext,
-  type WriteGuard,
-  type WriteContext,
-} from './ingest-handler.js';
+export { IngestRegistry, stringField, bulkFieldOf, type IngestHandler, type IngestEntityOf } from './ingest-handler.js';
 export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
 export { bulkBodySchema, bulkBodyValidator, singleBodySchema } from './bodies.js';
 export { buildOpenApiDocument, type IntegrationRoute } from './openapi.js';

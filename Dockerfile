@@ -10,6 +10,7 @@ COPY libs/shared/identity/package.json libs/shared/identity/package.json
 COPY libs/shared/api-keys/package.json libs/shared/api-keys/package.json
 COPY libs/shared/events/package.json libs/shared/events/package.json
 COPY libs/shared/warehouse/package.json libs/shared/warehouse/package.json
+COPY libs/shared/ingest/package.json libs/shared/ingest/package.json
 COPY libs/shared/webhooks/package.json libs/shared/webhooks/package.json
 COPY libs/shared/overview/package.json libs/shared/overview/package.json
 COPY libs/shared/setup/package.json libs/shared/setup/package.json
@@ -36,6 +37,8 @@ COPY --from=build /app/libs/shared/events/package.json ./libs/shared/events/pack
 COPY --from=build /app/libs/shared/events/dist ./libs/shared/events/dist
 COPY --from=build /app/libs/shared/warehouse/package.json ./libs/shared/warehouse/package.json
 COPY --from=build /app/libs/shared/warehouse/dist ./libs/shared/warehouse/dist
+COPY --from=build /app/libs/shared/ingest/package.json ./libs/shared/ingest/package.json
+COPY --from=build /app/libs/shared/ingest/dist ./libs/shared/ingest/dist
 COPY --from=build /app/libs/shared/webhooks/package.json ./libs/shared/webhooks/package.json
 COPY --from=build /app/libs/shared/webhooks/dist ./libs/shared/webhooks/dist
 COPY --from=build /app/libs/shared/overview/package.json ./libs/shared/overview/package.json

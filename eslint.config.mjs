@@ -67,7 +67,9 @@ export default tseslint.config(
             // Layers: platform knows no capability; capabilities stand on the platform; setup composes them.
             { sourceTag: 'layer:platform', onlyDependOnLibsWithTags: ['layer:platform'] },
             { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
-            { sourceTag: 'layer:setup', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
+            // Ingest (the integration API's machinery) stands on the warehouse; no capability depends on it.
+            { sourceTag: 'layer:ingest', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
+            { sourceTag: 'layer:setup', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain', 'layer:ingest'] },
           ],
         },
       ],
@@ -112,6 +114,7 @@ export default tseslint.config(
             ['shared-api-keys', 'testing'],
             ['shared-events', 'testing'],
             ['shared-warehouse', 'testing'],
+            ['shared-ingest', 'testing'],
             ['shared-webhooks', 'testing'],
             ['shared-overview', 'testing'],
             ['shared-setup', 'testing'],

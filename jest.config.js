@@ -14,6 +14,7 @@ export default {
     '^@wms/api-keys$': '<rootDir>/libs/shared/api-keys/src/index.ts',
     '^@wms/events$': '<rootDir>/libs/shared/events/src/index.ts',
     '^@wms/warehouse$': '<rootDir>/libs/shared/warehouse/src/index.ts',
+    '^@wms/ingest$': '<rootDir>/libs/shared/ingest/src/index.ts',
     '^@wms/webhooks$': '<rootDir>/libs/shared/webhooks/src/index.ts',
     '^@wms/overview$': '<rootDir>/libs/shared/overview/src/index.ts',
     '^@wms/setup$': '<rootDir>/libs/shared/setup/src/index.ts',

@@ -10,7 +10,7 @@ import {
   webhookProcessMetrics,
   type ProcessMetrics,
 } from '@wms/platform';
-import { createIngestQueue } from '@wms/warehouse';
+import { createIngestQueue } from '@wms/ingest';
 import { createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseExposition, testEnv, uniqueRedisPrefix } from '@wms/testing';
 

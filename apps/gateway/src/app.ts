@@ -2,7 +2,7 @@ import './http/types.js';
 import express, { type Express } from 'express';
 import { gatewayProcessMetrics, closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
 import type { Services } from './services.js';
-import { createIngestQueue } from '@wms/warehouse';
+import { createIngestQueue } from '@wms/ingest';
 import { DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';

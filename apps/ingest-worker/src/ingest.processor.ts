@@ -16,7 +16,7 @@ import {
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
-} from '@wms/warehouse';
+} from '@wms/ingest';
 
 export type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 

@@ -11,7 +11,7 @@ import {
 } from '@wms/platform';
 import { RetentionSweeper } from '@wms/setup';
 import { createIngestServices } from './services.js';
-import { ImportsRepository, createIngestQueue, type IngestQueue } from '@wms/warehouse';
+import { ImportsRepository, createIngestQueue, type IngestQueue } from '@wms/ingest';
 import { startIngestWorker, type IngestWorkerHandle } from './ingest.worker.js';
 
 const config = loadConfigOrExit();

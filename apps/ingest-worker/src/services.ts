@@ -1,7 +1,8 @@
 import type { Config, Database } from '@wms/platform';
 import { IdempotencyService } from '@wms/platform';
 import { EventsService } from '@wms/events';
-import { AsnService, MasterDataService, OrdersService, createIngestRegistry } from '@wms/warehouse';
+import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
+import { createIngestRegistry } from '@wms/ingest';
 
 /** What the ingest worker runs: the integration API's entity handlers, the outbox for imports' events, and idempotency for its purge. */
 export function createIngestServices(db: Database, config: Config) {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import type { Services } from '../services.js';
-import { buildOpenApiDocument } from '@wms/warehouse';
+import { buildOpenApiDocument } from '@wms/ingest';
 import { webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';

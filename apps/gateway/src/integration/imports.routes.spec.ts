@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { ImportsRepository } from '@wms/warehouse';
+import { ImportsRepository } from '@wms/ingest';
 import {
   createApiKey,
   createTenantWithWarehouse,

@@ -1,20 +1,17 @@
 import { FEED_MAX_LIMIT } from '@wms/events';
 import { Joi, listQuerySchema, type RouteAnswer } from '@wms/platform';
+import { ASN_STATUSES, ORDER_STATUSES, grnSchema, stockQuerySchema } from '@wms/warehouse';
 import {
-  ASN_STATUSES,
-  ORDER_STATUSES,
   bulkBodySchema,
   bulkFieldOf,
   describedObject,
-  grnSchema,
   pageSchema,
   singleBodySchema,
-  stockQuerySchema,
   successSchema,
   type IngestEntity,
   type IngestHandler,
   type IntegrationRoute,
-} from '@wms/warehouse';
+} from '@wms/ingest';
 
 import { IMPORT_ROUTES } from './imports.route-table.js';
 

@@ -5,7 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { type TokenService, userModel } from '@wms/identity';
 import { AppError, RedisDeadline, RedisTimeoutError, type Database } from '@wms/platform';
-import type { IngestQueue } from '@wms/warehouse';
+import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
 import { readCookie } from '../http/cookies.js';
 import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';

@@ -1,10 +1,6 @@
-/** The warehouse: master data, inbound, outbound, inventory, documents, the integration API's bulk engine and bulk jobs. */
-export * from './bulk-jobs/index.js';
+/** The warehouse: master data, inbound, outbound, inventory, documents, numbering, and the write kernel their writes share. */
 export * from './documents/index.js';
-export * from './imports/index.js';
 export * from './inbound/index.js';
-export * from './ingest-entities.js';
-export * from './integration/index.js';
 export * from './inventory/index.js';
 export * from './master-data/index.js';
 export * from './numbering/index.js';

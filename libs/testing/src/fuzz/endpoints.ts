@@ -16,15 +16,14 @@ import {
   ASN_STATUSES,
   ORDER_STATUSES,
   adjustmentSchema,
-  bulkBodySchema,
   confirmPickSchema,
   createWarehouseSchema,
   cycleCountSchema,
   grnSchema,
   shipSchema,
-  singleBodySchema,
   stockQuerySchema,
 } from '@wms/warehouse';
+import { bulkBodySchema, singleBodySchema } from '@wms/ingest';
 import { createSubscriptionSchema, listDeliveriesSchema, updateSubscriptionSchema } from '@wms/webhooks';
 
 /** Real ids the fuzzed paths point at, so a request reaches its handler's validation, not a 404. */

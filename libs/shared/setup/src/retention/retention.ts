@@ -1,7 +1,7 @@
 import type { Config } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { Logger } from '@wms/platform';
-import { BulkJobsRepository } from '@wms/warehouse';
+import { BulkJobsRepository } from '@wms/ingest';
 import type { IdempotencyService } from '@wms/platform';
 import { RetentionRepository } from './retention.repository.js';
 

@@ -4,7 +4,7 @@ import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { toErrorDetails, VALIDATION_PREFERENCES } from '@wms/platform';
 import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
-import { BulkAlreadyWritten, type EntryOutcome, type WriteGuard } from '../writes/index.js';
+import { BulkAlreadyWritten, type EntryOutcome, type WriteGuard } from '@wms/warehouse';
 import type { IngestHandler } from './ingest-handler.js';
 
 export interface BulkRunOptions {

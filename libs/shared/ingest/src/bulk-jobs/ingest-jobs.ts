@@ -1,21 +1,17 @@
 import { setMaxListeners } from 'node:events';
 import type { Job } from 'bullmq';
 import { AppError, closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import type { BulkResult, BulkResultText } from '../integration/index.js';
+import { BulkJobSignals, type JobSignal } from './bulk-job-signals.js';
+import { BulkJobsRepository, type NewBulkJob, type Submission } from './bulk-jobs.repository.js';
 import {
-  BulkJobSignals,
-  BulkJobsRepository,
   ingestJobData,
   createIngestQueue,
-  type BulkResult,
-  type BulkResultText,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
   type IngestQueue,
-  type JobSignal,
-  type NewBulkJob,
-  type Submission,
-} from '@wms/warehouse';
+} from './ingest.contract.js';
 
 type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 

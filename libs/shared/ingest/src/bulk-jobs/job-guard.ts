@@ -1,4 +1,4 @@
-import { BulkAlreadyWritten, type WriteGuard } from '../writes/index.js';
+import { BulkAlreadyWritten, type WriteGuard } from '@wms/warehouse';
 import type { BulkJobsRepository } from './bulk-jobs.repository.js';
 
 /**

@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import type { EntryOutcome, StatementContext, WriteContext } from '../writes/index.js';
+import type { EntryOutcome, StatementContext, WriteContext } from '@wms/warehouse';
 
 interface IngestHandlerBase<Entry, Entity extends string> {
   /**

@@ -1,6 +1,6 @@
 import { stringField, type IngestHandler } from '../integration/index.js';
-import type { AsnService } from './asn.service.js';
-import { asnRefSchema, asnSchema, type AsnInput } from './asn.schemas.js';
+import type { AsnService } from '@wms/warehouse';
+import { asnRefSchema, asnSchema, type AsnInput } from '@wms/warehouse';
 
 /** Bulk ASNs and orders take at most 100 entries per request. */
 export const DOCUMENT_BULK_LIMIT = 100;

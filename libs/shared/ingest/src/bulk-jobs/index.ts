@@ -12,3 +12,4 @@ export { BulkJobRunner, BulkJobRefused, type BulkJobRun } from './bulk-job-runne
 export { BulkJobDispatcher, type DispatcherOptions } from './bulk-job-dispatcher.js';
 export { BulkJobSignals, BULK_JOB_FINISHED_CHANNEL, type JobSignal } from './bulk-job-signals.js';
 export * from './ingest.contract.js';
+export { IngestJobs, type JobOutcome, type PublicJob, type PublicJobState, type Submitted } from './ingest-jobs.js';

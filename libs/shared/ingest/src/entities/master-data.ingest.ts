@@ -1,5 +1,5 @@
 import { stringField, type IngestHandler } from '../integration/index.js';
-import type { MasterDataService } from './master-data.service.js';
+import type { MasterDataService } from '@wms/warehouse';
 import {
   itemRefSchema,
   itemSchema,
@@ -10,7 +10,7 @@ import {
   type ItemInput,
   type LocationInput,
   type PartnerInput,
-} from './master-data.schemas.js';
+} from '@wms/warehouse';
 
 /** Bulk items, partners and locations take at most 500 entries per request. */
 export const MASTER_DATA_BULK_LIMIT = 500;

@@ -7,7 +7,7 @@ import {
   type BulkResult,
   type IngestRegistry,
 } from '../integration/index.js';
-import { BulkAlreadyWritten } from '../writes/index.js';
+import { BulkAlreadyWritten } from '@wms/warehouse';
 import type { BulkJobsRepository, StoredBulkJob } from './bulk-jobs.repository.js';
 import { JobWriteGuard } from './job-guard.js';
 

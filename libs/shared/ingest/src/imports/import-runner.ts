@@ -9,7 +9,7 @@ import {
   type IngestHandler,
   type IngestRegistry,
 } from '../integration/index.js';
-import { BulkAlreadyWritten } from '../writes/index.js';
+import { BulkAlreadyWritten } from '@wms/warehouse';
 import { VALIDATION_PREFERENCES, currentContext, runWithContext, toErrorDetails } from '@wms/platform';
 import { entryFromCsv } from './import-format.js';
 import { appendImportEnded } from './import-events.js';

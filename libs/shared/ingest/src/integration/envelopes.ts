@@ -1,5 +1,5 @@
 /** The integration API's answers: success, bulk (per-entry results), accepted (202) and error envelopes. */
-import type { EntryRef } from '../writes/index.js';
+import type { EntryRef } from '@wms/warehouse';
 
 export interface SuccessEnvelope<T> {
   status: 'success';

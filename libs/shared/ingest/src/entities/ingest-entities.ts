@@ -1,7 +1,8 @@
-import { IngestRegistry, type IngestEntityOf } from './integration/index.js';
-import { masterDataIngestHandlers, type MasterDataService } from './master-data/index.js';
-import { asnIngestHandler, type AsnService } from './inbound/index.js';
-import { orderIngestHandler, type OrdersService } from './outbound/index.js';
+import type { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
+import { IngestRegistry, type IngestEntityOf } from '../integration/index.js';
+import { masterDataIngestHandlers } from './master-data.ingest.js';
+import { asnIngestHandler } from './asn.ingest.js';
+import { orderIngestHandler } from './orders.ingest.js';
 
 /**
  * The entities of the integration API (single and bulk writes): a capability that accepts them adds its

@@ -1,6 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { BulkResult } from '../integration/index.js';
-import type { IngestEntity } from '../ingest-entities.js';
+import type { IngestEntity } from '../entities/index.js';
 import { defaultJobOptions, type QueueSettings } from '@wms/platform';
 
 /**

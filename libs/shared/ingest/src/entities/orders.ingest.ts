@@ -1,6 +1,6 @@
 import { stringField, type IngestHandler } from '../integration/index.js';
-import type { OrdersService } from './orders.service.js';
-import { orderRefSchema, orderSchema, type OrderInput } from './order.schemas.js';
+import type { OrdersService } from '@wms/warehouse';
+import { orderRefSchema, orderSchema, type OrderInput } from '@wms/warehouse';
 
 /** Bulk orders take at most 100 entries per request. */
 export const ORDER_BULK_LIMIT = 100;

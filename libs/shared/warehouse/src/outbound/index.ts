@@ -1,6 +1,5 @@
 export { OrdersService } from './orders.service.js';
 export { OrdersRepository, ORDER_INQUIRY_SQL, type LockedOrder } from './orders.repository.js';
-export { FulfilmentRepository } from './fulfilment.repository.js';
 export {
   orderSchema,
   orderRefSchema,

@@ -31,6 +31,26 @@ export class WarehousesRepository {
     );
   }
 
+  /**
+   * The tenant's warehouse of this code with its receiving location, each inserted when missing (several
+   * processes may run this at once); an existing one is left as it is.
+   */
+  async ensureWithReceiving(
+    input: { tenantId: string; code: string; name: string; receivingCode: string },
+    transaction: Transaction,
+  ): Promise<void> {
+    await this.db.sequelize.query(
+      `INSERT INTO warehouses (tenant_id, code, name) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, code) DO NOTHING`,
+      { bind: [input.tenantId, input.code, input.name], transaction },
+    );
+    await this.db.sequelize.query(
+      `INSERT INTO locations (tenant_id, warehouse_id, code, zone, type)
+       SELECT w.tenant_id, w.id, $3, 'RECEIVING', 'receiving' FROM warehouses w WHERE w.tenant_id = $1 AND w.code = $2
+       ON CONFLICT (warehouse_id, code) DO NOTHING`,
+      { bind: [input.tenantId, input.code, input.receivingCode], transaction },
+    );
+  }
+
   /** Every warehouse of the tenant by code; `tenantId` null: every tenant's. */
   async list(tenantId: string | null): Promise<WarehouseAttributes[]> {
     const rows = await warehouseModel(this.db).findAll({

@@ -52,4 +52,6 @@ export {
 } from './event-filter.js';
 export { SubscriberGate, type Pace } from './subscriber-gate.js';
 export { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
+export { DeliveredEventsRepository } from './delivered-events.repository.js';
+export { FailingSubscriptionsRepository, type FailingSubscription } from './failing-subscriptions.repository.js';
 export * from './webhook-delivery.contract.js';

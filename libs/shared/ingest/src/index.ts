@@ -6,3 +6,4 @@ export * from './bulk-jobs/index.js';
 export * from './entities/index.js';
 export * from './imports/index.js';
 export * from './integration/index.js';
+export { ingestMigrations } from './migrations/index.js';

@@ -7,3 +7,4 @@ export * from './numbering/index.js';
 export * from './outbound/index.js';
 export * from './warehouses/index.js';
 export * from './writes/index.js';
+export { warehouseMigrations } from './migrations/index.js';

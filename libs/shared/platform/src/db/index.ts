@@ -2,7 +2,7 @@ export { createSequelize, ensureDatabase, dropDatabase, describeDatabaseUrl } fr
 export { PreparedStatement } from './prepared.js';
 export { onOneConnection, type SessionQuery } from './session.js';
 export { runMigrations } from './migrator.js';
-export { migrations } from './migrations/index.js';
+export { platformMigrations } from './migrations/index.js';
 export type { Migration, MigrationContext } from './migration.js';
 export { registerModel, type Database } from './models.js';
 export { isConnectionLoss, isValueOutOfRange } from './connection-loss.js';

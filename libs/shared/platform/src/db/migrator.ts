@@ -2,7 +2,6 @@ import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '../logging/index.js';
 import type { Migration, MigrationContext } from './migration.js';
-import { migrations } from './migrations/index.js';
 
 const MIGRATION_LOCK_ID = 7_410_001;
 
@@ -23,14 +22,15 @@ async function upToDate(sequelize: Sequelize, list: Migration[]): Promise<boolea
  * Applies every pending migration in list order. A PostgreSQL advisory lock, held on a connection of
  * its own, serialises replicas that start together. A database that is up to date costs one read: the
  * migration runner (umzug and what it brings, about 10 MB of a process' memory) is loaded only when
- * there is something to apply. `list` is every migration; a shorter one (its first ones) builds a database
- * of an earlier schema.
+ * there is something to apply. `list` is every migration in order (setup composes it from the libraries
+ * that own them; the platform knows none by name); a shorter one (its first ones) builds a database of an
+ * earlier schema.
  */
 export async function runMigrations(
   sequelize: Sequelize,
   databaseUrl: string,
-  logger?: Logger,
-  list: Migration[] = migrations,
+  logger: Logger | undefined,
+  list: Migration[],
 ): Promise<string[]> {
   if (await upToDate(sequelize, list)) return [];
   const { Umzug, SequelizeStorage } = await import('umzug');

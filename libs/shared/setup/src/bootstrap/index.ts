@@ -1,2 +1,3 @@
 export { runSeed } from './seed.js';
 export { prepareDatabase } from './prepare-database.js';
+export { migrations } from './migrations.js';

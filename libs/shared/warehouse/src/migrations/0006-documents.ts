@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Documents and stock: ASNs and GRNs (inbound), sales orders with their allocations, pick tasks and

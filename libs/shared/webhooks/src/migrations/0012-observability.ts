@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Correlation and metrics: an event remembers the request (and W3C trace) that caused it, so a

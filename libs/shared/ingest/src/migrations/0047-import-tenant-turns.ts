@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Imports take turns per tenant: a tenant's chains of turns pick, each time, the unfinished import of

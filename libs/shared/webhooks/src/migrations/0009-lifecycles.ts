@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Key and webhook lifecycles. A subscription keeps its previous signing secret until a grace period

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 export const foundation: Migration = {
   name: '0001-foundation',

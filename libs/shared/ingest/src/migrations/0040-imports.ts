@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * File imports: the job (imports), its rows as uploaded (import_rows, filled by one COPY in the upload's

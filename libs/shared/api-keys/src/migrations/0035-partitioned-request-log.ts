@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /** Days of partitions made ahead of today here; the service keeps making them from then on. */
 const DAYS_AHEAD = 7;

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { databaseUrl, uniqueDatabaseName } from '@wms/testing';
-import { createSequelize, dropDatabase, ensureDatabase, migrations, runMigrations } from '@wms/platform';
+import { createSequelize, dropDatabase, ensureDatabase, runMigrations } from '@wms/platform';
+import { migrations } from './migrations.js';
 
 const ROWS = 20_000;
 
@@ -48,7 +49,7 @@ describe('migrating the request log to its partitioned form', () => {
         FROM api_key_request_logs GROUP BY 1, 2 ORDER BY 1, 2`);
 
     // Act
-    const applied = await runMigrations(sequelize, url);
+    const applied = await runMigrations(sequelize, url, undefined, migrations);
 
     // Assert
     expect(applied).toContain('0035-partitioned-request-log');

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Sessions that can be ended. A sign-in starts a family; each refresh marks its token used and adds the

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Warehouse operations: the record of stock adjustments and cycle counts (who changed stock, why, and

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * A subscription's optional filter: a MongoDB-style query over the event data, checked when saved and

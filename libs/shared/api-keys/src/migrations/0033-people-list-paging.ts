@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * The API keys list (newest first) and the subscriptions list (oldest first) are paged by creation time

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * The API-key request log, written for every request a key makes, no longer checks each record's key

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Items and partners (master data pushed by integrators) and the idempotency records of the

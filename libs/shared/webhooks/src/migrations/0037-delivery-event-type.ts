@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /** Rows the backfill updates per statement: each batch commits on its own and locks only its rows. */
 const BACKFILL_BATCH = 10_000;

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * A completed bulk job's outcome (success, or partial when an entry has an error) in a column of its own, stored

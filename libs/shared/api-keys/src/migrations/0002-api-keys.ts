@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 export const apiKeys: Migration = {
   name: '0002-api-keys',

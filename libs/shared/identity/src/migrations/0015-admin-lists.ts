@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * What the admin portal's lists read by: the audit log newest first with no filter or by actor, and a

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * The relay's recheck walks pending deliveries by when their job was last seen in Redis; pending rows are

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * Bulk jobs kept in PostgreSQL: a bulk call is answered 202 (or waited for) only once its job is committed

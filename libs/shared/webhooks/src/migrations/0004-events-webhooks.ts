@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * The transactional outbox (`events`) and webhook delivery. `seq` orders events as they were written

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * `password_changed_at` lets refresh refuse refresh tokens issued before the latest password change,

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * An index for every filter the admin lists offer, each ending in the list's order (newest first, id as

@@ -1,4 +1,4 @@
-import type { Migration } from '../migration.js';
+import type { Migration } from '@wms/platform';
 
 /**
  * A bulk job that becomes completed or failed says so on the channel `bulk_job_finished` (its id as the

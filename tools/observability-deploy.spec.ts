@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import {
-  closeRedis,
-  createRedis,
-  gatewayProcessMetrics,
-  ingestProcessMetrics,
-  loadConfig,
-  webhookProcessMetrics,
-  type ProcessMetrics,
-} from '@wms/platform';
+import { closeRedis, createRedis, loadConfig, type ProcessMetrics } from '@wms/platform';
+import { gatewayProcessMetrics, ingestProcessMetrics, webhookProcessMetrics } from '@wms/setup';
 import { createIngestQueue } from '@wms/ingest';
 import { createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseExposition, testEnv, uniqueRedisPrefix } from '@wms/testing';

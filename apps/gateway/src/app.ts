@@ -1,6 +1,7 @@
 import './http/types.js';
 import express, { type Express } from 'express';
-import { gatewayProcessMetrics, closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import { closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import { gatewayProcessMetrics } from '@wms/setup';
 import type { Services } from './services.js';
 import { createIngestQueue } from '@wms/ingest';
 import { DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';

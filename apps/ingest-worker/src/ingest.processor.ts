@@ -1,12 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import {
-  ingestEntries,
-  ingestJobDuration,
-  ingestJobs,
-  ingestQueueWait,
-  runWithContext,
-  type Logger,
-} from '@wms/platform';
+import { runWithContext, type Logger } from '@wms/platform';
+import { ingestEntries, ingestJobDuration, ingestJobs, ingestQueueWait } from '@wms/ingest';
 import {
   BulkJobRefused,
   ingestJobSummary,

@@ -1,7 +1,6 @@
 import type { Server } from 'node:http';
 import {
   closeWithin,
-  ingestProcessMetrics,
   installShutdown,
   loadConfigOrExit,
   openRuntime,
@@ -9,6 +8,7 @@ import {
   startHealthServer,
   waitForDependencies,
 } from '@wms/platform';
+import { ingestProcessMetrics } from '@wms/setup';
 import { RetentionSweeper } from '@wms/setup';
 import { createIngestServices } from './services.js';
 import { ImportsRepository, createIngestQueue, type IngestQueue } from '@wms/ingest';

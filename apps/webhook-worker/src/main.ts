@@ -7,8 +7,8 @@ import {
   queuePrefix,
   startHealthServer,
   waitForDependencies,
-  webhookProcessMetrics,
 } from '@wms/platform';
+import { webhookProcessMetrics } from '@wms/setup';
 import { createWebhookDeliveryQueue, readOutboxStats, type WebhookDeliveryQueue } from '@wms/webhooks';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 

@@ -55,3 +55,5 @@ export { DeliveryRepository, type DeliveryWork } from './delivery.repository.js'
 export { DeliveredEventsRepository } from './delivered-events.repository.js';
 export { FailingSubscriptionsRepository, type FailingSubscription } from './failing-subscriptions.repository.js';
 export * from './webhook-delivery.contract.js';
+export { outboxGauges, type OutboxStats } from './outbox-gauges.js';
+export { webhookDeliveries, webhookAttemptDuration, webhookMetrics } from './webhook.metrics.js';

@@ -125,11 +125,11 @@ export class UsersRepository {
     await this.db.sequelize.query(
       `UPDATE users
           SET failed_login_count = failed_login_count + 1,
-              status = CASE WHEN failed_login_count + 1 >= :max THEN 'locked' ELSE status END,
-              locked_at = CASE WHEN failed_login_count + 1 >= :max THEN now() ELSE locked_at END,
+              status = CASE WHEN failed_login_count + 1 >= $2 THEN 'locked' ELSE status END,
+              locked_at = CASE WHEN failed_login_count + 1 >= $2 THEN now() ELSE locked_at END,
               updated_at = now()
-        WHERE id = :userId AND status = 'active'`,
-      { replacements: { userId, max } },
+        WHERE id = $1 AND status = 'active'`,
+      { bind: [userId, max] },
     );
   }
 }

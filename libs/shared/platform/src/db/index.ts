@@ -8,4 +8,5 @@ export { registerModel, type Database } from './models.js';
 export { isConnectionLoss, isValueOutOfRange } from './connection-loss.js';
 export { unitOfWork, type UnitOfWork } from './unit-of-work.js';
 export { containsPattern } from './like-pattern.js';
+export { Binds } from './binds.js';
 export { toArrayLiteral } from './array-literal.js';

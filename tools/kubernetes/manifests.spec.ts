@@ -227,6 +227,9 @@ describe('the Kubernetes scaling', () => {
         .map((object) => (object.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name);
       expect(scaled.sort()).toEqual(['ingest-worker', 'webhook-worker']);
       expect(scaled).not.toContain(spec.scaleTargetRef.name);
+      // The autoscalers own the counts: a count in a Deployment would be put back by every apply.
+      for (const app of APPS)
+        expect((build.get('Deployment', app).spec as { replicas?: number }).replicas).toBeUndefined();
     },
   );
 
@@ -402,9 +405,18 @@ describe('the Kubernetes secrets and the production overlay', () => {
     expect(image).toMatch(/^[\w.-]+(?::\d+)?\/[\w./-]+:[\w.-]+$/);
     expect(image).not.toMatch(/:latest$/);
     const base = builds[0]!;
-    const hpa = (build: Build) =>
-      (build.get('HorizontalPodAutoscaler', 'gateway').spec as { maxReplicas: number }).maxReplicas;
-    expect(hpa(production)).toBeGreaterThan(hpa(base));
+    const bounds = (build: Build) => {
+      const hpa = build.get('HorizontalPodAutoscaler', 'gateway').spec as { minReplicas: number; maxReplicas: number };
+      const scaled = build
+        .all('ScaledObject')
+        .map((object) => object.spec as { minReplicaCount: number; maxReplicaCount: number });
+      return [
+        hpa.minReplicas,
+        hpa.maxReplicas,
+        ...scaled.flatMap((spec) => [spec.minReplicaCount, spec.maxReplicaCount]),
+      ];
+    };
+    bounds(production).forEach((bound, at) => expect(bound).toBeGreaterThan(bounds(base)[at]!));
     for (const app of APPS) expect(production.container(app).resources).not.toEqual(base.container(app).resources);
     const ingress = production.get('Ingress', 'gateway').spec as {
       tls: Array<{ hosts: string[] }>;

@@ -99,9 +99,9 @@ export function kustomizeBuild(root: string, dir: string, options: BuildOptions 
   for (const generator of kustomization.secretGenerator ?? [])
     objects = generate(objects, 'Secret', generator, root, dir, options);
   for (const entry of kustomization.patches ?? []) {
-    const text = entry.patch ?? readFileSync(join(root, dir, entry.path ?? ''), 'utf8');
     if (Object.keys(entry).some((key) => key !== 'path' && key !== 'patch'))
       throw new KustomizeError(`${dir}: a patch with a target is not supported here; name the object in the patch`);
+    const text = entry.patch ?? readFileSync(join(root, dir, entry.path ?? ''), 'utf8');
     objects = applyPatch(objects, parse(text) as KubeObject, `${dir}/${entry.path ?? 'inline patch'}`);
   }
   if (kustomization.namespace)

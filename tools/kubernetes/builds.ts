@@ -8,6 +8,7 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import type { IContainer, IPodSpec, IProbe } from 'kubernetes-models/v1';
+import { loadConfig, type Config } from '@wms/platform';
 import { kustomizeBuild, type KubeObject } from './kustomize.js';
 
 /** The repository root and the manifests' folder in it. */
@@ -112,4 +113,25 @@ export function probesOf(container: IContainer): Array<[string, IProbe | undefin
     ['livenessProbe', container.livenessProbe],
     ['readinessProbe', container.readinessProbe],
   ];
+}
+
+/** The base and the production overlay, built once per test file. */
+export const builds = (): [Build, Build] => [Build.of(BASE), Build.of(PRODUCTION)];
+
+/** Secrets of the right shape, made up here: what an operator's secrets.env holds. */
+export const madeUpSecrets = {
+  JWT_SECRET: 'kS8vQ2xN4pL7tR1wY6zB3mC9fH5jD0gA-made-up-for-the-test',
+  METRICS_TOKEN: 'a-made-up-metrics-token-0123456789',
+  SECRETS_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+  SEED_ADMIN_PASSWORD: 'a-made-up-admin-password',
+  DATABASE_URL: 'postgres://wms:made-up@postgres.example.internal:5432/wms',
+  REDIS_URL: 'redis://:made-up@redis.example.internal:6379',
+};
+
+/** The configuration every app of a build starts with: its ConfigMap, then its Secret (envFrom's order). */
+export function configOf(
+  build: Build,
+  secrets: Record<string, string> = build.entries('Secret', 'wms-secrets'),
+): Config {
+  return loadConfig({ ...build.entries('ConfigMap', 'wms-config'), ...secrets });
 }

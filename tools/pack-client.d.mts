@@ -1,0 +1,3 @@
+/** The typed client's packing (tools/pack-client.mjs). */
+export declare const CLIENT_DIR: string;
+export declare function packClient(options?: { destination?: string }): Promise<string>;

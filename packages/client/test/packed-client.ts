@@ -1,0 +1,39 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { packClient } from '../../../tools/pack-client.mjs';
+
+const run = promisify(execFile);
+
+/** The package's public face, as its own declarations describe it. */
+export type ClientModule = typeof import('../src/index.js');
+
+export interface PackedClient {
+  module: ClientModule;
+  /** The scratch folder the tarball was installed into (files of a test may go there too). */
+  folder: string;
+  remove(): Promise<void>;
+}
+
+/**
+ * Packs the client as `npm run pack:client` does, installs the tarball into a scratch folder under the OS
+ * temp folder as an integrator would (`npm install <tgz>`; its dependencies from npm's cache when it has
+ * them, else from the registry) and imports it from there, through the package's own export map.
+ */
+export async function installPackedClient(): Promise<PackedClient> {
+  const folder = await mkdtemp(join(tmpdir(), 'wms-client-'));
+  await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+  const tarball = await packClient({ destination: folder });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', tarball], {
+    cwd: folder,
+  });
+  const installed = join(folder, 'node_modules/@wms/client');
+  const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as {
+    exports: { '.': { import: string } };
+  };
+  const module = (await import(pathToFileURL(join(installed, manifest.exports['.'].import)).href)) as ClientModule;
+  return { module, folder, remove: () => rm(folder, { recursive: true, force: true }) };
+}

@@ -18,13 +18,13 @@ export interface FailingProxy {
 }
 
 /**
- * A loopback proxy to `target` that forwards every request, but answers the first `failures` of them with
- * 503 and Retry-After whatever the service said: the answer of a write that happened is lost on the way,
- * as a load balancer draining a node loses it.
+ * A loopback proxy to `target` that forwards every request, but loses the service's answer to the first
+ * `failures` of them: it answers 503 with Retry-After instead (a load balancer draining a node), or with
+ * `drop`, closes the connection without an answer (a network error). Either way the write happened.
  */
 export async function startFailingProxy(
   target: string,
-  options: { failures: number; retryAfterSeconds: number },
+  options: { failures: number; retryAfterSeconds?: number; drop?: boolean },
 ): Promise<FailingProxy> {
   const forwarded: ForwardedRequest[] = [];
   const server = createServer((req, res) => {
@@ -50,8 +50,12 @@ export async function startFailingProxy(
         upstreamStatus: upstream.status,
         replayed,
       });
+      if (forwarded.length <= options.failures && options.drop) {
+        req.socket.destroy();
+        return;
+      }
       if (forwarded.length <= options.failures) {
-        res.writeHead(503, { 'retry-after': String(options.retryAfterSeconds), 'content-type': 'text/plain' });
+        res.writeHead(503, { 'retry-after': String(options.retryAfterSeconds ?? 1), 'content-type': 'text/plain' });
         res.end('draining');
         return;
       }

@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-import { packClient } from '../../../tools/pack-client.mjs';
-
-const run = promisify(execFile);
+import { packClient, runNpm } from '../../../tools/pack-client.mjs';
 
 /** The package's public face, as its own declarations describe it. */
 export type ClientModule = typeof import('../src/index.js');
@@ -27,9 +23,7 @@ export async function installPackedClient(): Promise<PackedClient> {
   const folder = await mkdtemp(join(tmpdir(), 'wms-client-'));
   await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
   const tarball = await packClient({ destination: folder });
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', tarball], {
-    cwd: folder,
-  });
+  await runNpm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', tarball], folder);
   const installed = join(folder, 'node_modules/@wms/client');
   const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as {
     exports: { '.': { import: string } };

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import { Webhook } from 'standardwebhooks';
 import { createClient, WebhookVerificationError, WmsApiError } from '../src/index.js';
 import { retryDelayMs } from '../src/retrying-fetch.js';
@@ -9,15 +10,17 @@ interface Seen {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
+  body: Buffer;
 }
 
 /** A loopback server answering its requests from a script, in turn (the last answer repeats). */
 async function scriptedServer(answers: { status: number; headers?: Record<string, string>; body?: unknown }[]) {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
       const answer = answers[Math.min(seen.length - 1, answers.length - 1)]!;
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body ?? {}));
@@ -95,6 +98,36 @@ describe('client retries', () => {
       await expect(upload).rejects.toMatchObject({ name: 'WmsApiError', statusCode: 503 });
       expect(server.seen).toHaveLength(1);
       expect(server.seen[0]!.headers['content-type']).toBe('application/x-ndjson');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('when an upload from a Blob meets a 503, the file is read again and sent with the same key, gzipped', async () => {
+    const accepted = { status: 'accepted', jobId: 'import-1', statusUrl: '/jobs/import-1', requestId: 'r-2' };
+    const server = await scriptedServer([
+      { status: 503, headers: { 'retry-after': '0' } },
+      { status: 202, body: accepted },
+    ]);
+    try {
+      const file = new Blob(['sku,name,baseUomCode\nA,A,EA\n']);
+      const upload = await createClient({ baseUrl: server.url, apiKey: 'k' }).imports.upload(file, {
+        entity: 'items',
+        format: 'csv',
+        gzip: true,
+      });
+
+      expect(upload).toEqual(accepted);
+      expect(server.seen.map((request) => request.url)).toEqual([
+        '/api/v1/integration/v1/imports?entity=items',
+        '/api/v1/integration/v1/imports?entity=items',
+      ]);
+      expect(server.seen[1]!.headers).toMatchObject({
+        'content-type': 'text/csv',
+        'content-encoding': 'gzip',
+        'idempotency-key': server.seen[0]!.headers['idempotency-key'],
+      });
+      expect(gunzipSync(server.seen[1]!.body).toString()).toBe('sku,name,baseUomCode\nA,A,EA\n');
     } finally {
       await server.close();
     }

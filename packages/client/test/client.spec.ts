@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { QueryTypes } from 'sequelize';
@@ -16,9 +17,23 @@ import {
 } from '@wms/testing';
 import { integrationOpenApiDocument } from '../../../apps/gateway/src/integration/docs.routes.js';
 import { startFailingProxy } from './failing-proxy.js';
-import { installPackedClient, type ClientModule, type PackedClient } from './packed-client.js';
+import { compileInScratch, installPackedClient, type ClientModule, type PackedClient } from './packed-client.js';
 
 const IMPORT_ROWS = 10_000;
+
+/** An integrator's code, importing the package by its name: it must compile, and its refused lines must be refused. */
+const CONSUMER = `import { createClient, WmsApiError, type WebhookEvent } from '@wms/client';
+const wms = createClient({ baseUrl: 'https://wms.example.com', apiKey: 'key' });
+export async function run(body: string, headers: Record<string, string>): Promise<number> {
+  const event: WebhookEvent = wms.webhooks.unwrap(body, headers, ['whsec_new', 'whsec_old']);
+  const written = await wms.items.upsert({ sku: 'A', name: 'A', baseUomCode: 'EA' });
+  // @ts-expect-error: an item needs a name
+  await wms.items.upsert({ sku: 'A', baseUomCode: 'EA' });
+  for await (const order of wms.paginate('/orders', { limit: 10 })) void order;
+  if (written.data.created && event.event === 'stock.adjusted') return event.data.qtyDelta;
+  return new WmsApiError({ statusCode: 400, message: 'x' }).statusCode;
+}
+`;
 
 describe('the packed typed client against the running service', () => {
   let ctx: TestContext;
@@ -70,6 +85,14 @@ describe('the packed typed client against the running service', () => {
 
     expect(served).toEqual(JSON.parse(JSON.stringify(integrationOpenApiDocument())));
   });
+
+  it('when an integrator compiles against the installed package under strict, its declarations type calls and events', async () => {
+    await writeFile(join(packed.folder, 'consumer.ts'), CONSUMER);
+
+    const compiled = await compileInScratch(packed.folder, 'consumer.ts');
+
+    expect(compiled).toEqual({ ok: true, output: '' });
+  }, 60_000);
 
   it('when an item is upserted twice, the first call creates it and the second updates it', async () => {
     const first = await client.items.upsert({ sku: 'CLIENT-1', name: 'Client item', baseUomCode: 'EA' });

@@ -208,6 +208,9 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     subscribable: Joi.boolean(),
     includedInWildcard: Joi.boolean(),
     dataSchema: described('the JSON Schema of the event data'),
+    bodySchema: described(
+      'the JSON Schema of the whole body: id, event, timestamp, sequence, data, and sandbox (true, only on events of a sandbox tenant)',
+    ),
   }),
   FilterTestResult: record({
     tested: count.description('the latest events read'),

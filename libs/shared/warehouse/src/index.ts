@@ -9,4 +9,5 @@ export * from './inventory/index.js';
 export * from './master-data/index.js';
 export * from './numbering/index.js';
 export * from './outbound/index.js';
+export * from './sandbox/index.js';
 export * from './warehouses/index.js';

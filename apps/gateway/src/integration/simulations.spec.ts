@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import {
   createApiKey,
+  createMasterData,
   createSandboxTenant,
   createSubscription,
   createTenantWithWarehouse,
@@ -210,6 +211,29 @@ describe('sandbox simulations: real warehouse operations for the keys of sandbox
     expect(asn.status).toBe(404);
     expect(mixed.status).toBe(400);
     expect(mixed.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ path: 'sku' }] });
+  });
+
+  it('leaves sandbox out of the bodies of a tenant that is not a sandbox', async () => {
+    const other = await createTenantWithWarehouse(ctx);
+    const subscription = await createSubscription(ctx, {
+      url: receiver.urlFor('/production'),
+      events: ['stock.adjusted'],
+      tenantId: other.tenant.id,
+    });
+    await createMasterData(ctx, other.tenant.id, { items: [{ sku: 'BOLT' }] });
+    await ctx.runtime.db.sequelize.transaction((transaction) =>
+      ctx.services.adjustments.adjust(
+        { tenantId: other.tenant.id, transaction },
+        { warehouseCode: 'WH1', locationCode: 'RECEIVING', sku: 'BOLT', qtyDelta: 2, reason: 'found' },
+      ),
+    );
+
+    const [delivery] = await receiver.waitForRequests('/production', 1);
+
+    expect(verifyReceived(delivery!, subscription.secret)).toBe(true);
+    const body = JSON.parse(delivery!.body) as Record<string, unknown>;
+    expect(body).toMatchObject({ event: 'stock.adjusted', data: { sku: 'BOLT' } });
+    expect(Object.keys(body).sort()).toEqual(['data', 'event', 'id', 'sequence', 'timestamp']);
   });
 
   it('when a key of a tenant that is not a sandbox asks, it answers 403 NOT_A_SANDBOX', async () => {

@@ -8,7 +8,9 @@ import {
   describedObject,
   grnSchema,
   pageSchema,
-  simulationSchema,
+  SIMULATION_TYPES,
+  documentedSimulationSchema,
+  simulationTypeSchema,
   singleBodySchema,
   stockQuerySchema,
   successSchema,
@@ -255,7 +257,9 @@ export const INTEGRATION_ROUTES = {
       'names the API key), in one transaction: the real events, webhooks and feed entries follow, and an ' +
       'operation that cannot run changes nothing.',
     tag: 'sandbox',
-    body: (simulationSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField }).required(),
+    // The route checks the type, then the fields of that type; the document shows the four bodies.
+    body: simulationTypeSchema.keys({ tenantId: tenantIdField }).required(),
+    documentedBody: documentedSimulationSchema({ tenantId: tenantIdField }),
     bodyName: 'Simulation',
     responses: {
       202: {
@@ -263,7 +267,7 @@ export const INTEGRATION_ROUTES = {
         body: successSchema(
           Joi.object({
             simulationId: Joi.string().guid().description('the audit entry of the run (entity simulation)'),
-            type: Joi.string(),
+            type: Joi.string().valid(...SIMULATION_TYPES),
             events: Joi.array()
               .items(Joi.object({ id: Joi.string().guid(), event: Joi.string() }).label('SimulationEvent'))
               .description('the events the run appended, in order'),

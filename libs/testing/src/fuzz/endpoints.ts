@@ -22,7 +22,7 @@ import {
   cycleCountSchema,
   grnSchema,
   shipSchema,
-  simulationSchema,
+  SIMULATION_SCHEMAS,
   singleBodySchema,
   stockQuerySchema,
 } from '@wms/warehouse';
@@ -89,7 +89,7 @@ export function fuzzEndpoints(services: Pick<Services, 'ingest'>): FuzzEndpoint[
       method: 'POST',
       path: () => `${INTEGRATION}/simulations`,
       auth: 'api-key',
-      body: withTenant(simulationSchema),
+      body: withTenant(SIMULATION_SCHEMAS['order.shipped']),
     },
 
     { method: 'POST', path: () => `${API}/auth/login`, auth: 'none', body: loginSchema },

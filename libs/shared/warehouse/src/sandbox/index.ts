@@ -6,7 +6,10 @@ export {
   type SimulationResult,
 } from './simulations.service.js';
 export {
-  simulationSchema,
+  SIMULATION_SCHEMAS,
+  simulationTypeSchema,
+  documentedSimulationSchema,
+  validateSimulation,
   SIMULATION_TYPES,
   type SimulationInput,
   type SimulationType,

@@ -1,4 +1,5 @@
-import { Joi } from '@wms/platform';
+import type { AlternativesSchema, PartialSchemaMap } from 'joi';
+import { Joi, validate } from '@wms/platform';
 import { lotNumber } from '../inventory/index.js';
 
 /** What a sandbox simulation runs, named by the event it ends in. */
@@ -27,41 +28,64 @@ const decimal = () =>
     .max(1e12)
     .custom((value: number, helpers) => (Number(value.toFixed(4)) === value ? value : helpers.error('number.scale')))
     .messages({ 'number.scale': '{{#label}} must have at most 4 decimals' });
-/** A field of these types only: required by `required` ones, refused for the others. */
-const only = (schema: Joi.Schema, types: SimulationType[], required = true) =>
-  schema.when('type', {
-    is: Joi.valid(...types),
-    then: required ? Joi.required() : Joi.optional(),
-    otherwise: Joi.forbidden(),
-  });
+const typeOf = (type: SimulationType) => Joi.string().valid(type).required();
+const stockPlace = {
+  warehouseCode: code().description("default: the tenant's only warehouse"),
+  locationCode: code().description('default: RECEIVING'),
+  lotNo: lotNumber().description('required for lot- or serial-tracked items'),
+};
 
-const STOCK_TYPES: SimulationType[] = ['stock.adjusted', 'cyclecount.variance'];
+/** Each simulation's body, by its type; a field of another type is refused. */
+export const SIMULATION_SCHEMAS: Record<SimulationType, Joi.ObjectSchema> = {
+  'asn.received': Joi.object({
+    type: typeOf('asn.received'),
+    asnNo: code().required().description('the ASN whose open lines are received, in full, at RECEIVING'),
+  }).label('AsnReceivedSimulation'),
+  'order.shipped': Joi.object({
+    type: typeOf('order.shipped'),
+    orderNo: code().required().description('the order to allocate, release, pick and ship, from its state on'),
+    carrier: code(),
+    trackingNo: code(),
+  }).label('OrderShippedSimulation'),
+  'stock.adjusted': Joi.object({
+    type: typeOf('stock.adjusted'),
+    sku: code().required(),
+    qtyDelta: decimal()
+      .min(-1e12)
+      .invalid(0)
+      .required()
+      .messages({ 'any.invalid': '{{#label}} must not be 0' })
+      .description('added to on hand; negative takes stock off'),
+    reason: Joi.string().trim().min(1).max(500).description('default "sandbox simulation"'),
+    ...stockPlace,
+  }).label('StockAdjustedSimulation'),
+  'cyclecount.variance': Joi.object({
+    type: typeOf('cyclecount.variance'),
+    sku: code().required(),
+    countedQty: decimal().min(0).required().description('what was counted; must differ from on hand'),
+    ...stockPlace,
+  }).label('CycleCountSimulation'),
+};
 
-/**
- * A simulation: its type and the document or item of the key's tenant it acts on. One object whose fields
- * depend on `type` (a field of another type is refused), so every problem is answered by its field.
- */
-export const simulationSchema = Joi.object({
-  type: Joi.valid(...SIMULATION_TYPES)
+/** What is checked first: the type, which decides the rest of the body's schema. */
+export const simulationTypeSchema = Joi.object({
+  type: Joi.string()
+    .valid(...SIMULATION_TYPES)
     .required()
     .description('what to run; the name of the event it ends in'),
-  asnNo: only(code(), ['asn.received']).description(
-    'asn.received: the ASN whose open lines are received, in full, at its warehouse’s RECEIVING location',
-  ),
-  orderNo: only(code(), ['order.shipped']).description(
-    'order.shipped: the order to allocate, release, pick and ship (from whatever state it is in)',
-  ),
-  carrier: only(code(), ['order.shipped'], false),
-  trackingNo: only(code(), ['order.shipped'], false),
-  sku: only(code(), STOCK_TYPES).description('stock.adjusted, cyclecount.variance: the item'),
-  qtyDelta: only(decimal().min(-1e12).invalid(0).messages({ 'any.invalid': '{{#label}} must not be 0' }), [
-    'stock.adjusted',
-  ]).description('stock.adjusted: added to on hand; negative takes stock off'),
-  reason: only(Joi.string().trim().min(1).max(500), ['stock.adjusted'], false).description(
-    'stock.adjusted: the adjustment’s reason (default "sandbox simulation")',
-  ),
-  countedQty: only(decimal().min(0), ['cyclecount.variance']).description('cyclecount.variance: what was counted'),
-  warehouseCode: only(code(), STOCK_TYPES, false).description("default: the tenant's only warehouse"),
-  locationCode: only(code(), STOCK_TYPES, false).description('default: RECEIVING'),
-  lotNo: only(lotNumber(), STOCK_TYPES, false).description('required for lot- or serial-tracked items'),
-}).label('Simulation');
+})
+  .unknown(true)
+  .label('Simulation');
+
+/** A simulation body, as the OpenAPI document shows it: one of the four, told apart by `type`. */
+export function documentedSimulationSchema(extra: PartialSchemaMap = {}): AlternativesSchema {
+  return Joi.alternatives()
+    .try(...SIMULATION_TYPES.map((type) => SIMULATION_SCHEMAS[type].keys(extra)))
+    .label('Simulation');
+}
+
+/** Checks a simulation body: its type, then the fields of that type (every problem named by its path). */
+export function validateSimulation(body: unknown): SimulationInput {
+  const { type } = validate<{ type: SimulationType }>(simulationTypeSchema, body);
+  return validate<SimulationInput>(SIMULATION_SCHEMAS[type], body);
+}

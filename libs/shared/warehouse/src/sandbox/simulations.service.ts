@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { AppError, validate, type Database } from '@wms/platform';
+import { AppError, type Database } from '@wms/platform';
 import type { AppendEventInput, EventName, EventsService } from '@wms/events';
 import type { WriteContext } from '../integration/index.js';
 import { GrnService } from '../inbound/index.js';
 import { AdjustmentsService, CycleCountsService } from '../inventory/index.js';
 import { AllocationService, OrdersService, PickingService, ShippingService } from '../outbound/index.js';
 import { RECEIVING_LOCATION_CODE, WarehousesService } from '../warehouses/index.js';
-import { simulationSchema, type SimulationInput, type SimulationType, type StockPlace } from './simulation.schemas.js';
+import {
+  validateSimulation,
+  type SimulationInput,
+  type SimulationType,
+  type StockPlace,
+} from './simulation.schemas.js';
 
 /** An event a simulation caused, as its answer lists it. */
 export interface SimulationEvent {
@@ -90,7 +95,7 @@ export class SimulationsService {
   }
 
   async run(context: WriteContext, body: unknown, caller: SimulationCaller): Promise<SimulationResult> {
-    const input = validate<SimulationInput>(simulationSchema, body);
+    const input = validateSimulation(body);
     const operations = new Operations(this.db, this.events);
     await this.perform(context, input, operations);
     const simulationId = randomUUID();

@@ -34,6 +34,7 @@ describe('sandbox simulations: real warehouse operations for the keys of sandbox
   let sandboxTenantId: string;
   let sandboxKey: { id: string; rawKey: string };
   let otherKey: string;
+  let otherTenantId: string;
   let reference = 0;
 
   beforeAll(async () => {
@@ -45,6 +46,7 @@ describe('sandbox simulations: real warehouse operations for the keys of sandbox
     sandboxTenantId = tenant.id;
     sandboxKey = await createApiKey(ctx, { tenantId: tenant.id });
     const other = await createTenantWithWarehouse(ctx);
+    otherTenantId = other.tenant.id;
     otherKey = (await createApiKey(ctx, { tenantId: other.tenant.id })).rawKey;
     for (const [path, body] of [
       ['/items', { sku: 'WIDGET', name: 'Widget', baseUomCode: 'EA' }],
@@ -126,6 +128,9 @@ describe('sandbox simulations: real warehouse operations for the keys of sandbox
       sandbox: true,
       data: { orderNo, trackingNo: 'TRACK-1', tenantId: sandboxTenantId },
     });
+    const again = await simulate({ type: 'order.shipped', orderNo });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'INVALID_STATE' });
   });
 
   it('lists a sandbox tenant’s events in the feed with sandbox: true, and audits the run as the system with the key', async () => {
@@ -186,7 +191,8 @@ describe('sandbox simulations: real warehouse operations for the keys of sandbox
     expect(same.body).toMatchObject({ code: 'NO_VARIANCE' });
   });
 
-  it('when an order has no stock to allocate, it answers 409 INSUFFICIENT_STOCK and changes nothing', async () => {
+  it('when the stock covers part of an order, it answers 409 INSUFFICIENT_STOCK and changes nothing', async () => {
+    await simulate({ type: 'stock.adjusted', sku: 'SCARCE', qtyDelta: 1 });
     const orderNo = await createOrder('SCARCE', 3);
     const eventsBefore = await eventCount(sandboxTenantId);
     const stockBefore = await onHand('SCARCE');
@@ -199,6 +205,7 @@ describe('sandbox simulations: real warehouse operations for the keys of sandbox
     const order = await get(`/orders/${orderNo}`);
     expect(order.body.data).toMatchObject({ status: 'open', summary: { totalAllocated: 0 } });
     expect(await onHand('SCARCE')).toBe(stockBefore);
+    expect((await get('/stock?sku=SCARCE')).body.data).toMatchObject({ totalAllocated: 0, totalAvailable: 1 });
     expect(await eventCount(sandboxTenantId)).toBe(eventsBefore);
   });
 
@@ -241,6 +248,27 @@ describe('sandbox simulations: real warehouse operations for the keys of sandbox
 
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ status: 'error', code: 'NOT_A_SANDBOX' });
+  });
+
+  it('lets a cross-tenant key simulate in the sandbox tenant it names, and refuses the tenant that is not one', async () => {
+    const crossTenant = (await createApiKey(ctx, { tenantId: null })).rawKey;
+    const before = await onHand('WIDGET');
+
+    const named = await simulate(
+      { type: 'stock.adjusted', sku: 'WIDGET', qtyDelta: 1, tenantId: sandboxTenantId },
+      {},
+      crossTenant,
+    );
+    const production = await simulate(
+      { type: 'stock.adjusted', sku: 'WIDGET', qtyDelta: 1, tenantId: otherTenantId },
+      {},
+      crossTenant,
+    );
+
+    expect(named.status).toBe(202);
+    expect(await onHand('WIDGET')).toBe(before + 1);
+    expect(production.status).toBe(403);
+    expect(production.body).toMatchObject({ code: 'NOT_A_SANDBOX' });
   });
 
   it('replays a simulation sent again with the same Idempotency-Key instead of running it twice', async () => {

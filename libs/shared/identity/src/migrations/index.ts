@@ -4,6 +4,7 @@ import { auth } from './0005-auth.js';
 import { adminLists } from './0015-admin-lists.js';
 import { refreshTokenFamilies } from './0030-refresh-token-families.js';
 import { listFilterIndexes } from './0036-list-filter-indexes.js';
+import { sandboxTenants } from './0050-sandbox-tenants.js';
 
 /**
  * The identity library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -15,4 +16,5 @@ export const identityMigrations = {
   adminLists,
   refreshTokenFamilies,
   listFilterIndexes,
+  sandboxTenants,
 } satisfies Record<string, Migration>;

@@ -6,8 +6,14 @@ import { tenantModel, type TenantAttributes } from './tenant.model.js';
 export class TenantsRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(input: { code: string; name: string }, transaction?: Transaction): Promise<TenantAttributes> {
-    const row = await tenantModel(this.db).create({ code: input.code, name: input.name }, { transaction });
+  async insert(
+    input: { code: string; name: string; sandbox?: boolean },
+    transaction?: Transaction,
+  ): Promise<TenantAttributes> {
+    const row = await tenantModel(this.db).create(
+      { code: input.code, name: input.name, sandbox: input.sandbox ?? false },
+      { transaction },
+    );
     return row.get({ plain: true });
   }
 

@@ -27,6 +27,8 @@ const SHIPPED = [
   '0046-webhook-rate-order',
   '0037-delivery-event-type',
   '0047-import-tenant-turns',
+  '0050-sandbox-tenants',
+  '0051-key-outcomes',
 ];
 
 describe('the migrations composed from the libraries', () => {

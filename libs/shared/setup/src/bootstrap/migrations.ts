@@ -37,4 +37,6 @@ export const migrations: Migration[] = [
   webhooksMigrations.webhookRateOrder,
   webhooksMigrations.deliveryEventType,
   ingestMigrations.importTenantTurns,
+  identityMigrations.sandboxTenants,
+  apiKeysMigrations.keyOutcomes,
 ];

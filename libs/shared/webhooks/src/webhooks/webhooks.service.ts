@@ -214,12 +214,20 @@ export class WebhooksService {
 
   /**
    * Tries a filter on the latest events (of `tenantId`, already scoped by the caller; null = every tenant's),
-   * as the fan-out would: how many of them the filter lets through, and which.
+   * as the fan-out would: how many of them the filter lets through, and which. `readable` bounds the event types
+   * tried when the body names none (or `*`): those the caller may read (null = every one).
    */
-  async filterTest(body: unknown, tenantId: string | null): Promise<FilterTestResult> {
+  async filterTest(
+    body: unknown,
+    tenantId: string | null,
+    readable: string[] | null = null,
+  ): Promise<FilterTestResult> {
     const input = validate<{ filter: EventFilter; events?: string[]; limit: number }>(filterTestSchema, body);
     const test = compileFilter(input.filter);
-    const events = input.events && !input.events.includes('*') ? input.events : null;
+    const events =
+      input.events && !input.events.includes('*')
+        ? input.events
+        : (readable?.filter((name) => name !== 'webhook.disabled') ?? null);
     const rows = await this.repository.latestEvents({ tenantId, events, limit: input.limit });
     const tested = rows.map((row) => ({
       id: row.id,

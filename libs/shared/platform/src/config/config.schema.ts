@@ -157,9 +157,20 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).default(5000000),
     description: 'most rows (lines or CSV records) of one file import (413 above it)',
   },
+  IMPORT_MAX_ROW_BYTES: {
+    schema: Joi.number().integer().min(1024).default(1048576),
+    description:
+      'longest NDJSON line or CSV record of a file import, in bytes after gzip is undone (413 ROW_TOO_LARGE naming the line above it)',
+  },
   IMPORT_MAX_CONCURRENT_PER_KEY: {
     schema: Joi.number().integer().min(1).default(2),
-    description: 'file imports of one API key (or portal user) queued or running at once (429 above it)',
+    description:
+      'file imports of one API key (or portal user) being uploaded, queued or running at once (429 above it, before the body is read)',
+  },
+  IMPORT_MAX_UPLOADS_IN_FLIGHT: {
+    schema: Joi.number().integer().min(1).default(4),
+    description:
+      'file uploads one gateway process streams into PostgreSQL at once, each on a connection of its own (503 with Retry-After above it, before the body is read)',
   },
   IMPORT_CHUNK_ROWS: {
     schema: Joi.number().integer().min(100).max(50000).default(5000),

@@ -53,7 +53,9 @@ export interface Config {
   imports: {
     maxBytes: number;
     maxRows: number;
+    maxRowBytes: number;
     maxConcurrentPerKey: number;
+    maxUploadsInFlight: number;
     chunkRows: number;
     concurrency: number;
     tenantConcurrency: number;
@@ -151,7 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imports: {
       maxBytes: value.IMPORT_MAX_BYTES,
       maxRows: value.IMPORT_MAX_ROWS,
+      maxRowBytes: value.IMPORT_MAX_ROW_BYTES,
       maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
+      maxUploadsInFlight: value.IMPORT_MAX_UPLOADS_IN_FLIGHT,
       chunkRows: value.IMPORT_CHUNK_ROWS,
       concurrency: value.IMPORT_CONCURRENCY,
       tenantConcurrency: value.IMPORT_TENANT_CONCURRENCY,

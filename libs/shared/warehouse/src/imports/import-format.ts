@@ -138,24 +138,43 @@ abstract class CopyRows extends Transform {
   protected finish(): void {}
 }
 
-/** NDJSON bytes to COPY rows: one row per line that is not blank, numbered by its line in the file. */
+/** 413 ROW_TOO_LARGE: the line (of the file, from 1) is longer than the limit; the answer names it. */
+export function rowTooLarge(line: number, maxRowBytes: number): AppError {
+  return new AppError(
+    413,
+    'ROW_TOO_LARGE',
+    `Line ${line} is longer than ${maxRowBytes} bytes (IMPORT_MAX_ROW_BYTES); nothing was stored`,
+    undefined,
+    { line },
+  );
+}
+
+/**
+ * NDJSON bytes to COPY rows: one row per line that is not blank, numbered by its line in the file. Each byte
+ * is scanned once: the start of a line still open is kept as the pieces it came in, joined once its end
+ * arrives, and a line longer than `maxRowBytes` ends the file (413) as soon as it is.
+ */
 export class NdjsonCopyRows extends CopyRows {
   private line = 0;
-  private rest: Buffer | null = null;
+  private open: Buffer[] = [];
+  private openBytes = 0;
 
-  constructor(importId: string, maxRows: number) {
+  constructor(
+    importId: string,
+    maxRows: number,
+    private readonly maxRowBytes: number,
+  ) {
     super(importId, maxRows, false);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     try {
-      const buffer = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
       let start = 0;
-      for (let end = buffer.indexOf(10, start); end !== -1; end = buffer.indexOf(10, start)) {
-        this.takeLine(buffer.toString('utf8', start, end));
+      for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+        this.takeLine(this.closeLine(chunk.subarray(start, end)));
         start = end + 1;
       }
-      this.rest = start < buffer.length ? buffer.subarray(start) : null;
+      if (start < chunk.length) this.keepOpen(chunk.subarray(start));
       this.flushPending();
       callback();
     } catch (error) {
@@ -164,8 +183,27 @@ export class NdjsonCopyRows extends CopyRows {
   }
 
   protected override finish(): void {
-    if (this.rest) this.takeLine(this.rest.toString('utf8'));
-    this.rest = null;
+    if (this.openBytes) this.takeLine(this.closeLine(Buffer.alloc(0)));
+  }
+
+  private keepOpen(piece: Buffer): void {
+    this.assertWithinRow(piece.length);
+    this.open.push(piece);
+    this.openBytes += piece.length;
+  }
+
+  /** The whole text of the line that `end` closes. */
+  private closeLine(end: Buffer): string {
+    this.assertWithinRow(end.length);
+    if (!this.open.length) return end.toString('utf8');
+    const text = Buffer.concat([...this.open, end], this.openBytes + end.length).toString('utf8');
+    this.open = [];
+    this.openBytes = 0;
+    return text;
+  }
+
+  private assertWithinRow(more: number): void {
+    if (this.openBytes + more > this.maxRowBytes) throw rowTooLarge(this.line + 1, this.maxRowBytes);
   }
 
   private takeLine(text: string): void {
@@ -204,9 +242,40 @@ export class CsvCopyRows extends CopyRows {
   }
 }
 
-/** The CSV parser in front of CsvCopyRows: a record's column count is checked per row, not for the file. */
-export function csvParser(): Transform {
-  return parseCsv({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+/** Most fields of one CSV record: more ends the file (413 ROW_TOO_LARGE), however short they are. */
+export const CSV_MAX_COLUMNS = 1_024;
+
+/**
+ * The CSV parser in front of CsvCopyRows: a record's column count is checked per row, not for the file. A
+ * record whose fields hold more than `maxRowBytes`, or that has more than CSV_MAX_COLUMNS fields, ends the file
+ * (413) as soon as the parser passes the limit: it never holds more than that of one record.
+ */
+export function csvParser(maxRowBytes: number): Transform {
+  return parseCsv({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: maxRowBytes,
+    // Called once per field, with the field's index in its record; values stay text.
+    cast: (value, context) => {
+      if (context.index >= CSV_MAX_COLUMNS)
+        throw new AppError(
+          413,
+          'ROW_TOO_LARGE',
+          `Line ${context.lines} has more than ${CSV_MAX_COLUMNS} fields; nothing was stored`,
+          undefined,
+          { line: context.lines },
+        );
+      return value;
+    },
+  });
+}
+
+/** csv-parse's own refusal of a record longer than max_record_size, as the 413 that names its line. */
+export function csvRecordTooLarge(error: unknown, maxRowBytes: number): AppError | null {
+  const { code, lines } = error as { code?: unknown; lines?: unknown };
+  return code === 'CSV_MAX_RECORD_SIZE' ? rowTooLarge(typeof lines === 'number' ? lines : 0, maxRowBytes) : null;
 }
 
 /** Counts the body's bytes (after gzip is undone) and refuses more than the limit (413). */

@@ -4,13 +4,14 @@ import { createGunzip } from 'node:zlib';
 import type { Config } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { IngestRegistry } from '../integration/index.js';
+import type { IngestHandler, IngestRegistry } from '../integration/index.js';
 import {
   ByteLimit,
   CsvCopyRows,
   NdjsonCopyRows,
   csvField,
   csvParser,
+  csvRecordTooLarge,
   csvValuesOf,
   entryFromCsv,
   fieldPaths,
@@ -20,6 +21,7 @@ import {
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
 import { addImportTurns, importSlots, type ImportsQueue } from './imports.contract.js';
 import { appendImportEnded } from './import-events.js';
+import { UploadSlots } from './upload-slots.js';
 import type {
   ImportOwner,
   ImportProgress,
@@ -93,13 +95,17 @@ export function importView(job: ImportProgress): ImportView {
  * PostgreSQL and answered once stored; workers write it chunk by chunk (ImportRunner).
  */
 export class ImportsService {
+  private readonly slots: UploadSlots;
+
   constructor(
     private readonly repository: ImportsRepository,
     private readonly registry: IngestRegistry,
     private readonly limits: Config['imports'],
     private readonly queue: ImportsQueue | null,
     private readonly events: EventsService,
-  ) {}
+  ) {
+    this.slots = new UploadSlots(limits.maxUploadsInFlight);
+  }
 
   /** Stores the file (every row, or nothing) and queues it. */
   async accept(upload: Upload): Promise<{ jobId: string; statusUrl: string }> {
@@ -126,22 +132,41 @@ export class ImportsService {
     const declared = Number(upload.contentLength);
     if (!gzip && Number.isFinite(declared) && declared > this.limits.maxBytes)
       throw tooLarge(`The file is larger than ${this.limits.maxBytes} bytes (IMPORT_MAX_BYTES)`);
-    if ((await this.repository.unfinishedOf(upload.owner)) >= this.limits.maxConcurrentPerKey)
+    const slot = this.slots.take(upload.owner);
+    let id: string;
+    try {
+      await this.assertOwnerMayUpload(upload.owner, slot.ownerOthers);
+      id = await this.store(upload, handler, format, gzip);
+    } finally {
+      slot.release();
+    }
+    await this.dispatch(upload.tenantId);
+    const apiKeyId = 'apiKeyId' in upload.owner ? upload.owner.apiKeyId : null;
+    return { jobId: id, statusUrl: importStatusPath({ id, apiKeyId }) };
+  }
+
+  /** 429 when the owner's imports queued or running, with its other uploads in flight, are at the limit. */
+  private async assertOwnerMayUpload(owner: ImportOwner, othersInFlight: number): Promise<void> {
+    const { maxConcurrentPerKey } = this.limits;
+    if ((await this.repository.unfinishedOf(owner)) + othersInFlight >= maxConcurrentPerKey)
       throw new AppError(
         429,
         'TOO_MANY_IMPORTS',
-        `At most ${this.limits.maxConcurrentPerKey} imports may be queued or running at once; retry when one has finished`,
+        `At most ${maxConcurrentPerKey} imports may be uploading, queued or running at once; retry when one has finished`,
       );
+  }
 
+  /** Streams the file into PostgreSQL: every row, or nothing. */
+  private async store(upload: Upload, handler: IngestHandler, format: ImportFormat, gzip: boolean): Promise<string> {
     const id = `${IMPORT_ID_PREFIX}${randomUUID()}`;
     const rows =
       format === 'csv'
         ? new CsvCopyRows(id, this.limits.maxRows, fieldPaths(handler.entrySchema))
-        : new NdjsonCopyRows(id, this.limits.maxRows);
+        : new NdjsonCopyRows(id, this.limits.maxRows, this.limits.maxRowBytes);
     const stages: Transform[] = [
       ...(gzip ? [createGunzip()] : []),
       new ByteLimit(this.limits.maxBytes),
-      ...(format === 'csv' ? [csvParser()] : []),
+      ...(format === 'csv' ? [csvParser(this.limits.maxRowBytes)] : []),
       rows,
     ];
     const job = {
@@ -161,11 +186,9 @@ export class ImportsService {
         return { columns: rows instanceof CsvCopyRows ? rows.columns : null };
       });
     } catch (error) {
-      throw uploadError(error);
+      throw csvRecordTooLarge(error, this.limits.maxRowBytes) ?? uploadError(error);
     }
-    await this.dispatch(upload.tenantId);
-    const apiKeyId = 'apiKeyId' in upload.owner ? upload.owner.apiKeyId : null;
-    return { jobId: id, statusUrl: importStatusPath({ id, apiKeyId }) };
+    return id;
   }
 
   async find(id: string): Promise<StoredImport | null> {

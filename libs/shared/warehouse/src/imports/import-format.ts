@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type Joi from 'joi';
 import { parse as parseCsv } from 'csv-parse';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { AppError } from '@wms/platform';
 
 /** How a file's rows are written: one JSON entry per line, or CSV with a header row of field names. */
@@ -74,9 +75,24 @@ export function csvValuesOf(columns: string[], values: unknown): string[] {
   return columns.map((_column, index) => (Array.isArray(values) ? String(values[index] ?? '') : ''));
 }
 
-/** One CSV field, quoted when it must be (RFC 4180). */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * CSV records as text a spreadsheet opens safely (the errors file): quoted where RFC 4180 needs it, and
+ * every cell a spreadsheet would read as a formula (a leading `=`, `+`, `-`, `@`, tab or CR) prefixed
+ * with `'` (OWASP's CSV-injection rule). A negative plain number (`-5`) is a number, not a formula: it is
+ * written as it was whenever its text is the number's own.
+ */
+export function spreadsheetCsv(records: ReadonlyArray<ReadonlyArray<string | number>>): string {
+  return stringifyCsv(
+    records.map((record) => record.map(plainNumberOrText)),
+    { escape_formulas: true, record_delimiter: 'windows' },
+  );
+}
+
+/** csv-stringify leaves a leading `-` alone on numbers only: a plain number's text goes in as the number. */
+function plainNumberOrText(value: string | number): string | number {
+  if (typeof value !== 'string' || !/^-\d/.test(value)) return value;
+  const number = Number(value);
+  return Number.isFinite(number) && String(number) === value ? number : value;
 }
 
 /** COPY's text format: backslash, tab, newline and carriage return escaped; NUL (which text cannot hold) as the JSON escape. */

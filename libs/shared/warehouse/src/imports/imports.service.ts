@@ -9,13 +9,13 @@ import {
   ByteLimit,
   CsvCopyRows,
   NdjsonCopyRows,
-  csvField,
   csvParser,
   csvRecordTooLarge,
   csvValuesOf,
   entryFromCsv,
   fieldPaths,
   formatOf,
+  spreadsheetCsv,
   type ImportFormat,
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
@@ -27,6 +27,7 @@ import type {
   ImportProgress,
   ImportState,
   ImportsRepository,
+  RowError,
   StoredImport,
 } from './imports.repository.js';
 
@@ -229,24 +230,12 @@ export class ImportsService {
    */
   async *errors(job: StoredImport, as: 'ndjson' | 'csv'): AsyncGenerator<string> {
     const columns = job.columns ? (JSON.parse(job.columns) as string[]) : null;
-    if (as === 'csv') yield `${[...(columns ?? ['line', 'key', 'entry']), 'error'].map(csvField).join(',')}\r\n`;
+    if (as === 'csv') yield spreadsheetCsv([[...(columns ?? ['line', 'key', 'entry']), 'error']]);
+    const pageText = as === 'csv' ? csvErrorsPage : ndjsonErrorsPage;
     let after = 0;
     for (;;) {
       const page = await this.repository.errorsPage(job.id, after, ERRORS_PAGE);
-      let text = '';
-      for (const row of page) {
-        if (as === 'csv') {
-          const values = columns
-            ? csvValuesOf(columns, row.body ? JSON.parse(row.body) : [])
-            : [String(row.line), row.key, row.body ?? ''];
-          text += `${[...values, row.message].map(csvField).join(',')}\r\n`;
-        } else {
-          const entry = columns ? entryFromCsv(columns, row.body ? JSON.parse(row.body) : []) : jsonOrText(row.body);
-          const error = { code: row.code, message: row.message, details: row.details ?? undefined };
-          text += `${JSON.stringify({ line: row.line, key: row.key, error, entry })}\n`;
-        }
-      }
-      if (text) yield text;
+      if (page.length) yield pageText(page, columns);
       if (page.length < ERRORS_PAGE) return;
       after = page[page.length - 1]!.n;
     }
@@ -280,6 +269,31 @@ function detached(body: Readable): Readable {
   });
   body.pipe(out);
   return out;
+}
+
+type ErrorRow = RowError & { body: string | null };
+
+/** Failed rows as CSV: the uploaded columns (or line, key and entry for an NDJSON file), then the error. */
+function csvErrorsPage(page: ErrorRow[], columns: string[] | null): string {
+  return spreadsheetCsv(
+    page.map((row) => [
+      ...(columns
+        ? csvValuesOf(columns, row.body ? JSON.parse(row.body) : [])
+        : [String(row.line), row.key, row.body ?? '']),
+      row.message,
+    ]),
+  );
+}
+
+/** Failed rows as NDJSON, their text as it was sent. */
+function ndjsonErrorsPage(page: ErrorRow[], columns: string[] | null): string {
+  let text = '';
+  for (const row of page) {
+    const entry = columns ? entryFromCsv(columns, row.body ? JSON.parse(row.body) : []) : jsonOrText(row.body);
+    const error = { code: row.code, message: row.message, details: row.details ?? undefined };
+    text += `${JSON.stringify({ line: row.line, key: row.key, error, entry })}\n`;
+  }
+  return text;
 }
 
 function jsonOrText(body: string | null): unknown {

@@ -198,6 +198,11 @@ export const configVariables = {
     description:
       'deliveries to one slow subscription (attempts typically taking 1 s or half the timeout) one webhook worker process runs at once; the rest wait, so a slow subscriber cannot take every slot',
   },
+  WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT: {
+    schema: Joi.number().integer().min(1).default(100),
+    description:
+      "webhook subscriptions an event of one tenant fans out to at most: the tenant's own plus the cross-tenant ones (409 SUBSCRIPTION_LIMIT on a create past it)",
+  },
   WEBHOOK_TIMEOUT_MS: { schema: milliseconds().default(10000), description: 'per-attempt delivery timeout' },
   WEBHOOK_MAX_ATTEMPTS: {
     schema: Joi.number().integer().min(1).max(50).default(10),

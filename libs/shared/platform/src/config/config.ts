@@ -69,6 +69,7 @@ export interface Config {
     backoffBaseMs: number;
     allowPrivateUrls: boolean;
     disableAfterHours: number;
+    maxSubscriptionsPerTenant: number;
   };
   workerHealthPort: number;
   /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
@@ -169,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffBaseMs: value.WEBHOOK_BACKOFF_BASE_MS,
       allowPrivateUrls: value.WEBHOOK_ALLOW_PRIVATE_URLS,
       disableAfterHours: value.WEBHOOK_DISABLE_AFTER_HOURS,
+      maxSubscriptionsPerTenant: value.WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
     metricsToken: value.METRICS_TOKEN,

@@ -56,6 +56,7 @@ export class WebhooksService {
   private readonly deliveryLog: DeliveryLogRepository;
   readonly secrets: SecretBox;
   private readonly urlPolicy: UrlPolicy;
+  private readonly maxPerTenant: number;
 
   constructor(
     private readonly db: Database,
@@ -67,6 +68,7 @@ export class WebhooksService {
     this.deliveryLog = new DeliveryLogRepository(db);
     this.secrets = SecretBox.fromConfig(config);
     this.urlPolicy = { allowPrivate: config.webhook.allowPrivateUrls, requireHttps: config.nodeEnv === 'production' };
+    this.maxPerTenant = config.webhook.maxSubscriptionsPerTenant;
   }
 
   /**
@@ -82,6 +84,7 @@ export class WebhooksService {
     const url = await assertDeliverableUrl(input.url, this.urlPolicy);
     const secret = generateWebhookSecret();
     const record = await this.db.sequelize.transaction(async (transaction) => {
+      await this.assertBelowLimit(tenantId, transaction);
       const created = await this.repository.insert(
         {
           tenantId,
@@ -256,6 +259,21 @@ export class WebhooksService {
         changes,
       },
       transaction,
+    );
+  }
+
+  /**
+   * 409 SUBSCRIPTION_LIMIT when an event of the tenant would fan out to WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT
+   * subscriptions already (see SubscriptionsRepository.countReachingLocked).
+   */
+  private async assertBelowLimit(tenantId: string | null, transaction: Transaction): Promise<void> {
+    const limit = this.maxPerTenant;
+    if ((await this.repository.countReachingLocked(tenantId, transaction)) < limit) return;
+    throw AppError.conflict(
+      'SUBSCRIPTION_LIMIT',
+      tenantId
+        ? `The tenant has ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`
+        : `A tenant would have more than ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`,
     );
   }
 

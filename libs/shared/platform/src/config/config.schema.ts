@@ -92,7 +92,7 @@ export const configVariables = {
   TRUST_PROXY: {
     schema: Joi.string().default('loopback'),
     description:
-      'Express trust-proxy setting (hop count, or proxy addresses/CIDRs); decides how far X-Forwarded-For is believed; production refuses true',
+      'Express trust-proxy setting (hop count, or proxy addresses/CIDRs); decides how far X-Forwarded-For is believed; production refuses true, ranges that together cover every IPv4 or IPv6 address, and more than 10 hops',
   },
   LOGIN_MAX_FAILED_ATTEMPTS: {
     schema: Joi.number().integer().min(1).default(5),

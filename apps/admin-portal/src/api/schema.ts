@@ -2339,7 +2339,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
+        /** @description the user lacks the permission the route needs */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2405,7 +2405,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
+        /** @description the user lacks the permission the route needs */
         403: {
           headers: {
             [name: string]: unknown;

@@ -99,12 +99,11 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
     'get',
     '/:id/deliveries',
     'The delivery log, newest first, of one status or event; one page per call',
-    { 200: { description: 'one page', body: listOf('WebhookDelivery'), headers: NEXT_PAGE_HEADERS }, ...BEYOND },
+    { 200: { description: 'one page', body: listOf('WebhookDelivery'), headers: NEXT_PAGE_HEADERS } },
     { query: listDeliveriesSchema },
   ),
   webhook('get', '/:id/deliveries/:deliveryId/attempts', 'The HTTP attempts of one delivery, oldest first', {
     200: ok('the attempts', listOf('DeliveryAttempt')),
-    ...BEYOND,
   }),
   webhook('post', '/:id/deliveries/:deliveryId/redeliver', 'Queue one delivery again (a new run)', {
     202: ok('queued', 'WebhookDelivery'),

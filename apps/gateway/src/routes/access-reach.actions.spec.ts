@@ -131,8 +131,6 @@ describe('what a user may do to keys and subscriptions that reach beyond its mod
       ['test', 'POST', '/test', undefined],
       ['enable', 'POST', '/enable', undefined],
       ['delete', 'DELETE', '', undefined],
-      ['the delivery log', 'GET', '/deliveries', undefined],
-      ["a delivery's attempts", 'GET', `/deliveries/${randomUUID()}/attempts`, undefined],
     ];
 
     it.each(subscriptionActions)(

@@ -17,8 +17,8 @@ import { tenantScopeOf } from '../http/tenant-scope.js';
 /**
  * Webhook subscriptions (module `webhooks`). A tenant-bound user sees only its tenant's. Each event type
  * needs read on the module that owns its data (EVENT_REACH), to create a subscription and to do anything to
- * one but look at it: a subscription whose events reach beyond the caller's modules is its reader's, not the
- * caller's, to change, test, replay or read deliveries of.
+ * one but look at it (itself, its delivery log, which holds no event data): a subscription whose events reach
+ * beyond the caller's modules is not the caller's to change, test, replay or recover.
  */
 export function webhooksRoutes(
   services: Services,
@@ -110,13 +110,13 @@ export function webhooksRoutes(
     res.status(204).end();
   });
 
-  router.get('/:id/deliveries', subscriptionWithinReach, async (req, res) => {
+  router.get('/:id/deliveries', async (req, res) => {
     const page = await services.webhooks.deliveryPage(req.params.id, viewer(req.principal!), req.query);
     setNextPage(req, res, page.nextCursor);
     res.json(page.data);
   });
 
-  router.get('/:id/deliveries/:deliveryId/attempts', subscriptionWithinReach, async (req, res) => {
+  router.get('/:id/deliveries/:deliveryId/attempts', async (req, res) => {
     res.json(await services.webhooks.deliveryAttempts(req.params.id, req.params.deliveryId, viewer(req.principal!)));
   });
 

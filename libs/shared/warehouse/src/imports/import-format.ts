@@ -84,7 +84,8 @@ export function csvValuesOf(columns: string[], values: unknown): string[] {
 export function spreadsheetCsv(records: ReadonlyArray<ReadonlyArray<string | number>>): string {
   return stringifyCsv(
     records.map((record) => record.map(plainNumberOrText)),
-    { escape_formulas: true, record_delimiter: 'windows' },
+    // Naming the record delimiter turns off quoting of a lone CR or LF in a cell unless asked for again.
+    { escape_formulas: true, record_delimiter: 'windows', quote_record_delimiter: true },
   );
 }
 

@@ -1795,7 +1795,7 @@ export interface paths {
     put?: never;
     /**
      * Import a file of entries (NDJSON, or CSV for items, partners and locations), gzip allowed
-     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS (413), IMPORT_MAX_CONCURRENT_PER_KEY (429). Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
+     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (429); the 503 and 429 come before the body is read. Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
      */
     post: {
       parameters: {
@@ -1863,7 +1863,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS */
+        /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over IMPORT_MAX_ROW_BYTES, or a CSV record of more than 1,024 fields (its line in `line`); nothing is stored */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1881,8 +1881,17 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description TOO_MANY_IMPORTS: over IMPORT_MAX_CONCURRENT_PER_KEY queued or running */
+        /** @description TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body */
         429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After; before the body */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -1907,7 +1916,7 @@ export interface paths {
     };
     /**
      * The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv)
-     * @description NDJSON: one line per failed row, { line, key, error: { code, message, details }, entry }. CSV: the uploaded file's columns plus error (an NDJSON import: line, key, entry, error), a file to fix and upload again.
+     * @description NDJSON: one line per failed row, { line, key, error: { code, message, details }, entry }. CSV: the uploaded file's columns plus error (an NDJSON import: line, key, entry, error), a file to fix and upload again; a cell a spreadsheet would read as a formula (a leading =, +, -, @, tab or CR; not a negative number) starts with ' there. NDJSON keeps every value as sent.
      */
     get: {
       parameters: {

@@ -97,7 +97,7 @@ export const configVariables = {
   TRUST_PROXY: {
     schema: Joi.string().default('loopback'),
     description:
-      'Express trust-proxy setting (hop count, or proxy addresses/CIDRs); decides how far X-Forwarded-For is believed; production refuses true',
+      'Express trust-proxy setting (hop count, or proxy addresses/CIDRs); decides how far X-Forwarded-For is believed; production refuses true, ranges that together cover every IPv4 or IPv6 address, and more than 10 hops',
   },
   LOGIN_MAX_FAILED_ATTEMPTS: {
     schema: Joi.number().integer().min(1).default(5),
@@ -162,9 +162,20 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).default(5000000),
     description: 'most rows (lines or CSV records) of one file import (413 above it)',
   },
+  IMPORT_MAX_ROW_BYTES: {
+    schema: Joi.number().integer().min(1024).default(1048576),
+    description:
+      'longest NDJSON line or CSV record of a file import, in bytes after gzip is undone (413 ROW_TOO_LARGE naming the line above it)',
+  },
   IMPORT_MAX_CONCURRENT_PER_KEY: {
     schema: Joi.number().integer().min(1).default(2),
-    description: 'file imports of one API key (or portal user) queued or running at once (429 above it)',
+    description:
+      'file imports of one API key (or portal user) being uploaded, queued or running at once (429 above it, before the body is read)',
+  },
+  IMPORT_MAX_UPLOADS_IN_FLIGHT: {
+    schema: Joi.number().integer().min(1).default(4),
+    description:
+      'file uploads one gateway process streams into PostgreSQL at once, each on a connection of its own (503 with Retry-After above it, before the body is read)',
   },
   IMPORT_CHUNK_ROWS: {
     schema: Joi.number().integer().min(100).max(50000).default(5000),
@@ -191,6 +202,11 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).max(1000).default(10),
     description:
       'deliveries to one slow subscription (attempts typically taking 1 s or half the timeout) one webhook worker process runs at once; the rest wait, so a slow subscriber cannot take every slot',
+  },
+  WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT: {
+    schema: Joi.number().integer().min(1).default(100),
+    description:
+      "webhook subscriptions an event of one tenant fans out to at most: the tenant's own plus the cross-tenant ones (409 SUBSCRIPTION_LIMIT on a create past it)",
   },
   WEBHOOK_TIMEOUT_MS: { schema: milliseconds().default(10000), description: 'per-attempt delivery timeout' },
   WEBHOOK_MAX_ATTEMPTS: {

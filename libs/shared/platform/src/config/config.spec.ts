@@ -184,7 +184,7 @@ describe('loadConfig', () => {
     });
 
     it('refuses TRUST_PROXY=true, or a range covering every address, naming the setting', () => {
-      for (const trustProxy of ['true', '0.0.0.0/0', 'loopback, ::/0'])
+      for (const trustProxy of ['true', '0.0.0.0/0', 'loopback, ::/0', '11', '50'])
         expect(messageFor({ ...production, TRUST_PROXY: trustProxy })).toMatch(
           /^Invalid configuration: TRUST_PROXY must not trust every address when NODE_ENV=production .* hop count or the proxies’ addresses\/CIDRs$/,
         );

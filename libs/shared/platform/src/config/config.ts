@@ -55,7 +55,9 @@ export interface Config {
   imports: {
     maxBytes: number;
     maxRows: number;
+    maxRowBytes: number;
     maxConcurrentPerKey: number;
+    maxUploadsInFlight: number;
     chunkRows: number;
     concurrency: number;
     tenantConcurrency: number;
@@ -69,6 +71,7 @@ export interface Config {
     backoffBaseMs: number;
     allowPrivateUrls: boolean;
     disableAfterHours: number;
+    maxSubscriptionsPerTenant: number;
   };
   workerHealthPort: number;
   /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
@@ -154,7 +157,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imports: {
       maxBytes: value.IMPORT_MAX_BYTES,
       maxRows: value.IMPORT_MAX_ROWS,
+      maxRowBytes: value.IMPORT_MAX_ROW_BYTES,
       maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
+      maxUploadsInFlight: value.IMPORT_MAX_UPLOADS_IN_FLIGHT,
       chunkRows: value.IMPORT_CHUNK_ROWS,
       concurrency: value.IMPORT_CONCURRENCY,
       tenantConcurrency: value.IMPORT_TENANT_CONCURRENCY,
@@ -168,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffBaseMs: value.WEBHOOK_BACKOFF_BASE_MS,
       allowPrivateUrls: value.WEBHOOK_ALLOW_PRIVATE_URLS,
       disableAfterHours: value.WEBHOOK_DISABLE_AFTER_HOURS,
+      maxSubscriptionsPerTenant: value.WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
     metricsToken: value.METRICS_TOKEN,

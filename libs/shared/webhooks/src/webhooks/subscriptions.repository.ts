@@ -55,6 +55,27 @@ export class SubscriptionsRepository {
   }
 
   /**
+   * How many subscriptions an event of `tenantId` fans out to at most: the tenant's own and the cross-tenant
+   * ones; for `tenantId` null (a cross-tenant subscription, which every tenant's events reach), the
+   * cross-tenant ones and the most any one tenant has. Serialised with every other create by a transaction
+   * advisory lock, so two creates at once cannot both pass the count.
+   */
+  async countReachingLocked(tenantId: string | null, transaction: Transaction): Promise<number> {
+    await this.db.sequelize.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_subscriptions.create'))`, {
+      transaction,
+    });
+    const [rows] = (await this.db.sequelize.query(
+      tenantId
+        ? `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE tenant_id = :tenantId OR tenant_id IS NULL`
+        : `SELECT (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id IS NULL)::int
+                + COALESCE((SELECT max(n) FROM (SELECT count(*) AS n FROM webhook_subscriptions
+                                                 WHERE tenant_id IS NOT NULL GROUP BY tenant_id) AS per_tenant), 0)::int AS n`,
+      { replacements: { tenantId }, transaction },
+    )) as [Array<{ n: number }>, unknown];
+    return rows[0]!.n;
+  }
+
+  /**
    * `tenantId` undefined = every subscription; null = cross-tenant subscriptions only. Oldest first, `limit`
    * a page after `cursor` (the previous page's last subscription); no limit reads them all.
    */

@@ -26,10 +26,14 @@ export function readsFollowWrites(routing: ReadRouting, logger: Logger): Request
       routing.runReads(() => callerOf(req), next);
       return;
     }
-    holdAnswer(res, async () => {
-      const caller = callerOf(req);
-      if (caller !== null && mayHaveWritten(res)) await routing.afterWrite(caller);
-    }, logger);
+    holdAnswer(
+      res,
+      async () => {
+        const caller = callerOf(req);
+        if (caller !== null && mayHaveWritten(res)) await routing.afterWrite(caller);
+      },
+      logger,
+    );
     next();
   };
 }

@@ -7,12 +7,7 @@ import { readPrimaryPosition, readReplayPosition, readStandbyState } from './rep
 
 /** Why a read went where it went (the `reason` of `wms_db_reads_total`). */
 export type ReadReason =
-  | 'no_recent_write'
-  | 'caught_up'
-  | 'waited_out'
-  | 'no_replica'
-  | 'write_unknown'
-  | 'replica_failed';
+  'no_recent_write' | 'caught_up' | 'waited_out' | 'no_replica' | 'write_unknown' | 'replica_failed';
 
 export interface ReadChoice {
   db: Database;
@@ -115,10 +110,7 @@ export class ReadReplicas {
       if (ready.length > 0) return { db: this.next(ready).db, pool: 'replica', reason: 'caught_up' };
       if (Date.now() >= deadline) return { db: this.primary, pool: 'primary', reason: 'waited_out' };
       if (round > 0) await pause(Math.min(this.settings.pollIntervalMs, deadline - Date.now()));
-      await Promise.race([
-        Promise.all(serving.map((replica) => this.probe(replica))),
-        pause(deadline - Date.now()),
-      ]);
+      await Promise.race([Promise.all(serving.map((replica) => this.probe(replica))), pause(deadline - Date.now())]);
     }
   }
 

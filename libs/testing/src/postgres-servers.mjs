@@ -1,41 +1,28 @@
+// Plain ESM with its types beside it (postgres-servers.d.mts), so the benchmarks (plain .mjs over the built
+// libraries) start the same servers as the specs.
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './redis-servers.js';
 
 const run = promisify(execFile);
 
-/**
- * Private PostgreSQL servers for the read-replica tests: a primary and a hot standby streaming from it,
- * made from the installed binaries on free loopback ports in a temporary directory, never the shared
- * server. PostgreSQL refuses to run as root, so under root its commands run as the `postgres` user.
- */
-export interface PrivatePostgres {
-  port: number;
-  /** The URL of `database` on this server. */
-  url(database: string): string;
-  /** Runs one statement on its `postgres` database and answers the rows. */
-  query<Row = Record<string, unknown>>(text: string): Promise<Row[]>;
-  /** Stops it (fast shutdown: sessions are ended) and resolves once it is down. */
-  stop(): Promise<void>;
-  /** Starts it again after stop(), with its data. */
-  start(): Promise<void>;
-}
-
-export interface PrivateReplication {
-  primary: PrivatePostgres;
-  standby: PrivatePostgres;
-  /** The same database URL on the standby (a standby has every database of its primary). */
-  standbyUrl(primaryUrl: string): string;
-  /** Stops both servers and removes their files. */
-  stop(): Promise<void>;
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }
 
 /** The newest installed PostgreSQL's bin directory (PG_BIN_DIR to choose another). */
-function binDir(): string {
+function binDir() {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
@@ -44,22 +31,22 @@ function binDir(): string {
         .sort((a, b) => Number(b) - Number(a))
     : [];
   if (versions.length === 0) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql: set PG_BIN_DIR');
-  return join(root, versions[0]!, 'bin');
+  return join(root, versions[0], 'bin');
 }
 
 /** Runs a PostgreSQL program, as `postgres` when this process is root. */
-async function pgRun(program: string, args: string[]): Promise<void> {
+async function pgRun(program, args) {
   const path = join(binDir(), program);
   const asRoot = process.getuid?.() === 0;
   try {
     await (asRoot ? run('runuser', ['-u', 'postgres', '--', path, ...args]) : run(path, args));
   } catch (error) {
-    const failure = error as { stderr?: string; message: string };
+    const failure = error;
     throw new Error(`${program} failed: ${failure.stderr || failure.message}`);
   }
 }
 
-async function postgresOwner(): Promise<{ uid: number; gid: number } | null> {
+async function postgresOwner() {
   if (process.getuid?.() !== 0) return null;
   const [{ stdout: uid }, { stdout: gid }] = await Promise.all([
     run('id', ['-u', 'postgres']),
@@ -69,7 +56,7 @@ async function postgresOwner(): Promise<{ uid: number; gid: number } | null> {
 }
 
 /** The settings both servers start with: loopback only, a socket in their own directory, replication on. */
-function serverOptions(port: number, dir: string): string {
+function serverOptions(port, dir) {
   return [
     `-p ${port}`,
     '-c listen_addresses=127.0.0.1',
@@ -85,18 +72,18 @@ function serverOptions(port: number, dir: string): string {
   ].join(' ');
 }
 
-function server(port: number, dataDir: string, dir: string): PrivatePostgres {
-  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+function server(port, dataDir, dir) {
+  const url = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const start = () =>
     pgRun('pg_ctl', ['-D', dataDir, '-o', serverOptions(port, dir), '-l', `${dataDir}.log`, '-w', 'start']);
   return {
     port,
     url,
-    async query<Row>(text: string) {
+    async query(text) {
       const client = new pg.Client({ connectionString: url('postgres') });
       await client.connect();
       try {
-        return (await client.query(text)).rows as Row[];
+        return (await client.query(text)).rows;
       } finally {
         await client.end();
       }
@@ -110,7 +97,7 @@ function server(port: number, dataDir: string, dir: string): PrivatePostgres {
  * Starts a primary (`initdb`, trust authentication on loopback) and a hot standby made from it with
  * `pg_basebackup -R`, streaming. Resolves once the standby answers reads. Call stop() in afterAll.
  */
-export async function startPostgresReplication(): Promise<PrivateReplication> {
+export async function startPostgresReplication() {
   const dir = mkdtempSync(join(tmpdir(), 'wms-pg-'));
   const owner = await postgresOwner();
   if (owner) chownSync(dir, owner.uid, owner.gid);

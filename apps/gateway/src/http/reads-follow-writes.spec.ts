@@ -1,5 +1,7 @@
 import {
   TEST_ADMIN,
+  type AcceptedJobAnswer,
+  type JobStateAnswer,
   createApiKey,
   createMasterData,
   createTestContext,
@@ -157,6 +159,36 @@ describe('reads from a PostgreSQL read replica', () => {
 
     await waitFor(async () => (await metric('wms_db_replica_in_rotation', replica)) === 1, 15_000, 'replica back');
     expect(await metric('wms_db_replica_lag_seconds', replica)).toBe(0);
+  });
+
+  it("a bulk job the ingest worker finishes after a 202 is in the key's next read, though the replica has not replayed it", async () => {
+    const key = (await createApiKey(ctx, { tenantId, name: 'bulk writer' })).rawKey;
+    const accepted = await request<AcceptedJobAnswer>(gateway.url, 'POST', `${BASE}/items/bulk`, {
+      body: { items: [{ sku: 'BULK-1', name: 'written by the worker', baseUomCode: 'EA' }] },
+      headers: { 'x-api-key': key, Prefer: 'respond-async' },
+    });
+    expect(accepted.status).toBe(202);
+    // The replica has the gateway's side of the call (the job row), then replays nothing more.
+    await standbyCaughtUp();
+    await servers.standby.query('SELECT pg_wal_replay_pause()');
+    try {
+      await ctx.startIngestWorker({ DATABASE_READ_URLS: servers.standbyUrl(ctx.config.databaseUrl) });
+      await waitFor(
+        () => request<JobStateAnswer>(gateway.url, 'GET', accepted.body.statusUrl, { headers: { 'x-api-key': key } }),
+        (answer) => answer.body.data?.state === 'completed',
+        20_000,
+        'the bulk job completed',
+      );
+      const waitedOut = await reads('primary', 'waited_out');
+
+      const answer = await inquire(key, 'BULK-1');
+
+      expect(answer.status).toBe(200);
+      expect(answer.body.data!.itemName).toBe('written by the worker');
+      expect(await reads('primary', 'waited_out')).toBe(waitedOut + 1);
+    } finally {
+      await servers.standby.query('SELECT pg_wal_replay_resume()');
+    }
   });
 
   it('a stopped standby changes nothing a client sees: reads answer from the primary, and it rejoins once started', async () => {

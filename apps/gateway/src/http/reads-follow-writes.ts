@@ -1,10 +1,10 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Logger, ReadRouting } from '@wms/platform';
+import { caller, type Logger, type ReadRouting } from '@wms/platform';
 
 /** Who a request speaks for, as the read routing keys its writes: the API key, else the signed-in user. */
 function callerOf(req: Request): string | null {
-  if (req.apiKey) return `key:${req.apiKey.id}`;
-  if (req.principal) return `user:${req.principal.sub}`;
+  if (req.apiKey) return caller.apiKey(req.apiKey.id);
+  if (req.principal) return caller.user(req.principal.sub);
   return null;
 }
 
@@ -29,8 +29,8 @@ export function readsFollowWrites(routing: ReadRouting, logger: Logger): Request
     holdAnswer(
       res,
       async () => {
-        const caller = callerOf(req);
-        if (caller !== null && mayHaveWritten(res)) await routing.afterWrite(caller);
+        const who = callerOf(req);
+        if (who !== null && mayHaveWritten(res)) await routing.afterWrite(who);
       },
       logger,
     );

@@ -1,3 +1,4 @@
+export { CallerWrites, caller, openCallerWrites } from './caller-writes.js';
 export { ReadRouting, openReadRouting, replicaName } from './read-routing.js';
 export { ReadReplicas, type ReadChoice, type ReadReason, type ReadReplicaSettings } from './read-replicas.js';
 export { routedRead, runWithReadRoute, type ReadRoute } from './routed-read.js';

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { readReplicaInRotation, readReplicaLag } from '../metrics/index.js';
+import { REPLICA_CHECK_INTERVAL_MS } from './caller-writes.js';
 import { replicaLag } from './replica-lag.js';
 import { readPrimaryPosition, readReplayPosition, readStandbyState } from './replication.repository.js';
 
@@ -28,7 +29,7 @@ export interface ReadReplicaSettings {
   pollIntervalMs: number;
 }
 
-export const DEFAULT_CHECK = { checkIntervalMs: 1_000, checkTimeoutMs: 2_000, pollIntervalMs: 5 };
+export const DEFAULT_CHECK = { checkIntervalMs: REPLICA_CHECK_INTERVAL_MS, checkTimeoutMs: 2_000, pollIntervalMs: 5 };
 
 /** A wait that never holds the process open. */
 function pause(ms: number): Promise<void> {

@@ -1,14 +1,10 @@
 import type { Config } from '../config/index.js';
 import { createSequelize, type Database } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
-import { RedisDeadline, type RedisClient } from '../redis/index.js';
+import type { RedisClient } from '../redis/index.js';
+import { openCallerWrites, type CallerWrites } from './caller-writes.js';
 import { DEFAULT_CHECK, ReadReplicas, type ReadChoice, type ReadReplicaSettings } from './read-replicas.js';
-import { readPrimaryPosition } from './replication.repository.js';
 import { runWithReadRoute, type ReadRoute } from './routed-read.js';
-import { WritePositions } from './write-positions.js';
-
-/** Redis answers a GET in about a millisecond; a read does not wait longer than this for it. */
-const REDIS_DEADLINE = { timeoutMs: 100, pauseMs: 1_000 };
 /** A replica that does not accept a connection in this time is treated as down (the read goes to the primary). */
 const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
@@ -21,7 +17,7 @@ const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 export class ReadRouting {
   constructor(
     readonly replicas: ReadReplicas,
-    private readonly positions: WritePositions,
+    private readonly writes: CallerWrites,
   ) {}
 
   get primary(): Database {
@@ -47,8 +43,8 @@ export class ReadRouting {
   }
 
   /** Stores the primary's current WAL position as the caller's last write; call after the write committed. */
-  async afterWrite(caller: string): Promise<void> {
-    await this.positions.remember(caller, await readPrimaryPosition(this.primary));
+  afterWrite(caller: string): Promise<void> {
+    return this.writes.afterWrite(caller);
   }
 
   close(): Promise<void> {
@@ -61,7 +57,7 @@ export class ReadRouting {
     let after: bigint | null = null;
     if (caller !== null) {
       try {
-        after = await this.positions.lastWrite(caller);
+        after = await this.writes.lastWrite(caller);
       } catch {
         // Not knowing the caller's last write, only the primary is sure to show it.
         return { db: this.primary, pool: 'primary', reason: 'write_unknown' };
@@ -86,9 +82,10 @@ export function openReadRouting(
   parts: { config: Config; db: Database; redis: RedisClient; logger: Logger },
   settings: Partial<ReadReplicaSettings> = {},
 ): ReadRouting | null {
-  const { config, db, redis, logger } = parts;
+  const { config, db, logger } = parts;
+  const writes = openCallerWrites(parts);
+  if (!writes) return null;
   const { urls, maxWaitMs, maxLagSeconds } = config.readReplicas;
-  if (urls.length === 0) return null;
   const replicas = new ReadReplicas(
     db,
     urls.map((url) => ({
@@ -103,12 +100,7 @@ export function openReadRouting(
     { ...DEFAULT_CHECK, maxWaitMs, maxLagSeconds, ...settings },
     logger,
   );
-  // A position outlives any lag a replica in rotation may have: once it expires, every such replica has it.
-  const ttlMs = 2 * maxLagSeconds * 1000 + DEFAULT_CHECK.checkIntervalMs;
-  const routing = new ReadRouting(
-    replicas,
-    new WritePositions(redis, config.redisKeyPrefix, ttlMs, new RedisDeadline(REDIS_DEADLINE)),
-  );
+  const routing = new ReadRouting(replicas, writes);
   replicas.start();
   return routing;
 }

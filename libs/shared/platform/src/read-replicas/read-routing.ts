@@ -33,7 +33,8 @@ export class ReadRouting {
     let choice: Promise<ReadChoice> | undefined;
     const route: ReadRoute = {
       choose: (primary) => {
-        if (primary !== this.primary) return Promise.resolve({ db: primary, pool: 'primary', reason: 'no_replica' });
+        // Another database than the one these replicas follow (never in a gateway, which has one).
+        if (primary !== this.primary) return Promise.resolve(null);
         choice ??= this.choose(callerOf());
         return choice;
       },

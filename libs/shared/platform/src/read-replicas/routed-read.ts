@@ -5,8 +5,8 @@ import type { ReadChoice } from './read-replicas.js';
 
 /** Where the reads of one request go; the gateway sets one for each read request of a caller. */
 export interface ReadRoute {
-  /** The database for a read of `primary`'s data: one of its replicas, or `primary` itself. */
-  choose(primary: Database): Promise<ReadChoice>;
+  /** The database for a read of `primary`'s data: one of its replicas, or `primary` itself; null: not routed. */
+  choose(primary: Database): Promise<ReadChoice | null>;
   /** A read on `replica` lost its connection: leave it out; the read runs again on the primary. */
   leaveOut(replica: Database, error: unknown): void;
 }
@@ -29,6 +29,7 @@ export async function routedRead<T>(db: Database, read: (from: Database) => Prom
   const route = routes.getStore();
   if (!route) return read(db);
   const choice = await route.choose(db);
+  if (choice === null) return read(db);
   if (choice.db === db) {
     databaseReads.inc({ pool: choice.pool, reason: choice.reason });
     return read(db);

@@ -5,6 +5,7 @@ export * from './factories.js';
 export * from './webhooks.js';
 export * from './metrics.js';
 export * from './redis-servers.js';
+export * from './postgres-servers.mjs';
 export * from './fuzz/joi-arbitraries.js';
 export * from './fuzz/endpoints.js';
 export * from './wait.js';

@@ -17,6 +17,9 @@ const SECRET_KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=(?:,[A-Za-z0-9_-
 const HOST_PORT_LIST =
   /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}(?:,(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5})*$/;
 
+/** PostgreSQL URLs separated by commas (no spaces). */
+const POSTGRES_URL_LIST = /^postgres(?:ql)?:\/\/[^,\s]+(?:,postgres(?:ql)?:\/\/[^,\s]+)*$/;
+
 export const configVariables = {
   NODE_ENV: {
     schema: Joi.string().valid('development', 'production', 'test').default('development'),
@@ -32,6 +35,20 @@ export const configVariables = {
   DATABASE_POOL_MAX: {
     schema: Joi.number().integer().min(1).max(200).default(10),
     description: 'PostgreSQL connections per process',
+  },
+  DATABASE_READ_URLS: {
+    schema: Joi.string().pattern(POSTGRES_URL_LIST, 'postgres://…,postgres://…'),
+    description:
+      'PostgreSQL streaming replicas (URLs, comma separated) the gateway reads inquiries and lists from (set it on the ingest worker too); unset = every read on DATABASE_URL',
+  },
+  READ_REPLICA_MAX_WAIT_MS: {
+    schema: Joi.number().integer().min(0).max(10_000).default(50),
+    description:
+      "how long a caller's read waits for a replica to replay that caller's last write before it reads the primary",
+  },
+  READ_REPLICA_MAX_LAG_SECONDS: {
+    schema: seconds().max(3600).default(10),
+    description: 'a replica further behind the primary than this (or not answering) gets no reads until it catches up',
   },
   REDIS_URL: {
     schema: Joi.string()

@@ -21,6 +21,8 @@ export interface Config {
   port: number;
   databaseUrl: string;
   databasePoolMax: number;
+  /** Streaming replicas the gateway's inquiries and lists may read; empty: every read on the primary. */
+  readReplicas: { urls: string[]; maxWaitMs: number; maxLagSeconds: number };
   redisUrl: string;
   redis: RedisShape;
   redisKeyPrefix: string;
@@ -126,6 +128,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: value.PORT,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
+    readReplicas: {
+      urls: value.DATABASE_READ_URLS ? readUrlsOf(value.DATABASE_READ_URLS) : [],
+      maxWaitMs: value.READ_REPLICA_MAX_WAIT_MS,
+      maxLagSeconds: value.READ_REPLICA_MAX_LAG_SECONDS,
+    },
     redisUrl: value.REDIS_URL,
     redisKeyPrefix: value.REDIS_KEY_PREFIX,
     jwt: {
@@ -195,6 +202,17 @@ function keyRingOf(list: string): Array<{ id: string; key: Buffer }> {
   if (ids.size !== ring.length)
     throw new ConfigError('Invalid configuration: SECRETS_ENCRYPTION_KEYS repeats a key id');
   return ring;
+}
+
+function readUrlsOf(list: string): string[] {
+  return list.split(',').map((url) => {
+    try {
+      if (new URL(url).pathname.length > 1) return url;
+    } catch {
+      // named below, without the URL: it may hold a password
+    }
+    throw new ConfigError('Invalid configuration: DATABASE_READ_URLS holds a URL that names no database');
+  });
 }
 
 function nodesOf(list: string): RedisNode[] {

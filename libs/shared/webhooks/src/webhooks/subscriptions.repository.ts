@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { cursorColumn, toArrayLiteral } from '@wms/platform';
+import { cursorColumn, routedRead, toArrayLiteral } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import type { EventName } from '@wms/events';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
@@ -88,21 +88,23 @@ export class SubscriptionsRepository {
     if (filter.tenantId === null) conditions.push('tenant_id IS NULL');
     else if (filter.tenantId !== undefined) conditions.push('tenant_id = :tenantId');
     if (filter.cursor) conditions.push('(created_at, id) > (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid))');
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT ${SUBSCRIPTION_COLUMNS},
+    const [rows] = (await routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT ${SUBSCRIPTION_COLUMNS},
               ${cursorColumn('created_at', 'id')}
          FROM webhook_subscriptions
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY created_at, id
         ${filter.limit === undefined ? '' : 'LIMIT :limit'}`,
-      {
-        replacements: {
-          tenantId: filter.tenantId ?? null,
-          cursorAt: filter.cursor?.updatedAt ?? null,
-          cursorId: filter.cursor?.id ?? null,
-          limit: filter.limit ?? null,
+        {
+          replacements: {
+            tenantId: filter.tenantId ?? null,
+            cursorAt: filter.cursor?.updatedAt ?? null,
+            cursorId: filter.cursor?.id ?? null,
+            limit: filter.limit ?? null,
+          },
         },
-      },
+      ),
     )) as [Array<WebhookSubscription & { cursor: CursorPosition }>, unknown];
     return rows;
   }

@@ -9,6 +9,8 @@ const NOT_YET_CONVERTED = [
   'libs/shared/api-keys/src/api-keys/api-keys.repository.ts',
   'libs/shared/api-keys/src/api-keys/request-log.repository.ts',
   'libs/shared/events/src/events/events.repository.ts',
+  'libs/shared/identity/src/audit/audit.repository.ts',
+  'libs/shared/webhooks/src/webhooks/delivery-log.repository.ts',
   'libs/shared/webhooks/src/webhooks/lifecycle.repository.ts',
   'libs/shared/webhooks/src/webhooks/outbox.repository.ts',
   'libs/shared/webhooks/src/webhooks/subscriptions.repository.ts',

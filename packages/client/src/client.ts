@@ -180,6 +180,14 @@ export function createClient(clientOptions: ClientOptions) {
         answer(api.GET('/events', { params: { query } })),
     },
     jobs,
+    simulations: {
+      /**
+       * Runs a warehouse operation on the caller's sandbox tenant (receive an ASN, ship an order, adjust or count
+       * stock), so its real events and webhooks follow; a key of another tenant gets 403 NOT_A_SANDBOX.
+       */
+      run: (simulation: RequestBody<'/simulations', 'post'>, options?: CallOptions) =>
+        answer(api.POST('/simulations', { body: simulation, ...writeInit(options) })),
+    },
     imports: {
       /**
        * Streams a file into an import and answers its job (poll it with jobs.wait). A path or Blob is read

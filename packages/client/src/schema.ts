@@ -1517,6 +1517,12 @@ export interface paths {
                 event?: string;
                 /** Format: date-time */
                 timestamp?: string;
+                sequence?: number | null;
+                /**
+                 * @description present only on events of a sandbox tenant
+                 * @constant
+                 */
+                sandbox?: true;
                 data?: Record<string, unknown>;
               }[];
               /** @description the position to read on from; the same when there is nothing newer */
@@ -1542,6 +1548,110 @@ export interface paths {
     };
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/simulations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sandbox tenants only: run the real warehouse operations on a document or item, as staff would
+     * @description asn.received receives the ASN’s open lines in full at its warehouse’s RECEIVING location (one GRN); order.shipped allocates, releases, picks every task and ships the order, from whatever state it is in; stock.adjusted adjusts a stock row; cyclecount.variance counts one. The system runs them (the audit log names the API key), in one transaction: the real events, webhooks and feed entries follow, and an operation that cannot run changes nothing.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['Simulation'];
+        };
+      };
+      responses: {
+        /** @description run; the events it caused are in the outbox (delivered and in the feed shortly) */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                /**
+                 * Format: uuid
+                 * @description the audit entry of the run (entity simulation)
+                 */
+                simulationId?: string;
+                /** @enum {string} */
+                type?: 'asn.received' | 'order.shipped' | 'stock.adjusted' | 'cyclecount.variance';
+                /** @description the events the run appended, in order */
+                events?: {
+                  /** Format: uuid */
+                  id?: string;
+                  event?: string;
+                }[];
+              };
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED or REFERENCE_NOT_FOUND (sku, warehouse, location) */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description NOT_A_SANDBOX: the tenant is not a sandbox */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description NOT_FOUND: no such ASN or order in the tenant */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description INSUFFICIENT_STOCK, NOTHING_TO_RECEIVE, NO_VARIANCE, INVALID_STATE or BELOW_ALLOCATED: the operation cannot run; nothing changed */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -1685,7 +1795,7 @@ export interface paths {
     put?: never;
     /**
      * Import a file of entries (NDJSON, or CSV for items, partners and locations), gzip allowed
-     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS (413), IMPORT_MAX_CONCURRENT_PER_KEY (429). Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
+     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (429); the 503 and 429 come before the body is read. Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
      */
     post: {
       parameters: {
@@ -1753,7 +1863,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS */
+        /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over IMPORT_MAX_ROW_BYTES, or a CSV record of more than 1,024 fields (its line in `line`); nothing is stored */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1771,8 +1881,17 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description TOO_MANY_IMPORTS: over IMPORT_MAX_CONCURRENT_PER_KEY queued or running */
+        /** @description TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body */
         429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After; before the body */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -1797,7 +1916,7 @@ export interface paths {
     };
     /**
      * The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv)
-     * @description NDJSON: one line per failed row, { line, key, error: { code, message, details }, entry }. CSV: the uploaded file's columns plus error (an NDJSON import: line, key, entry, error), a file to fix and upload again.
+     * @description NDJSON: one line per failed row, { line, key, error: { code, message, details }, entry }. CSV: the uploaded file's columns plus error (an NDJSON import: line, key, entry, error), a file to fix and upload again; a cell a spreadsheet would read as a formula (a leading =, +, -, @, tab or CR; not a negative number) starts with ' there. NDJSON keeps every value as sent.
      */
     get: {
       parameters: {
@@ -1885,6 +2004,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the ASN (asnNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description ASN number */
               asnNo: string;
@@ -1984,6 +2108,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the ASN (asnNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description ASN number */
               asnNo: string;
@@ -2072,6 +2201,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the sales order (orderNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description order number */
               orderNo: string;
@@ -2169,6 +2303,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the sales order (orderNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description order number */
               orderNo: string;
@@ -2269,6 +2408,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the sales order (orderNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description order number */
               orderNo: string;
@@ -2359,6 +2503,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the sales order (orderNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description order number */
               orderNo: string;
@@ -2449,6 +2598,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the stock position (warehouseCode, locationCode, sku, lotNo), shared with cyclecount.variance: an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description warehouse code */
               warehouseCode: string;
@@ -2547,6 +2701,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the stock position (warehouseCode, locationCode, sku, lotNo), shared with stock.adjusted: an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description warehouse code */
               warehouseCode: string;
@@ -2645,6 +2804,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the import (importId): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** @description the import, as GET /jobs/{jobId} names it */
               importId: string;
@@ -2747,6 +2911,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the subscription (subscriptionId): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** Format: uuid */
               subscriptionId: string;
@@ -2834,6 +3003,11 @@ export interface webhooks {
             timestamp: string;
             /** @description grows by one with each event of the disabled subscription (subscriptionId): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
             sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
             data: {
               /** Format: uuid */
               subscriptionId: string;
@@ -2903,11 +3077,16 @@ export interface components {
         | 'TENANT_REQUIRED'
         | 'REFERENCE_NOT_FOUND'
         | 'TENANT_MISMATCH'
+        | 'NOT_A_SANDBOX'
         | 'NOT_FOUND'
         | 'IDEMPOTENCY_KEY_IN_PROGRESS'
         | 'IDEMPOTENCY_KEY_MISMATCH'
         | 'DUPLICATE_REFERENCE'
         | 'INVALID_STATE'
+        | 'INSUFFICIENT_STOCK'
+        | 'NOTHING_TO_RECEIVE'
+        | 'NO_VARIANCE'
+        | 'BELOW_ALLOCATED'
         | 'PAYLOAD_TOO_LARGE';
       message: string;
       details?: {
@@ -3258,6 +3437,69 @@ export interface components {
        */
       tenantId?: string;
     };
+    Simulation:
+      | {
+          /** @constant */
+          type: 'asn.received';
+          /** @description the ASN whose open lines are received, in full, at RECEIVING */
+          asnNo: string;
+          /**
+           * Format: uuid
+           * @description the tenant, for a cross-tenant API key
+           */
+          tenantId?: string;
+        }
+      | {
+          /** @constant */
+          type: 'order.shipped';
+          /** @description the order to allocate, release, pick and ship, from its state on */
+          orderNo: string;
+          carrier?: string;
+          trackingNo?: string;
+          /**
+           * Format: uuid
+           * @description the tenant, for a cross-tenant API key
+           */
+          tenantId?: string;
+        }
+      | {
+          /** @constant */
+          type: 'stock.adjusted';
+          sku: string;
+          /** @description added to on hand; negative takes stock off */
+          qtyDelta: number;
+          /** @description default "sandbox simulation" */
+          reason?: string;
+          /** @description default: the tenant's only warehouse */
+          warehouseCode?: string;
+          /** @description default: RECEIVING */
+          locationCode?: string;
+          /** @description required for lot- or serial-tracked items */
+          lotNo?: string;
+          /**
+           * Format: uuid
+           * @description the tenant, for a cross-tenant API key
+           */
+          tenantId?: string;
+        }
+      | {
+          /** @constant */
+          type: 'cyclecount.variance';
+          sku: string;
+          /** @description what was counted; must differ from on hand */
+          countedQty: number;
+          /** @description default: the tenant's only warehouse */
+          warehouseCode?: string;
+          /** @description default: RECEIVING */
+          locationCode?: string;
+          /** @description required for lot- or serial-tracked items */
+          lotNo?: string;
+          /**
+           * Format: uuid
+           * @description the tenant, for a cross-tenant API key
+           */
+          tenantId?: string;
+        };
   };
   responses: never;
   parameters: {
@@ -3282,6 +3524,9 @@ export const pathsAsnGetParametersQueryStatusValues: ReadonlyArray<
 export const pathsOrdersGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/orders']['get']['parameters']['query']['status']
 > = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
+export const pathsSimulationsPostResponses202ContentApplicationJsonDataTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/simulations']['post']['responses']['202']['content']['application/json']['data']['type']
+> = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance'];
 export const pathsJobsJobIdDeleteResponses200ContentApplicationJsonDataFormatValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/jobs/{jobId}']['delete']['responses']['200']['content']['application/json']['data']['format']
 > = ['ndjson', 'csv'];
@@ -3305,11 +3550,16 @@ export const errorEnvelopeCodeValues: ReadonlyArray<
   'TENANT_REQUIRED',
   'REFERENCE_NOT_FOUND',
   'TENANT_MISMATCH',
+  'NOT_A_SANDBOX',
   'NOT_FOUND',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
   'IDEMPOTENCY_KEY_MISMATCH',
   'DUPLICATE_REFERENCE',
   'INVALID_STATE',
+  'INSUFFICIENT_STOCK',
+  'NOTHING_TO_RECEIVE',
+  'NO_VARIANCE',
+  'BELOW_ALLOCATED',
   'PAYLOAD_TOO_LARGE',
 ];
 export const bulkEntryResultStatusValues: ReadonlyArray<

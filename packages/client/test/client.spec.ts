@@ -6,6 +6,7 @@ import { QueryTypes } from 'sequelize';
 import {
   createApiKey,
   createMasterData,
+  createSandboxTenant,
   createSubscription,
   createTestContext,
   defaultTenantId,
@@ -251,5 +252,23 @@ describe('the packed typed client against the running service', () => {
     expect(() => client.webhooks.unwrap(delivery!.body, headers, 'whsec_' + 'B'.repeat(44))).toThrow(
       wms.WebhookVerificationError,
     );
+  }, 60_000);
+  it('when a sandbox key runs a simulation, the stock moves and its event is answered; a production key gets NOT_A_SANDBOX', async () => {
+    const { tenant } = await createSandboxTenant(ctx);
+    const sandboxKey = (await createApiKey(ctx, { tenantId: tenant.id })).rawKey;
+    const sandbox = wms.createClient({ baseUrl: gateway.url, apiKey: sandboxKey });
+    await sandbox.items.upsert({ sku: 'SIM-1', name: 'Simulated', baseUomCode: 'EA' });
+
+    const run = await sandbox.simulations.run({ type: 'stock.adjusted', sku: 'SIM-1', qtyDelta: 5 });
+    const stock = await sandbox.stock.get({ sku: 'SIM-1' });
+    const refused = await client.simulations.run({ type: 'stock.adjusted', sku: 'ORD-1', qtyDelta: 1 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(run.data.events.map((event) => event.event)).toEqual(['stock.adjusted']);
+    expect(stock.data).toMatchObject({ sku: 'SIM-1', totalOnHand: 5 });
+    expect(refused).toBeInstanceOf(wms.WmsApiError);
+    expect(refused).toMatchObject({ statusCode: 403, code: 'NOT_A_SANDBOX' });
   }, 60_000);
 });

@@ -39,8 +39,32 @@ export const idempotencyOutcomes = new Counter({
   registers: [],
 });
 
+export const readReplicaLag = new Gauge({
+  name: 'wms_db_replica_lag_seconds',
+  help: 'How far each read replica is behind the primary (0 once it has replayed all the primary wrote); absent while it does not answer',
+  labelNames: ['replica'] as const,
+  registers: [],
+});
+
+export const readReplicaInRotation = new Gauge({
+  name: 'wms_db_replica_in_rotation',
+  help: 'Per read replica: 1 while it takes reads, 0 while it is left out (lagging past READ_REPLICA_MAX_LAG_SECONDS, not answering, or no longer a standby)',
+  labelNames: ['replica'] as const,
+  registers: [],
+});
+
+export const databaseReads = new Counter({
+  name: 'wms_db_reads_total',
+  help: 'Reads of inquiries and lists, by the pool that answered (primary, replica) and why (no_recent_write, caught_up, waited_out, no_replica, write_unknown, replica_failed)',
+  labelNames: ['pool', 'reason'] as const,
+  registers: [],
+});
+
 /** The platform's metrics of an HTTP process (the gateway composes them with its capabilities' own). */
 export const httpMetrics: Metric[] = [httpRequestDuration, httpRequestsInFlight];
 
 /** The platform's metrics of rate limiting and Idempotency-Key handling. */
 export const guardMetrics: Metric[] = [rateLimitFallbacks, idempotencyOutcomes];
+
+/** The platform's metrics of reads routed to replicas. */
+export const replicaMetrics: Metric[] = [readReplicaLag, readReplicaInRotation, databaseReads];

@@ -6,6 +6,7 @@ import {
   httpRequestsInFlight,
   idempotencyOutcomes,
   rateLimitFallbacks,
+  replicaMetrics,
   type ExportingQueue,
 } from '@wms/platform';
 import { outboxGauges, webhookMetrics, type OutboxStats } from '@wms/webhooks';
@@ -17,6 +18,7 @@ const gatewayMetrics = [
   apiKeyRefusals,
   rateLimitFallbacks,
   idempotencyOutcomes,
+  ...replicaMetrics,
 ];
 
 /**

@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
-import { toErrorDetails, VALIDATION_PREFERENCES } from '@wms/platform';
+import { compileCanonicalCheck, toErrorDetails, VALIDATION_PREFERENCES, type CanonicalCheck } from '@wms/platform';
 import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
 import { BulkAlreadyWritten, type EntryOutcome, type IngestHandler, type WriteGuard } from './ingest-handler.js';
 
@@ -30,26 +30,34 @@ export interface BulkJobHooks {
 }
 
 /**
- * Each handler's entry schema with the validation preferences bound once: passing options on every call
- * makes joi merge them per entry.
+ * Each handler's entry schema with the validation preferences bound once (passing options on every call
+ * makes joi merge them per entry), and the compiled check of entries joi would answer unchanged.
  */
-const entrySchemas = new WeakMap<IngestHandler, Joi.ObjectSchema>();
+const entrySchemas = new WeakMap<IngestHandler, { schema: Joi.ObjectSchema; canonical: CanonicalCheck }>();
 
-function entrySchemaOf(handler: IngestHandler): Joi.ObjectSchema {
-  let schema = entrySchemas.get(handler);
-  if (!schema) {
-    schema = handler.entrySchema.prefs(VALIDATION_PREFERENCES);
-    entrySchemas.set(handler, schema);
+function entrySchemaOf(handler: IngestHandler): { schema: Joi.ObjectSchema; canonical: CanonicalCheck } {
+  let compiled = entrySchemas.get(handler);
+  if (!compiled) {
+    compiled = {
+      schema: handler.entrySchema.prefs(VALIDATION_PREFERENCES),
+      canonical: compileCanonicalCheck(handler.entrySchema),
+    };
+    entrySchemas.set(handler, compiled);
   }
-  return schema;
+  return compiled;
 }
 
-/** Validates one entry with the handler's schema; the error lists every bad path. */
+/**
+ * Validates one entry with the handler's schema; the error lists every bad path. An entry the compiled
+ * check finds already canonical is valid as it is; joi decides and explains every other.
+ */
 export function validateEntry<Entry>(
   handler: IngestHandler<Entry>,
   entry: unknown,
 ): { value: Entry } | { error: string } {
-  const result = entrySchemaOf(handler).validate(entry);
+  const { schema, canonical } = entrySchemaOf(handler);
+  if (canonical(entry)) return { value: entry as Entry };
+  const result = schema.validate(entry);
   if (!result.error) return { value: result.value as Entry };
   return {
     error: toErrorDetails(result.error)

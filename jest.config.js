@@ -29,6 +29,7 @@ export default {
     '<rootDir>/libs/*/src/**/*.spec.ts',
     '<rootDir>/libs/shared/*/src/**/*.spec.ts',
     '<rootDir>/tools/**/*.spec.ts',
+    '<rootDir>/packages/*/test/**/*.spec.ts',
   ],
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',

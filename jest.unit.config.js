@@ -10,7 +10,12 @@ import base from './jest.config.js';
 
 const NEEDS_A_SERVICE =
   /from '(@wms\/testing|[./]*libs\/testing\/src\/[^']*|pg|ioredis|sequelize|bullmq|playwright-core)'/;
-const SPECS = ['apps/*/src/**/*.spec.ts', 'libs/*/src/**/*.spec.ts', 'tools/**/*.spec.ts'];
+const SPECS = [
+  'apps/*/src/**/*.spec.ts',
+  'libs/*/src/**/*.spec.ts',
+  'tools/**/*.spec.ts',
+  'packages/*/test/**/*.spec.ts',
+];
 
 const unitSpecs = globSync(SPECS, { exclude: (path) => path.includes('node_modules') })
   .filter((file) => !NEEDS_A_SERVICE.test(readFileSync(file, 'utf8')))

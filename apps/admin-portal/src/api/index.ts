@@ -13,7 +13,7 @@ export {
 } from './client';
 export { signIn, renewSession, signOut } from './auth';
 export { apiKeysApi } from './api-keys';
-export { overviewApi, tenantsApi } from './other';
+export { overviewApi, tenantsApi, type NewTenantInput } from './other';
 export { webhooksApi } from './webhooks';
 export type * from './webhooks';
 export { usersApi } from './users';

@@ -3919,6 +3919,8 @@ export interface components {
       id: string;
       code: string;
       name: string;
+      /** @description its API keys may run simulations; its events carry "sandbox": true */
+      sandbox: boolean;
       /** Format: date-time */
       createdAt: string;
     };
@@ -4017,6 +4019,14 @@ export interface components {
       requests24h: number;
       errorRate: number;
       avgResponseTimeMs: number;
+      /** @description calls its rate limit refused (429) over the 7 days */
+      rateLimited: number;
+      /** @description calls its rate limit refused (429) over the last 24 hours */
+      rateLimited24h: number;
+      /** @description calls its IP whitelist or allowed origins refused (403) over the 7 days */
+      refused: number;
+      /** @description calls its IP whitelist or allowed origins refused (403) over the last 24 hours */
+      refused24h: number;
       recentRequests: {
         endpoint: string;
         method: string;
@@ -4031,17 +4041,27 @@ export interface components {
       hourly: {
         /** Format: date-time */
         at: string;
+        /** @description calls answered */
         requests: number;
         /** @description answers of status 400 and above */
         errors: number;
+        /** @description calls the rate limit refused (429) */
+        rateLimited: number;
+        /** @description calls the IP whitelist or allowed origins refused (403) */
+        refused: number;
       }[];
       /** @description the last 7 days, one bucket per UTC day, oldest first */
       daily: {
         /** Format: date-time */
         at: string;
+        /** @description calls answered */
         requests: number;
         /** @description answers of status 400 and above */
         errors: number;
+        /** @description calls the rate limit refused (429) */
+        rateLimited: number;
+        /** @description calls the IP whitelist or allowed origins refused (403) */
+        refused: number;
       }[];
     };
     AuditEntry: {
@@ -4188,6 +4208,8 @@ export interface components {
       includedInWildcard: boolean;
       /** @description the JSON Schema of the event data */
       dataSchema: Record<string, unknown>;
+      /** @description the JSON Schema of the whole body: id, event, timestamp, sequence, data, and sandbox (true, only on events of a sandbox tenant) */
+      bodySchema: Record<string, unknown>;
     };
     FilterTestResult: {
       /** @description the latest events read */
@@ -4225,6 +4247,10 @@ export interface components {
         requests24h: number;
         errors24h: number;
         errorRate: number;
+        /** @description calls the keys’ rate limits refused (429) */
+        rateLimited24h: number;
+        /** @description calls the keys’ IP whitelists or allowed origins refused (403) */
+        refused24h: number;
         activeKeys: number;
         busiestKeys: {
           /** Format: uuid */
@@ -4233,6 +4259,8 @@ export interface components {
           keyPrefix: string;
           requests24h: number;
           errors24h: number;
+          rateLimited24h: number;
+          refused24h: number;
         }[];
       } | null;
       /** @description null without read access to webhooks */
@@ -4343,6 +4371,11 @@ export interface components {
     CreateTenant: {
       code: string;
       name: string;
+      /**
+       * @description a sandbox tenant: its API keys may run simulations and its events carry "sandbox": true; fixed at creation
+       * @default false
+       */
+      sandbox?: boolean;
     };
     CreateWarehouse: {
       /** Format: uuid */

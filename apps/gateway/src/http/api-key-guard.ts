@@ -12,6 +12,7 @@ import {
   type ApiKeyRequestLog,
   type ApiKeyScope,
   type ApiKeyVerifier,
+  type RefusedOutcome,
   type VerifiedKey,
 } from '@wms/api-keys';
 import { AppError, type AttemptThrottle, type RateLimitDecision, type SlidingWindowLimiter } from '@wms/platform';
@@ -37,6 +38,8 @@ export interface ApiKeyGuardDeps {
   limiter: SlidingWindowLimiter;
   /** Per-address throttle of look-ups that find no usable key. */
   failedLookups: AttemptThrottle;
+  /** Counts a call of a known key refused by its rate limit, IP whitelist or origins (the rollups' outcomes). */
+  countRefused: (apiKeyId: string, outcome: RefusedOutcome) => void;
 }
 
 /** A key's scopes follow the method: GET (and HEAD) endpoints need `read`, every write needs `write`. */
@@ -82,17 +85,20 @@ function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admiss
   const principal = key.principal;
   // The whitelist first: a key used from elsewhere learns nothing about its scopes.
   if (key.ipWhitelist && !key.ipWhitelist.allows(ip)) {
+    deps.countRefused(principal.id, 'refused');
     throw AppError.forbidden(`Client IP ${ip} is not in the API key's IP whitelist`, 'IP_NOT_ALLOWED');
   }
   if (!hasScope(principal, scopeForMethod(req.method))) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
   const origin = req.headers.origin;
   if (origin !== undefined && key.allowedOrigins && !key.allowedOrigins.allows(origin)) {
+    deps.countRefused(principal.id, 'refused');
     throw AppError.forbidden(`Origin ${origin} is not allowed for this API key`, 'ORIGIN_NOT_ALLOWED');
   }
   if (principal.rateLimitPerMinute === 0) return enter(principal, admission);
   return deps.limiter.hit(principal.id, principal.rateLimitPerMinute).then((decision) => {
     setRateLimitHeaders(res, decision, deps.limiter.windowSeconds);
     if (!decision.allowed) {
+      deps.countRefused(principal.id, 'rateLimited');
       throw tooManyRequests(
         res,
         'RATE_LIMITED',

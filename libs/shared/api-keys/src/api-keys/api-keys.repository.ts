@@ -38,6 +38,12 @@ export interface ApiKeyStats {
   requests24h: number;
   errorRate: number;
   avgResponseTimeMs: number;
+  /** Calls refused by the rate limit (429) over the 7 days, and over the last 24 hours. */
+  rateLimited: number;
+  rateLimited24h: number;
+  /** Calls refused by the IP whitelist or allowed origins (403) over the 7 days, and over the last 24 hours. */
+  refused: number;
+  refused24h: number;
   recentRequests: RecentRequest[];
 }
 

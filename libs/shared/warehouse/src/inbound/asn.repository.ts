@@ -34,6 +34,7 @@ export interface LockedAsn {
   id: string;
   asnNo: string;
   warehouseId: string;
+  warehouseCode: string;
   status: AsnStatus;
   lines: {
     id: string;
@@ -139,6 +140,7 @@ export class AsnRepository {
   async lockForReceipt(tenantId: string, asnNo: string, transaction: Transaction): Promise<LockedAsn | null> {
     const rows = await this.db.sequelize.query<LockedAsn>(
       `SELECT a.id, a.asn_no AS "asnNo", a.warehouse_id AS "warehouseId", a.status,
+         (SELECT w.code FROM warehouses w WHERE w.id = a.warehouse_id) AS "warehouseCode",
          (SELECT json_agg(json_build_object(
              'id', l.id, 'lineNo', l.line_no, 'itemId', l.item_id, 'sku', i.sku, 'uomCode', l.uom_code,
              'expectedQty', l.expected_qty::float8, 'receivedQty', l.received_qty::float8,

@@ -13,4 +13,11 @@ export { BulkJobDispatcher, type DispatcherOptions } from './bulk-job-dispatcher
 export { BulkJobSignals, BULK_JOB_FINISHED_CHANNEL, type JobSignal } from './bulk-job-signals.js';
 export * from './ingest.contract.js';
 export { IngestJobs, type JobOutcome, type PublicJob, type PublicJobState, type Submitted } from './ingest-jobs.js';
-export { ingestJobs, ingestJobDuration, ingestQueueWait, ingestEntries, ingestMetrics } from './ingest.metrics.js';
+export {
+  ingestJobs,
+  ingestJobDuration,
+  ingestQueueWait,
+  ingestEntries,
+  importStageSeconds,
+  ingestMetrics,
+} from './ingest.metrics.js';

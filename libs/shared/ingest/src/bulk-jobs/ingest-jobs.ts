@@ -6,6 +6,7 @@ import { BulkJobSignals, type JobSignal } from './bulk-job-signals.js';
 import { BulkJobsRepository, type NewBulkJob, type Submission } from './bulk-jobs.repository.js';
 import {
   ingestJobData,
+  ingestJobPriority,
   createIngestQueue,
   type IngestJobData,
   type IngestJobName,
@@ -104,7 +105,10 @@ export class IngestJobs {
     // Bounded: a Redis that hangs (frozen, failing over) must not hold the request. Should the add still land
     // later, the dispatcher's add of the same job id is a no-op and the job's row lets its entries be written once.
     const added: IngestJob | undefined = await settled(
-      this.queue.add(job.entity, ingestJobData(job), { jobId: job.id }),
+      this.queue.add(job.entity, ingestJobData(job), {
+        jobId: job.id,
+        priority: ingestJobPriority(submission.lane, submission.turn),
+      }),
       REDIS_WRITE_MS,
     );
     if (!added) await this.repository.notDispatched(job.id).catch(() => undefined);

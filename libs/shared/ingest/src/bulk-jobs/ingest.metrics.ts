@@ -32,4 +32,17 @@ export const ingestEntries = new Counter({
   registers: [],
 });
 
-export const ingestMetrics: Metric[] = [ingestJobs, ingestJobDuration, ingestQueueWait, ingestEntries];
+export const importStageSeconds = new Counter({
+  name: 'wms_import_stage_seconds_total',
+  help: "Time the ingest worker spent on file imports' written chunks, by entity and stage (read: staged rows read back, parse, validate, write: the merge and the chunk's record)",
+  labelNames: ['entity', 'stage'] as const,
+  registers: [],
+});
+
+export const ingestMetrics: Metric[] = [
+  ingestJobs,
+  ingestJobDuration,
+  ingestQueueWait,
+  ingestEntries,
+  importStageSeconds,
+];

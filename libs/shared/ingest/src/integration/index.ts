@@ -16,7 +16,14 @@ export {
 } from './envelopes.js';
 export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE } from './tenant-resolution.js';
 export { IngestRegistry, stringField, bulkFieldOf, type IngestHandler, type IngestEntityOf } from './ingest-handler.js';
-export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
+export {
+  runBulk,
+  writeOne,
+  validateEntry,
+  type BulkRunOptions,
+  type BulkJobHooks,
+  type BulkStages,
+} from './bulk-engine.js';
 export { bulkBodySchema, bulkBodyValidator, singleBodySchema } from './bodies.js';
 export { buildOpenApiDocument, type IntegrationRoute } from './openapi.js';
 export {

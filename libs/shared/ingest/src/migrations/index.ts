@@ -4,6 +4,7 @@ import { bulkJobFinished } from './0021-bulk-job-finished.js';
 import { bulkJobResultStatus } from './0023-bulk-job-result-status.js';
 import { imports } from './0040-imports.js';
 import { importTenantTurns } from './0047-import-tenant-turns.js';
+import { bulkJobTurns } from './0054-bulk-job-turns.js';
 
 /**
  * The ingest library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -15,4 +16,5 @@ export const ingestMigrations = {
   bulkJobResultStatus,
   imports,
   importTenantTurns,
+  bulkJobTurns,
 } satisfies Record<string, Migration>;

@@ -29,6 +29,7 @@ const SHIPPED = [
   '0047-import-tenant-turns',
   '0050-sandbox-tenants',
   '0051-key-outcomes',
+  '0054-bulk-job-turns',
 ];
 
 describe('the migrations composed from the libraries', () => {

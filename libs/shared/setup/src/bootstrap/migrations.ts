@@ -39,4 +39,5 @@ export const migrations: Migration[] = [
   ingestMigrations.importTenantTurns,
   identityMigrations.sandboxTenants,
   apiKeysMigrations.keyOutcomes,
+  ingestMigrations.bulkJobTurns,
 ];

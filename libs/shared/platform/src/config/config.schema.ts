@@ -214,6 +214,26 @@ export const configVariables = {
     description:
       'bearer token GET /metrics requires (gateway and worker health servers); required when NODE_ENV=production; unset = /metrics open',
   },
+  RETENTION_SWEEP_INTERVAL_MS: {
+    schema: milliseconds().default(600000),
+    description:
+      'how often the maintenance queue purges expired idempotency records, finished bulk jobs, delivered events and old audit entries (once over all workers)',
+  },
+  IMPORT_PURGE_INTERVAL_MS: {
+    schema: milliseconds().default(600000),
+    description:
+      "how often the maintenance queue purges finished imports' staged and failed rows (once over all workers)",
+  },
+  REQUEST_LOG_MAINTENANCE_INTERVAL_MS: {
+    schema: milliseconds().default(3600000),
+    description:
+      "how often the maintenance queue makes the API-key request log's coming partitions and drops expired ones (once over all workers)",
+  },
+  WEBHOOK_DISABLE_SWEEP_INTERVAL_MS: {
+    schema: milliseconds().default(60000),
+    description:
+      'how often the maintenance queue looks for subscriptions failing for WEBHOOK_DISABLE_AFTER_HOURS (once over all workers)',
+  },
   SHUTDOWN_TIMEOUT_MS: {
     schema: milliseconds().default(25000),
     description: 'hard limit for a graceful shutdown after SIGTERM',

@@ -130,7 +130,8 @@ export const configVariables = {
   },
   REQUEST_LOG_PARTITIONS_AHEAD_DAYS: {
     schema: Joi.number().integer().min(1).max(60).default(7),
-    description: 'daily partitions of the request log the gateway makes ahead of today (checked at start and hourly)',
+    description:
+      "daily partitions of the request log made ahead of today (checked at a gateway's start and by the maintenance queue)",
   },
   WEBHOOK_DELIVERY_RETENTION_DAYS: {
     schema: Joi.number().integer().min(1).max(36600).default(30),

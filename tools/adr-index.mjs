@@ -2,7 +2,9 @@
 // Writes docs/adr/README.md whole from the records: each record's title (its first line, `# NNNN. Title`) and
 // its `Summary:` line, or else the first sentence of its Decision. A record that has a `Superseded by NNNN`
 // line says so in the index. Run after adding or changing a record:  node tools/adr-index.mjs
-// (tools/adr-index.spec.ts fails while the index differs from what this writes).
+// (tools/adr-index.spec.ts fails while the index differs from what this writes). Before writing, a record
+// without a `Summary:` line adopts the line the index had for it (hand-written rows of merged branches keep
+// their words); a row cut short is not adopted.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -77,7 +79,32 @@ export function generateIndex(dir = ADR_DIR) {
   return renderIndex(files.map((file) => readRecord(file, readFileSync(`${dir}${file}`, 'utf8'))));
 }
 
+/** The index's one-line summaries by record number, for the rows that end a sentence. */
+function summariesInIndex(index) {
+  const summaries = new Map();
+  for (const line of index.split('\n')) {
+    const row = /^\| (\d{4}) \| \[.*?\]\(.*?\) \| (.*) \|$/.exec(line);
+    if (!row) continue;
+    const summary = row[2].replace(/ Superseded by \[\d{4}\]\(.*?\)\.$/, '').replace(/\\\|/g, '|');
+    if (/[.!?)`]$/.test(summary)) summaries.set(row[1], summary);
+  }
+  return summaries;
+}
+
+/** Writes the index's summary into each record that has no `Summary:` line yet. */
+export function adoptSummaries(index, dir = ADR_DIR) {
+  const summaries = summariesInIndex(index);
+  for (const file of readdirSync(dir).filter((name) => /^\d{4}-.*\.md$/.test(name))) {
+    const text = readFileSync(`${dir}${file}`, 'utf8');
+    const summary = summaries.get(file.slice(0, 4));
+    if (!summary || /^Summary: /m.test(text)) continue;
+    const [heading, ...rest] = text.split('\n');
+    writeFileSync(`${dir}${file}`, [heading, '', `Summary: ${summary}`, ...rest].join('\n'));
+  }
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  adoptSummaries(readFileSync(INDEX_FILE, 'utf8'));
   writeFileSync(INDEX_FILE, generateIndex());
   console.log('docs/adr/README.md: index written');
 }

@@ -12,7 +12,7 @@ import {
 } from '@wms/platform';
 import { createIngestQueue } from '@wms/warehouse';
 import { createWebhookDeliveryQueue } from '@wms/webhooks';
-import { parseExposition, testEnv, uniqueRedisPrefix } from '@wms/testing';
+import { parseExposition, promqlMetricNames as metricsIn, testEnv, uniqueRedisPrefix } from '@wms/testing';
 
 // No Docker engine runs where the tests run: the observability profile is checked by reading its files,
 // and every metric the dashboard queries against what the apps' real registries export.
@@ -27,34 +27,8 @@ interface Service {
   ports?: string[];
 }
 
-/** Names PromQL uses that are not metrics. */
-const PROMQL_WORDS = new Set([
-  'by',
-  'without',
-  'on',
-  'ignoring',
-  'group_left',
-  'group_right',
-  'bool',
-  'and',
-  'or',
-  'unless',
-  'offset',
-]);
 /** Series Prometheus makes itself for every target. */
 const PROMETHEUS_OWN = new Set(['up']);
-
-/** The metric names one PromQL expression reads. */
-function metricsIn(expr: string): string[] {
-  const bare = expr
-    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
-    .replace(/\{[^}]*\}/g, '')
-    .replace(/\[[^\]]*\]/g, '')
-    .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, '');
-  return [...bare.matchAll(/\b([a-zA-Z_:][\w:]*)\b(?!\s*\()/g)]
-    .map((match) => match[1]!)
-    .filter((name) => !PROMQL_WORDS.has(name) && !/^\d/.test(name));
-}
 
 describe('the observability profile', () => {
   const compose = parse(read('docker-compose.yml'), { merge: true }) as {

@@ -4,6 +4,8 @@
 //   node tools/start.mjs                 gateway + ingest worker + webhook worker, one process each
 //   node tools/start.mjs <app>           one app in this process (gateway | ingest-worker | webhook-worker)
 //   node tools/start.mjs migrate         create the database when missing, migrate, seed, exit
+//                                        (with MIGRATE_ON_START=false, the apps leave this to such a run, e.g.
+//                                        a release's migration Job, and wait until it has been done)
 //   node tools/start.mjs secrets:reseal  migrate, then re-seal every stored secret under the first key of
 //                                        SECRETS_ENCRYPTION_KEYS (after putting a new key first), exit
 import { fork } from 'node:child_process';
@@ -39,7 +41,7 @@ if (!existsSync(envFile) && process.env.NODE_ENV !== 'production' && !process.en
 if (existsSync(envFile)) process.loadEnvFile(envFile);
 
 const { loadConfig, ConfigError, createLogger, createSequelize } = await import('@wms/platform');
-const { prepareDatabase } = await import('@wms/setup');
+const { prepareDatabase, waitForSchema } = await import('@wms/setup');
 const { resealSecrets, SecretBox } = await import('@wms/webhooks');
 
 let config;
@@ -54,8 +56,27 @@ try {
 }
 const logger = createLogger({ level: config.logLevel, name: 'launcher' });
 
+/** Waits for a migrate run to bring the schema up to date; a stop signal meanwhile (a rollout) ends the process. */
+async function waitForMigrateRun() {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  try {
+    await waitForSchema(config, logger, { signal: stop.signal });
+  } catch (error) {
+    if (stop.signal.aborted) process.exit(0);
+    throw error;
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  }
+}
+
+// An app migrates at start unless MIGRATE_ON_START=false; the tools always do.
 try {
-  await prepareDatabase(config, logger);
+  if (tools.includes(mode) || config.migrateOnStart) await prepareDatabase(config, logger);
+  else await waitForMigrateRun();
 } catch (error) {
   logger.fatal({ err: error }, 'database preparation failed');
   process.exit(1);

@@ -39,3 +39,30 @@ export async function scrapeMetrics(baseUrl: string, token?: string): Promise<Sc
   });
   return parseExposition(await response.text(), response.status);
 }
+
+/** Names PromQL uses that are not metrics. */
+const PROMQL_WORDS = new Set([
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'and',
+  'or',
+  'unless',
+  'offset',
+]);
+
+/** The metric names one PromQL expression reads (functions, label matchers and ranges left aside). */
+export function promqlMetricNames(expr: string): string[] {
+  const bare = expr
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/\b(by|without|on|ignoring)\s*\([^)]*\)/g, '');
+  return [...bare.matchAll(/\b([a-zA-Z_:][\w:]*)\b(?!\s*\()/g)]
+    .map((match) => match[1]!)
+    .filter((name) => !PROMQL_WORDS.has(name) && !/^\d/.test(name));
+}

@@ -79,6 +79,11 @@ export const configVariables = {
     schema: Joi.number().integer().min(4).max(15).default(12),
     description: 'bcrypt cost factor for passwords (tests may lower it)',
   },
+  MIGRATE_ON_START: {
+    schema: Joi.boolean().default(true),
+    description:
+      "an app migrates and seeds the database before it starts (under a lock); false: it waits until a migrate run (a release's migration Job) has applied every migration it knows",
+  },
   SEED_ADMIN_EMAIL: {
     schema: Joi.string()
       .email({ tlds: { allow: false } })

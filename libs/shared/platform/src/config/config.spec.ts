@@ -30,6 +30,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('MIGRATE_ON_START: an app migrates at start unless told false; another value is refused', () => {
+    expect(loadConfig(valid).migrateOnStart).toBe(true);
+    expect(loadConfig({ ...valid, MIGRATE_ON_START: 'false' }).migrateOnStart).toBe(false);
+    expect(messageFor({ ...valid, MIGRATE_ON_START: 'later' })).toBe(
+      'Invalid configuration: MIGRATE_ON_START must be a boolean',
+    );
+  });
+
   it('talks to one Redis node by REDIS_URL unless a sentinel or cluster setting is given', () => {
     expect(loadConfig(valid).redis).toEqual({ kind: 'single', url: 'redis://127.0.0.1:6379' });
     expect(

@@ -31,6 +31,8 @@ export interface Config {
    */
   secretsEncryptionKeys: Array<{ id: string; key: Buffer }> | null;
   bcryptRounds: number;
+  /** False: the app does not migrate at start but waits for a migrate run to bring the schema up to date. */
+  migrateOnStart: boolean;
   seedAdmin: { email: string; password: string };
   trustProxy: string;
   loginMaxFailedAttempts: number;
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     secretsEncryptionKeys: value.SECRETS_ENCRYPTION_KEYS ? keyRingOf(value.SECRETS_ENCRYPTION_KEYS) : null,
     bcryptRounds: value.BCRYPT_ROUNDS,
+    migrateOnStart: value.MIGRATE_ON_START,
     seedAdmin: { email: String(value.SEED_ADMIN_EMAIL).trim().toLowerCase(), password: value.SEED_ADMIN_PASSWORD },
     trustProxy: value.TRUST_PROXY,
     loginMaxFailedAttempts: value.LOGIN_MAX_FAILED_ATTEMPTS,

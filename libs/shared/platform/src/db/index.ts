@@ -1,7 +1,7 @@
 export { createSequelize, ensureDatabase, dropDatabase, describeDatabaseUrl } from './database.js';
 export { PreparedStatement } from './prepared.js';
 export { onOneConnection, type SessionQuery } from './session.js';
-export { runMigrations } from './migrator.js';
+export { pendingMigrations, runMigrations } from './migrator.js';
 export { migrations } from './migrations/index.js';
 export type { Migration, MigrationContext } from './migration.js';
 export { registerModel, type Database } from './models.js';

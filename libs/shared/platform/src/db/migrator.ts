@@ -8,15 +8,18 @@ const MIGRATION_LOCK_ID = 7_410_001;
 
 const MIGRATIONS_TABLE = 'schema_migrations';
 
-/** True when the database has every migration of the list applied already (the usual start of a replica). */
-async function upToDate(sequelize: Sequelize, list: Migration[]): Promise<boolean> {
-  // A database not migrated yet has no such table: that is "not up to date" too.
+/**
+ * The names of the migrations of `list` the database has not applied yet, in list order: every one on a
+ * database never migrated (or not answering). Empty is the usual start of a replica.
+ */
+export async function pendingMigrations(sequelize: Sequelize, list: Migration[] = migrations): Promise<string[]> {
+  // A database not migrated yet has no such table: everything is pending then.
   const [rows] = (await sequelize.query(`SELECT name FROM ${MIGRATIONS_TABLE}`).catch(() => [[]])) as [
     Array<{ name: string }>,
     unknown,
   ];
   const applied = new Set(rows.map((row) => row.name));
-  return list.every((migration) => applied.has(migration.name));
+  return list.filter((migration) => !applied.has(migration.name)).map((migration) => migration.name);
 }
 
 /**
@@ -32,7 +35,7 @@ export async function runMigrations(
   logger?: Logger,
   list: Migration[] = migrations,
 ): Promise<string[]> {
-  if (await upToDate(sequelize, list)) return [];
+  if ((await pendingMigrations(sequelize, list)).length === 0) return [];
   const { Umzug, SequelizeStorage } = await import('umzug');
   const context: MigrationContext = { sequelize, queryInterface: sequelize.getQueryInterface() };
   const umzug = new Umzug({

@@ -1,2 +1,3 @@
 export { runSeed } from './seed.js';
 export { prepareDatabase } from './prepare-database.js';
+export { waitForSchema, type WaitForSchemaOptions } from './wait-for-schema.js';

@@ -1,10 +1,9 @@
-import { api } from './client';
-import type { Overview, Tenant } from './types';
+import { http, ok } from './client';
 
 export const overviewApi = {
-  get: () => api.get<Overview>('/overview'),
+  get: () => ok(http.GET('/overview')),
 };
 
 export const tenantsApi = {
-  list: () => api.get<Tenant[]>('/tenants'),
+  list: () => ok(http.GET('/tenants')),
 };

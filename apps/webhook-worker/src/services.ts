@@ -1,6 +1,6 @@
 import { EventsService } from '@wms/events';
 import { AuditService } from '@wms/identity';
-import { queuePrefix, type Config, type Database, type RedisClient } from '@wms/platform';
+import { queuePrefix, type Config, type Database, type RedisClient, type Runtime } from '@wms/platform';
 import {
   DeliveryRepository,
   SecretBox,
@@ -9,6 +9,7 @@ import {
   WebhookLifecycleService,
   WebhooksService,
   createWebhookDeliveryQueue,
+  type WebhookDeliveryQueue,
 } from '@wms/webhooks';
 
 /**
@@ -36,3 +37,10 @@ export function createWebhookWorkerServices(config: Config, db: Database, produc
 }
 
 export type WebhookWorkerServices = ReturnType<typeof createWebhookWorkerServices>;
+
+/** A queue handle for the metrics only (job counts at scrape time); it shares the runtime's connection. */
+export function createMetricsQueue(runtime: Runtime, config: Config): WebhookDeliveryQueue {
+  const queue = createWebhookDeliveryQueue(runtime.redis, queuePrefix(config), config.webhook.maxAttempts);
+  queue.on('error', () => undefined);
+  return queue;
+}

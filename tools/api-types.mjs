@@ -13,10 +13,13 @@ const HEADER = `/**
 
 `;
 
-/** The TypeScript source of the types of an OpenAPI document, formatted as the workspace formats code. */
-export async function renderApiTypes(document) {
+/**
+ * The TypeScript source of the types of an OpenAPI document, formatted as the workspace formats code; `file` and
+ * `header` name another generated file (the typed client's) and what it says of itself.
+ */
+export async function renderApiTypes(document, { file = API_TYPES_FILE, header = HEADER } = {}) {
   const source =
-    HEADER +
+    header +
     astToString(
       await openapiTS(document, {
         silent: true,
@@ -25,6 +28,6 @@ export async function renderApiTypes(document) {
         enumValues: true,
       }),
     );
-  const options = await prettier.resolveConfig(API_TYPES_FILE);
-  return prettier.format(source, { ...options, filepath: API_TYPES_FILE });
+  const options = await prettier.resolveConfig(file);
+  return prettier.format(source, { ...options, filepath: file });
 }

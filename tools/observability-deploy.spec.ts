@@ -170,6 +170,7 @@ describe('the observability profile', () => {
         'WmsWebhookDeliveriesFailing',
         'WmsGateway5xxRate',
         'WmsProcessDown',
+        'WmsReadReplicaLagging',
       ]),
     );
     expect(queried.filter((name) => !exported.has(name))).toEqual([]);

@@ -16,6 +16,7 @@ export const SPEC_PATTERNS = [
   'libs/*/src/**/*.spec.ts',
   'libs/shared/*/src/**/*.spec.ts',
   'tools/**/*.spec.ts',
+  'packages/*/test/**/*.spec.ts',
 ];
 
 export const E2E_PATTERN = 'apps/admin-portal/e2e/';

@@ -1,8 +1,10 @@
 // Documents bench: the stock and order inquiries (API key, no rate limit) and order creates (single, and
 // bulk of 100 through the ingest worker) at 32 connections, each beside the same statements run by a bare
 // Express + `pg` server (processes/bare-server.mjs). The gateway, the ingest worker, the bare server and
-// the load generator are four processes; the sides alternate over several rounds. Loopback only,
-// bounded durations.
+// the load generator are four processes; the sides alternate over several rounds. Then the stock inquiry
+// through a gateway reading from one hot standby beside one reading the primary alone, over a primary and
+// standby the bench starts (BENCH_REPLICA=0 leaves that case out, BENCH_REPLICA=only runs it alone). Loopback only, bounded durations.
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { backendReaders } from './backends.mjs';
@@ -19,6 +21,7 @@ import {
 } from './lib.mjs';
 import { openRuntime } from '@wms/platform';
 import { createServices } from '../../apps/gateway/dist/services.js';
+import { startPostgresReplication } from '../../libs/testing/src/postgres-servers.mjs';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,6 +29,16 @@ const LOCATIONS = 4;
 const LOTS = 5;
 
 export default async function documentsBench() {
+  if (process.env.BENCH_REPLICA !== 'only') await gatewayAgainstBare();
+  if (process.env.BENCH_REPLICA === '0') return;
+  if (!existsSync('/usr/lib/postgresql') && !process.env.PG_BIN_DIR) {
+    console.log('read replica case left out: no PostgreSQL binaries (set PG_BIN_DIR)');
+    return;
+  }
+  await replicaCase();
+}
+
+async function gatewayAgainstBare() {
   // The production log level: the gateway writes its line per request (to a file, as in a container).
   const bench = await prepareBenchEnv('documents', { LOG_LEVEL: 'info' });
   const logFile = join(tmpdir(), `wms-bench-documents-${process.pid}.log`);
@@ -131,6 +144,92 @@ export default async function documentsBench() {
     for (const process of started.reverse()) await process.stop();
     await runtime.close();
     await bench.cleanup();
+  }
+}
+
+/**
+ * The stock inquiry through a gateway whose reads go to one hot standby (DATABASE_READ_URLS), beside a
+ * gateway over the same primary alone: both gateways, the primary and the standby run on this machine, so
+ * the figure shows what the routing costs a gateway and what a standby sharing the cores gives back, not
+ * what a standby on a host of its own would add.
+ */
+async function replicaCase() {
+  const servers = await startPostgresReplication();
+  const started = [];
+  let bench;
+  let runtime;
+  try {
+    bench = await prepareBenchEnv('documents-replica', {
+      LOG_LEVEL: 'info',
+      DATABASE_URL: servers.primary.url(`wms_bench_replica_${process.pid}`),
+    });
+    runtime = openRuntime(bench.config, { name: 'bench-setup', redisRole: 'producer' });
+    const services = createServices(runtime.db, bench.config);
+    const { tenant, key } = await benchApiKey(services, 'documents replica bench');
+    await arrangeStock(runtime, services, tenant.id);
+    const logFile = join(tmpdir(), `wms-bench-documents-replica-${process.pid}.log`);
+    const [alonePort, replicaPort] = [freePort(), freePort()];
+    const alone = await startApp('gateway', bench.env, { port: alonePort, logFile });
+    started.push(alone);
+    const replicaEnv = { ...bench.env, DATABASE_READ_URLS: servers.standbyUrl(bench.config.databaseUrl) };
+    const withReplica = await startApp('gateway', replicaEnv, { port: replicaPort, logFile });
+    started.push(withReplica);
+    const loadgen = await startHelper('loadgen');
+    started.push(loadgen);
+
+    const headers = { 'x-api-key': key.rawKey };
+    const stock = (port) => `http://127.0.0.1:${port}/api/v1/integration/v1/stock?sku=BENCH-LOT&warehouseCode=MAIN`;
+    const get = (url) => ({ options: { url, headers, connections: CONNECTIONS, duration: SECONDS } });
+    await waitForReplicaInRotation(replicaPort, bench.config.metricsToken);
+    for (const port of [alonePort, replicaPort])
+      await loadgen.call({ options: { url: stock(port), headers, connections: CONNECTIONS, duration: 1 } });
+
+    const row = await compareRounds(
+      'stock inquiry (20 rows), one read replica / primary alone',
+      loadgen,
+      { load: get(stock(replicaPort)), pid: withReplica.pid },
+      { load: get(stock(alonePort)), pid: alone.pid },
+    );
+    const reads = await scrape(replicaPort, bench.config.metricsToken);
+    const named = Object.fromEntries(
+      Object.entries(row).map(([column, value]) => [
+        column.replace('service/bare', 'replica/alone').replace('service/s', 'replica/s').replace('bare/s', 'alone/s'),
+        value,
+      ]),
+    );
+    console.log(
+      `${ROUNDS} rounds, sides alternating; ${SECONDS} s per side and round, ${CONNECTIONS} connections; ` +
+        'the primary, the standby and both gateways share this machine',
+    );
+    console.table([named]);
+    console.log('reads of the replica gateway, by pool and reason:', reads.reads);
+    if (!row['non-2xx service/bare'].startsWith('0/'))
+      console.log('WARNING: some requests were not 2xx; these figures are not valid');
+  } finally {
+    for (const child of started.reverse()) await child.stop();
+    await runtime?.close();
+    await bench?.cleanup().catch(() => undefined);
+    await servers.stop();
+  }
+}
+
+/** The gateway's wms_db_reads_total by pool and reason ("replica no_recent_write": 12, …), and whether its replica takes reads. */
+async function scrape(port, token) {
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await response.text();
+  const reads = {};
+  for (const [, labels, value] of text.matchAll(/^wms_db_reads_total\{([^}]*)\} (\S+)$/gm)) {
+    const label = (name) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1];
+    reads[`${label('pool')} ${label('reason')}`] = Number(value);
+  }
+  return { reads, inRotation: /^wms_db_replica_in_rotation\{[^}]*\} 1$/m.test(text) };
+}
+
+async function waitForReplicaInRotation(port, token) {
+  const deadline = Date.now() + 20_000;
+  while (!(await scrape(port, token)).inRotation) {
+    if (Date.now() > deadline) throw new Error('the read replica never came into rotation');
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

@@ -1,6 +1,13 @@
 import './http/types.js';
 import express, { type Express } from 'express';
-import { gatewayProcessMetrics, closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import {
+  gatewayProcessMetrics,
+  closeWithin,
+  openReadRouting,
+  type AppLifecycle,
+  type Runtime,
+  queuePrefix,
+} from '@wms/platform';
 import type { Services } from './services.js';
 import { createMaintenanceQueue } from '@wms/setup';
 import { createIngestQueue } from '@wms/warehouse';
@@ -15,6 +22,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
 import { refuseNulInTarget } from './http/request-target.js';
 import { httpMetrics } from './http/http-metrics.js';
+import { readsFollowWrites } from './http/reads-follow-writes.js';
 import { metricsRoute } from './routes/metrics.routes.js';
 import { QUEUE_CONSOLE_PATH, queueConsoleRoutes, queueConsoleSessionRoutes } from './routes/queue-console.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
@@ -80,6 +88,12 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.use(
     inOrder(httpMetrics(), requestContext(logger, apiKeyAccess.recordAnswer), refuseNulInTarget, securityHeaders()),
   );
+  // With DATABASE_READ_URLS, inquiries and lists read from replicas that have replayed their caller's writes.
+  const readRouting = openReadRouting(runtime);
+  if (readRouting) {
+    runtime.onClose(() => readRouting.close());
+    app.use(readsFollowWrites(readRouting, logger));
+  }
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
   // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
   app.get(OPENAPI_PATH, openApiRoute(services));
@@ -99,7 +113,10 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 
   // A file upload: streamed, so mounted before the admin API's JSON body parser.
-  app.use('/api/v1/imports', importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens));
+  app.use(
+    '/api/v1/imports',
+    importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens, services.tenants),
+  );
   const api = express.Router();
   api.use(parseJsonBody());
   // Every way of trying a password shares one per-address budget of failures.

@@ -18,6 +18,7 @@ import { OrdersService } from '@wms/warehouse';
 import { StockService } from '@wms/warehouse';
 import { AllocationService, PickingService, ShippingService } from '@wms/warehouse';
 import { AdjustmentsService, CycleCountsService } from '@wms/warehouse';
+import { SimulationsService } from '@wms/warehouse';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
@@ -52,6 +53,7 @@ export function createServices(db: Database, config: Config) {
     shipping: new ShippingService(db, events),
     adjustments: new AdjustmentsService(db, events),
     cycleCounts: new CycleCountsService(db, events),
+    simulations: new SimulationsService(db, events, audit),
   };
 }
 

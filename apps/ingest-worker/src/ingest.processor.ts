@@ -5,6 +5,8 @@ import {
   ingestJobs,
   ingestQueueWait,
   runWithContext,
+  caller,
+  type CallerWrites,
   type Logger,
 } from '@wms/platform';
 import {
@@ -24,9 +26,15 @@ export type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
  * One bulk request, read from its row in PostgreSQL: every entry validated on its own and the valid ones
  * written through the same handler (and master-data service) as the gateway's single write, at most once
  * however often the job is dispatched. A job no retry can fix fails at once; any other error is thrown
- * for BullMQ to retry, and the last attempt's failure is recorded on the row.
+ * for BullMQ to retry, and the last attempt's failure is recorded on the row. With read replicas
+ * (`callerWrites`), the job's writes become its API key's last write, so the key's later reads see them.
  */
-export function createIngestProcessor(runner: BulkJobRunner, repository: BulkJobsRepository, logger: Logger) {
+export function createIngestProcessor(
+  runner: BulkJobRunner,
+  repository: BulkJobsRepository,
+  logger: Logger,
+  callerWrites: CallerWrites | null = null,
+) {
   return async (job: IngestJob): Promise<IngestJobResult> => {
     const jobId = job.id!;
     const { requestId, traceId } = job.data;
@@ -57,6 +65,11 @@ export function createIngestProcessor(runner: BulkJobRunner, repository: BulkJob
       } finally {
         endTimer();
       }
+      await callerWrites
+        ?.afterWrite(caller.apiKey(job.data.apiKeyId))
+        .catch((error: unknown) =>
+          log.warn({ err: error }, "the key's write position was not stored: its next read may miss the job's writes"),
+        );
       ingestJobs.labels(entity, 'completed').inc();
       ingestEntries.labels(entity, 'created').inc(result.created);
       ingestEntries.labels(entity, 'updated').inc(result.updated);

@@ -1,5 +1,5 @@
 import { MetricsTime, Worker } from 'bullmq';
-import { closeRedis, createRedis, closeWithin, type Runtime, queuePrefix } from '@wms/platform';
+import { closeRedis, createRedis, closeWithin, openCallerWrites, type Runtime, queuePrefix } from '@wms/platform';
 import type { IngestServices } from './services.js';
 import {
   BulkJobDispatcher,
@@ -37,7 +37,7 @@ export function startIngestWorker(
   const connection = createRedis(config, 'worker', 'ingest-worker');
   const worker = new Worker<IngestJobData, IngestJobResult, IngestJobName>(
     INGEST_QUEUE,
-    createIngestProcessor(runner, repository, logger),
+    createIngestProcessor(runner, repository, logger, openCallerWrites(runtime)),
     {
       connection,
       prefix: queuePrefix(config),

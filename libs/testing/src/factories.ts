@@ -74,6 +74,21 @@ export async function createTenantWithWarehouse(
   return { tenant, warehouse };
 }
 
+/** Creates a sandbox tenant with a warehouse (and its RECEIVING location): its keys may run simulations. */
+export async function createSandboxTenant(
+  ctx: Pick<TestContext, 'services'>,
+  code = `S${randomBytes(3).toString('hex').toUpperCase()}`,
+  warehouseCode = 'WH1',
+) {
+  const tenant = await ctx.services.tenants.create({ code, name: `Sandbox ${code}`, sandbox: true });
+  const warehouse = await ctx.services.warehouses.create({
+    tenantId: tenant.id,
+    code: warehouseCode,
+    name: `Warehouse ${warehouseCode}`,
+  });
+  return { tenant, warehouse };
+}
+
 /** Creates an API key through the service (no HTTP) and returns the record with its raw key. */
 export async function createApiKey(
   ctx: Pick<TestContext, 'services'>,

@@ -5,8 +5,10 @@ import {
   createLogger,
   dropDatabase,
   ensureDatabase,
+  createSequelize,
   keyNodes,
   loadConfig,
+  runMigrations,
   openRuntime,
   type Config,
   type Runtime,
@@ -87,6 +89,14 @@ export function testEnv(
   };
 }
 
+export interface TestContextOptions {
+  /**
+   * A PostgreSQL server of the test's own (e.g. the primary of startPostgresReplication) to hold the
+   * database, migrated there; by default the database is a copy of the run's template on the shared server.
+   */
+  databaseServerUrl?: string;
+}
+
 /**
  * Creates this file's database from the run's template, seeds it, and opens connections.
  * Call in beforeAll; call close() in afterAll.
@@ -94,12 +104,17 @@ export function testEnv(
 export async function createTestContext(
   label: string,
   overrides: Partial<Record<string, string>> = {},
+  options: TestContextOptions = {},
 ): Promise<TestContext> {
   const databaseName = uniqueDatabaseName(label);
   const redisPrefix = uniqueRedisPrefix(label);
-  const env = testEnv(databaseName, redisPrefix, overrides);
+  const ownServer = options.databaseServerUrl
+    ? { DATABASE_URL: onServer(options.databaseServerUrl, databaseName) }
+    : {};
+  const env = testEnv(databaseName, redisPrefix, { ...ownServer, ...overrides });
   const config = loadConfig(env);
-  await ensureDatabase(config.databaseUrl, { template: templateDatabaseName(testRunId()) });
+  if (options.databaseServerUrl) await createMigratedDatabase(config.databaseUrl);
+  else await ensureDatabase(config.databaseUrl, { template: templateDatabaseName(testRunId()) });
   const logger = createLogger({ level: config.logLevel, name: `test-${label}` });
   const runtime = openRuntime(config, { name: `test-${label}`, redisRole: 'worker', logger });
   const services = createServices(runtime.db, config);
@@ -181,6 +196,22 @@ export async function createTestContext(
       await dropDatabase(config.databaseUrl);
     },
   };
+}
+
+function onServer(serverUrl: string, databaseName: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${databaseName}`;
+  return url.toString();
+}
+
+async function createMigratedDatabase(url: string): Promise<void> {
+  await ensureDatabase(url);
+  const sequelize = createSequelize({ databaseUrl: url, databasePoolMax: 2 });
+  try {
+    await runMigrations(sequelize, url);
+  } finally {
+    await sequelize.close();
+  }
 }
 
 /**

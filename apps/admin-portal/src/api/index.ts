@@ -1,7 +1,7 @@
 export { http, ok, ApiError, API_BASE, useTokenSource, type TokenSource, type Page } from './client';
 export { signIn, renewSession, signOut } from './auth';
 export { apiKeysApi } from './api-keys';
-export { overviewApi, tenantsApi } from './other';
+export { overviewApi, tenantsApi, type NewTenantInput } from './other';
 export { webhooksApi } from './webhooks';
 export type * from './webhooks';
 export { usersApi } from './users';

@@ -1262,7 +1262,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the api-keys module, or SCOPE_BEYOND_MODULES: the key's scopes reach beyond the user's modules (admin: the admin role) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1384,7 +1384,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the api-keys module, or SCOPE_BEYOND_MODULES: the key's scopes reach beyond the user's modules (admin: the admin role) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1445,7 +1445,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the api-keys module, or SCOPE_BEYOND_MODULES: the key's scopes reach beyond the user's modules (admin: the admin role) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1510,7 +1510,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the api-keys module, or SCOPE_BEYOND_MODULES: the key's scopes reach beyond the user's modules (admin: the admin role) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1588,7 +1588,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the api-keys module, or SCOPE_BEYOND_MODULES: the key's scopes reach beyond the user's modules (admin: the admin role) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1653,7 +1653,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the api-keys module, or SCOPE_BEYOND_MODULES: the key's scopes reach beyond the user's modules (admin: the admin role) */
         403: {
           headers: {
             [name: string]: unknown;
@@ -1935,7 +1935,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module; EVENTS_BEYOND_MODULES: an event type named (or *) is beyond its read modules (none named: the readable ones are tried); TENANT_MISMATCH */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2075,7 +2075,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: an event type is beyond its read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2086,6 +2086,15 @@ export interface paths {
         };
         /** @description no such record (another tenant's record is not found either) */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description SUBSCRIPTION_LIMIT: the tenant's events already fan out to WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT subscriptions (cross-tenant ones counted toward every tenant) */
+        409: {
           headers: {
             [name: string]: unknown;
           };
@@ -2188,7 +2197,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2253,7 +2262,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2464,7 +2473,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2542,7 +2551,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2620,7 +2629,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2698,7 +2707,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2763,7 +2772,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -2828,7 +2837,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description the user lacks the permission the route needs */
+        /** @description the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules */
         403: {
           headers: {
             [name: string]: unknown;
@@ -3581,7 +3590,16 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS */
+        /** @description the tenant does not exist (before the body is read) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over IMPORT_MAX_ROW_BYTES or of more than 1,024 fields, its line in `line`; nothing is stored */
         413: {
           headers: {
             [name: string]: unknown;
@@ -3599,8 +3617,17 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description TOO_MANY_IMPORTS: too many queued or running */
+        /** @description TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (before the body) */
         429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After (before the body) */
+        503: {
           headers: {
             [name: string]: unknown;
           };
@@ -3737,7 +3764,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv) */
+    /**
+     * The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv)
+     * @description In CSV a cell a spreadsheet would read as a formula (a leading =, +, -, @, tab or CR; not a negative number) starts with '; NDJSON keeps every value as sent.
+     */
     get: {
       parameters: {
         query?: never;
@@ -3919,6 +3949,8 @@ export interface components {
       id: string;
       code: string;
       name: string;
+      /** @description its API keys may run simulations; its events carry "sandbox": true */
+      sandbox: boolean;
       /** Format: date-time */
       createdAt: string;
     };
@@ -4017,6 +4049,14 @@ export interface components {
       requests24h: number;
       errorRate: number;
       avgResponseTimeMs: number;
+      /** @description calls its rate limit refused (429) over the 7 days */
+      rateLimited: number;
+      /** @description calls its rate limit refused (429) over the last 24 hours */
+      rateLimited24h: number;
+      /** @description calls its IP whitelist or allowed origins refused (403) over the 7 days */
+      refused: number;
+      /** @description calls its IP whitelist or allowed origins refused (403) over the last 24 hours */
+      refused24h: number;
       recentRequests: {
         endpoint: string;
         method: string;
@@ -4031,17 +4071,27 @@ export interface components {
       hourly: {
         /** Format: date-time */
         at: string;
+        /** @description calls answered */
         requests: number;
         /** @description answers of status 400 and above */
         errors: number;
+        /** @description calls the rate limit refused (429) */
+        rateLimited: number;
+        /** @description calls the IP whitelist or allowed origins refused (403) */
+        refused: number;
       }[];
       /** @description the last 7 days, one bucket per UTC day, oldest first */
       daily: {
         /** Format: date-time */
         at: string;
+        /** @description calls answered */
         requests: number;
         /** @description answers of status 400 and above */
         errors: number;
+        /** @description calls the rate limit refused (429) */
+        rateLimited: number;
+        /** @description calls the IP whitelist or allowed origins refused (403) */
+        refused: number;
       }[];
     };
     AuditEntry: {
@@ -4188,6 +4238,8 @@ export interface components {
       includedInWildcard: boolean;
       /** @description the JSON Schema of the event data */
       dataSchema: Record<string, unknown>;
+      /** @description the JSON Schema of the whole body: id, event, timestamp, sequence, data, and sandbox (true, only on events of a sandbox tenant) */
+      bodySchema: Record<string, unknown>;
     };
     FilterTestResult: {
       /** @description the latest events read */
@@ -4225,6 +4277,10 @@ export interface components {
         requests24h: number;
         errors24h: number;
         errorRate: number;
+        /** @description calls the keys’ rate limits refused (429) */
+        rateLimited24h: number;
+        /** @description calls the keys’ IP whitelists or allowed origins refused (403) */
+        refused24h: number;
         activeKeys: number;
         busiestKeys: {
           /** Format: uuid */
@@ -4233,6 +4289,8 @@ export interface components {
           keyPrefix: string;
           requests24h: number;
           errors24h: number;
+          rateLimited24h: number;
+          refused24h: number;
         }[];
       } | null;
       /** @description null without read access to webhooks */
@@ -4343,6 +4401,11 @@ export interface components {
     CreateTenant: {
       code: string;
       name: string;
+      /**
+       * @description a sandbox tenant: its API keys may run simulations and its events carry "sandbox": true; fixed at creation
+       * @default false
+       */
+      sandbox?: boolean;
     };
     CreateWarehouse: {
       /** Format: uuid */

@@ -21,6 +21,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Users', to: '/users', module: 'users' },
   { label: 'Imports', to: '/imports', anyModule: ['warehouses', 'inbound', 'orders'] },
   { label: 'Audit log', to: '/audit', module: 'audit' },
+  { label: 'Tenants', to: '/tenants', adminOnly: true },
   { label: 'Queues', to: '/admin/queues/', adminOnly: true, queueConsole: true },
 ];
 

@@ -49,6 +49,7 @@ const routes: RouteObject[] = [
             ],
           },
           { path: 'imports', lazy: page(async () => (await import('../pages/imports')).default) },
+          { path: 'tenants', lazy: page(async () => (await import('../pages/tenants')).default) },
           {
             path: 'audit',
             element: <RequireModule module="audit" />,

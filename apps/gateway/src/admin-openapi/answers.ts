@@ -67,8 +67,10 @@ const apiKeyKeys = {
 
 const trafficPoint = record({
   at: instant,
-  requests: count,
+  requests: count.description('calls answered'),
   errors: count.description('answers of status 400 and above'),
+  rateLimited: count.description('calls the rate limit refused (429)'),
+  refused: count.description('calls the IP whitelist or allowed origins refused (403)'),
 });
 
 const subscriptionKeys = {
@@ -152,7 +154,13 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     .unknown(true),
   RenewedSession: Joi.object(session).keys({ accessToken: session.accessToken.required() }).unknown(true),
   QueueConsoleSession: record({ url: Joi.string(), expiresIn: count.description('seconds') }),
-  Tenant: record({ id, code: Joi.string(), name: Joi.string(), createdAt: instant }),
+  Tenant: record({
+    id,
+    code: Joi.string(),
+    name: Joi.string(),
+    sandbox: Joi.boolean().description('its API keys may run simulations; its events carry "sandbox": true'),
+    createdAt: instant,
+  }),
   Warehouse: record({ id, tenantId: id, code: Joi.string(), name: Joi.string(), createdAt: instant }),
   ApiKey: record(apiKeyKeys),
   CreatedApiKey: record({ ...apiKeyKeys, rawKey: Joi.string().description('the raw key: in this answer only') }),
@@ -161,6 +169,10 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     requests24h: count,
     errorRate: Joi.number().min(0).max(1),
     avgResponseTimeMs: Joi.number().min(0),
+    rateLimited: count.description('calls its rate limit refused (429) over the 7 days'),
+    rateLimited24h: count.description('calls its rate limit refused (429) over the last 24 hours'),
+    refused: count.description('calls its IP whitelist or allowed origins refused (403) over the 7 days'),
+    refused24h: count.description('calls its IP whitelist or allowed origins refused (403) over the last 24 hours'),
     recentRequests: Joi.array().items(
       record({
         endpoint: Joi.string(),
@@ -208,6 +220,9 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     subscribable: Joi.boolean(),
     includedInWildcard: Joi.boolean(),
     dataSchema: described('the JSON Schema of the event data'),
+    bodySchema: described(
+      'the JSON Schema of the whole body: id, event, timestamp, sequence, data, and sandbox (true, only on events of a sandbox tenant)',
+    ),
   }),
   FilterTestResult: record({
     tested: count.description('the latest events read'),
@@ -230,9 +245,19 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
       requests24h: count,
       errors24h: count,
       errorRate: Joi.number().min(0).max(1),
+      rateLimited24h: count.description('calls the keys’ rate limits refused (429)'),
+      refused24h: count.description('calls the keys’ IP whitelists or allowed origins refused (403)'),
       activeKeys: count,
       busiestKeys: Joi.array().items(
-        record({ id, name: Joi.string(), keyPrefix: Joi.string(), requests24h: count, errors24h: count }),
+        record({
+          id,
+          name: Joi.string(),
+          keyPrefix: Joi.string(),
+          requests24h: count,
+          errors24h: count,
+          rateLimited24h: count,
+          refused24h: count,
+        }),
       ),
     })
       .allow(null)

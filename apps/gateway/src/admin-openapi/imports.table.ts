@@ -39,9 +39,14 @@ export const IMPORT_ROUTES: AdminRoute[] = [
       ...INVALID,
       401: GUARDED[401]!,
       ...FORBIDDEN,
-      413: error('PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS'),
+      404: error('the tenant does not exist (before the body is read)'),
+      413: error(
+        'PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over ' +
+          'IMPORT_MAX_ROW_BYTES or of more than 1,024 fields, its line in `line`; nothing is stored',
+      ),
       415: error('UNSUPPORTED_MEDIA_TYPE: neither NDJSON nor CSV, or CSV for asn or orders'),
-      429: error('TOO_MANY_IMPORTS: too many queued or running'),
+      429: error('TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (before the body)'),
+      503: error('IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After (before the body)'),
     },
   },
   {
@@ -58,6 +63,9 @@ export const IMPORT_ROUTES: AdminRoute[] = [
     tag: 'imports',
     access: 'signed-in',
     summary: 'The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv)',
+    description:
+      'In CSV a cell a spreadsheet would read as a formula (a leading =, +, -, @, tab or CR; not a negative ' +
+      "number) starts with '; NDJSON keeps every value as sent.",
     responses: {
       200: {
         description: 'the failed rows',

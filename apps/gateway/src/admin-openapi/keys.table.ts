@@ -5,6 +5,7 @@ import {
   INVALID,
   NEXT_PAGE_HEADERS,
   NOT_FOUND,
+  error,
   listOf,
   moduleAccess,
   ok,
@@ -24,8 +25,21 @@ const keyAction = (
   access: moduleAccess('api-keys', method),
   summary,
   ...extra,
-  responses: { 200: ok('the key', answer), ...(extra.body ? INVALID : {}), ...GUARDED, ...NOT_FOUND },
+  responses: {
+    200: ok('the key', answer),
+    ...(extra.body ? INVALID : {}),
+    ...GUARDED,
+    ...NOT_FOUND,
+    ...(method === 'get' ? {} : BEYOND),
+  },
 });
+
+/** Every change to a key: the caller's modules must reach the key's scopes, as creating it would. */
+const BEYOND: AdminRoute['responses'] = {
+  403: error(
+    "the user lacks the api-keys module, or SCOPE_BEYOND_MODULES: the key's scopes reach beyond the user's modules (admin: the admin role)",
+  ),
+};
 
 /** API keys of the integration API, and the audit trail. */
 export const KEY_ROUTES: AdminRoute[] = [
@@ -37,7 +51,7 @@ export const KEY_ROUTES: AdminRoute[] = [
     summary: 'Create an API key; its raw key is in this answer only (a tenant-bound user: in its tenant)',
     body: createApiKeySchema,
     bodyName: 'CreateApiKey',
-    responses: { 201: ok('created', 'CreatedApiKey'), ...INVALID, ...GUARDED },
+    responses: { 201: ok('created', 'CreatedApiKey'), ...INVALID, ...GUARDED, ...BEYOND },
   },
   {
     method: 'get',

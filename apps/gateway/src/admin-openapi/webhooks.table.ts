@@ -13,6 +13,7 @@ import {
   INVALID,
   NEXT_PAGE_HEADERS,
   NOT_FOUND,
+  error,
   listOf,
   moduleAccess,
   ok,
@@ -32,8 +33,16 @@ const webhook = (
   access: moduleAccess('webhooks', method),
   summary,
   ...extra,
-  responses: { ...responses, ...(extra.body || extra.query ? INVALID : {}), ...GUARDED, ...NOT_FOUND },
+  // The route's own answers last: a 403 it names says more than the guard's.
+  responses: { ...(extra.body || extra.query ? INVALID : {}), ...GUARDED, ...NOT_FOUND, ...responses },
 });
+
+/** Every action on a subscription but looking at it: the caller must read what its events reach. */
+const BEYOND: AdminRoute['responses'] = {
+  403: error(
+    "the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: the subscription's events reach beyond the user's read modules",
+  ),
+};
 
 /** Webhook subscriptions, their delivery log, recovery and replay. */
 export const WEBHOOK_ROUTES: AdminRoute[] = [
@@ -44,14 +53,27 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
     'post',
     '/filter-test',
     "Try a filter on the tenant's latest events (of the types named): how many it would have let through",
-    { 200: ok('what the filter matched', 'FilterTestResult') },
+    {
+      200: ok('what the filter matched', 'FilterTestResult'),
+      403: error(
+        'the user lacks the webhooks module; EVENTS_BEYOND_MODULES: an event type named (or *) is beyond its read modules (none named: the readable ones are tried); TENANT_MISMATCH',
+      ),
+    },
     { body: filterTestSchema, bodyName: 'FilterTest' },
   ),
   webhook(
     'post',
     '',
     'Subscribe a URL to events; the signing secret is in this answer only',
-    { 201: ok('created', 'CreatedWebhookSubscription') },
+    {
+      201: ok('created', 'CreatedWebhookSubscription'),
+      403: error(
+        'the user lacks the webhooks module, or EVENTS_BEYOND_MODULES: an event type is beyond its read modules',
+      ),
+      409: error(
+        "SUBSCRIPTION_LIMIT: the tenant's events already fan out to WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT subscriptions (cross-tenant ones counted toward every tenant)",
+      ),
+    },
     { body: createSubscriptionSchema, bodyName: 'CreateSubscription' },
   ),
   webhook(
@@ -66,10 +88,13 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
     'patch',
     '/:id',
     'Change a subscription (url, events, description, filter, rate, order, active)',
-    { 200: ok('changed', 'WebhookSubscription') },
+    { 200: ok('changed', 'WebhookSubscription'), ...BEYOND },
     { body: updateSubscriptionSchema, bodyName: 'UpdateSubscription' },
   ),
-  webhook('delete', '/:id', 'Delete a subscription and its delivery log', { 204: { description: 'deleted' } }),
+  webhook('delete', '/:id', 'Delete a subscription and its delivery log', {
+    204: { description: 'deleted' },
+    ...BEYOND,
+  }),
   webhook(
     'get',
     '/:id/deliveries',
@@ -82,32 +107,35 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
   }),
   webhook('post', '/:id/deliveries/:deliveryId/redeliver', 'Queue one delivery again (a new run)', {
     202: ok('queued', 'WebhookDelivery'),
+    ...BEYOND,
   }),
   webhook(
     'post',
     '/:id/rotate-secret',
     'A new signing secret, in this answer only; the previous one signs beside it for graceSeconds',
-    { 200: ok('rotated', 'CreatedWebhookSubscription') },
+    { 200: ok('rotated', 'CreatedWebhookSubscription'), ...BEYOND },
     { body: rotateSecretSchema, bodyName: 'RotateSecret', bodyRequired: false },
   ),
   webhook(
     'post',
     '/:id/recover',
     'Queue again the failed deliveries created in [since, until), at most 14 days back, a capped number per call',
-    { 202: ok('queued', 'RecoverResult') },
+    { 202: ok('queued', 'RecoverResult'), ...BEYOND },
     { body: recoverSchema, bodyName: 'Recover' },
   ),
   webhook(
     'post',
     '/:id/replay',
     'Send one past event to the subscription again, with the same webhook-id',
-    { 202: ok('queued, or already pending', 'ReplayResult') },
+    { 202: ok('queued, or already pending', 'ReplayResult'), ...BEYOND },
     { body: replaySchema, bodyName: 'Replay' },
   ),
   webhook('post', '/:id/enable', 'Enable a subscription the service or a user disabled', {
     200: ok('enabled', 'WebhookSubscription'),
+    ...BEYOND,
   }),
   webhook('post', '/:id/test', 'Send a test event (webhook.test) to the subscription', {
     202: ok('queued', 'WebhookDelivery'),
+    ...BEYOND,
   }),
 ];

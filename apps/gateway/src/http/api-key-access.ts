@@ -120,7 +120,12 @@ export function createApiKeyAccess(
   const requestLog = new ApiKeyRequestLog(services.apiKeys.repository, logger, options.requestLog);
 
   const access: ApiKeyAccess = {
-    guard: apiKeyGuard({ verifier, limiter, failedLookups }),
+    guard: apiKeyGuard({
+      verifier,
+      limiter,
+      failedLookups,
+      countRefused: (apiKeyId, outcome) => requestLog.countRefused(apiKeyId, outcome),
+    }),
     recordAnswer: recordKeyRequests(requestLog),
     loginThrottle: loginThrottle(failedLogins),
     verifier,

@@ -147,15 +147,16 @@ describe('API-key guard', () => {
       expect((await call({ 'x-api-key': rawKey }, 'POST')).status).toBe(404);
     });
 
-    it('when a key is used from outside its whitelist, it gets 403 whatever the scope, so its scopes stay hidden', async () => {
+    it("the scope is checked before the IP whitelist (the interface's order): a read key writing from outside its whitelist gets 401, reading from there 403", async () => {
       const { rawKey } = await createApiKey(ctx, { scopes: ['read'], ipWhitelist: ['10.0.0.1'] });
 
       const write = await call({ 'x-api-key': rawKey }, 'POST');
       const read = await call({ 'x-api-key': rawKey }, 'GET');
 
-      const ipRefusal = plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden');
-      expect(write.body).toEqual(ipRefusal);
-      expect(read.body).toEqual(ipRefusal);
+      expect(write.body).toEqual(plainError(401, MISSING_SCOPE, 'Unauthorized'));
+      expect(read.body).toEqual(
+        plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden'),
+      );
     });
   });
 

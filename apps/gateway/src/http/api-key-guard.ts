@@ -12,6 +12,7 @@ import {
   type ApiKeyRequestLog,
   type ApiKeyScope,
   type ApiKeyVerifier,
+  type RefusedOutcome,
   type VerifiedKey,
 } from '@wms/api-keys';
 import { AppError, type AttemptThrottle, type RateLimitDecision, type SlidingWindowLimiter } from '@wms/platform';
@@ -37,6 +38,8 @@ export interface ApiKeyGuardDeps {
   limiter: SlidingWindowLimiter;
   /** Per-address throttle of look-ups that find no usable key. */
   failedLookups: AttemptThrottle;
+  /** Counts a call of a known key refused by its rate limit, IP whitelist or origins (the rollups' outcomes). */
+  countRefused: (apiKeyId: string, outcome: RefusedOutcome) => void;
 }
 
 /** A key's scopes follow the method: GET (and HEAD) endpoints need `read`, every write needs `write`. */
@@ -48,8 +51,8 @@ const invalidKey = () => AppError.unauthorized(INVALID_API_KEY, 'INVALID_API_KEY
 
 /**
  * The API-key guard of every integration route, its checks in this fixed order: extract; look up
- * (a malformed key is refused before any database look-up); active and not expired; IP whitelist; scope; origin;
- * rate limit; attach the key and log the request after the answer. A key fresh in the cache and without
+ * (a malformed key is refused before any database look-up); active and not expired; scope (401); IP whitelist
+ * (403); origin (403); rate limit (429), as the interface orders them; attach the key and log the request after the answer. A key fresh in the cache and without
  * a rate limit passes without waiting on anything; the other paths return a promise, whose rejection
  * Express hands to the error handler like a thrown error.
  */
@@ -80,19 +83,21 @@ function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admiss
   const { req, res, ip } = admission;
   if (!key || !isUsable(key.principal)) throw invalidKey();
   const principal = key.principal;
-  // The whitelist first: a key used from elsewhere learns nothing about its scopes.
+  if (!hasScope(principal, scopeForMethod(req.method))) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
   if (key.ipWhitelist && !key.ipWhitelist.allows(ip)) {
+    deps.countRefused(principal.id, 'refused');
     throw AppError.forbidden(`Client IP ${ip} is not in the API key's IP whitelist`, 'IP_NOT_ALLOWED');
   }
-  if (!hasScope(principal, scopeForMethod(req.method))) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
   const origin = req.headers.origin;
   if (origin !== undefined && key.allowedOrigins && !key.allowedOrigins.allows(origin)) {
+    deps.countRefused(principal.id, 'refused');
     throw AppError.forbidden(`Origin ${origin} is not allowed for this API key`, 'ORIGIN_NOT_ALLOWED');
   }
   if (principal.rateLimitPerMinute === 0) return enter(principal, admission);
   return deps.limiter.hit(principal.id, principal.rateLimitPerMinute).then((decision) => {
     setRateLimitHeaders(res, decision, deps.limiter.windowSeconds);
     if (!decision.allowed) {
+      deps.countRefused(principal.id, 'rateLimited');
       throw tooManyRequests(
         res,
         'RATE_LIMITED',

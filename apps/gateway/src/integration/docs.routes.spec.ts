@@ -34,6 +34,7 @@ describe('OpenAPI document and docs page', () => {
           '/stock',
         ],
         '/events',
+        '/simulations',
       ].sort(),
     );
   });

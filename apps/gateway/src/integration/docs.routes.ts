@@ -2,7 +2,15 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import type { Services } from '../services.js';
-import { buildOpenApiDocument } from '@wms/warehouse';
+import { createSequelize } from '@wms/platform';
+import { EventsService } from '@wms/events';
+import {
+  AsnService,
+  MasterDataService,
+  OrdersService,
+  buildOpenApiDocument,
+  createIngestRegistry,
+} from '@wms/warehouse';
 import { webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
@@ -17,6 +25,19 @@ export function openApiDocumentOf(services: Pick<Services, 'ingest'>): Record<st
     serverUrl: '/api/v1/integration/v1',
     webhooks: webhooksOpenApi(),
   });
+}
+
+/**
+ * The same document without a running service, for the typed client's generator and its drift check: the
+ * document reads the entity handlers' schemas only, so their services stand on a database never connected to.
+ */
+export function integrationOpenApiDocument(): Record<string, unknown> {
+  const db = {
+    sequelize: createSequelize({ databaseUrl: 'postgres://127.0.0.1/openapi-document', databasePoolMax: 1 }),
+  };
+  const orders = new OrdersService(db, new EventsService(db));
+  const ingest = createIngestRegistry({ masterData: new MasterDataService(db), asns: new AsnService(db), orders });
+  return openApiDocumentOf({ ingest });
 }
 
 /**

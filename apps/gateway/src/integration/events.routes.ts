@@ -20,8 +20,13 @@ export function eventFeedRoutes(services: Pick<Services, 'events' | 'tenants'>):
       'Query validation failed',
     );
     const tenantId = await keyTenant(req, services, query.tenantId);
-    const page = await services.events.listForTenant(tenantId, query.after, query.limit);
-    res.json({ status: 'success', data: page.events, nextCursor: page.nextCursor, requestId: req.requestId });
+    const [page, sandbox] = await Promise.all([
+      services.events.listForTenant(tenantId, query.after, query.limit),
+      services.tenants.isSandbox(tenantId),
+    ]);
+    // The feed lists the webhook bodies: a sandbox tenant's say so, as its deliveries do.
+    const events = sandbox ? page.events.map(({ data, ...event }) => ({ ...event, sandbox: true, data })) : page.events;
+    res.json({ status: 'success', data: events, nextCursor: page.nextCursor, requestId: req.requestId });
   });
   return router;
 }

@@ -48,7 +48,10 @@ export const IMPORT_ROUTES = {
       'leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer ' +
       '202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON ' +
       'included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, ' +
-      'IMPORT_MAX_ROWS (413), IMPORT_MAX_CONCURRENT_PER_KEY (429). Idempotency-Key: the fingerprint is the ' +
+      'IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), ' +
+      'IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY ' +
+      'uploading, queued or running (429); the 503 and 429 come before the body is read. ' +
+      'Idempotency-Key: the fingerprint is the ' +
       "request's method, URL and content headers (the file itself is not held to be hashed).",
     tag: 'imports',
     query: importQuerySchema,
@@ -62,11 +65,15 @@ export const IMPORT_ROUTES = {
       401: { description: 'missing, invalid or insufficient API key (guard shape)' },
       403: error('TENANT_MISMATCH'),
       409: error('IDEMPOTENCY_KEY_IN_PROGRESS'),
-      413: error('PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS'),
+      413: error(
+        'PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over ' +
+          'IMPORT_MAX_ROW_BYTES, or a CSV record of more than 1,024 fields (its line in `line`); nothing is stored',
+      ),
       415: error(
         'UNSUPPORTED_MEDIA_TYPE: neither NDJSON nor CSV, CSV for asn or orders, or an encoding other than gzip',
       ),
-      429: error('TOO_MANY_IMPORTS: over IMPORT_MAX_CONCURRENT_PER_KEY queued or running'),
+      429: error('TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body'),
+      503: error('UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After; before the body'),
     },
   },
   errors: {
@@ -76,7 +83,9 @@ export const IMPORT_ROUTES = {
     summary: 'The rows of an import that failed, in file order (NDJSON; CSV with Accept: text/csv)',
     description:
       'NDJSON: one line per failed row, { line, key, error: { code, message, details }, entry }. CSV: the uploaded ' +
-      "file's columns plus error (an NDJSON import: line, key, entry, error), a file to fix and upload again.",
+      "file's columns plus error (an NDJSON import: line, key, entry, error), a file to fix and upload again; " +
+      'a cell a spreadsheet would read as a formula (a leading =, +, -, @, tab or CR; not a negative number) ' +
+      "starts with ' there. NDJSON keeps every value as sent.",
     tag: 'imports',
     responses: {
       200: {

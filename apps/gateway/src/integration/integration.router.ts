@@ -11,6 +11,7 @@ import { idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from './ingest-jobs.js';
 import { jobsRoutes } from './jobs.routes.js';
 import { createImportsService, importsRoutes } from './imports.routes.js';
+import { simulationRoutes } from './simulations.routes.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
@@ -36,6 +37,7 @@ export function integrationRouter(
   const imports = createImportsService(runtime, services, lifecycle);
   router.use(importsRoutes(services, imports, idempotent));
   router.use(jobsRoutes(jobs, imports));
+  router.use(simulationRoutes(runtime, services, idempotent));
   return router;
 }
 

@@ -8,6 +8,9 @@ import {
   describedObject,
   grnSchema,
   pageSchema,
+  SIMULATION_TYPES,
+  documentedSimulationSchema,
+  simulationTypeSchema,
   singleBodySchema,
   stockQuerySchema,
   successSchema,
@@ -232,12 +235,51 @@ export const INTEGRATION_ROUTES = {
             id: Joi.string().guid(),
             event: Joi.string(),
             timestamp: Joi.string().isoDate(),
+            sequence: Joi.number().integer().allow(null),
+            sandbox: Joi.valid(true).description('present only on events of a sandbox tenant'),
             data: Joi.object().unknown(true),
           }).unknown(true),
           'the position to read on from; the same when there is nothing newer',
         ),
       },
       400: error('VALIDATION_FAILED (a bad cursor or limit) or TENANT_REQUIRED'),
+    },
+  },
+  simulations: {
+    method: 'post',
+    path: '/simulations',
+    scope: 'write',
+    summary: 'Sandbox tenants only: run the real warehouse operations on a document or item, as staff would',
+    description:
+      'asn.received receives the ASN’s open lines in full at its warehouse’s RECEIVING location (one GRN); ' +
+      'order.shipped allocates, releases, picks every task and ships the order, from whatever state it is in; ' +
+      'stock.adjusted adjusts a stock row; cyclecount.variance counts one. The system runs them (the audit log ' +
+      'names the API key), in one transaction: the real events, webhooks and feed entries follow, and an ' +
+      'operation that cannot run changes nothing.',
+    tag: 'sandbox',
+    // The route checks the type, then the fields of that type; the document shows the four bodies.
+    body: simulationTypeSchema.keys({ tenantId: tenantIdField }).required(),
+    documentedBody: documentedSimulationSchema({ tenantId: tenantIdField }),
+    bodyName: 'Simulation',
+    responses: {
+      202: {
+        description: 'run; the events it caused are in the outbox (delivered and in the feed shortly)',
+        body: successSchema(
+          Joi.object({
+            simulationId: Joi.string().guid().description('the audit entry of the run (entity simulation)'),
+            type: Joi.string().valid(...SIMULATION_TYPES),
+            events: Joi.array()
+              .items(Joi.object({ id: Joi.string().guid(), event: Joi.string() }).label('SimulationEvent'))
+              .description('the events the run appended, in order'),
+          }).label('SimulationResult'),
+        ),
+      },
+      400: error('VALIDATION_FAILED or REFERENCE_NOT_FOUND (sku, warehouse, location)'),
+      403: error('NOT_A_SANDBOX: the tenant is not a sandbox'),
+      404: error('NOT_FOUND: no such ASN or order in the tenant'),
+      409: error(
+        'INSUFFICIENT_STOCK, NOTHING_TO_RECEIVE, NO_VARIANCE, INVALID_STATE or BELOW_ALLOCATED: the operation cannot run; nothing changed',
+      ),
     },
   },
   job: {

@@ -106,8 +106,8 @@ describe('what keys and subscriptions a user may create', () => {
       expect([label.status, byAdmin.status]).toEqual([201, 201]);
     });
 
-    it("editing a key's scopes is held to the same rule; other edits are not", async () => {
-      const token = await manager(['api-keys']);
+    it("editing a key's scopes is held to the same rule; a key within reach takes other edits", async () => {
+      const token = await manager(['api-keys', 'inbound', 'orders', 'inventory'], ['api-keys']);
       const key = await createApiKey(ctx, { tenantId, scopes: ['read'] });
 
       const widen = await request<Refusal>(gateway.url, 'PATCH', `/api/v1/api-keys/${key.id}`, {

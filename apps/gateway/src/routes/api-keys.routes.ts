@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import {
   createApiKeySchema,
   listApiKeysQuerySchema,
@@ -21,7 +21,8 @@ function actorOf(req: Request): ApiKeyActor {
 
 /**
  * API-key administration (module `api-keys`). A tenant-bound user manages only its tenant's keys; another
- * tenant's key is a 404. A key's scopes reach no further than its creator's modules (SCOPE_REACH).
+ * tenant's key is a 404. A key's scopes reach no further than its creator's modules (SCOPE_REACH), and every
+ * change to a key (PATCH of any field, revoke, activate, roll, revoke-previous) needs the reach its create would.
  */
 export function apiKeysRoutes(services: Services, tokens: TokenService): Router {
   const router = Router();
@@ -30,6 +31,12 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
     if (uuid.validate(id).error) throw AppError.notFound(`API key ${id} not found`);
     next();
   });
+  /** 403 SCOPE_BEYOND_MODULES when the key named by the path reaches beyond the caller's modules. */
+  const keyWithinReach: RequestHandler = async (req, _res, next) => {
+    const key = await services.apiKeys.get(req.params.id as string, actorOf(req));
+    assertScopesWithinReach(req.principal!, key.scopes);
+    next();
+  };
 
   router.post('/', async (req, res) => {
     const input = validate(createApiKeySchema, req.body);
@@ -59,28 +66,28 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
     res.json(await services.apiKeys.get(req.params.id as string, actorOf(req)));
   });
 
-  router.patch('/:id', async (req, res) => {
+  router.patch('/:id', keyWithinReach, async (req, res) => {
     const input = validate(updateApiKeySchema, req.body);
     if (input.scopes) assertScopesWithinReach(req.principal!, input.scopes);
     res.json(await services.apiKeys.update(req.params.id as string, input, actorOf(req)));
   });
 
-  router.post('/:id/revoke', async (req, res) => {
+  router.post('/:id/revoke', keyWithinReach, async (req, res) => {
     res.json(await services.apiKeys.revoke(req.params.id as string, actorOf(req)));
   });
 
-  router.post('/:id/activate', async (req, res) => {
+  router.post('/:id/activate', keyWithinReach, async (req, res) => {
     res.json(await services.apiKeys.activate(req.params.id as string, actorOf(req)));
   });
 
   /** A new raw key, shown once; the previous one works for graceSeconds more (default 0). */
-  router.post('/:id/roll', async (req, res) => {
+  router.post('/:id/roll', keyWithinReach, async (req, res) => {
     const { graceSeconds } = validate(rollApiKeySchema, req.body ?? {});
     res.json(await services.apiKeys.roll(req.params.id as string, graceSeconds, actorOf(req)));
   });
 
   /** Ends a roll's grace period now: the previous raw key stops on every replica. */
-  router.post('/:id/revoke-previous', async (req, res) => {
+  router.post('/:id/revoke-previous', keyWithinReach, async (req, res) => {
     res.json(await services.apiKeys.revokePrevious(req.params.id as string, actorOf(req)));
   });
 

@@ -2,9 +2,10 @@ import { Router, type Request } from 'express';
 import { hasModulePermission, type AdminModule, type Principal, type TokenService } from '@wms/identity';
 import { AppError, Joi, validate } from '@wms/platform';
 import type { ImportsService, StoredImport } from '@wms/warehouse';
+import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
-import { acceptFile, sendErrors } from '../integration/imports.routes.js';
+import { acceptFile, closingUnread, sendErrors } from '../integration/imports.routes.js';
 
 /** The module whose permissions cover importing an entity: master data is the warehouses' module. */
 export const IMPORT_MODULES: Record<string, AdminModule> = {
@@ -36,9 +37,14 @@ const allowed = (principal: Principal, entity: string, access: 'read' | 'write')
  * `/api/v1/imports` for the portal (JWT): the same import service as the integration API's
  * POST /imports, owned by the user. Importing an entity needs write permission of its module
  * (IMPORT_MODULES), seeing its imports read permission; a tenant-bound user sees its tenant's only.
- * Mounted before the JSON body parser: the upload's body is a file, streamed.
+ * Mounted before the JSON body parser: the upload's body is a file, streamed; every refusal (a tenant that
+ * does not exist included) answers before it is read.
  */
-export function importsAdminRoutes(imports: ImportsService, tokens: TokenService): Router {
+export function importsAdminRoutes(
+  imports: ImportsService,
+  tokens: TokenService,
+  tenants: Pick<Services['tenants'], 'findById'>,
+): Router {
   const router = Router();
   router.use(requireJwt(tokens));
 
@@ -55,11 +61,19 @@ export function importsAdminRoutes(imports: ImportsService, tokens: TokenService
   });
 
   router.post('/', async (req, res) => {
-    const query = validate<{ entity: string; tenantId?: string }>(uploadImportQuerySchema, req.query, 'Invalid query');
     const principal = req.principal!;
-    if (!allowed(principal, query.entity, 'write'))
-      throw AppError.forbidden(`Missing write permission for module ${IMPORT_MODULES[query.entity]}`);
-    const tenantId = tenantScopeOf(principal, query.tenantId, true)!;
+    const tenantId = await closingUnread(req, res, async () => {
+      const query = validate<{ entity: string; tenantId?: string }>(
+        uploadImportQuerySchema,
+        req.query,
+        'Invalid query',
+      );
+      if (!allowed(principal, query.entity, 'write'))
+        throw AppError.forbidden(`Missing write permission for module ${IMPORT_MODULES[query.entity]}`);
+      const scoped = tenantScopeOf(principal, query.tenantId, true)!;
+      if (!(await tenants.findById(scoped))) throw AppError.notFound(`Tenant ${scoped} not found`);
+      return scoped;
+    });
     const { jobId, statusUrl } = await acceptFile(imports, req, res, { userId: principal.sub }, tenantId);
     res.status(202).json({ status: 'accepted', jobId, statusUrl, requestId: req.requestId });
   });

@@ -101,6 +101,8 @@ describe('GET /api/v1/overview', () => {
       keyPrefix: expect.any(String),
       requests24h: 3,
       errors24h: 1,
+      rateLimited24h: 0,
+      refused24h: 0,
     });
     expect(traffic.busiestKeys.map((key) => key.name)).toEqual(['busy', 'other tenant', 'quiet']);
     expect(webhooks.subscriptions).toBe(3);

@@ -1,5 +1,5 @@
-import { Router } from 'express';
-import { assertEventsWithinReach, type TokenService } from '@wms/identity';
+import { Router, type NextFunction, type Request } from 'express';
+import { assertEventsWithinReach, readableEvents, type TokenService } from '@wms/identity';
 import { validate, type CursorPosition, type Logger } from '@wms/platform';
 import type { Services } from '../services.js';
 import {
@@ -16,7 +16,9 @@ import { tenantScopeOf } from '../http/tenant-scope.js';
 
 /**
  * Webhook subscriptions (module `webhooks`). A tenant-bound user sees only its tenant's. Each event type
- * needs read on the module that owns its data (EVENT_REACH).
+ * needs read on the module that owns its data (EVENT_REACH), to create a subscription and to do anything to
+ * one but look at it (itself, its delivery log, which holds no event data): a subscription whose events reach
+ * beyond the caller's modules is not the caller's to change, test, replay or recover.
  */
 export function webhooksRoutes(
   services: Services,
@@ -27,6 +29,17 @@ export function webhooksRoutes(
   const router = Router();
   router.use(requireJwt(tokens), requireModule('webhooks'));
   const viewer = (principal: { tenantId: string | null }) => ({ tenantId: principal.tenantId });
+
+  /** 403 EVENTS_BEYOND_MODULES when the subscription named by the path reaches beyond the caller's modules. */
+  const subscriptionWithinReach = async <P extends { id: string }>(
+    req: Request<P>,
+    _res: unknown,
+    next: NextFunction,
+  ) => {
+    const subscription = await services.webhooks.get(req.params.id, viewer(req.principal!));
+    assertEventsWithinReach(req.principal!, subscription.events);
+    next();
+  };
 
   /** Queues the deliveries now; when Redis does not answer the relay queues them within a poll interval. */
   const enqueueNow = async (...deliveryIds: string[]) => {
@@ -43,13 +56,17 @@ export function webhooksRoutes(
     res.json(eventTypes);
   });
 
-  /** Tries a filter on the tenant's latest events: "would have matched 12 of 50". */
+  /**
+   * Tries a filter on the tenant's latest events: "would have matched 12 of 50". Only over event types the
+   * caller may read: naming another is a 403, naming none (or `*`) tries the readable ones.
+   */
   router.post('/filter-test', async (req, res) => {
     const body: unknown = req.body ?? {};
-    const { tenantId: named } = validate<{ tenantId?: string }>(filterTestSchema, body);
+    const { tenantId: named, events } = validate<{ tenantId?: string; events?: string[] }>(filterTestSchema, body);
     const tenantId = tenantScopeOf(req.principal!, named, false);
+    if (events) assertEventsWithinReach(req.principal!, events);
     if (tenantId) await services.tenants.requireExisting(tenantId);
-    res.json(await services.webhooks.filterTest(body, tenantId));
+    res.json(await services.webhooks.filterTest(body, tenantId, readableEvents(req.principal!)));
   });
 
   router.post('/', async (req, res) => {
@@ -81,14 +98,14 @@ export function webhooksRoutes(
     res.json(await services.webhooks.get(req.params.id, viewer(req.principal!)));
   });
 
-  router.patch('/:id', async (req, res) => {
+  router.patch('/:id', subscriptionWithinReach, async (req, res) => {
     const sub = req.principal!;
     const { events } = validate<{ events?: string[] }>(updateSubscriptionSchema, req.body ?? {});
     if (events) assertEventsWithinReach(sub, events);
     res.json(await services.webhooks.update(req.params.id, req.body, viewer(sub), sub.sub));
   });
 
-  router.delete('/:id', async (req, res) => {
+  router.delete('/:id', subscriptionWithinReach, async (req, res) => {
     await services.webhooks.remove(req.params.id, viewer(req.principal!), req.principal!.sub);
     res.status(204).end();
   });
@@ -103,20 +120,20 @@ export function webhooksRoutes(
     res.json(await services.webhooks.deliveryAttempts(req.params.id, req.params.deliveryId, viewer(req.principal!)));
   });
 
-  router.post('/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
+  router.post('/:id/deliveries/:deliveryId/redeliver', subscriptionWithinReach, async (req, res) => {
     const delivery = await services.webhooks.redeliver(req.params.id, req.params.deliveryId, viewer(req.principal!));
     await enqueueNow(delivery.id);
     res.status(202).json(delivery);
   });
 
   /** A new signing secret, shown once; the old one keeps signing beside it for graceSeconds (default 24 h). */
-  router.post('/:id/rotate-secret', async (req, res) => {
+  router.post('/:id/rotate-secret', subscriptionWithinReach, async (req, res) => {
     const sub = req.principal!;
     res.json(await services.webhookLifecycle.rotateSecret(req.params.id, req.body, viewer(sub), sub.sub));
   });
 
   /** Queues again the failed deliveries of a window (at most 14 days back, a capped number per call). */
-  router.post('/:id/recover', async (req, res) => {
+  router.post('/:id/recover', subscriptionWithinReach, async (req, res) => {
     const sub = req.principal!;
     const { deliveryIds, ...result } = await services.webhookLifecycle.recover(
       req.params.id,
@@ -129,19 +146,19 @@ export function webhooksRoutes(
   });
 
   /** Sends one past event to the subscription again, same webhook-id. */
-  router.post('/:id/replay', async (req, res) => {
+  router.post('/:id/replay', subscriptionWithinReach, async (req, res) => {
     const sub = req.principal!;
     const result = await services.webhookLifecycle.replay(req.params.id, req.body, viewer(sub), sub.sub);
     if (result.replayed) await enqueueNow(result.delivery.id);
     res.status(202).json(result);
   });
 
-  router.post('/:id/enable', async (req, res) => {
+  router.post('/:id/enable', subscriptionWithinReach, async (req, res) => {
     const sub = req.principal!;
     res.json(await services.webhookLifecycle.enable(req.params.id, viewer(sub), sub.sub));
   });
 
-  router.post('/:id/test', async (req, res) => {
+  router.post('/:id/test', subscriptionWithinReach, async (req, res) => {
     const delivery = await services.webhooks.sendTest(req.params.id, viewer(req.principal!));
     await enqueueNow(delivery.id);
     res.status(202).json(delivery);

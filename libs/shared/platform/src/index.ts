@@ -13,6 +13,7 @@ export * from './openapi/index.js';
 export * from './pagination/index.js';
 export * from './queue/index.js';
 export * from './rate-limit/index.js';
+export * from './read-replicas/index.js';
 export * from './redis/index.js';
 export * from './runtime/index.js';
 export * from './validation/index.js';

@@ -22,6 +22,7 @@ import {
   cycleCountSchema,
   grnSchema,
   shipSchema,
+  SIMULATION_SCHEMAS,
   singleBodySchema,
   stockQuerySchema,
 } from '@wms/warehouse';
@@ -83,6 +84,13 @@ export function fuzzEndpoints(services: Pick<Services, 'ingest'>): FuzzEndpoint[
     { method: 'GET', path: () => `${INTEGRATION}/asn`, auth: 'api-key', query: listQuerySchema(ASN_STATUSES) },
     { method: 'GET', path: () => `${INTEGRATION}/events`, auth: 'api-key' },
     { method: 'GET', path: () => `${INTEGRATION}/jobs/ingest-unknown`, auth: 'api-key' },
+    // The fuzzing key's tenant is no sandbox: every simulation is refused (403), whatever its body.
+    {
+      method: 'POST',
+      path: () => `${INTEGRATION}/simulations`,
+      auth: 'api-key',
+      body: withTenant(SIMULATION_SCHEMAS['order.shipped']),
+    },
 
     { method: 'POST', path: () => `${API}/auth/login`, auth: 'none', body: loginSchema },
     { method: 'POST', path: () => `${API}/auth/refresh`, auth: 'none', body: refreshSchema },

@@ -24,6 +24,8 @@ export function StatCards({ stats }: { stats: ApiKeyStats }) {
       <Stat label="Requests 7 d" value={formatNumber(stats.requests7d)} />
       <Stat label="Error rate 7 d" value={formatPercent(stats.errorRate)} />
       <Stat label="Average time" value={`${stats.avgResponseTimeMs.toFixed(1)} ms`} />
+      <Stat label="Rate-limited 7 d" value={formatNumber(stats.rateLimited)} />
+      <Stat label="Refused 7 d" value={formatNumber(stats.refused)} />
     </div>
   );
 }

@@ -44,6 +44,8 @@ function Traffic({ traffic }: { traffic: NonNullable<Overview['traffic']> }) {
             <Table.Th>Key</Table.Th>
             <Table.Th ta="right">Requests</Table.Th>
             <Table.Th ta="right">Errors</Table.Th>
+            <Table.Th ta="right">Rate-limited</Table.Th>
+            <Table.Th ta="right">Refused</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -59,6 +61,8 @@ function Traffic({ traffic }: { traffic: NonNullable<Overview['traffic']> }) {
               </Table.Td>
               <Table.Td ta="right">{formatNumber(key.requests24h)}</Table.Td>
               <Table.Td ta="right">{formatNumber(key.errors24h)}</Table.Td>
+              <Table.Td ta="right">{formatNumber(key.rateLimited24h)}</Table.Td>
+              <Table.Td ta="right">{formatNumber(key.refused24h)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -176,6 +180,11 @@ export default function OverviewPage() {
                     label="Error rate 24 h"
                     value={formatPercent(data.traffic.errorRate)}
                     hint={`${formatNumber(data.traffic.errors24h)} answers with status 400 or more`}
+                  />
+                  <Metric
+                    label="Rate-limited 24 h"
+                    value={formatNumber(data.traffic.rateLimited24h)}
+                    hint={`calls refused with 429; ${formatNumber(data.traffic.refused24h)} refused by IP or origin (403)`}
                   />
                   <Metric label="Active keys" value={formatNumber(data.traffic.activeKeys)} />
                 </>

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { toArrayLiteral } from '@wms/platform';
+import { routedRead, toArrayLiteral } from '@wms/platform';
 import { cursorColumn, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import type { ApiKeyPrincipal, ApiKeyRecord } from './api-key.types.js';
 import { RequestLogRepository, type RecentRequest, type RequestLogEntry } from './request-log.repository.js';
@@ -38,6 +38,12 @@ export interface ApiKeyStats {
   requests24h: number;
   errorRate: number;
   avgResponseTimeMs: number;
+  /** Calls refused by the rate limit (429) over the 7 days, and over the last 24 hours. */
+  rateLimited: number;
+  rateLimited24h: number;
+  /** Calls refused by the IP whitelist or allowed origins (403) over the 7 days, and over the last 24 hours. */
+  refused: number;
+  refused24h: number;
   recentRequests: RecentRequest[];
 }
 
@@ -144,8 +150,9 @@ export class ApiKeysRepository {
     limit: number;
     cursor?: CursorPosition;
   }): Promise<ListPage<ApiKeyRecord>> {
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT ${API_KEY_COLUMNS},
+    const [rows] = (await routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT ${API_KEY_COLUMNS},
               ${cursorColumn('created_at', 'id')}
          FROM api_keys
         WHERE (CAST(:tenantId AS uuid) IS NULL OR tenant_id = CAST(:tenantId AS uuid))
@@ -157,15 +164,16 @@ export class ApiKeysRepository {
                OR (created_at, id) < (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid)))
         ORDER BY created_at DESC, id DESC
         LIMIT :limit`,
-      {
-        replacements: {
-          tenantId: query.tenantId,
-          within: query.expiringWithinSeconds,
-          cursorAt: query.cursor?.updatedAt ?? null,
-          cursorId: query.cursor?.id ?? null,
-          limit: query.limit + 1,
+        {
+          replacements: {
+            tenantId: query.tenantId,
+            within: query.expiringWithinSeconds,
+            cursorAt: query.cursor?.updatedAt ?? null,
+            cursorId: query.cursor?.id ?? null,
+            limit: query.limit + 1,
+          },
         },
-      },
+      ),
     )) as [Array<ApiKeyRecord & { cursor: CursorPosition }>, unknown];
     return toPage(rows, query.limit);
   }

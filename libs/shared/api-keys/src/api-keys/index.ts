@@ -17,6 +17,8 @@ export {
   type RequestLogEntry,
   type RecentRequest,
   type HourlyRollup,
+  type OutcomeCount,
+  type RefusedOutcome,
   type KeyTrafficRow,
   type DayPartition,
 } from './request-log.repository.js';

@@ -15,12 +15,30 @@ export interface RequestLogEntry {
 
 export type RecentRequest = Omit<RequestLogEntry, 'apiKeyId'>;
 
+/**
+ * What became of the calls a key made that were not answered by a route: refused by its rate limit (429), or
+ * by its IP whitelist or allowed origins (403). Counted in the hourly rollups only, never as log rows.
+ */
+export type RefusedOutcome = 'rateLimited' | 'refused';
+
+/** Refused calls of one key in one UTC hour, as the gateway counted them. */
+export interface OutcomeCount {
+  apiKeyId: string;
+  hour: Date;
+  rateLimited: number;
+  refused: number;
+}
+
 /** One hour of a key's traffic, from its rollup. */
 export interface HourlyRollup {
   hour: Date;
+  /** Answered calls (each one also a log row). */
   requests: number;
+  /** Of those, answered with status 400 or above. */
   errors: number;
   responseTimeSumUs: number;
+  rateLimited: number;
+  refused: number;
 }
 
 export interface KeyTrafficRow {
@@ -29,6 +47,8 @@ export interface KeyTrafficRow {
   keyPrefix: string;
   requests24h: number;
   errors24h: number;
+  rateLimited24h: number;
+  refused24h: number;
 }
 
 /** A partition of the request log and the UTC day it holds. */
@@ -80,6 +100,23 @@ const insertStatement = new PreparedStatement<never>(
           errors = r.errors + EXCLUDED.errors,
           response_time_sum_us = r.response_time_sum_us + EXCLUDED.response_time_sum_us,
           response_time_max_us = greatest(r.response_time_max_us, EXCLUDED.response_time_max_us)`,
+);
+
+/**
+ * Adds counted refusals to the hourly rollups (a row made when the hour has none), in key and hour order
+ * as the log's insert does, so flushes of two gateways cannot deadlock.
+ */
+const addOutcomesStatement = new PreparedStatement<never>(
+  'api-key-request-rollups-add-outcomes',
+  `INSERT INTO api_key_request_rollups AS r
+          (api_key_id, hour, requests, errors, response_time_sum_us, response_time_max_us, rate_limited, refused)
+   SELECT (row->>0)::uuid, timestamptz 'epoch' + (row->>1)::bigint * interval '1 millisecond', 0, 0, 0, 0,
+          (row->>2)::integer, (row->>3)::integer
+     FROM jsonb_array_elements($1::jsonb) AS row
+    ORDER BY 1, 2
+   ON CONFLICT (api_key_id, hour) DO UPDATE
+      SET rate_limited = r.rate_limited + EXCLUDED.rate_limited,
+          refused = r.refused + EXCLUDED.refused`,
 );
 
 const RECENT_SQL = (older: boolean) => `
@@ -138,6 +175,13 @@ export class RequestLogRepository {
     }
   }
 
+  /** Adds refused calls (rate limit, IP or origin) to the hourly rollups; no log row is written for them. */
+  async addOutcomes(counts: OutcomeCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    const rows = counts.map((count) => [count.apiKeyId, count.hour.getTime(), count.rateLimited, count.refused]);
+    await addOutcomesStatement.rows(this.db.sequelize, [JSON.stringify(rows)]);
+  }
+
   /** Makes the missing partitions of the days of these times, waiting for the maintenance lock. */
   async addPartitionsFor(times: Date[]): Promise<string[]> {
     const days = new Set(times.map((time) => Math.floor(time.getTime() / DAY_MS) * DAY_MS));
@@ -169,7 +213,8 @@ export class RequestLogRepository {
   /** The key's rollups from the start of the UTC day six days ago, and the hour now running (UTC). */
   async keyRollups(id: string): Promise<{ nowHour: Date; hours: HourlyRollup[] }> {
     const [rows] = (await this.db.sequelize.query(
-      `SELECT n.now_hour AS "nowHour", r.hour, r.requests, r.errors, r.response_time_sum_us AS "responseTimeSumUs"
+      `SELECT n.now_hour AS "nowHour", r.hour, r.requests, r.errors, r.response_time_sum_us AS "responseTimeSumUs",
+              r.rate_limited AS "rateLimited", r.refused
          FROM (SELECT date_trunc('hour', now(), 'UTC') AS now_hour) n
          LEFT JOIN api_key_request_rollups r
            ON r.api_key_id = :id AND r.hour >= date_trunc('day', n.now_hour, 'UTC') - interval '6 days'
@@ -180,20 +225,23 @@ export class RequestLogRepository {
       nowHour: new Date(rows[0]!.nowHour),
       hours: rows
         .filter((row) => row.hour !== null)
-        .map(({ hour, requests, errors, responseTimeSumUs }) => ({
+        .map(({ hour, requests, errors, responseTimeSumUs, rateLimited, refused }) => ({
           hour: new Date(hour),
           requests,
           errors,
           responseTimeSumUs: Number(responseTimeSumUs),
+          rateLimited,
+          refused,
         })),
     };
   }
 
-  /** Requests and errors per key over the hour now running and the 23 before it, busiest first. */
+  /** Calls per key by outcome over the hour now running and the 23 before it, busiest (answered) first. */
   async trafficByKey(tenantId: string | null): Promise<KeyTrafficRow[]> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT k.id, k.name, k.key_prefix AS "keyPrefix",
-              sum(r.requests)::integer AS "requests24h", sum(r.errors)::integer AS "errors24h"
+              sum(r.requests)::integer AS "requests24h", sum(r.errors)::integer AS "errors24h",
+              sum(r.rate_limited)::integer AS "rateLimited24h", sum(r.refused)::integer AS "refused24h"
          FROM api_key_request_rollups r JOIN api_keys k ON k.id = r.api_key_id
         WHERE r.hour >= date_trunc('hour', now(), 'UTC') - interval '23 hours'
           AND (CAST(:tenantId AS uuid) IS NULL OR k.tenant_id = CAST(:tenantId AS uuid))

@@ -1,7 +1,7 @@
 import { createApiKey, createTestContext, type TestContext } from '@wms/testing';
 import { RequestLogMaintenance, utcDay } from './request-log-maintenance.js';
 import { ApiKeyRequestLog } from './request-log.js';
-import { partitionNameOf, type RequestLogEntry } from './request-log.repository.js';
+import { partitionNameOf, type OutcomeCount, type RequestLogEntry } from './request-log.repository.js';
 
 const DAY = 86_400_000;
 
@@ -71,6 +71,62 @@ describe('API-key request log', () => {
 
     expect(first!.lastUsedAt).not.toBeNull();
     expect(second!.lastUsedAt!.getTime()).toBe(first!.lastUsedAt!.getTime());
+  });
+
+  const rollup = async (apiKeyId: string) =>
+    query<{ hour: Date; requests: number; rateLimited: number; refused: number }>(
+      `SELECT hour, requests, rate_limited AS "rateLimited", refused FROM api_key_request_rollups
+        WHERE api_key_id = :apiKeyId ORDER BY hour`,
+      { apiKeyId },
+    );
+
+  it('when refused calls are counted, a flush adds them to the rollup of their hour and writes no log row', async () => {
+    const { id } = await createApiKey(ctx);
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    for (let i = 0; i < 40; i++) log.countRefused(id, 'rateLimited', new Date(hour + 1_000));
+    log.countRefused(id, 'refused', new Date(hour + 2_000));
+    log.countRefused(id, 'rateLimited', new Date(hour - 1_000));
+    log.record(entry(id, new Date(hour + 3_000)));
+
+    await log.flush();
+    log.countRefused(id, 'rateLimited', new Date(hour + 4_000));
+    await log.flush();
+
+    expect(await rollup(id)).toEqual([
+      { hour: new Date(hour - 3_600_000), requests: 0, rateLimited: 1, refused: 0 },
+      { hour: new Date(hour), requests: 1, rateLimited: 41, refused: 1 },
+    ]);
+    expect(await count(id)).toBe(1);
+  });
+
+  it('when the counts cannot be written, they are kept and added at the next flush that can', async () => {
+    const { id } = await createApiKey(ctx);
+    const repository = ctx.services.apiKeys.repository;
+    let refuse = true;
+    const failingOnce = new ApiKeyRequestLog(
+      {
+        touchLastUsed: (usage) => repository.touchLastUsed(usage),
+        requestLogs: Object.assign(Object.create(repository.requestLogs) as typeof repository.requestLogs, {
+          addOutcomes: (counts: OutcomeCount[]) =>
+            refuse ? Promise.reject(new Error('database away')) : repository.requestLogs.addOutcomes(counts),
+        }),
+      },
+      ctx.runtime.logger,
+    );
+    try {
+      for (let i = 0; i < 3; i++) failingOnce.countRefused(id, 'rateLimited');
+      await failingOnce.flush();
+      const whileAway = await rollup(id);
+
+      refuse = false;
+      failingOnce.countRefused(id, 'rateLimited');
+      await failingOnce.flush();
+
+      expect(whileAway).toEqual([]);
+      expect((await rollup(id)).map((row) => row.rateLimited)).toEqual([4]);
+    } finally {
+      await failingOnce.close();
+    }
   });
 
   it('when a request is logged at 23:59:59.9 and the next at 00:00:00.1, each lands in its own day and both count', async () => {

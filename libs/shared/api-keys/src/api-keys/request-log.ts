@@ -6,7 +6,7 @@ import {
   type MaintenanceResult,
   type RequestLogRetention,
 } from './request-log-maintenance.js';
-import type { RequestLogEntry } from './request-log.repository.js';
+import type { OutcomeCount, RefusedOutcome, RequestLogEntry } from './request-log.repository.js';
 
 export interface RequestLogOptions {
   flushIntervalMs: number;
@@ -25,16 +25,21 @@ export const DEFAULT_REQUEST_LOG_OPTIONS: RequestLogOptions = {
 };
 
 const LAST_USED_INTERVAL_MS = 60_000;
+const HOUR_MS = 3_600_000;
 
 /**
  * The API-key request log (the key's recent requests; its statistics read the hourly rollups written with
  * it): `record` only appends to memory; a timer writes batches with one statement (log and rollups), off
- * every request's path, and updates lastUsedAt at most once a minute per key. A maintenance pass at start
- * makes the coming days' partitions before the first write; after that the maintenance queue runs it once
- * per REQUEST_LOG_MAINTENANCE_INTERVAL_MS over all replicas. `close` writes what is left.
+ * every request's path, and updates lastUsedAt at most once a minute per key. Calls the guard refused
+ * (`countRefused`: rate limit, IP, origin) are only counted, per key and hour, and the counts added to the
+ * rollups at the same flush, so a flood of them costs memory for one counter and no row each. A maintenance
+ * pass at start makes the coming days' partitions before the first write; after that the maintenance queue
+ * runs it once per REQUEST_LOG_MAINTENANCE_INTERVAL_MS over all replicas. `close` writes what is left.
  */
 export class ApiKeyRequestLog {
   private buffer: RequestLogEntry[] = [];
+  /** Refused calls not yet written, by key and hour (`<keyId> <hour ms>`). */
+  private outcomes = new Map<string, OutcomeCount>();
   private readonly lastUsed = new Map<string, Date>();
   private readonly lastUsedWritten = new Map<string, number>();
   private flushing: Promise<void> | null = null;
@@ -67,10 +72,28 @@ export class ApiKeyRequestLog {
     if (this.buffer.length >= this.options.batchSize) void this.flush();
   }
 
+  /** Counts a call of the key that the guard refused; written to the rollups at the next flush. */
+  countRefused(apiKeyId: string, outcome: RefusedOutcome, at = new Date()): void {
+    if (this.closed) return;
+    const hour = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+    const id = `${apiKeyId} ${hour}`;
+    let count = this.outcomes.get(id);
+    if (!count) {
+      // Keys × hours, so small; a bound all the same, as the log's buffer has one.
+      if (this.outcomes.size >= this.options.maxBuffered) {
+        this.dropped += 1;
+        return;
+      }
+      count = { apiKeyId, hour: new Date(hour), rateLimited: 0, refused: 0 };
+      this.outcomes.set(id, count);
+    }
+    count[outcome] += 1;
+  }
+
   /** Writes everything recorded so far; resolves when it is in the database (or failed and was logged). */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
-    if (this.buffer.length === 0 && this.lastUsed.size === 0) return;
+    if (this.buffer.length === 0 && this.lastUsed.size === 0 && this.outcomes.size === 0) return;
     let written = false;
     this.flushing = this.writeOnce()
       .then((ok) => {
@@ -119,6 +142,7 @@ export class ApiKeyRequestLog {
       this.buffer.unshift(...batch);
       this.logger.warn({ err: error, pending: this.buffer.length }, 'api-key request log write failed; will retry');
     }
+    await this.writeOutcomes();
     try {
       await this.repository.touchLastUsed(usage);
     } catch (error) {
@@ -130,5 +154,27 @@ export class ApiKeyRequestLog {
       this.dropped = 0;
     }
     return written;
+  }
+
+  /** Adds the refused calls counted so far to the rollups; on failure they are counted on, for the next flush. */
+  private async writeOutcomes(): Promise<void> {
+    if (this.outcomes.size === 0) return;
+    const counts = this.outcomes;
+    this.outcomes = new Map();
+    try {
+      await this.repository.requestLogs.addOutcomes([...counts.values()]);
+    } catch (error) {
+      for (const [id, count] of counts) {
+        const later = this.outcomes.get(id);
+        if (later) {
+          later.rateLimited += count.rateLimited;
+          later.refused += count.refused;
+        } else this.outcomes.set(id, count);
+      }
+      this.logger.warn(
+        { err: error, pending: this.outcomes.size },
+        'api-key refused-call counts write failed; will retry',
+      );
+    }
   }
 }

@@ -1,10 +1,16 @@
 import type { HourlyRollup } from './request-log.repository.js';
 
-/** One bucket of a key's traffic: every request in it, and those answered with status 400 or above. */
+/**
+ * One bucket of a key's traffic by outcome: the calls answered (and of them, those answered with status 400 or
+ * above), and the calls refused before any route ran: by the rate limit (429), by the IP whitelist or allowed
+ * origins (403).
+ */
 export interface TrafficPoint {
   at: Date;
   requests: number;
   errors: number;
+  rateLimited: number;
+  refused: number;
 }
 
 export interface KeyTraffic {
@@ -14,12 +20,21 @@ export interface KeyTraffic {
   daily: TrafficPoint[];
 }
 
-/** The key's figures over the daily series' 7 UTC days (requests24h over the hourly series' 24 hours). */
+/**
+ * The key's figures over the daily series' 7 UTC days (the `24h` ones over the hourly series' 24 hours).
+ * `requests` are the answered calls; errorRate and avgResponseTimeMs are of those.
+ */
 export interface KeyTotals {
   requests7d: number;
   requests24h: number;
   errorRate: number;
   avgResponseTimeMs: number;
+  /** Calls the rate limit refused (429). */
+  rateLimited: number;
+  rateLimited24h: number;
+  /** Calls the IP whitelist or the allowed origins refused (403). */
+  refused: number;
+  refused24h: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -30,6 +45,8 @@ function series(start: number, length: number, count: number, hours: HourlyRollu
     at: new Date(start + i * length),
     requests: 0,
     errors: 0,
+    rateLimited: 0,
+    refused: 0,
   }));
   for (const hour of hours) {
     const index = Math.floor((hour.hour.getTime() - start) / length);
@@ -37,9 +54,14 @@ function series(start: number, length: number, count: number, hours: HourlyRollu
     if (index < 0 || !point) continue;
     point.requests += hour.requests;
     point.errors += hour.errors;
+    point.rateLimited += hour.rateLimited;
+    point.refused += hour.refused;
   }
   return points;
 }
+
+const sum = (points: TrafficPoint[], field: 'requests' | 'rateLimited' | 'refused') =>
+  points.reduce((total, point) => total + point[field], 0);
 
 /**
  * A key's statistics from its hourly rollups: every bucket present, empty ones as zeros, so a chart needs no
@@ -57,13 +79,16 @@ export function keyTrafficOf(nowHour: Date, hours: HourlyRollup[]): KeyTraffic &
     errors += hour.errors;
     sumUs += hour.responseTimeSumUs;
   }
-  const requests7d = daily.reduce((sum, point) => sum + point.requests, 0);
-  const requests24h = hourly.reduce((sum, point) => sum + point.requests, 0);
+  const requests7d = sum(daily, 'requests');
   return {
     requests7d,
-    requests24h,
+    requests24h: sum(hourly, 'requests'),
     errorRate: requests7d === 0 ? 0 : errors / requests7d,
     avgResponseTimeMs: requests7d === 0 ? 0 : Math.round(sumUs / requests7d / 10) / 100,
+    rateLimited: sum(daily, 'rateLimited'),
+    rateLimited24h: sum(hourly, 'rateLimited'),
+    refused: sum(daily, 'refused'),
+    refused24h: sum(hourly, 'refused'),
     hourly,
     daily,
   };

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { currentContext } from '@wms/platform';
+import { currentContext, routedRead } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { documentKeyOf } from './document-key.js';
 import type { AppendedEvent, EventName, PublishedEvent } from './event-types.js';
@@ -61,13 +61,15 @@ export class EventsRepository {
     after: number,
     limit: number,
   ): Promise<Array<PublishedEvent & { position: number }>> {
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT id, event, data, occurred_at AS "occurredAt", sequence::float8 AS sequence, feed_position AS "feedPosition"
-         FROM events
-        WHERE tenant_id = :tenantId AND feed_position > :after AND event <> 'webhook.disabled'
-        ORDER BY feed_position
-        LIMIT :limit`,
-      { replacements: { tenantId, after, limit } },
+    const [rows] = (await routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT id, event, data, occurred_at AS "occurredAt", sequence::float8 AS sequence, feed_position AS "feedPosition"
+           FROM events
+          WHERE tenant_id = :tenantId AND feed_position > :after AND event <> 'webhook.disabled'
+          ORDER BY feed_position
+          LIMIT :limit`,
+        { replacements: { tenantId, after, limit } },
+      ),
     )) as [EventRow[], unknown];
     return rows.map((row) => ({
       id: row.id,

@@ -23,5 +23,6 @@ export {
   assertEventsWithinReach,
   assertScopesWithinReach,
   eventsBeyond,
+  readableEvents,
   scopesBeyond,
 } from './reach.js';

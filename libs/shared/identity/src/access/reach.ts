@@ -75,6 +75,17 @@ export function eventsBeyond(actor: Principal, events: readonly string[]): strin
   return [...missing];
 }
 
+/**
+ * The event types the actor may read (the ones its subscriptions may name): null for an admin, who reads every
+ * one; otherwise each event whose owning module it reads.
+ */
+export function readableEvents(actor: Principal): string[] | null {
+  if (actor.role === 'admin') return null;
+  return (Object.keys(EVENT_REACH) as Array<keyof typeof EVENT_REACH>).filter((name) =>
+    hasModulePermission(actor, EVENT_REACH[name], 'read'),
+  );
+}
+
 /** 403 SCOPE_BEYOND_MODULES naming what the actor lacks, when a key with these scopes would reach beyond it. */
 export function assertScopesWithinReach(actor: Principal, scopes: readonly string[]): void {
   const missing = scopesBeyond(actor, scopes);

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { containsPattern, cursorColumn, type Database } from '@wms/platform';
+import { containsPattern, cursorColumn, routedRead, type Database } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import { auditLogModel } from './audit-log.model.js';
 
@@ -64,29 +64,31 @@ export class AuditRepository {
     add('a.created_at < :to', query.to);
     add('a.tenant_id = :tenantId', query.tenantId ?? undefined);
     add('(a.created_at, a.id) < (:cursorAt::timestamptz, :cursorId::uuid)', query.cursor);
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT a.id, a.tenant_id AS "tenantId", a.action, a.entity_type AS "entityType", a.entity_id AS "entityId",
+    const [rows] = (await routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT a.id, a.tenant_id AS "tenantId", a.action, a.entity_type AS "entityType", a.entity_id AS "entityId",
               a.actor_user_id AS "actorUserId", u.email AS "actorEmail", a.changes, a.created_at AS "createdAt",
               ${cursorColumn('a.created_at', 'a.id')}
          FROM audit_logs a LEFT JOIN users u ON u.id = a.actor_user_id
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY a.created_at DESC, a.id DESC
         LIMIT :limit`,
-      {
-        replacements: {
-          entityType: query.entityType ?? null,
-          entityId: query.entityId ?? null,
-          action: query.action ?? null,
-          actorUserId: query.actorUserId ?? null,
-          actorEmail: query.actorEmail === undefined ? null : containsPattern(query.actorEmail),
-          from: query.from ?? null,
-          to: query.to ?? null,
-          tenantId: query.tenantId,
-          cursorAt: query.cursor?.updatedAt ?? null,
-          cursorId: query.cursor?.id ?? null,
-          limit,
+        {
+          replacements: {
+            entityType: query.entityType ?? null,
+            entityId: query.entityId ?? null,
+            action: query.action ?? null,
+            actorUserId: query.actorUserId ?? null,
+            actorEmail: query.actorEmail === undefined ? null : containsPattern(query.actorEmail),
+            from: query.from ?? null,
+            to: query.to ?? null,
+            tenantId: query.tenantId,
+            cursorAt: query.cursor?.updatedAt ?? null,
+            cursorId: query.cursor?.id ?? null,
+            limit,
+          },
         },
-      },
+      ),
     )) as [Array<AuditEntry & { cursor: CursorPosition }>, unknown];
     return rows;
   }

@@ -5,12 +5,13 @@ export interface TenantAttributes {
   id: string;
   code: string;
   name: string;
+  sandbox: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
 
 export type TenantModel = ModelStatic<
-  Model<TenantAttributes, Optional<TenantAttributes, 'id' | 'createdAt' | 'updatedAt'>>
+  Model<TenantAttributes, Optional<TenantAttributes, 'id' | 'sandbox' | 'createdAt' | 'updatedAt'>>
 >;
 
 function defineTenantModel(sequelize: Sequelize): TenantModel {
@@ -20,6 +21,7 @@ function defineTenantModel(sequelize: Sequelize): TenantModel {
       id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
       code: { type: DataTypes.TEXT, allowNull: false },
       name: { type: DataTypes.TEXT, allowNull: false },
+      sandbox: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
       createdAt: DataTypes.DATE,
       updatedAt: DataTypes.DATE,
     },

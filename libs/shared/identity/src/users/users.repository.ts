@@ -1,5 +1,5 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { containsPattern, type Database } from '@wms/platform';
+import { containsPattern, routedRead, type Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { userModel, type UserAttributes, type UserStatus } from './user.model.js';
 import type { Role } from '../access/index.js';
@@ -64,7 +64,9 @@ export class UsersRepository {
         ? { [Op.or]: searchedFields.map((field) => ({ [field]: { [Op.iLike]: containsPattern(filter.q!) } })) }
         : {}),
     };
-    const rows = await userModel(this.db).findAll({ where, order: [['email', 'ASC']], limit: page.limit });
+    const rows = await routedRead(this.db, (from) =>
+      userModel(from).findAll({ where, order: [['email', 'ASC']], limit: page.limit }),
+    );
     return rows.map((row) => row.get({ plain: true }));
   }
 

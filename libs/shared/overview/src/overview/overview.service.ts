@@ -1,17 +1,22 @@
 import { hasModulePermission, type Access, type AdminModule, type Principal } from '@wms/identity';
-import { RequestLogRepository } from '@wms/api-keys';
+import { RequestLogRepository, type KeyTrafficRow } from '@wms/api-keys';
 import type { Database } from '@wms/platform';
 
 export const BUSIEST_KEYS_SHOWN = 5;
 export const FAILING_SUBSCRIPTIONS_SHOWN = 10;
 
 export interface TrafficSummary {
+  /** Answered calls, and of them those answered with status 400 or above. */
   requests24h: number;
   errors24h: number;
   errorRate: number;
+  /** Calls the keys' rate limits refused (429). */
+  rateLimited24h: number;
+  /** Calls the keys' IP whitelists or allowed origins refused (403). */
+  refused24h: number;
   /** Keys that are active and not expired. */
   activeKeys: number;
-  busiestKeys: Array<{ id: string; name: string; keyPrefix: string; requests24h: number; errors24h: number }>;
+  busiestKeys: KeyTrafficRow[];
 }
 
 export interface FailingSubscription {
@@ -77,7 +82,7 @@ export class OverviewService {
     return { traffic, webhooks, queues };
   }
 
-  /** Requests per key over the hour now running and the 23 before it, from the hourly rollups. */
+  /** Calls per key by outcome over the hour now running and the 23 before it, from the hourly rollups. */
   private async traffic(tenantId: string | null): Promise<TrafficSummary> {
     const [perKey, [keys]] = await Promise.all([
       this.requestLogs.trafficByKey(tenantId),
@@ -88,12 +93,16 @@ export class OverviewService {
         { replacements: { tenantId } },
       ) as Promise<[Array<{ activeKeys: number }>, unknown]>,
     ]);
-    const requests24h = perKey.reduce((sum, key) => sum + key.requests24h, 0);
-    const errors24h = perKey.reduce((sum, key) => sum + key.errors24h, 0);
+    const total = (field: 'requests24h' | 'errors24h' | 'rateLimited24h' | 'refused24h') =>
+      perKey.reduce((sum, key) => sum + key[field], 0);
+    const requests24h = total('requests24h');
+    const errors24h = total('errors24h');
     return {
       requests24h,
       errors24h,
       errorRate: requests24h === 0 ? 0 : errors24h / requests24h,
+      rateLimited24h: total('rateLimited24h'),
+      refused24h: total('refused24h'),
       activeKeys: keys[0]!.activeKeys,
       busiestKeys: perKey.slice(0, BUSIEST_KEYS_SHOWN),
     };

@@ -17,6 +17,9 @@ const SECRET_KEY_RING = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=(?:,[A-Za-z0-9_-
 const HOST_PORT_LIST =
   /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}(?:,(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5})*$/;
 
+/** PostgreSQL URLs separated by commas (no spaces). */
+const POSTGRES_URL_LIST = /^postgres(?:ql)?:\/\/[^,\s]+(?:,postgres(?:ql)?:\/\/[^,\s]+)*$/;
+
 export const configVariables = {
   NODE_ENV: {
     schema: Joi.string().valid('development', 'production', 'test').default('development'),
@@ -32,6 +35,20 @@ export const configVariables = {
   DATABASE_POOL_MAX: {
     schema: Joi.number().integer().min(1).max(200).default(10),
     description: 'PostgreSQL connections per process',
+  },
+  DATABASE_READ_URLS: {
+    schema: Joi.string().pattern(POSTGRES_URL_LIST, 'postgres://…,postgres://…'),
+    description:
+      'PostgreSQL streaming replicas (URLs, comma separated) the gateway reads inquiries and lists from (set it on the ingest worker too); unset = every read on DATABASE_URL',
+  },
+  READ_REPLICA_MAX_WAIT_MS: {
+    schema: Joi.number().integer().min(0).max(10_000).default(50),
+    description:
+      "how long a caller's read waits for a replica to replay that caller's last write before it reads the primary",
+  },
+  READ_REPLICA_MAX_LAG_SECONDS: {
+    schema: seconds().max(3600).default(10),
+    description: 'a replica further behind the primary than this (or not answering) gets no reads until it catches up',
   },
   REDIS_URL: {
     schema: Joi.string()
@@ -97,7 +114,7 @@ export const configVariables = {
   TRUST_PROXY: {
     schema: Joi.string().default('loopback'),
     description:
-      'Express trust-proxy setting (hop count, or proxy addresses/CIDRs); decides how far X-Forwarded-For is believed; production refuses true',
+      'Express trust-proxy setting (hop count, or proxy addresses/CIDRs); decides how far X-Forwarded-For is believed; production refuses true, ranges that together cover every IPv4 or IPv6 address, and more than 10 hops',
   },
   LOGIN_MAX_FAILED_ATTEMPTS: {
     schema: Joi.number().integer().min(1).default(5),
@@ -163,9 +180,20 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).default(5000000),
     description: 'most rows (lines or CSV records) of one file import (413 above it)',
   },
+  IMPORT_MAX_ROW_BYTES: {
+    schema: Joi.number().integer().min(1024).default(1048576),
+    description:
+      'longest NDJSON line or CSV record of a file import, in bytes after gzip is undone (413 ROW_TOO_LARGE naming the line above it)',
+  },
   IMPORT_MAX_CONCURRENT_PER_KEY: {
     schema: Joi.number().integer().min(1).default(2),
-    description: 'file imports of one API key (or portal user) queued or running at once (429 above it)',
+    description:
+      'file imports of one API key (or portal user) being uploaded, queued or running at once (429 above it, before the body is read)',
+  },
+  IMPORT_MAX_UPLOADS_IN_FLIGHT: {
+    schema: Joi.number().integer().min(1).default(4),
+    description:
+      'file uploads one gateway process streams into PostgreSQL at once, each on a connection of its own (503 with Retry-After above it, before the body is read)',
   },
   IMPORT_CHUNK_ROWS: {
     schema: Joi.number().integer().min(100).max(50000).default(5000),
@@ -192,6 +220,11 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).max(1000).default(10),
     description:
       'deliveries to one slow subscription (attempts typically taking 1 s or half the timeout) one webhook worker process runs at once; the rest wait, so a slow subscriber cannot take every slot',
+  },
+  WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT: {
+    schema: Joi.number().integer().min(1).default(100),
+    description:
+      "webhook subscriptions an event of one tenant fans out to at most: the tenant's own plus the cross-tenant ones (409 SUBSCRIPTION_LIMIT on a create past it)",
   },
   WEBHOOK_TIMEOUT_MS: { schema: milliseconds().default(10000), description: 'per-attempt delivery timeout' },
   WEBHOOK_MAX_ATTEMPTS: {

@@ -72,6 +72,30 @@ describe('loadConfig', () => {
     expect(messageFor({ ...valid, ...env })).toContain(message);
   });
 
+  it('reads every statement on the primary unless DATABASE_READ_URLS names replicas; a replica URL never shows in an error', () => {
+    expect(loadConfig(valid).readReplicas).toEqual({ urls: [], maxWaitMs: 50, maxLagSeconds: 10 });
+    expect(
+      loadConfig({
+        ...valid,
+        DATABASE_READ_URLS: 'postgres://reader:pw@replica-1:5432/wms,postgresql://replica-2/wms',
+        READ_REPLICA_MAX_WAIT_MS: '0',
+        READ_REPLICA_MAX_LAG_SECONDS: '30',
+      }).readReplicas,
+    ).toEqual({
+      urls: ['postgres://reader:pw@replica-1:5432/wms', 'postgresql://replica-2/wms'],
+      maxWaitMs: 0,
+      maxLagSeconds: 30,
+    });
+    expect(messageFor({ ...valid, DATABASE_READ_URLS: 'mysql://replica/wms' })).toMatch(
+      /^Invalid configuration: DATABASE_READ_URLS/,
+    );
+    const noDatabase = messageFor({ ...valid, DATABASE_READ_URLS: 'postgres://reader:secret-pw@replica-1:5432' });
+    expect(noDatabase).toBe('Invalid configuration: DATABASE_READ_URLS holds a URL that names no database');
+    expect(messageFor({ ...valid, READ_REPLICA_MAX_LAG_SECONDS: '0' })).toMatch(
+      /^Invalid configuration: READ_REPLICA_MAX_LAG_SECONDS/,
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ ...valid, PORT: '' }).port).toBe(3000);
   });
@@ -184,7 +208,7 @@ describe('loadConfig', () => {
     });
 
     it('refuses TRUST_PROXY=true, or a range covering every address, naming the setting', () => {
-      for (const trustProxy of ['true', '0.0.0.0/0', 'loopback, ::/0'])
+      for (const trustProxy of ['true', '0.0.0.0/0', 'loopback, ::/0', '11', '50'])
         expect(messageFor({ ...production, TRUST_PROXY: trustProxy })).toMatch(
           /^Invalid configuration: TRUST_PROXY must not trust every address when NODE_ENV=production .* hop count or the proxies’ addresses\/CIDRs$/,
         );

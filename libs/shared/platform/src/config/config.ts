@@ -21,6 +21,8 @@ export interface Config {
   port: number;
   databaseUrl: string;
   databasePoolMax: number;
+  /** Streaming replicas the gateway's inquiries and lists may read; empty: every read on the primary. */
+  readReplicas: { urls: string[]; maxWaitMs: number; maxLagSeconds: number };
   redisUrl: string;
   redis: RedisShape;
   redisKeyPrefix: string;
@@ -55,7 +57,9 @@ export interface Config {
   imports: {
     maxBytes: number;
     maxRows: number;
+    maxRowBytes: number;
     maxConcurrentPerKey: number;
+    maxUploadsInFlight: number;
     chunkRows: number;
     concurrency: number;
     tenantConcurrency: number;
@@ -69,6 +73,7 @@ export interface Config {
     backoffBaseMs: number;
     allowPrivateUrls: boolean;
     disableAfterHours: number;
+    maxSubscriptionsPerTenant: number;
   };
   /** Intervals of the maintenance queue's job schedulers (each runs once per interval over all workers). */
   maintenance: {
@@ -130,6 +135,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: value.PORT,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
+    readReplicas: {
+      urls: value.DATABASE_READ_URLS ? readUrlsOf(value.DATABASE_READ_URLS) : [],
+      maxWaitMs: value.READ_REPLICA_MAX_WAIT_MS,
+      maxLagSeconds: value.READ_REPLICA_MAX_LAG_SECONDS,
+    },
     redisUrl: value.REDIS_URL,
     redisKeyPrefix: value.REDIS_KEY_PREFIX,
     jwt: {
@@ -161,7 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imports: {
       maxBytes: value.IMPORT_MAX_BYTES,
       maxRows: value.IMPORT_MAX_ROWS,
+      maxRowBytes: value.IMPORT_MAX_ROW_BYTES,
       maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
+      maxUploadsInFlight: value.IMPORT_MAX_UPLOADS_IN_FLIGHT,
       chunkRows: value.IMPORT_CHUNK_ROWS,
       concurrency: value.IMPORT_CONCURRENCY,
       tenantConcurrency: value.IMPORT_TENANT_CONCURRENCY,
@@ -175,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffBaseMs: value.WEBHOOK_BACKOFF_BASE_MS,
       allowPrivateUrls: value.WEBHOOK_ALLOW_PRIVATE_URLS,
       disableAfterHours: value.WEBHOOK_DISABLE_AFTER_HOURS,
+      maxSubscriptionsPerTenant: value.WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT,
     },
     maintenance: {
       retentionSweepMs: value.RETENTION_SWEEP_INTERVAL_MS,
@@ -202,6 +215,17 @@ function keyRingOf(list: string): Array<{ id: string; key: Buffer }> {
   if (ids.size !== ring.length)
     throw new ConfigError('Invalid configuration: SECRETS_ENCRYPTION_KEYS repeats a key id');
   return ring;
+}
+
+function readUrlsOf(list: string): string[] {
+  return list.split(',').map((url) => {
+    try {
+      if (new URL(url).pathname.length > 1) return url;
+    } catch {
+      // named below, without the URL: it may hold a password
+    }
+    throw new ConfigError('Invalid configuration: DATABASE_READ_URLS holds a URL that names no database');
+  });
 }
 
 function nodesOf(list: string): RedisNode[] {

@@ -25,10 +25,18 @@ export class PoolClient extends pg.Client {
 /** The pg module as Sequelize sees it: pg itself, with the pool's clients born listening for errors. */
 const pgForPool: typeof pg = Object.create(pg, { Client: { value: PoolClient } }) as typeof pg;
 
-export function createSequelize(config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>): Sequelize {
+/**
+ * `connectTimeoutMs`: a server that does not accept a connection in this time fails the statement (a read
+ * replica does, so its reads go to the primary); unset: pg's default, wait as long as TCP does.
+ */
+export function createSequelize(
+  config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>,
+  options: { connectTimeoutMs?: number } = {},
+): Sequelize {
   return new Sequelize(config.databaseUrl, {
     dialect: 'postgres',
     dialectModule: pgForPool,
+    ...(options.connectTimeoutMs ? { dialectOptions: { connectionTimeoutMillis: options.connectTimeoutMs } } : {}),
     logging: false,
     benchmark: false,
     pool: { max: config.databasePoolMax, min: 0, idle: 10_000, acquire: 30_000 },

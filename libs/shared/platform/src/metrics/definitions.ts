@@ -88,6 +88,27 @@ export const webhookAttemptDuration = new Histogram({
   registers: [],
 });
 
+export const readReplicaLag = new Gauge({
+  name: 'wms_db_replica_lag_seconds',
+  help: 'How far each read replica is behind the primary (0 once it has replayed all the primary wrote); absent while it does not answer',
+  labelNames: ['replica'] as const,
+  registers: [],
+});
+
+export const readReplicaInRotation = new Gauge({
+  name: 'wms_db_replica_in_rotation',
+  help: 'Per read replica: 1 while it takes reads, 0 while it is left out (lagging past READ_REPLICA_MAX_LAG_SECONDS, not answering, or no longer a standby)',
+  labelNames: ['replica'] as const,
+  registers: [],
+});
+
+export const databaseReads = new Counter({
+  name: 'wms_db_reads_total',
+  help: 'Reads of inquiries and lists, by the pool that answered (primary, replica) and why (no_recent_write, caught_up, waited_out, no_replica, write_unknown, replica_failed)',
+  labelNames: ['pool', 'reason'] as const,
+  registers: [],
+});
+
 /** The gateway's own metrics (queue gauges and process metrics are added by the registry). */
 export const gatewayMetrics: Metric[] = [
   httpRequestDuration,
@@ -95,6 +116,9 @@ export const gatewayMetrics: Metric[] = [
   apiKeyRefusals,
   rateLimitFallbacks,
   idempotencyOutcomes,
+  readReplicaLag,
+  readReplicaInRotation,
+  databaseReads,
 ];
 
 export const ingestMetrics: Metric[] = [ingestJobs, ingestJobDuration, ingestQueueWait, ingestEntries];

@@ -37,7 +37,7 @@ export interface DocumentedRoute {
   /** False when the route takes no body or an empty one (a cancel). */
   bodyRequired?: boolean;
   /** What the document shows of the body when it says more than the route checks (a bulk body's entries). */
-  documentedBody?: Joi.ObjectSchema;
+  documentedBody?: Joi.Schema;
   /** A request body that is not JSON (a file), by media type: streamed, never validated whole. */
   requestMedia?: Record<string, JsonSchema>;
   /** The query schema the route validates with: each key is a query parameter. */

@@ -1,6 +1,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type Joi from 'joi';
 import { parse as parseCsv } from 'csv-parse';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { AppError } from '@wms/platform';
 
 /** How a file's rows are written: one JSON entry per line, or CSV with a header row of field names. */
@@ -74,9 +75,25 @@ export function csvValuesOf(columns: string[], values: unknown): string[] {
   return columns.map((_column, index) => (Array.isArray(values) ? String(values[index] ?? '') : ''));
 }
 
-/** One CSV field, quoted when it must be (RFC 4180). */
-export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+/**
+ * CSV records as text a spreadsheet opens safely (the errors file): quoted where RFC 4180 needs it, and
+ * every cell a spreadsheet would read as a formula (a leading `=`, `+`, `-`, `@`, tab or CR) prefixed
+ * with `'` (OWASP's CSV-injection rule). A negative plain number (`-5`) is a number, not a formula: it is
+ * written as it was whenever its text is the number's own.
+ */
+export function spreadsheetCsv(records: ReadonlyArray<ReadonlyArray<string | number>>): string {
+  return stringifyCsv(
+    records.map((record) => record.map(plainNumberOrText)),
+    // Naming the record delimiter turns off quoting of a lone CR or LF in a cell unless asked for again.
+    { escape_formulas: true, record_delimiter: 'windows', quote_record_delimiter: true },
+  );
+}
+
+/** csv-stringify leaves a leading `-` alone on numbers only: a plain number's text goes in as the number. */
+function plainNumberOrText(value: string | number): string | number {
+  if (typeof value !== 'string' || !/^-\d/.test(value)) return value;
+  const number = Number(value);
+  return Number.isFinite(number) && String(number) === value ? number : value;
 }
 
 /** COPY's text format: backslash, tab, newline and carriage return escaped; NUL (which text cannot hold) as the JSON escape. */
@@ -138,24 +155,43 @@ abstract class CopyRows extends Transform {
   protected finish(): void {}
 }
 
-/** NDJSON bytes to COPY rows: one row per line that is not blank, numbered by its line in the file. */
+/** 413 ROW_TOO_LARGE: the line (of the file, from 1) is longer than the limit; the answer names it. */
+export function rowTooLarge(line: number, maxRowBytes: number): AppError {
+  return new AppError(
+    413,
+    'ROW_TOO_LARGE',
+    `Line ${line} is longer than ${maxRowBytes} bytes (IMPORT_MAX_ROW_BYTES); nothing was stored`,
+    undefined,
+    { line },
+  );
+}
+
+/**
+ * NDJSON bytes to COPY rows: one row per line that is not blank, numbered by its line in the file. Each byte
+ * is scanned once: the start of a line still open is kept as the pieces it came in, joined once its end
+ * arrives, and a line longer than `maxRowBytes` ends the file (413) as soon as it is.
+ */
 export class NdjsonCopyRows extends CopyRows {
   private line = 0;
-  private rest: Buffer | null = null;
+  private open: Buffer[] = [];
+  private openBytes = 0;
 
-  constructor(importId: string, maxRows: number) {
+  constructor(
+    importId: string,
+    maxRows: number,
+    private readonly maxRowBytes: number,
+  ) {
     super(importId, maxRows, false);
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     try {
-      const buffer = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
       let start = 0;
-      for (let end = buffer.indexOf(10, start); end !== -1; end = buffer.indexOf(10, start)) {
-        this.takeLine(buffer.toString('utf8', start, end));
+      for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+        this.takeLine(this.closeLine(chunk.subarray(start, end)));
         start = end + 1;
       }
-      this.rest = start < buffer.length ? buffer.subarray(start) : null;
+      if (start < chunk.length) this.keepOpen(chunk.subarray(start));
       this.flushPending();
       callback();
     } catch (error) {
@@ -164,8 +200,27 @@ export class NdjsonCopyRows extends CopyRows {
   }
 
   protected override finish(): void {
-    if (this.rest) this.takeLine(this.rest.toString('utf8'));
-    this.rest = null;
+    if (this.openBytes) this.takeLine(this.closeLine(Buffer.alloc(0)));
+  }
+
+  private keepOpen(piece: Buffer): void {
+    this.assertWithinRow(piece.length);
+    this.open.push(piece);
+    this.openBytes += piece.length;
+  }
+
+  /** The whole text of the line that `end` closes. */
+  private closeLine(end: Buffer): string {
+    this.assertWithinRow(end.length);
+    if (!this.open.length) return end.toString('utf8');
+    const text = Buffer.concat([...this.open, end], this.openBytes + end.length).toString('utf8');
+    this.open = [];
+    this.openBytes = 0;
+    return text;
+  }
+
+  private assertWithinRow(more: number): void {
+    if (this.openBytes + more > this.maxRowBytes) throw rowTooLarge(this.line + 1, this.maxRowBytes);
   }
 
   private takeLine(text: string): void {
@@ -204,9 +259,40 @@ export class CsvCopyRows extends CopyRows {
   }
 }
 
-/** The CSV parser in front of CsvCopyRows: a record's column count is checked per row, not for the file. */
-export function csvParser(): Transform {
-  return parseCsv({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true });
+/** Most fields of one CSV record: more ends the file (413 ROW_TOO_LARGE), however short they are. */
+export const CSV_MAX_COLUMNS = 1_024;
+
+/**
+ * The CSV parser in front of CsvCopyRows: a record's column count is checked per row, not for the file. A
+ * record whose fields hold more than `maxRowBytes`, or that has more than CSV_MAX_COLUMNS fields, ends the file
+ * (413) as soon as the parser passes the limit: it never holds more than that of one record.
+ */
+export function csvParser(maxRowBytes: number): Transform {
+  return parseCsv({
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: maxRowBytes,
+    // Called once per field, with the field's index in its record; values stay text.
+    cast: (value, context) => {
+      if (context.index >= CSV_MAX_COLUMNS)
+        throw new AppError(
+          413,
+          'ROW_TOO_LARGE',
+          `Line ${context.lines} has more than ${CSV_MAX_COLUMNS} fields; nothing was stored`,
+          undefined,
+          { line: context.lines },
+        );
+      return value;
+    },
+  });
+}
+
+/** csv-parse's own refusal of a record longer than max_record_size, as the 413 that names its line. */
+export function csvRecordTooLarge(error: unknown, maxRowBytes: number): AppError | null {
+  const { code, lines } = error as { code?: unknown; lines?: unknown };
+  return code === 'CSV_MAX_RECORD_SIZE' ? rowTooLarge(typeof lines === 'number' ? lines : 0, maxRowBytes) : null;
 }
 
 /** Counts the body's bytes (after gzip is undone) and refuses more than the limit (413). */

@@ -5,27 +5,30 @@ import type { Config } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { settleWithin } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { IngestRegistry } from '../integration/index.js';
+import type { IngestHandler, IngestRegistry } from '../integration/index.js';
 import {
   ByteLimit,
   CsvCopyRows,
   NdjsonCopyRows,
-  csvField,
   csvParser,
+  csvRecordTooLarge,
   csvValuesOf,
   entryFromCsv,
   fieldPaths,
   formatOf,
+  spreadsheetCsv,
   type ImportFormat,
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
 import { addImportTurns, importSlots, type ImportsQueue } from './imports.contract.js';
 import { appendImportEnded } from './import-events.js';
+import { UploadSlots } from './upload-slots.js';
 import type {
   ImportOwner,
   ImportProgress,
   ImportState,
   ImportsRepository,
+  RowError,
   StoredImport,
 } from './imports.repository.js';
 
@@ -94,13 +97,17 @@ export function importView(job: ImportProgress): ImportView {
  * PostgreSQL and answered once stored; workers write it chunk by chunk (ImportRunner).
  */
 export class ImportsService {
+  private readonly slots: UploadSlots;
+
   constructor(
     private readonly repository: ImportsRepository,
     private readonly registry: IngestRegistry,
     private readonly limits: Config['imports'],
     private readonly queue: ImportsQueue | null,
     private readonly events: EventsService,
-  ) {}
+  ) {
+    this.slots = new UploadSlots(limits.maxUploadsInFlight);
+  }
 
   /** Stores the file (every row, or nothing) and queues it. */
   async accept(upload: Upload): Promise<{ jobId: string; statusUrl: string }> {
@@ -127,22 +134,41 @@ export class ImportsService {
     const declared = Number(upload.contentLength);
     if (!gzip && Number.isFinite(declared) && declared > this.limits.maxBytes)
       throw tooLarge(`The file is larger than ${this.limits.maxBytes} bytes (IMPORT_MAX_BYTES)`);
-    if ((await this.repository.unfinishedOf(upload.owner)) >= this.limits.maxConcurrentPerKey)
+    const slot = this.slots.take(upload.owner);
+    let id: string;
+    try {
+      await this.assertOwnerMayUpload(upload.owner, slot.ownerOthers);
+      id = await this.store(upload, handler, format, gzip);
+    } finally {
+      slot.release();
+    }
+    await this.dispatch(upload.tenantId);
+    const apiKeyId = 'apiKeyId' in upload.owner ? upload.owner.apiKeyId : null;
+    return { jobId: id, statusUrl: importStatusPath({ id, apiKeyId }) };
+  }
+
+  /** 429 when the owner's imports queued or running, with its other uploads in flight, are at the limit. */
+  private async assertOwnerMayUpload(owner: ImportOwner, othersInFlight: number): Promise<void> {
+    const { maxConcurrentPerKey } = this.limits;
+    if ((await this.repository.unfinishedOf(owner)) + othersInFlight >= maxConcurrentPerKey)
       throw new AppError(
         429,
         'TOO_MANY_IMPORTS',
-        `At most ${this.limits.maxConcurrentPerKey} imports may be queued or running at once; retry when one has finished`,
+        `At most ${maxConcurrentPerKey} imports may be uploading, queued or running at once; retry when one has finished`,
       );
+  }
 
+  /** Streams the file into PostgreSQL: every row, or nothing. */
+  private async store(upload: Upload, handler: IngestHandler, format: ImportFormat, gzip: boolean): Promise<string> {
     const id = `${IMPORT_ID_PREFIX}${randomUUID()}`;
     const rows =
       format === 'csv'
         ? new CsvCopyRows(id, this.limits.maxRows, fieldPaths(handler.entrySchema))
-        : new NdjsonCopyRows(id, this.limits.maxRows);
+        : new NdjsonCopyRows(id, this.limits.maxRows, this.limits.maxRowBytes);
     const stages: Transform[] = [
       ...(gzip ? [createGunzip()] : []),
       new ByteLimit(this.limits.maxBytes),
-      ...(format === 'csv' ? [csvParser()] : []),
+      ...(format === 'csv' ? [csvParser(this.limits.maxRowBytes)] : []),
       rows,
     ];
     const job = {
@@ -162,11 +188,9 @@ export class ImportsService {
         return { columns: rows instanceof CsvCopyRows ? rows.columns : null };
       });
     } catch (error) {
-      throw uploadError(error);
+      throw csvRecordTooLarge(error, this.limits.maxRowBytes) ?? uploadError(error);
     }
-    await this.dispatch(upload.tenantId);
-    const apiKeyId = 'apiKeyId' in upload.owner ? upload.owner.apiKeyId : null;
-    return { jobId: id, statusUrl: importStatusPath({ id, apiKeyId }) };
+    return id;
   }
 
   async find(id: string): Promise<StoredImport | null> {
@@ -207,24 +231,12 @@ export class ImportsService {
    */
   async *errors(job: StoredImport, as: 'ndjson' | 'csv'): AsyncGenerator<string> {
     const columns = job.columns ? (JSON.parse(job.columns) as string[]) : null;
-    if (as === 'csv') yield `${[...(columns ?? ['line', 'key', 'entry']), 'error'].map(csvField).join(',')}\r\n`;
+    if (as === 'csv') yield spreadsheetCsv([[...(columns ?? ['line', 'key', 'entry']), 'error']]);
+    const pageText = as === 'csv' ? csvErrorsPage : ndjsonErrorsPage;
     let after = 0;
     for (;;) {
       const page = await this.repository.errorsPage(job.id, after, ERRORS_PAGE);
-      let text = '';
-      for (const row of page) {
-        if (as === 'csv') {
-          const values = columns
-            ? csvValuesOf(columns, row.body ? JSON.parse(row.body) : [])
-            : [String(row.line), row.key, row.body ?? ''];
-          text += `${[...values, row.message].map(csvField).join(',')}\r\n`;
-        } else {
-          const entry = columns ? entryFromCsv(columns, row.body ? JSON.parse(row.body) : []) : jsonOrText(row.body);
-          const error = { code: row.code, message: row.message, details: row.details ?? undefined };
-          text += `${JSON.stringify({ line: row.line, key: row.key, error, entry })}\n`;
-        }
-      }
-      if (text) yield text;
+      if (page.length) yield pageText(page, columns);
       if (page.length < ERRORS_PAGE) return;
       after = page[page.length - 1]!.n;
     }
@@ -252,6 +264,31 @@ function detached(body: Readable): Readable {
   });
   body.pipe(out);
   return out;
+}
+
+type ErrorRow = RowError & { body: string | null };
+
+/** Failed rows as CSV: the uploaded columns (or line, key and entry for an NDJSON file), then the error. */
+function csvErrorsPage(page: ErrorRow[], columns: string[] | null): string {
+  return spreadsheetCsv(
+    page.map((row) => [
+      ...(columns
+        ? csvValuesOf(columns, row.body ? JSON.parse(row.body) : [])
+        : [String(row.line), row.key, row.body ?? '']),
+      row.message,
+    ]),
+  );
+}
+
+/** Failed rows as NDJSON, their text as it was sent. */
+function ndjsonErrorsPage(page: ErrorRow[], columns: string[] | null): string {
+  let text = '';
+  for (const row of page) {
+    const entry = columns ? entryFromCsv(columns, row.body ? JSON.parse(row.body) : []) : jsonOrText(row.body);
+    const error = { code: row.code, message: row.message, details: row.details ?? undefined };
+    text += `${JSON.stringify({ line: row.line, key: row.key, error, entry })}\n`;
+  }
+  return text;
 }
 
 function jsonOrText(body: string | null): unknown {

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { cursorColumn, type Database } from '@wms/platform';
+import { cursorColumn, routedRead, type Database } from '@wms/platform';
 import { dateSql, isoSql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { AsnStatus } from './asn.schemas.js';
@@ -34,6 +34,7 @@ export interface LockedAsn {
   id: string;
   asnNo: string;
   warehouseId: string;
+  warehouseCode: string;
   status: AsnStatus;
   lines: {
     id: string;
@@ -124,13 +125,13 @@ export class AsnRepository {
     return new Map(rows.map((row) => [row.referenceNo, row.asnNo]));
   }
 
+  /** The ASN inquiry's read, on a read replica when routed. */
   async findDocument(tenantId: string, asnNo: string): Promise<Record<string, unknown> | null> {
-    const rows = await this.db.sequelize.query<Record<string, unknown>>(
-      `${ASN_DOCUMENT} WHERE a.tenant_id = $1 AND a.asn_no = $2`,
-      {
+    const rows = await routedRead(this.db, (from) =>
+      from.sequelize.query<Record<string, unknown>>(`${ASN_DOCUMENT} WHERE a.tenant_id = $1 AND a.asn_no = $2`, {
         bind: [tenantId, asnNo],
         type: QueryTypes.SELECT,
-      },
+      }),
     );
     return rows[0] ?? null;
   }
@@ -139,6 +140,7 @@ export class AsnRepository {
   async lockForReceipt(tenantId: string, asnNo: string, transaction: Transaction): Promise<LockedAsn | null> {
     const rows = await this.db.sequelize.query<LockedAsn>(
       `SELECT a.id, a.asn_no AS "asnNo", a.warehouse_id AS "warehouseId", a.status,
+         (SELECT w.code FROM warehouses w WHERE w.id = a.warehouse_id) AS "warehouseCode",
          (SELECT json_agg(json_build_object(
              'id', l.id, 'lineNo', l.line_no, 'itemId', l.item_id, 'sku', i.sku, 'uomCode', l.uom_code,
              'expectedQty', l.expected_qty::float8, 'receivedQty', l.received_qty::float8,
@@ -188,8 +190,9 @@ export class AsnRepository {
     tenantId: string,
     query: ListQuery<AsnStatus>,
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
-    return this.db.sequelize.query(
-      `SELECT ${ASN_HEADER},
+    return routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT ${ASN_HEADER},
          ${cursorColumn('a.updated_at', 'a.id')}
        FROM asns a JOIN warehouses w ON w.id = a.warehouse_id JOIN partners p ON p.id = a.supplier_id
        WHERE a.tenant_id = $1
@@ -198,17 +201,18 @@ export class AsnRepository {
          AND ($4::timestamptz IS NULL OR (a.updated_at, a.id) > ($4::timestamptz, $5::uuid))
        ORDER BY a.updated_at, a.id
        LIMIT $6`,
-      {
-        bind: [
-          tenantId,
-          query.updatedSince ?? null,
-          query.status ?? null,
-          query.cursor?.updatedAt ?? null,
-          query.cursor?.id ?? null,
-          query.limit + 1,
-        ],
-        type: QueryTypes.SELECT,
-      },
+        {
+          bind: [
+            tenantId,
+            query.updatedSince ?? null,
+            query.status ?? null,
+            query.cursor?.updatedAt ?? null,
+            query.cursor?.id ?? null,
+            query.limit + 1,
+          ],
+          type: QueryTypes.SELECT,
+        },
+      ),
     );
   }
 }

@@ -114,6 +114,30 @@ export class GrnService {
   }
 
   /**
+   * Receives every line of the ASN still short of what it expects, in full, into its warehouse's receiving
+   * location, by one GRN (what a sandbox simulation of `asn.received` does). An ASN with nothing left to
+   * receive is 409 NOTHING_TO_RECEIVE.
+   */
+  async receiveOpenLines(context: WriteContext, asnNo: string): Promise<Record<string, unknown>> {
+    const asn = await this.asns.lockForReceipt(context.tenantId, asnNo, context.transaction);
+    if (!asn) throw AppError.notFound(`ASN ${asnNo} not found`);
+    const open = asn.lines.filter((line) => line.receivedQty < line.expectedQty);
+    if (asn.status === 'completed' || !open.length)
+      throw AppError.conflict('NOTHING_TO_RECEIVE', `ASN ${asnNo} has nothing left to receive`);
+    return this.receive(context, {
+      warehouseCode: asn.warehouseCode,
+      asnNo: asn.asnNo,
+      lines: open.map((line) => ({
+        asnLineNo: line.lineNo,
+        sku: line.sku,
+        uomCode: line.uomCode,
+        qty: Number((line.expectedQty - line.receivedQty).toFixed(4)),
+        locationCode: RECEIVING_LOCATION,
+      })),
+    });
+  }
+
+  /**
    * The ASN transition of a receipt and its events seam: `asn.received` always, `asn.completed` when
    * this receipt completed the ASN.
    */

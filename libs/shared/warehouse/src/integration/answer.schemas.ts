@@ -21,6 +21,7 @@ const ERROR_CODES: [number, string, string][] = [
     'guard answers, in the shape { statusCode, message, error, requestId }',
   ],
   [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
+  [403, 'NOT_A_SANDBOX', 'a simulation asked in a tenant that is not a sandbox'],
   [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
   [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
   [409, 'IDEMPOTENCY_KEY_MISMATCH', 'the Idempotency-Key was used with a different method, path or body'],
@@ -30,6 +31,10 @@ const ERROR_CODES: [number, string, string][] = [
     'an ASN or order with this referenceNo exists in the tenant; the message names its number',
   ],
   [409, 'INVALID_STATE', "the document's state does not allow the operation; the message names the state"],
+  [409, 'INSUFFICIENT_STOCK', 'a simulated shipment: the stock does not cover every line of the order'],
+  [409, 'NOTHING_TO_RECEIVE', 'a simulated receipt: every line of the ASN is received'],
+  [409, 'NO_VARIANCE', 'a simulated count: the counted quantity is what is on hand'],
+  [409, 'BELOW_ALLOCATED', 'a stock change would leave on hand below what orders reserve'],
   [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB'],
   [429, 'RATE_LIMITED', "guard answer: over the key's rateLimitPerMinute (Retry-After header)"],
 ];

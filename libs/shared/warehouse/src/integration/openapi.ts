@@ -8,7 +8,7 @@ import { ANSWER_SCHEMAS, INTEGRATION_ERROR_CODES } from './answer.schemas.js';
 export interface IntegrationRoute extends DocumentedRoute {
   method: 'get' | 'post' | 'delete';
   scope: 'read' | 'write';
-  tag: 'master data' | 'documents' | 'stock' | 'events' | 'jobs' | 'imports';
+  tag: 'master data' | 'documents' | 'stock' | 'events' | 'jobs' | 'imports' | 'sandbox';
 }
 
 const SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { ApiKeyAuthorization: [] }];
@@ -54,6 +54,7 @@ export function buildOpenApiDocument(
       { name: 'events', description: 'the reconciliation feed of the events webhooks deliver' },
       { name: 'jobs', description: 'bulk jobs the ingest worker runs' },
       { name: 'imports', description: 'file imports (NDJSON or CSV), written by the ingest workers chunk by chunk' },
+      { name: 'sandbox', description: 'simulations of warehouse work, for the keys of sandbox tenants' },
     ],
     routes,
     extrasOf: (route) => ({

@@ -1,4 +1,4 @@
-import { PreparedStatement, type Database } from '@wms/platform';
+import { PreparedStatement, routedRead, type Database } from '@wms/platform';
 import { dateSql } from './fields.js';
 
 /**
@@ -38,7 +38,7 @@ export interface StockInquiryRow {
   item: string | null;
 }
 
-/** The stock inquiry's read: one prepared statement, outside any transaction. */
+/** The stock inquiry's read: one prepared statement, outside any transaction, on a read replica when routed. */
 export class StockInquiryRepository {
   constructor(private readonly db: Database) {}
 
@@ -46,12 +46,9 @@ export class StockInquiryRepository {
     tenantId: string,
     query: { sku: string; warehouseCode?: string; lotNo?: string },
   ): Promise<StockInquiryRow> {
-    const [row] = await inquiryStatement.rows(this.db.sequelize, [
-      tenantId,
-      query.sku,
-      query.warehouseCode ?? null,
-      query.lotNo ?? null,
-    ]);
+    const [row] = await routedRead(this.db, (from) =>
+      inquiryStatement.rows(from.sequelize, [tenantId, query.sku, query.warehouseCode ?? null, query.lotNo ?? null]),
+    );
     return row!;
   }
 }

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { PreparedStatement, cursorColumn, type Database } from '@wms/platform';
+import { PreparedStatement, cursorColumn, routedRead, type Database } from '@wms/platform';
 import { dateSql, isoSql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { OrderStatus } from './order.schemas.js';
@@ -126,7 +126,7 @@ export class OrdersRepository {
       });
       return rows[0]?.document ?? null;
     }
-    const [row] = await orderInquiry.rows(this.db.sequelize, [tenantId, orderNo]);
+    const [row] = await routedRead(this.db, (from) => orderInquiry.rows(from.sequelize, [tenantId, orderNo]));
     return row?.document ?? null;
   }
 
@@ -168,8 +168,9 @@ export class OrdersRepository {
     tenantId: string,
     query: ListQuery<OrderStatus>,
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
-    return this.db.sequelize.query(
-      `SELECT ${ORDER_HEADER},
+    return routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT ${ORDER_HEADER},
          ${cursorColumn('o.updated_at', 'o.id')}
        ${ORDER_FROM}
        WHERE o.tenant_id = $1
@@ -178,17 +179,18 @@ export class OrdersRepository {
          AND ($4::timestamptz IS NULL OR (o.updated_at, o.id) > ($4::timestamptz, $5::uuid))
        ORDER BY o.updated_at, o.id
        LIMIT $6`,
-      {
-        bind: [
-          tenantId,
-          query.updatedSince ?? null,
-          query.status ?? null,
-          query.cursor?.updatedAt ?? null,
-          query.cursor?.id ?? null,
-          query.limit + 1,
-        ],
-        type: QueryTypes.SELECT,
-      },
+        {
+          bind: [
+            tenantId,
+            query.updatedSince ?? null,
+            query.status ?? null,
+            query.cursor?.updatedAt ?? null,
+            query.cursor?.id ?? null,
+            query.limit + 1,
+          ],
+          type: QueryTypes.SELECT,
+        },
+      ),
     );
   }
 }

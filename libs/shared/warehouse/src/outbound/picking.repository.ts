@@ -96,6 +96,16 @@ export class PickingRepository {
     );
   }
 
+  /** The order's open tasks, in the order the order inquiry lists them. */
+  async openTaskIds(orderId: string, transaction: Transaction): Promise<string[]> {
+    const rows = await this.db.sequelize.query<{ id: string }>(
+      `SELECT t.id FROM pick_tasks t JOIN sales_order_lines l ON l.id = t.order_line_id
+        WHERE t.order_id = $1 AND t.status = 'open' ORDER BY l.line_no, t.id`,
+      { bind: [orderId], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.map((row) => row.id);
+  }
+
   async openTaskCount(orderId: string, transaction: Transaction): Promise<number> {
     const rows = await this.db.sequelize.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM pick_tasks WHERE order_id = $1 AND status = 'open'",

@@ -53,6 +53,17 @@ export class PickingService {
     return { orderNo: order.orderNo, pickTasks: pickTasks.length };
   }
 
+  /** Confirms every open task of a released order in full, as a picker would; the order ends `picked`. */
+  async pickAll(context: WriteContext, orderNo: string): Promise<ConfirmedPick[]> {
+    const order = await this.orders.lockByNumber(context.tenantId, orderNo, context.transaction);
+    requireState(order, ['released'], 'picked');
+    const confirmed: ConfirmedPick[] = [];
+    for (const taskId of await this.repository.openTaskIds(order.id, context.transaction)) {
+      confirmed.push(await this.confirm(context, taskId, {}));
+    }
+    return confirmed;
+  }
+
   async confirm({ tenantId, transaction }: WriteContext, taskId: string, body: unknown): Promise<ConfirmedPick> {
     const input = validate(confirmPickSchema, body ?? {});
     const orderId = isUuid(taskId) ? await this.repository.orderOf(tenantId, taskId, transaction) : null;

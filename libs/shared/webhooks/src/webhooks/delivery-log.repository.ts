@@ -1,5 +1,5 @@
 import type { Database } from '@wms/platform';
-import { cursorColumn, toPage, type CursorPosition, type ListPage } from '@wms/platform';
+import { cursorColumn, routedRead, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook.types.js';
 
 export interface DeliveryLogQuery {
@@ -10,7 +10,10 @@ export interface DeliveryLogQuery {
   cursor?: CursorPosition;
 }
 
-/** What an admin screen reads about a subscription's deliveries: the log, newest first, and each one's attempts. */
+/**
+ * What an admin screen reads about a subscription's deliveries: the log, newest first, and each one's attempts
+ * (on a read replica when routed).
+ */
 export class DeliveryLogRepository {
   constructor(private readonly db: Database) {}
 
@@ -19,8 +22,9 @@ export class DeliveryLogRepository {
     if (query.status) conditions.push('d.status = :status');
     if (query.event) conditions.push('d.event = :event');
     if (query.cursor) conditions.push('(d.created_at, d.id) < (:cursorAt::timestamptz, :cursorId::uuid)');
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT d.id, d.event_id AS "eventId", d.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
+    const [rows] = (await routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT d.id, d.event_id AS "eventId", d.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
               d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
               d.updated_at AS "updatedAt",
               ${cursorColumn('d.created_at', 'd.id')}
@@ -28,31 +32,34 @@ export class DeliveryLogRepository {
         WHERE ${conditions.join(' AND ')}
         ORDER BY d.created_at DESC, d.id DESC
         LIMIT :limit`,
-      {
-        replacements: {
-          subscriptionId,
-          status: query.status ?? null,
-          event: query.event ?? null,
-          cursorAt: query.cursor?.updatedAt ?? null,
-          cursorId: query.cursor?.id ?? null,
-          limit: query.limit + 1,
+        {
+          replacements: {
+            subscriptionId,
+            status: query.status ?? null,
+            event: query.event ?? null,
+            cursorAt: query.cursor?.updatedAt ?? null,
+            cursorId: query.cursor?.id ?? null,
+            limit: query.limit + 1,
+          },
         },
-      },
+      ),
     )) as [Array<WebhookDelivery & { cursor: CursorPosition }>, unknown];
     return toPage(rows, query.limit);
   }
 
   /** The delivery's attempts over every run, newest first; empty when the delivery is not this subscription's. */
   async attempts(subscriptionId: string, deliveryId: string, limit: number): Promise<DeliveryAttempt[]> {
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT a.id::text AS id, a.generation AS run, a.status_code AS "statusCode", a.latency_ms AS "latencyMs",
+    const [rows] = (await routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT a.id::text AS id, a.generation AS run, a.status_code AS "statusCode", a.latency_ms AS "latencyMs",
               a.error, a.response_body AS "responseBody", a.retry_after_ms AS "retryAfterMs",
               a.created_at AS "createdAt"
          FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
         WHERE d.id = :deliveryId AND d.subscription_id = :subscriptionId
         ORDER BY a.id DESC
         LIMIT :limit`,
-      { replacements: { subscriptionId, deliveryId, limit } },
+        { replacements: { subscriptionId, deliveryId, limit } },
+      ),
     )) as [DeliveryAttempt[], unknown];
     return rows;
   }

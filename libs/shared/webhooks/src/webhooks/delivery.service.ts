@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Config } from '@wms/platform';
 import { childTraceparent } from '@wms/platform';
 import type { Database } from '@wms/platform';
+import { TenantsService } from '@wms/identity';
 import { deliveryJobId } from './webhook-delivery.contract.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
@@ -72,6 +73,8 @@ export class WebhookDeliveryService {
   private readonly signingKeys = new Map<string, KeyObject>();
   /** The HTTP client of every attempt, made once (its agents keep subscribers' connections alive). */
   private readonly sender: WebhookSender;
+  /** Whether an event's tenant is a sandbox (its bodies say so); the flag is kept once read. */
+  private readonly tenants: Pick<TenantsService, 'isSandbox'>;
 
   constructor(
     db: Database,
@@ -82,6 +85,7 @@ export class WebhookDeliveryService {
     private readonly gate?: Pick<SubscriberGate, 'heldBack' | 'paced'>,
   ) {
     this.repository = new DeliveryRepository(db);
+    this.tenants = new TenantsService(db);
     this.sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls });
   }
 
@@ -109,6 +113,7 @@ export class WebhookDeliveryService {
     }
     const refusal = this.refuseAddress(work.url);
     if (refusal) return { ...(await this.failWithoutAttempt(work, refusal)), about };
+    const sandbox = await this.fromSandbox(work);
     const heldMs = (await this.gate?.heldBack(work)) ?? 0;
     if (heldMs > 0) return { kind: 'deferred', delayMs: heldMs };
     const turn = await run.turn?.();
@@ -131,6 +136,7 @@ export class WebhookDeliveryService {
       event: work.event,
       timestamp: work.occurredAt.toISOString(),
       sequence: work.sequence,
+      ...(sandbox && { sandbox: true }),
       data: work.data,
     });
     const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
@@ -150,6 +156,12 @@ export class WebhookDeliveryService {
     if (pace && 'answered' in pace) await pace.answered().catch(() => undefined);
     const latencyMs = performance.now() - started;
     return { ...(await this.settle(work, run, latencyMs, result, failure)), latencyMs, about };
+  }
+
+  /** An event of a sandbox tenant says so at the top of its body; the tenant is the one its data names. */
+  private async fromSandbox(work: DeliveryWork): Promise<boolean> {
+    const tenantId = work.data.tenantId;
+    return typeof tenantId === 'string' && this.tenants.isSandbox(tenantId);
   }
 
   private signingKey(sealed: string): KeyObject {

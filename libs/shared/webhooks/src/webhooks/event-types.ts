@@ -13,6 +13,8 @@ export interface EventTypeDescription {
   sequenceOf: string;
   /** JSON Schema (2020-12) of the event's `data`. */
   dataSchema: JsonSchema;
+  /** JSON Schema of the whole body a subscriber receives (and the events feed lists): `data` inside its envelope. */
+  bodySchema: JsonSchema;
 }
 
 const SEQUENCE_OF: Record<EventName, string> = {
@@ -33,14 +35,46 @@ const subscribable = new Set<string>(subscribableEventNames);
 
 /** Every event the service sends, generated from the definitions the outbox checks events against. */
 export function eventTypeCatalogue(): EventTypeDescription[] {
-  return (Object.keys(eventCatalogue) as EventName[]).map((name) => ({
-    name,
-    description: eventCatalogue[name].description,
-    subscribable: subscribable.has(name),
-    includedInWildcard: subscribable.has(name) && name !== 'webhook.disabled',
-    sequenceOf: SEQUENCE_OF[name],
-    dataSchema: joiToJsonSchema(eventCatalogue[name].data),
-  }));
+  return (Object.keys(eventCatalogue) as EventName[]).map((name) => {
+    const dataSchema = joiToJsonSchema(eventCatalogue[name].data);
+    return {
+      name,
+      description: eventCatalogue[name].description,
+      subscribable: subscribable.has(name),
+      includedInWildcard: subscribable.has(name) && name !== 'webhook.disabled',
+      sequenceOf: SEQUENCE_OF[name],
+      dataSchema,
+      bodySchema: bodySchemaOf(name, SEQUENCE_OF[name], dataSchema),
+    };
+  });
+}
+
+/** The body of one event as it is sent: `{ id, event, timestamp, sequence, sandbox?, data }`. */
+function bodySchemaOf(name: EventName, sequenceOf: string, dataSchema: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    required: ['id', 'event', 'timestamp', 'sequence', 'data'],
+    properties: {
+      id: { type: 'string', format: 'uuid', description: 'event id, equal to webhook-id' },
+      event: { const: name },
+      timestamp: { type: 'string', format: 'date-time', description: 'when the event occurred' },
+      sequence: {
+        type: ['integer', 'null'],
+        description:
+          `grows by one with each event of ${sequenceOf}: an event whose sequence is not above ` +
+          'the last one applied for that document is stale and can be dropped (null only for events ' +
+          'written before sequences existed). A subscription with `ordered: true` receives one ' +
+          'document’s events one at a time, in this order.',
+      },
+      sandbox: {
+        const: true,
+        description:
+          'present (true) only on events of a sandbox tenant, whose operations may be simulations; ' +
+          'absent on every other event',
+      },
+      data: dataSchema,
+    },
+  };
 }
 
 const signatureHeaders = [
@@ -71,7 +105,7 @@ const signatureHeaders = [
 
 /**
  * OpenAPI 3.1's top-level `webhooks`: one POST per event, as the service sends it (Standard Webhooks
- * headers, body `{ id, event, timestamp, sequence, data }`). Any 2xx counts as delivered; 410 disables the subscription.
+ * headers, body `{ id, event, timestamp, sequence, sandbox?, data }`). Any 2xx counts as delivered; 410 disables the subscription.
  */
 export function webhooksOpenApi(): Record<string, unknown> {
   return Object.fromEntries(
@@ -87,24 +121,7 @@ export function webhooksOpenApi(): Record<string, unknown> {
             required: true,
             content: {
               'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['id', 'event', 'timestamp', 'sequence', 'data'],
-                  properties: {
-                    id: { type: 'string', format: 'uuid', description: 'event id, equal to webhook-id' },
-                    event: { const: type.name },
-                    timestamp: { type: 'string', format: 'date-time', description: 'when the event occurred' },
-                    sequence: {
-                      type: ['integer', 'null'],
-                      description:
-                        `grows by one with each event of ${type.sequenceOf}: an event whose sequence is not above ` +
-                        'the last one applied for that document is stale and can be dropped (null only for events ' +
-                        'written before sequences existed). A subscription with `ordered: true` receives one ' +
-                        'document’s events one at a time, in this order.',
-                    },
-                    data: type.dataSchema,
-                  },
-                },
+                schema: type.bodySchema,
               },
             },
           },

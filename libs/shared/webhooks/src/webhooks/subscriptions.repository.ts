@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { cursorColumn, toArrayLiteral } from '@wms/platform';
+import { cursorColumn, routedRead, toArrayLiteral } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import type { EventName } from '@wms/events';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
@@ -55,6 +55,27 @@ export class SubscriptionsRepository {
   }
 
   /**
+   * How many subscriptions an event of `tenantId` fans out to at most: the tenant's own and the cross-tenant
+   * ones; for `tenantId` null (a cross-tenant subscription, which every tenant's events reach), the
+   * cross-tenant ones and the most any one tenant has. Serialised with every other create by a transaction
+   * advisory lock, so two creates at once cannot both pass the count.
+   */
+  async countReachingLocked(tenantId: string | null, transaction: Transaction): Promise<number> {
+    await this.db.sequelize.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_subscriptions.create'))`, {
+      transaction,
+    });
+    const [rows] = (await this.db.sequelize.query(
+      tenantId
+        ? `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE tenant_id = :tenantId OR tenant_id IS NULL`
+        : `SELECT (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id IS NULL)::int
+                + COALESCE((SELECT max(n) FROM (SELECT count(*) AS n FROM webhook_subscriptions
+                                                 WHERE tenant_id IS NOT NULL GROUP BY tenant_id) AS per_tenant), 0)::int AS n`,
+      { replacements: { tenantId }, transaction },
+    )) as [Array<{ n: number }>, unknown];
+    return rows[0]!.n;
+  }
+
+  /**
    * `tenantId` undefined = every subscription; null = cross-tenant subscriptions only. Oldest first, `limit`
    * a page after `cursor` (the previous page's last subscription); no limit reads them all.
    */
@@ -67,21 +88,23 @@ export class SubscriptionsRepository {
     if (filter.tenantId === null) conditions.push('tenant_id IS NULL');
     else if (filter.tenantId !== undefined) conditions.push('tenant_id = :tenantId');
     if (filter.cursor) conditions.push('(created_at, id) > (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid))');
-    const [rows] = (await this.db.sequelize.query(
-      `SELECT ${SUBSCRIPTION_COLUMNS},
+    const [rows] = (await routedRead(this.db, (from) =>
+      from.sequelize.query(
+        `SELECT ${SUBSCRIPTION_COLUMNS},
               ${cursorColumn('created_at', 'id')}
          FROM webhook_subscriptions
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY created_at, id
         ${filter.limit === undefined ? '' : 'LIMIT :limit'}`,
-      {
-        replacements: {
-          tenantId: filter.tenantId ?? null,
-          cursorAt: filter.cursor?.updatedAt ?? null,
-          cursorId: filter.cursor?.id ?? null,
-          limit: filter.limit ?? null,
+        {
+          replacements: {
+            tenantId: filter.tenantId ?? null,
+            cursorAt: filter.cursor?.updatedAt ?? null,
+            cursorId: filter.cursor?.id ?? null,
+            limit: filter.limit ?? null,
+          },
         },
-      },
+      ),
     )) as [Array<WebhookSubscription & { cursor: CursorPosition }>, unknown];
     return rows;
   }

@@ -56,6 +56,7 @@ export class WebhooksService {
   private readonly deliveryLog: DeliveryLogRepository;
   readonly secrets: SecretBox;
   private readonly urlPolicy: UrlPolicy;
+  private readonly maxPerTenant: number;
 
   constructor(
     private readonly db: Database,
@@ -67,6 +68,7 @@ export class WebhooksService {
     this.deliveryLog = new DeliveryLogRepository(db);
     this.secrets = SecretBox.fromConfig(config);
     this.urlPolicy = { allowPrivate: config.webhook.allowPrivateUrls, requireHttps: config.nodeEnv === 'production' };
+    this.maxPerTenant = config.webhook.maxSubscriptionsPerTenant;
   }
 
   /**
@@ -82,6 +84,7 @@ export class WebhooksService {
     const url = await assertDeliverableUrl(input.url, this.urlPolicy);
     const secret = generateWebhookSecret();
     const record = await this.db.sequelize.transaction(async (transaction) => {
+      await this.assertBelowLimit(tenantId, transaction);
       const created = await this.repository.insert(
         {
           tenantId,
@@ -214,12 +217,20 @@ export class WebhooksService {
 
   /**
    * Tries a filter on the latest events (of `tenantId`, already scoped by the caller; null = every tenant's),
-   * as the fan-out would: how many of them the filter lets through, and which.
+   * as the fan-out would: how many of them the filter lets through, and which. `readable` bounds the event types
+   * tried when the body names none (or `*`): those the caller may read (null = every one).
    */
-  async filterTest(body: unknown, tenantId: string | null): Promise<FilterTestResult> {
+  async filterTest(
+    body: unknown,
+    tenantId: string | null,
+    readable: string[] | null = null,
+  ): Promise<FilterTestResult> {
     const input = validate<{ filter: EventFilter; events?: string[]; limit: number }>(filterTestSchema, body);
     const test = compileFilter(input.filter);
-    const events = input.events && !input.events.includes('*') ? input.events : null;
+    const events =
+      input.events && !input.events.includes('*')
+        ? input.events
+        : (readable?.filter((name) => name !== 'webhook.disabled') ?? null);
     const rows = await this.repository.latestEvents({ tenantId, events, limit: input.limit });
     const tested = rows.map((row) => ({
       id: row.id,
@@ -248,6 +259,21 @@ export class WebhooksService {
         changes,
       },
       transaction,
+    );
+  }
+
+  /**
+   * 409 SUBSCRIPTION_LIMIT when an event of the tenant would fan out to WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT
+   * subscriptions already (see SubscriptionsRepository.countReachingLocked).
+   */
+  private async assertBelowLimit(tenantId: string | null, transaction: Transaction): Promise<void> {
+    const limit = this.maxPerTenant;
+    if ((await this.repository.countReachingLocked(tenantId, transaction)) < limit) return;
+    throw AppError.conflict(
+      'SUBSCRIPTION_LIMIT',
+      tenantId
+        ? `The tenant has ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`
+        : `A tenant would have more than ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`,
     );
   }
 

@@ -24,6 +24,8 @@ import { webhookFilters } from './0045-webhook-filters.js';
 import { webhookRateOrder } from './0046-webhook-rate-order.js';
 import { deliveryEventType } from './0037-delivery-event-type.js';
 import { importTenantTurns } from './0047-import-tenant-turns.js';
+import { sandboxTenants } from './0050-sandbox-tenants.js';
+import { keyOutcomes } from './0051-key-outcomes.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -52,4 +54,6 @@ export const migrations: Migration[] = [
   webhookRateOrder,
   deliveryEventType,
   importTenantTurns,
+  sandboxTenants,
+  keyOutcomes,
 ];

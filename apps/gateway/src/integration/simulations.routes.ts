@@ -1,0 +1,41 @@
+import './request.types.js';
+import { Router, type RequestHandler } from 'express';
+import { AppError, unitOfWork, type Runtime } from '@wms/platform';
+import { successEnvelope } from '@wms/warehouse';
+import type { Services } from '../services.js';
+import { bodyTenant, keyTenant } from './key-tenant.js';
+import { jsonBody, mount } from './scope.js';
+import { INTEGRATION_ROUTES } from './route-table.js';
+
+/**
+ * POST /simulations: a sandbox tenant's key runs real warehouse operations (SimulationsService). The tenant is
+ * checked before the Idempotency-Key is claimed, so a refusal is never stored as an answer; the run, its audit
+ * entry and the stored answer share one transaction, so a simulation that cannot run leaves nothing behind.
+ */
+export function simulationRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
+  const router = Router();
+  const route = INTEGRATION_ROUTES.simulations;
+  const sandboxOnly: RequestHandler = async (req, _res, next) => {
+    const tenantId = await keyTenant(req, services, bodyTenant(req.body));
+    if (!(await services.tenants.isSandbox(tenantId))) {
+      throw AppError.forbidden(
+        'Simulations run in sandbox tenants only; this tenant is not a sandbox',
+        'NOT_A_SANDBOX',
+      );
+    }
+    next();
+  };
+  mount(router, route, ...jsonBody, sandboxOnly, idempotency, async (req, res) => {
+    const tenantId = await keyTenant(req, services, bodyTenant(req.body));
+    const { tenantId: _named, ...body } = (req.body ?? {}) as Record<string, unknown>;
+    const answer = await unitOfWork(runtime.db, async (transaction) => {
+      const result = await services.simulations.run({ tenantId, transaction }, body, { apiKeyId: req.apiKey!.id });
+      const envelope = successEnvelope(result, req.requestId);
+      await req.idempotency?.storeInTransaction(202, envelope, transaction);
+      return envelope;
+    });
+    req.idempotency?.markStored();
+    res.status(202).json(answer);
+  });
+  return router;
+}

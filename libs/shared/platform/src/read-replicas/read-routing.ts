@@ -1,0 +1,107 @@
+import type { Config } from '../config/index.js';
+import { createSequelize, type Database } from '../db/index.js';
+import type { Logger } from '../logging/index.js';
+import type { RedisClient } from '../redis/index.js';
+import { openCallerWrites, type CallerWrites } from './caller-writes.js';
+import { DEFAULT_CHECK, ReadReplicas, type ReadChoice, type ReadReplicaSettings } from './read-replicas.js';
+import { runWithReadRoute, type ReadRoute } from './routed-read.js';
+/** A replica that does not accept a connection in this time is treated as down (the read goes to the primary). */
+const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
+
+/**
+ * Read-your-writes per caller over read replicas. After a caller's write, `afterWrite` stores the primary's
+ * WAL position for it; the reads of a later request of that caller go to a replica that has replayed that
+ * position (waiting up to READ_REPLICA_MAX_WAIT_MS for one), else to the primary. A caller with no recent
+ * write reads any replica in rotation.
+ */
+export class ReadRouting {
+  constructor(
+    readonly replicas: ReadReplicas,
+    private readonly writes: CallerWrites,
+  ) {}
+
+  get primary(): Database {
+    return this.replicas.primary;
+  }
+
+  /**
+   * Runs `next` (the rest of a read request) with its routed reads going where its caller may read. The
+   * caller is asked for at the first routed read, once the guards have named it (null: no caller, any
+   * replica); every routed read of the request then uses the same database.
+   */
+  runReads<T>(callerOf: () => string | null, next: () => T): T {
+    let choice: Promise<ReadChoice> | undefined;
+    const route: ReadRoute = {
+      choose: (primary) => {
+        // Another database than the one these replicas follow (never in a gateway, which has one).
+        if (primary !== this.primary) return Promise.resolve(null);
+        choice ??= this.choose(callerOf());
+        return choice;
+      },
+      leaveOut: (replica, error) => this.replicas.leaveOut(replica, error),
+    };
+    return runWithReadRoute(route, next);
+  }
+
+  /** Stores the primary's current WAL position as the caller's last write; call after the write committed. */
+  afterWrite(caller: string): Promise<void> {
+    return this.writes.afterWrite(caller);
+  }
+
+  close(): Promise<void> {
+    return this.replicas.close();
+  }
+
+  private async choose(caller: string | null): Promise<ReadChoice> {
+    // With no replica in rotation, Redis need not be asked.
+    if (this.replicas.inRotation === 0) return this.replicas.choose(null);
+    let after: bigint | null = null;
+    if (caller !== null) {
+      try {
+        after = await this.writes.lastWrite(caller);
+      } catch {
+        // Not knowing the caller's last write, only the primary is sure to show it.
+        return { db: this.primary, pool: 'primary', reason: 'write_unknown' };
+      }
+    }
+    return this.replicas.choose(after);
+  }
+}
+
+/** `host:port` of a database URL: names a replica in metrics and logs without its credentials. */
+export function replicaName(url: string): string {
+  const { hostname, port } = new URL(url);
+  return `${hostname}:${port || '5432'}`;
+}
+
+/**
+ * The read routing of a gateway over `config.readReplicas`; null when no replica is configured (every read
+ * on the primary). Its replicas take reads from their first passed check on (a moment after this returns);
+ * its pools and checks stop with `close`.
+ */
+export function openReadRouting(
+  parts: { config: Config; db: Database; redis: RedisClient; logger: Logger },
+  settings: Partial<ReadReplicaSettings> = {},
+): ReadRouting | null {
+  const { config, db, logger } = parts;
+  const writes = openCallerWrites(parts);
+  if (!writes) return null;
+  const { urls, maxWaitMs, maxLagSeconds } = config.readReplicas;
+  const replicas = new ReadReplicas(
+    db,
+    urls.map((url) => ({
+      name: replicaName(url),
+      db: {
+        sequelize: createSequelize(
+          { databaseUrl: url, databasePoolMax: config.databasePoolMax },
+          { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS },
+        ),
+      },
+    })),
+    { ...DEFAULT_CHECK, maxWaitMs, maxLagSeconds, ...settings },
+    logger,
+  );
+  const routing = new ReadRouting(replicas, writes);
+  replicas.start();
+  return routing;
+}

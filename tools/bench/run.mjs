@@ -3,6 +3,7 @@
 // prints their figures. Loopback only; every load is bounded in requests and time. The soak and the data
 // volume (minutes long each) run only when named: `npm run bench:soak`, `npm run bench:data`.
 import { readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -18,7 +19,12 @@ const files = readdirSync(here)
 
 let failed = false;
 for (const file of files) {
-  console.log(`\n=== ${file.replace('.bench.mjs', '')} ===`);
+  // The machine's load beside each bench's figures: other work on the cores moves them.
+  console.log(
+    `\n=== ${file.replace('.bench.mjs', '')} === (load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')})`,
+  );
   try {
     const bench = await import(pathToFileURL(join(here, file)).href);
     await bench.default();

@@ -150,6 +150,7 @@ export default async function webhooksBench() {
         `half filtered ${median(filtered).toFixed(0)} (${filtered.map((rate) => rate.toFixed(0)).join(', ')}): ` +
         `${(ratio * 100).toFixed(1)} % of unfiltered${ratio < 0.9 ? ' — MORE THAN 10 % SLOWER' : ''}`,
     );
+    await senderCase(receiver, bench.config.webhook.concurrency);
     console.log(`peak RSS: receiver ${peakRssMb(receiver.pid).toFixed(0)} MB; worker log: ${logFile}`);
   } finally {
     await worker?.stop();
@@ -163,6 +164,50 @@ export default async function webhooksBench() {
 }
 
 const wallNow = () => performance.timeOrigin + performance.now();
+
+/** Deliveries per side and round of the HTTP client case. */
+const SENDER_DELIVERIES = Number(process.env.BENCH_WEBHOOK_SENDER_DELIVERIES ?? 3_000);
+
+/**
+ * 5. The worker's HTTP client alone (processes/sender.mjs): `got` as the worker builds it against a plain
+ * `node:http` client of the same contract, the same deliveries to the same receiver, in alternating rounds:
+ * the client's CPU ms per delivery and deliveries/s.
+ */
+async function senderCase(receiver, concurrency) {
+  const sender = await startHelper('sender');
+  try {
+    const url = `${receiver.ready.url}/sender`;
+    const side = (client) => sender.call({ cmd: 'run', client, url, count: SENDER_DELIVERIES, concurrency });
+    await side('got');
+    await side('node');
+    const rounds = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const [first, second] = round % 2 === 0 ? ['got', 'node'] : ['node', 'got'];
+      const results = { [first]: await side(first), [second]: await side(second) };
+      rounds.push(results);
+    }
+    const spread = (values, digits) =>
+      `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
+    const of = (client, field) => rounds.map((round) => round[client][field]);
+    console.log(
+      `the worker's HTTP client alone, ${SENDER_DELIVERIES} deliveries per side and round, ${concurrency} at a time, ${rounds.length} rounds, median (min–max):`,
+    );
+    console.log(
+      `  got (built once): ${spread(of('got', 'cpuMsPerDelivery'), 3)} CPU ms per delivery, ${spread(of('got', 'perSecond'), 0)}/s`,
+    );
+    console.log(
+      `  node:http: ${spread(of('node', 'cpuMsPerDelivery'), 3)} CPU ms per delivery, ${spread(of('node', 'perSecond'), 0)}/s`,
+    );
+    console.log(
+      `  ratio of CPU per delivery got / node:http: ${spread(
+        rounds.map((round) => round.got.cpuMsPerDelivery / round.node.cpuMsPerDelivery),
+        2,
+      )}`,
+    );
+  } finally {
+    await sender.stop();
+  }
+}
 
 /**
  * Offers `rate` events/s for `seconds`. Answers the rate the source appended at (first to last commit), the

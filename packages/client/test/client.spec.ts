@@ -266,7 +266,7 @@ describe('the packed typed client against the running service', () => {
       (error: unknown) => error,
     );
 
-    expect(run.data.events.map((event) => event.event)).toEqual(['stock.adjusted']);
+    expect(run.data.events?.map((event) => event.event)).toEqual(['stock.adjusted']);
     expect(stock.data).toMatchObject({ sku: 'SIM-1', totalOnHand: 5 });
     expect(refused).toBeInstanceOf(wms.WmsApiError);
     expect(refused).toMatchObject({ statusCode: 403, code: 'NOT_A_SANDBOX' });

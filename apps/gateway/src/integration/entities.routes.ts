@@ -89,6 +89,7 @@ function bulkWrite(
     // Keyed by the Idempotency-Key's generation: a retry finds the job it started, never a second one.
     const claim = req.idempotency?.claim;
     const jobId = claim ? `ingest-${claim.claimId}` : randomUUID();
+    const respondAsync = prefersAsync(req.get('Prefer'));
     const submitted = await jobs.submit({
       id: jobId,
       entity: handler.entity,
@@ -96,9 +97,10 @@ function bulkWrite(
       apiKeyId: req.apiKey!.id,
       requestId: req.requestId,
       ...(req.traceId ? { traceId: req.traceId } : {}),
+      lane: respondAsync ? 'async' : 'sync',
       entries,
     });
-    const outcome = prefersAsync(req.get('Prefer'))
+    const outcome = respondAsync
       ? jobs.leave(submitted)
       : await jobs.waitForResult(submitted, runtime.config.bulkSyncTimeoutMs);
     if (outcome.state === 'completed') {

@@ -5,6 +5,7 @@ import {
   BulkJobSignals,
   BulkJobsRepository,
   ingestJobData,
+  ingestJobPriority,
   createIngestQueue,
   type BulkResult,
   type BulkResultText,
@@ -95,7 +96,10 @@ export class IngestJobs {
     // Bounded: a Redis that hangs (frozen, failing over) must not hold the request. Should the add still land
     // later, the dispatcher's add of the same job id is a no-op and the job's row lets its entries be written once.
     const added: IngestJob | undefined = await settleWithin(
-      this.queue.add(job.entity, ingestJobData(job), { jobId: job.id }),
+      this.queue.add(job.entity, ingestJobData(job), {
+        jobId: job.id,
+        priority: ingestJobPriority(submission.lane, submission.turn),
+      }),
       REDIS_WRITE_MS,
     );
     if (!added) await this.repository.notDispatched(job.id).catch(() => undefined);

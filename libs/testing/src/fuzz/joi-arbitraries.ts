@@ -71,19 +71,22 @@ const limit = (description: Description, name: string): number | undefined =>
 const hasRule = (description: Description, ...names: string[]): boolean =>
   !!description.rules?.some((rule) => names.includes(rule.name));
 
-/** Values a schema probably accepts: right types, lengths and ranges (a guide for the mutations, not a promise). */
-export function plausible(schema: Joi.Schema): fc.Arbitrary<unknown> {
-  return plausibleOf(describeOf(schema));
+/**
+ * Values a schema probably accepts: right types, lengths and ranges (a guide for the mutations, not a
+ * promise). `everyKey`: every key of every object present (a key with a default too).
+ */
+export function plausible(schema: Joi.Schema, { everyKey = false } = {}): fc.Arbitrary<unknown> {
+  return plausibleOf(describeOf(schema), everyKey);
 }
 
-function plausibleOf(description: Description): fc.Arbitrary<unknown> {
+function plausibleOf(description: Description, everyKey = false): fc.Arbitrary<unknown> {
   const allowed = (description.allow ?? []).filter((value) => value !== null);
   if (description.flags?.only && allowed.length) return fc.constantFrom(...allowed);
   switch (description.type) {
     case 'object': {
       const keys = description.keys ?? {};
-      const shape = Object.fromEntries(Object.entries(keys).map(([key, child]) => [key, plausibleOf(child)]));
-      const required = Object.keys(keys).filter((key) => keys[key]!.flags?.presence === 'required');
+      const shape = Object.fromEntries(Object.entries(keys).map(([key, child]) => [key, plausibleOf(child, everyKey)]));
+      const required = Object.keys(keys).filter((key) => everyKey || keys[key]!.flags?.presence === 'required');
       return fc.record(shape, { requiredKeys: required });
     }
     case 'string':
@@ -97,7 +100,7 @@ function plausibleOf(description: Description): fc.Arbitrary<unknown> {
     case 'boolean':
       return fc.boolean();
     case 'array': {
-      const item = description.items?.[0] ? plausibleOf(description.items[0]) : fc.jsonValue({ maxDepth: 1 });
+      const item = description.items?.[0] ? plausibleOf(description.items[0], everyKey) : fc.jsonValue({ maxDepth: 1 });
       const minLength = limit(description, 'min') ?? 0;
       return fc.array(item, { minLength, maxLength: Math.max(minLength, Math.min(limit(description, 'max') ?? 3, 3)) });
     }

@@ -74,6 +74,13 @@ export const ingestEntries = new Counter({
   registers: [],
 });
 
+export const importStageSeconds = new Counter({
+  name: 'wms_import_stage_seconds_total',
+  help: "Time the ingest worker spent on file imports' written chunks, by entity and stage (read: staged rows read back, parse, validate, write: the merge and the chunk's record)",
+  labelNames: ['entity', 'stage'] as const,
+  registers: [],
+});
+
 export const webhookDeliveries = new Counter({
   name: 'wms_webhook_deliveries_total',
   help: 'Webhook delivery attempts by outcome (succeeded, retried, failed, disabled)',
@@ -121,6 +128,12 @@ export const gatewayMetrics: Metric[] = [
   databaseReads,
 ];
 
-export const ingestMetrics: Metric[] = [ingestJobs, ingestJobDuration, ingestQueueWait, ingestEntries];
+export const ingestMetrics: Metric[] = [
+  ingestJobs,
+  ingestJobDuration,
+  ingestQueueWait,
+  ingestEntries,
+  importStageSeconds,
+];
 
 export const webhookMetrics: Metric[] = [webhookDeliveries, webhookAttemptDuration];

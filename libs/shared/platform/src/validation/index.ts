@@ -2,3 +2,4 @@ export { validate, compileValidator, toErrorDetails, VALIDATION_PREFERENCES } fr
 export { Joi, isStorableText } from './joi.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export { isUuid } from './uuid.js';
+export { compileCanonicalCheck, canonicalJsonSchema, type CanonicalCheck } from './canonical.js';

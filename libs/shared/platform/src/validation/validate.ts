@@ -1,13 +1,9 @@
 import type Joi from 'joi';
 import { AppError, type ErrorDetail } from '../errors/index.js';
+import { compileCanonicalCheck } from './canonical.js';
+import { VALIDATION_PREFERENCES } from './preferences.js';
 
-/** The preferences requests and bulk entries are validated with: every bad path reported, unknown keys refused. */
-export const VALIDATION_PREFERENCES = {
-  abortEarly: false,
-  allowUnknown: false,
-  stripUnknown: false,
-  convert: true,
-} as const;
+export { VALIDATION_PREFERENCES };
 
 export function toErrorDetails(error: Joi.ValidationError): ErrorDetail[] {
   return error.details.map((detail) => ({
@@ -27,14 +23,17 @@ export function validate<T>(schema: Joi.Schema<T>, value: unknown, message = 'Re
 
 /**
  * `validate` against one schema, with the preferences bound to it once (joi merges options given per call
- * into the schema's own on every call): for the schemas of hot paths, such as the inquiries' queries.
+ * into the schema's own on every call): for the schemas of hot paths, such as the inquiries' queries. A
+ * value the compiled check finds already canonical is answered as it is; joi decides everything else.
  */
 export function compileValidator<T>(
   schema: Joi.ObjectSchema<T>,
   message = 'Request validation failed',
 ): (value: unknown) => T {
   const bound = schema.prefs(VALIDATION_PREFERENCES);
+  const canonical = compileCanonicalCheck(schema);
   return (value) => {
+    if (canonical(value)) return value as T;
     refuseMissingObject(schema, value, message);
     return valueOf(bound.validate(value), message);
   };

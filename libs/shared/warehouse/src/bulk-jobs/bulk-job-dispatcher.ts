@@ -2,7 +2,7 @@ import { Job } from 'bullmq';
 import { PollLoop } from '@wms/platform';
 import { within } from '@wms/platform';
 import type { Logger } from '@wms/platform';
-import { ingestJobData, type IngestQueue } from './ingest.contract.js';
+import { ingestJobData, ingestJobPriority, type IngestQueue } from './ingest.contract.js';
 import type { BulkJobsRepository, DispatchRow } from './bulk-jobs.repository.js';
 
 export interface DispatcherOptions {
@@ -68,7 +68,7 @@ export class BulkJobDispatcher {
           missing.map((row) => ({
             name: row.entity,
             data: ingestJobData(row),
-            opts: { jobId: row.id },
+            opts: { jobId: row.id, priority: ingestJobPriority(row.lane, row.turn) },
           })),
         ),
       );

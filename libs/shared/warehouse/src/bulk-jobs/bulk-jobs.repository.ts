@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
 import { PreparedStatement, type Database } from '@wms/platform';
 import type { BulkResultText } from '../integration/index.js';
-import type { IngestJobName } from './ingest.contract.js';
+import type { IngestJobName, IngestLane } from './ingest.contract.js';
 
 export type BulkJobState = 'queued' | 'written' | 'completed' | 'failed';
 
@@ -16,6 +16,8 @@ export interface NewBulkJob {
   requestId: string;
   /** The W3C trace id the request came with, when it came with one. */
   traceId?: string;
+  /** The lane it waits in: `sync` when its caller waits for the result (the default), else `async`. */
+  lane?: IngestLane;
   entries: unknown[];
 }
 
@@ -28,6 +30,9 @@ export interface BulkJobStatus {
   requestId: string;
   traceId: string | null;
   state: BulkJobState;
+  lane: IngestLane;
+  /** Its tenant's turn in its lane, which orders it in the ingest queue (ingestJobPriority). */
+  turn: number;
   /** The stored result (JSON text) of a completed job. */
   result: string | null;
   /** The status of that result (success, or partial when an entry has an error). */
@@ -43,7 +48,11 @@ export interface StoredBulkJob extends BulkJobStatus {
 }
 
 /** How a submission met the table: a new job, a failed one given another run, or one already there. */
-export type Submission = { kind: 'created' } | { kind: 'retried' } | { kind: 'existing'; state: BulkJobState };
+export type Submission = ({ kind: 'created' } | { kind: 'retried' } | { kind: 'existing'; state: BulkJobState }) & {
+  /** The job's place in the ingest queue (see BulkJobStatus). */
+  lane: IngestLane;
+  turn: number;
+};
 
 export interface DispatchRow {
   id: string;
@@ -53,23 +62,37 @@ export interface DispatchRow {
   requestId: string;
   traceId: string | null;
   state: BulkJobState;
+  lane: IngestLane;
+  turn: number;
   /** True when the job was handed to BullMQ before (the dispatcher checks whether Redis still has it). */
   handedBefore: boolean;
 }
 
 const STATUS_COLUMNS = `id, entity, tenant_id AS "tenantId", api_key_id AS "apiKeyId", request_id AS "requestId",
-  trace_id AS "traceId", state`;
+  trace_id AS "traceId", state, lane, turn`;
 
 // The statements every bulk call runs run as named prepared statements on a pooled connection: planned
 // once per connection, and without Sequelize's query path, which costs more than they do.
-const submitStatement = new PreparedStatement<{ inserted: boolean; state: BulkJobState }>(
+// A job's turn (ADR 0190): its tenant's next in its lane, but never before the lane's oldest queued turn, so
+// a tenant that comes to a busy lane takes turns with the tenants already there instead of jumping ahead of
+// them or waiting behind all their queued work; turns start again at 1 when the lane drains.
+const submitStatement = new PreparedStatement<{
+  inserted: boolean;
+  state: BulkJobState;
+  lane: IngestLane;
+  turn: number;
+}>(
   'bulk-job-submit',
-  `INSERT INTO bulk_jobs AS b (id, entity, tenant_id, api_key_id, request_id, trace_id, entries, dispatched_at)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+  `INSERT INTO bulk_jobs AS b (id, entity, tenant_id, api_key_id, request_id, trace_id, entries, dispatched_at, lane, turn)
+   VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8, GREATEST(
+     (SELECT min(turn) FROM bulk_jobs WHERE lane = $8 AND state = 'queued'),
+     (SELECT max(turn) + 1 FROM bulk_jobs WHERE tenant_id = $3 AND lane = $8 AND state = 'queued'),
+     1))
    ON CONFLICT (id) DO UPDATE SET state = 'queued', request_id = EXCLUDED.request_id,
-     trace_id = EXCLUDED.trace_id, error = NULL, result = NULL, result_status = NULL, outcome = NULL, finished_at = NULL, dispatched_at = now()
+     trace_id = EXCLUDED.trace_id, error = NULL, result = NULL, result_status = NULL, outcome = NULL, finished_at = NULL, dispatched_at = now(),
+     lane = EXCLUDED.lane, turn = EXCLUDED.turn
    WHERE b.state = 'failed'
-   RETURNING (xmax = 0) AS inserted, state`,
+   RETURNING (xmax = 0) AS inserted, state, lane, turn`,
 );
 const statusStatement = new PreparedStatement<BulkJobStatus>(
   'bulk-job-status',
@@ -117,13 +140,14 @@ export class BulkJobsRepository {
       job.requestId,
       job.traceId ?? null,
       JSON.stringify(job.entries),
+      job.lane ?? 'sync',
     ]);
     const row = rows[0];
-    if (row) return row.inserted ? { kind: 'created' } : { kind: 'retried' };
+    if (row) return { kind: row.inserted ? 'created' : 'retried', lane: row.lane, turn: row.turn };
     const existing = await this.status(job.id);
     // Purged between the insert and this read (a retention of seconds): store it again.
     if (!existing) return this.submit(job);
-    return { kind: 'existing', state: existing.state };
+    return { kind: 'existing', state: existing.state, lane: existing.lane, turn: existing.turn };
   }
 
   /** The job could not be handed to BullMQ: the dispatcher hands it on its next pass. */

@@ -51,6 +51,28 @@ export function ingestJobSummary(result: BulkResult): IngestJobResult {
 export type IngestQueue = Queue<IngestJobData, IngestJobResult, IngestJobName>;
 
 /**
+ * A bulk call waited on by its caller (`sync`) or answered 202 at once (`async`, `Prefer: respond-async`).
+ * Each lane is a band of BullMQ priorities, the synchronous one first, so a synchronous call never waits
+ * behind an asynchronous job still queued (only behind the jobs running when it came).
+ */
+export type IngestLane = 'sync' | 'async';
+
+/**
+ * Turns 1, 2, … of a lane map onto the lane's band of BullMQ's order: a synchronous first turn is a job
+ * without a priority (BullMQ takes those first, first in, first out), later synchronous turns take
+ * priorities 1 … 2^20 − 1 and asynchronous turns 2^20 … 2^21 − 1 (lower first; equal ones first in, first
+ * out). A turn past its band's end takes the band's last priority: the lane is then first in, first out
+ * until it drains and its turns start again at 1.
+ */
+const LANE_BAND = 2 ** 20;
+
+/** The BullMQ priority of a job of `lane` whose tenant's turn is `turn` (ADR 0190); 0 is none. */
+export function ingestJobPriority(lane: IngestLane, turn: number): number {
+  const capped = Math.min(Math.max(turn, 1), LANE_BAND);
+  return lane === 'sync' ? capped - 1 : LANE_BAND - 1 + capped;
+}
+
+/**
  * Attempts cover a database that goes away for a moment; a job's writes are tied to its row, so a
  * retried (or re-dispatched) job never writes twice. A completed job leaves Redis at once: its row in
  * PostgreSQL is the record (state and result), and keeping it in Redis too cost each job a trim of the

@@ -28,7 +28,14 @@ export {
   type WriteGuard,
   type WriteContext,
 } from './ingest-handler.js';
-export { runBulk, writeOne, validateEntry, type BulkRunOptions, type BulkJobHooks } from './bulk-engine.js';
+export {
+  runBulk,
+  writeOne,
+  validateEntry,
+  type BulkRunOptions,
+  type BulkJobHooks,
+  type BulkStages,
+} from './bulk-engine.js';
 export { bulkBodySchema, bulkBodyValidator, singleBodySchema } from './bodies.js';
 export { buildOpenApiDocument, type IntegrationRoute } from './openapi.js';
 export {

@@ -26,6 +26,7 @@ import { deliveryEventType } from './0037-delivery-event-type.js';
 import { importTenantTurns } from './0047-import-tenant-turns.js';
 import { sandboxTenants } from './0050-sandbox-tenants.js';
 import { keyOutcomes } from './0051-key-outcomes.js';
+import { bulkJobTurns } from './0054-bulk-job-turns.js';
 
 /** Every migration, in the order it is applied. Append; never reorder or edit one that has shipped. */
 export const migrations: Migration[] = [
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   importTenantTurns,
   sandboxTenants,
   keyOutcomes,
+  bulkJobTurns,
 ];

@@ -12,7 +12,7 @@ export class WmsApiError extends Error {
   override readonly name = 'WmsApiError';
   readonly statusCode: number;
   readonly requestId: string | undefined;
-  /** The integration API's error code (VALIDATION_FAILED, NOT_FOUND, …); absent on the key guard's answers. */
+  /** The error code (VALIDATION_FAILED, NOT_FOUND, INVALID_API_KEY, RATE_LIMITED, …); absent when the answer had none. */
   readonly code: string | undefined;
   readonly details: WmsErrorDetail[] | undefined;
   /** The answer's body as received (parsed JSON, or text). */
@@ -56,7 +56,7 @@ const stringOf = (value: unknown): string | undefined => (typeof value === 'stri
 
 /**
  * The error of a failed answer. The integration API answers `{ status: "error", code, message, details?,
- * requestId }`; its key guard (401, 429) answers `{ statusCode, message, error, requestId }`.
+ * requestId }`; its key guard (401, 403, 429) answers `{ statusCode, message, error, code, requestId }`.
  */
 export function apiErrorOf(response: Response, body: unknown): WmsApiError {
   const fields: Record<string, unknown> = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};

@@ -115,12 +115,13 @@ describe('the packed typed client against the running service', () => {
     });
   });
 
-  it('when the key is wrong, the guard answer becomes a WmsApiError 401 with its request id', async () => {
+  it('when the key is wrong, the guard answer becomes a WmsApiError 401 with its code and request id', async () => {
     const stranger = wms.createClient({ baseUrl: gateway.url, apiKey: 'wms_not_a_key', retries: 0 });
 
     await expect(stranger.items.upsert({ sku: 'X', name: 'X', baseUomCode: 'EA' })).rejects.toMatchObject({
       name: 'WmsApiError',
       statusCode: 401,
+      code: 'INVALID_API_KEY',
       requestId: expect.any(String),
     });
   });

@@ -3826,6 +3826,8 @@ export interface components {
       message: string;
       /** @description the reason phrase of the status */
       error: string;
+      /** @description the machine-readable code of the refusal (FORBIDDEN, SCOPE_BEYOND_MODULES, VALIDATION_FAILED, …), the same codes the integration API answers */
+      code: string;
       /**
        * Format: uuid
        * @description the id of this request (X-Request-Id)

@@ -62,7 +62,7 @@ describe('admin API OpenAPI document', () => {
     const schemas = response.body.components.schemas;
     expect(schemas.Role.enum).toEqual([...roles]);
     expect(schemas.AdminModule.enum).toEqual([...adminModules]);
-    expect(schemas.Error.required).toEqual(['statusCode', 'message', 'error', 'requestId']);
+    expect(schemas.Error.required).toEqual(['statusCode', 'message', 'error', 'code', 'requestId']);
     expect(schemas.CreateUser.required).toEqual(['email', 'password', 'role']);
     expect(response.body.paths['/users/{id}'].patch).toMatchObject({
       security: [{ BearerAuth: [] }],

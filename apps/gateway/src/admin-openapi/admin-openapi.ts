@@ -43,7 +43,7 @@ export function adminOpenApiDocument(version = '1'): Record<string, unknown> {
         '`Authorization: Bearer <token>`. A route needs a signed-in user, role admin, or a module permission ' +
         "(`x-module`): GET needs the module in the user's adminModules, every other method in adminModulesWrite; " +
         'role admin passes every check. A tenant-bound user sees and changes its tenant only.\n\n' +
-        'Errors answer `{ statusCode, message, error, details?, requestId }`. Paged lists answer a JSON array ' +
+        'Errors answer `{ statusCode, message, error, code, details?, requestId }`. Paged lists answer a JSON array ' +
         'and name the next page in the `X-Next-Cursor` header.',
     },
     serverUrl: ADMIN_BASE_PATH,

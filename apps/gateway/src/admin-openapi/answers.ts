@@ -123,6 +123,9 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     statusCode: Joi.number().integer().min(400),
     message: Joi.string(),
     error: Joi.string().description('the reason phrase of the status'),
+    code: Joi.string().description(
+      'the machine-readable code of the refusal (FORBIDDEN, SCOPE_BEYOND_MODULES, VALIDATION_FAILED, …), the same codes the integration API answers',
+    ),
     requestId,
   }).keys({
     details: Joi.array()

@@ -17,8 +17,8 @@ import {
 const PASSING_PATH = '/api/v1/integration/v1/no-such-route';
 const passed = { status: 'error', code: 'NOT_FOUND' };
 
-function plainError(statusCode: number, message: string, error: string) {
-  return { statusCode, message, error, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) };
+function plainError(statusCode: number, message: string, error: string, code: string) {
+  return { statusCode, message, error, code, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) };
 }
 
 describe('API-key guard', () => {
@@ -41,7 +41,7 @@ describe('API-key guard', () => {
       const response = await call({});
 
       expect(response.status).toBe(401);
-      expect(response.body).toEqual(plainError(401, MISSING_API_KEY, 'Unauthorized'));
+      expect(response.body).toEqual(plainError(401, MISSING_API_KEY, 'Unauthorized', 'MISSING_API_KEY'));
     });
 
     it('when a key with a wrong checksum is sent, it answers 401 Invalid, revoked, or expired API key', async () => {
@@ -51,14 +51,14 @@ describe('API-key guard', () => {
       const response = await call({ 'x-api-key': tampered });
 
       expect(response.status).toBe(401);
-      expect(response.body).toEqual(plainError(401, INVALID_API_KEY, 'Unauthorized'));
+      expect(response.body).toEqual(plainError(401, INVALID_API_KEY, 'Unauthorized', 'INVALID_API_KEY'));
     });
 
     it('when a well-formed key that was never issued is sent, it answers 401 with the same message', async () => {
       const response = await call({ 'x-api-key': generateRawKey(), 'x-forwarded-for': '198.51.100.1' });
 
       expect(response.status).toBe(401);
-      expect(response.body).toEqual(plainError(401, INVALID_API_KEY, 'Unauthorized'));
+      expect(response.body).toEqual(plainError(401, INVALID_API_KEY, 'Unauthorized', 'INVALID_API_KEY'));
     });
 
     it('when a valid key is sent as X-API-Key or as Authorization: ApiKey, the guard lets it through', async () => {
@@ -79,7 +79,7 @@ describe('API-key guard', () => {
       const response = await call({ 'x-api-key': rawKey });
 
       expect(response.status).toBe(401);
-      expect(response.body).toEqual(plainError(401, INVALID_API_KEY, 'Unauthorized'));
+      expect(response.body).toEqual(plainError(401, INVALID_API_KEY, 'Unauthorized', 'INVALID_API_KEY'));
     });
 
     it('when a key is revoked on one gateway, another gateway that has it cached refuses it within 1 second', async () => {
@@ -122,7 +122,7 @@ describe('API-key guard', () => {
 
       expect(read.status).toBe(404);
       expect(write.status).toBe(401);
-      expect(write.body).toEqual(plainError(401, MISSING_SCOPE, 'Unauthorized'));
+      expect(write.body).toEqual(plainError(401, MISSING_SCOPE, 'Unauthorized', 'MISSING_SCOPE'));
     });
 
     it('when a write-only key reads, it gets 401 missing scope', async () => {
@@ -130,7 +130,7 @@ describe('API-key guard', () => {
 
       const response = await call({ 'x-api-key': rawKey }, 'GET');
 
-      expect(response.body).toEqual(plainError(401, MISSING_SCOPE, 'Unauthorized'));
+      expect(response.body).toEqual(plainError(401, MISSING_SCOPE, 'Unauthorized', 'MISSING_SCOPE'));
     });
 
     it('when a key has only a label scope such as orders, it may neither read nor write', async () => {
@@ -153,9 +153,9 @@ describe('API-key guard', () => {
       const write = await call({ 'x-api-key': rawKey }, 'POST');
       const read = await call({ 'x-api-key': rawKey }, 'GET');
 
-      expect(write.body).toEqual(plainError(401, MISSING_SCOPE, 'Unauthorized'));
+      expect(write.body).toEqual(plainError(401, MISSING_SCOPE, 'Unauthorized', 'MISSING_SCOPE'));
       expect(read.body).toEqual(
-        plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden'),
+        plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden', 'IP_NOT_ALLOWED'),
       );
     });
   });
@@ -171,7 +171,7 @@ describe('API-key guard', () => {
       expect(ok.status).toBe(404);
       expect(refused.status).toBe(403);
       expect(refused.body).toEqual(
-        plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden'),
+        plainError(403, "Client IP 127.0.0.1 is not in the API key's IP whitelist", 'Forbidden', 'IP_NOT_ALLOWED'),
       );
     });
 
@@ -240,7 +240,12 @@ describe('API-key guard', () => {
       expect(withoutOrigin.status).toBe(404);
       expect(other.status).toBe(403);
       expect(other.body).toEqual(
-        plainError(403, 'Origin https://evil.example.com is not allowed for this API key', 'Forbidden'),
+        plainError(
+          403,
+          'Origin https://evil.example.com is not allowed for this API key',
+          'Forbidden',
+          'ORIGIN_NOT_ALLOWED',
+        ),
       );
     });
 
@@ -275,6 +280,7 @@ describe('API-key guard', () => {
           /^Too many invalid API key attempts from this address\. Retry in \d+ seconds\.$/,
         ),
         error: 'Too Many Requests',
+        code: 'TOO_MANY_INVALID_KEYS',
         retryAfter: expect.any(Number),
         requestId: expect.any(String),
       });

@@ -10,13 +10,14 @@ import {
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** Every error outside the integration handlers: exactly these fields (plus details on validation), id in header and body. */
-function expectPlainError(response: HttpResponse, statusCode: number): void {
+function expectPlainError(response: HttpResponse, statusCode: number, code: string): void {
   expect(response.status).toBe(statusCode);
   const { details, ...rest } = response.body as Record<string, unknown>;
   expect(rest).toEqual({
     statusCode,
     message: expect.any(String),
     error: expect.any(String),
+    code,
     requestId: expect.stringMatching(UUID_V4),
   });
   if (details !== undefined) expect(Array.isArray(details)).toBe(true);
@@ -34,25 +35,26 @@ describe('error answers and security headers of the gateway', () => {
   afterAll(() => ctx.close());
 
   it.each([
-    ['400 malformed JSON', 400, { method: 'POST', path: '/api/v1/auth/login', rawBody: '{"email":' }],
-    ['400 validation', 400, { method: 'POST', path: '/api/v1/auth/login', body: { email: 1 } }],
+    ['400 malformed JSON', 400, 'INVALID_JSON', { method: 'POST', path: '/api/v1/auth/login', rawBody: '{"email":' }],
+    ['400 validation', 400, 'VALIDATION_FAILED', { method: 'POST', path: '/api/v1/auth/login', body: { email: 1 } }],
     [
       '401 wrong password',
       401,
+      'INVALID_CREDENTIALS',
       { method: 'POST', path: '/api/v1/auth/login', body: { email: TEST_ADMIN.email, password: 'wrong' } },
     ],
-    ['401 missing token', 401, { method: 'GET', path: '/api/v1/users' }],
-    ['403 registration off', 403, { method: 'POST', path: '/api/v1/auth/register', body: {} }],
-    ['404 unknown route', 404, { method: 'GET', path: '/api/v1/no-such-thing' }],
+    ['401 missing token', 401, 'UNAUTHORIZED', { method: 'GET', path: '/api/v1/users' }],
+    ['403 registration off', 403, 'REGISTRATION_DISABLED', { method: 'POST', path: '/api/v1/auth/register', body: {} }],
+    ['404 unknown route', 404, 'NOT_FOUND', { method: 'GET', path: '/api/v1/no-such-thing' }],
   ] as const)(
-    '%s has the shape { statusCode, message, error, requestId } and X-Request-Id equal to requestId',
-    async (_name, status, call) => {
+    '%s has the shape { statusCode, message, error, code, requestId } and X-Request-Id equal to requestId',
+    async (_name, status, code, call) => {
       const response = await request(gateway.url, call.method, call.path, {
         body: 'body' in call ? call.body : undefined,
         rawBody: 'rawBody' in call ? call.rawBody : undefined,
       });
 
-      expectPlainError(response, status);
+      expectPlainError(response, status, code);
     },
   );
 
@@ -63,7 +65,7 @@ describe('error answers and security headers of the gateway', () => {
       body: { email: TEST_ADMIN.email, password: TEST_ADMIN.password },
     });
 
-    expectPlainError(response, 503);
+    expectPlainError(response, 503, 'DATABASE_UNAVAILABLE');
     expect(response.body.message).toBe('The database is not available right now; retry the request');
     expect(response.headers.get('retry-after')).toBe('1');
     expect(JSON.stringify(response.body)).not.toMatch(/ECONNREFUSED|Sequelize|SELECT|stack|at .*\.js/i);

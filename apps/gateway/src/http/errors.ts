@@ -4,7 +4,8 @@ import { AppError, isAppError, isConnectionLoss, isValueOutOfRange, reasonPhrase
 /**
  * The integration API answers errors of its handlers in its envelope `{ status: 'error', code, message,
  * details?, requestId }`; everything else (login,
- * admin, operations, and the API-key guard) answers { statusCode, message, error, requestId }.
+ * admin, operations, and the API-key guard) answers { statusCode, message, error, code, requestId }: `error`
+ * is the HTTP reason phrase and `code` the machine-readable code, the same codes the envelope carries.
  */
 export type ErrorFormat = 'envelope' | 'plain';
 
@@ -77,6 +78,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
             statusCode: appError.status,
             message: appError.message,
             error: reasonPhrase(appError.status),
+            code: appError.code,
             ...(appError.details ? { details: appError.details } : {}),
             ...appError.extra,
             requestId: req.requestId,

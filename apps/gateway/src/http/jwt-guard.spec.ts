@@ -55,6 +55,7 @@ describe('JWT guard and module permissions', () => {
         statusCode: 401,
         message: 'Invalid token',
         error: 'Unauthorized',
+        code: 'UNAUTHORIZED',
         requestId: expect.any(String),
       });
     });
@@ -128,6 +129,7 @@ describe('JWT guard and module permissions', () => {
         statusCode: 403,
         message: 'Missing read permission for module users',
         error: 'Forbidden',
+        code: 'FORBIDDEN',
         requestId: expect.any(String),
       });
     });

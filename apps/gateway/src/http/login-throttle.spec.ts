@@ -39,6 +39,7 @@ describe('per-address login throttling', () => {
       statusCode: 429,
       message: `Too many failed login attempts from this address. Retry in ${throttled.body.retryAfter} seconds.`,
       error: 'Too Many Requests',
+      code: 'TOO_MANY_LOGIN_ATTEMPTS',
       retryAfter: expect.any(Number),
       requestId: expect.any(String),
     });

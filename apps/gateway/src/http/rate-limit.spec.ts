@@ -62,6 +62,7 @@ describe('per-key rate limit (sliding window in Redis)', () => {
       statusCode: 429,
       message: `Rate limit exceeded for this API key. Retry in ${refused.body.retryAfter} seconds.`,
       error: 'Too Many Requests',
+      code: 'RATE_LIMITED',
       retryAfter: expect.any(Number),
       requestId: expect.any(String),
     });

@@ -17,9 +17,10 @@ import {
   type TestGateway,
 } from '@wms/testing';
 
-/** An admin API error answer is { statusCode, message, error }: a refusal is told apart by its message. */
+/** An admin API error answer is { statusCode, message, error, code }: a refusal is told apart by its code. */
 interface Answer {
   message?: string;
+  code?: string;
   events?: Array<{ event: string }>;
   tested?: number;
 }
@@ -76,6 +77,7 @@ describe('what a user may do to keys and subscriptions that reach beyond its mod
         const answer = await call(token, method, `/api/v1/api-keys/${key.id}${suffix}`, body);
 
         expect(answer.status).toBe(403);
+        expect(answer.body.code).toBe('SCOPE_BEYOND_MODULES');
         expect(answer.body.message).toContain('An API key with these scopes would reach beyond your modules');
         expect(answer.body.message).toContain('write on warehouses');
         expect(await ctx.services.apiKeys.get(key.id, { userId: null, tenantId: null })).toEqual(before);
@@ -104,6 +106,7 @@ describe('what a user may do to keys and subscriptions that reach beyond its mod
       const renamed = await call(token, 'PATCH', `/api/v1/api-keys/${key.id}`, { name: 'renamed' });
 
       expect(renamed.status).toBe(403);
+      expect(renamed.body.code).toBe('SCOPE_BEYOND_MODULES');
       expect(renamed.body.message).toContain('the admin role (scope admin)');
     });
 
@@ -143,6 +146,7 @@ describe('what a user may do to keys and subscriptions that reach beyond its mod
         const answer = await call(token, method, `/api/v1/webhooks/${subscription.id}${suffix}`, body);
 
         expect(answer.status).toBe(403);
+        expect(answer.body.code).toBe('EVENTS_BEYOND_MODULES');
         expect(answer.body.message).toContain('A subscription to these events would reach beyond your modules');
         expect(answer.body.message).toContain('read on inventory');
         expect(await ctx.services.webhooks.get(subscription.id, { tenantId: null })).toEqual(before);
@@ -201,6 +205,7 @@ describe('what a user may do to keys and subscriptions that reach beyond its mod
       });
 
       expect([stock.status, wildcard.status]).toEqual([403, 403]);
+      expect([stock.body.code, wildcard.body.code]).toEqual(['EVENTS_BEYOND_MODULES', 'EVENTS_BEYOND_MODULES']);
       expect(stock.body.message).toContain('read on inventory (stock.adjusted)');
       expect(wildcard.body.message).toContain('read on inventory');
     });
@@ -228,6 +233,7 @@ describe('what a user may do to keys and subscriptions that reach beyond its mod
       });
 
       expect(answer.status).toBe(403);
+      expect(answer.body.code).toBe('TENANT_MISMATCH');
     });
 
     it('an admin still tries every business event', async () => {

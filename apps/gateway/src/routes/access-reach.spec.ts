@@ -60,6 +60,7 @@ describe('what keys and subscriptions a user may create', () => {
       const read = await createKey(token, ['read']);
 
       expect([write.status, read.status]).toEqual([403, 403]);
+      expect([write.body.code, read.body.code]).toEqual(['SCOPE_BEYOND_MODULES', 'SCOPE_BEYOND_MODULES']);
       expect(write.body.message).toContain('write on warehouses');
       expect(write.body.message).toContain('write on inbound');
       expect(write.body.message).toContain('write on orders');
@@ -79,6 +80,7 @@ describe('what keys and subscriptions a user may create', () => {
 
       expect([write.status, read.status]).toEqual([201, 201]);
       expect(readByWriter.status).toBe(403);
+      expect(readByWriter.body.code).toBe('SCOPE_BEYOND_MODULES');
       expect(readByWriter.body.message).toContain('read on inventory');
     });
 
@@ -88,6 +90,7 @@ describe('what keys and subscriptions a user may create', () => {
       const write = await createKey(token, ['write']);
 
       expect(write.status).toBe(403);
+      expect(write.body.code).toBe('SCOPE_BEYOND_MODULES');
       expect(write.body.message).toContain('write on warehouses');
     });
 
@@ -102,6 +105,7 @@ describe('what keys and subscriptions a user may create', () => {
       });
 
       expect(byManager.status).toBe(403);
+      expect(byManager.body.code).toBe('SCOPE_BEYOND_MODULES');
       expect(byManager.body.message).toContain('admin');
       expect([label.status, byAdmin.status]).toEqual([201, 201]);
     });
@@ -120,6 +124,7 @@ describe('what keys and subscriptions a user may create', () => {
       });
 
       expect(widen.status).toBe(403);
+      expect(widen.body.code).toBe('SCOPE_BEYOND_MODULES');
       expect(widen.body.message).toContain('write on orders');
       expect(rename.status).toBe(200);
       expect((await ctx.services.apiKeys.get(key.id, { userId: null, tenantId: null })).scopes).toEqual(['read']);
@@ -133,6 +138,7 @@ describe('what keys and subscriptions a user may create', () => {
       const response = await subscribe(token, ['stock.adjusted']);
 
       expect(response.status).toBe(403);
+      expect(response.body.code).toBe('EVENTS_BEYOND_MODULES');
       expect(response.body.message).toContain('read on inventory (stock.adjusted)');
     });
 
@@ -153,6 +159,7 @@ describe('what keys and subscriptions a user may create', () => {
       const allowed = await subscribe(holding, [event]);
 
       expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('EVENTS_BEYOND_MODULES');
       expect(allowed.status).toBe(201);
     });
 
@@ -165,6 +172,7 @@ describe('what keys and subscriptions a user may create', () => {
       const wildcardFull = await subscribe(full, ['*']);
 
       expect(wildcard.status).toBe(403);
+      expect(wildcard.body.code).toBe('EVENTS_BEYOND_MODULES');
       expect(wildcard.body.message).toContain('read on inventory');
       expect([disabledOnly.status, wildcardFull.status]).toEqual([201, 201]);
     });
@@ -184,6 +192,7 @@ describe('what keys and subscriptions a user may create', () => {
 
       expect(created.status).toBe(201);
       expect(widen.status).toBe(403);
+      expect(widen.body.code).toBe('EVENTS_BEYOND_MODULES');
       expect(widen.body.message).toContain('read on inbound (asn.received)');
       expect(described.status).toBe(200);
     });

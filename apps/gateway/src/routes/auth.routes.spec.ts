@@ -58,6 +58,7 @@ describe('auth: login, lockout and refresh', () => {
         statusCode: 401,
         message: INVALID_CREDENTIALS,
         error: 'Unauthorized',
+        code: 'INVALID_CREDENTIALS',
         requestId: expect.any(String),
       });
       expect(wrong.body.message).toBe(INVALID_CREDENTIALS);

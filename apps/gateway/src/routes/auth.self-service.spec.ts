@@ -40,6 +40,7 @@ describe('auth: register, me, change-password', () => {
         statusCode: 403,
         message: 'Registration is disabled',
         error: 'Forbidden',
+        code: 'REGISTRATION_DISABLED',
         requestId: expect.any(String),
       });
       expect(await ctx.services.users.repository.findByEmail('off@example.test')).toBeNull();

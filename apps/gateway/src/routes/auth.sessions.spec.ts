@@ -183,6 +183,7 @@ describe('auth: sessions', () => {
         statusCode: 401,
         message: 'No session: send refreshToken, or sign in again',
         error: 'Unauthorized',
+        code: 'NO_SESSION',
         requestId: expect.any(String),
       });
       expect(noBody.status).toBe(401);

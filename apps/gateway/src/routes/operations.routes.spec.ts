@@ -264,6 +264,7 @@ describe('warehouse operations', () => {
       expect(early.body).toEqual({
         statusCode: 409,
         error: 'Conflict',
+        code: 'INVALID_STATE',
         message: `Order ${orderNo} is open and cannot be shipped`,
         requestId: expect.any(String),
       });
@@ -609,6 +610,7 @@ describe('warehouse operations', () => {
       expect(refused.body).toEqual({
         statusCode: 409,
         error: 'Conflict',
+        code: 'BELOW_ALLOCATED',
         message:
           'Stock of item SKU PLAIN at A-01 has 5 on hand and 4 allocated; an adjustment of -2 would leave on hand below allocated',
         requestId: expect.any(String),

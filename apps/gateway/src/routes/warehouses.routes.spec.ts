@@ -49,6 +49,7 @@ describe('warehouses admin endpoints', () => {
       statusCode: 409,
       message: 'Warehouse code DUP already exists',
       error: 'Conflict',
+      code: 'WAREHOUSE_EXISTS',
       requestId: expect.any(String),
     });
     expect((await ctx.services.warehouses.list(tenant.id)).map((warehouse) => warehouse.name)).toEqual([

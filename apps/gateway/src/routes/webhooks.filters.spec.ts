@@ -12,6 +12,7 @@ import {
 
 interface ErrorBody {
   statusCode: number;
+  code: string;
   details?: Array<{ path: string; message: string }>;
 }
 
@@ -67,6 +68,7 @@ describe('webhook subscription filters API', () => {
 
     expect(response.status).toBe(400);
     expect(response.body.statusCode).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
     const detail = response.body.details?.find((entry) => entry.path === 'filter');
     expect(detail?.message).toContain(`${path}: `);
     expect(detail?.message).toContain(message);

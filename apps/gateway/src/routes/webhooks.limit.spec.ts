@@ -11,6 +11,7 @@ import {
 interface Answer {
   id: string;
   message: string;
+  code: string;
 }
 
 /** WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT bounds how many subscriptions one event of a tenant fans out to. */
@@ -53,6 +54,7 @@ describe('the subscriptions a tenant may have', () => {
 
     expect(created.map((answer) => answer.status)).toEqual([201, 201, 201]);
     expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('SUBSCRIPTION_LIMIT');
     expect(refused.body.message).toContain('WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT');
     expect([elsewhere.status, afterDelete.status]).toEqual([201, 201]);
     expect(await countOf(full)).toBe(LIMIT);

@@ -207,6 +207,7 @@ describe('webhook subscriptions API', () => {
     expect(foreign.status).toBe(404);
     expect(foreignDelete.status).toBe(404);
     expect(namingOther.status).toBe(403);
+    expect(namingOther.body.code).toBe('TENANT_MISMATCH');
   });
 
   it('when a user lacks the webhooks module, it gets 403', async () => {
@@ -216,6 +217,7 @@ describe('webhook subscriptions API', () => {
     const response = await request(gateway.url, 'GET', '/api/v1/webhooks', { token });
 
     expect(response.status).toBe(403);
+    expect(response.body.code).toBe('FORBIDDEN');
   });
 
   it('when a subscription is edited, listed with its deliveries and deleted, each answer has its documented shape', async () => {

@@ -6,7 +6,8 @@ import { Joi } from '@wms/platform';
  * requests, not answers). Objects are open (`unknown(true)`): an answer may gain fields, never lose them.
  */
 
-const ERROR_CODES: [number, string, string][] = [
+/** The codes of the integration handlers' envelope `{ status: "error", code, … }`. */
+const ENVELOPE_ERROR_CODES: [number, string, string][] = [
   [
     400,
     'VALIDATION_FAILED',
@@ -15,11 +16,6 @@ const ERROR_CODES: [number, string, string][] = [
   [400, 'INVALID_JSON', 'the body is not well-formed JSON'],
   [400, 'TENANT_REQUIRED', 'a cross-tenant key named no tenantId (message: tenantId is required.)'],
   [400, 'REFERENCE_NOT_FOUND', 'a referenced sku, partner, warehouse or tenant does not exist in the tenant'],
-  [
-    401,
-    'MISSING_API_KEY / INVALID_API_KEY / MISSING_SCOPE',
-    'guard answers, in the shape { statusCode, message, error, requestId }',
-  ],
   [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
   [403, 'NOT_A_SANDBOX', 'a simulation asked in a tenant that is not a sandbox'],
   [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
@@ -36,8 +32,26 @@ const ERROR_CODES: [number, string, string][] = [
   [409, 'NO_VARIANCE', 'a simulated count: the counted quantity is what is on hand'],
   [409, 'BELOW_ALLOCATED', 'a stock change would leave on hand below what orders reserve'],
   [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB'],
-  [429, 'RATE_LIMITED', "guard answer: over the key's rateLimitPerMinute (Retry-After header)"],
 ];
+
+/** The API-key guard's refusals, answered in the shape `{ statusCode, message, error, code, requestId }`. */
+const GUARD_ERROR_CODES: [number, string, string][] = [
+  [
+    401,
+    'MISSING_API_KEY / INVALID_API_KEY / MISSING_SCOPE',
+    'guard answers, in the shape { statusCode, message, error, code, requestId }',
+  ],
+  [
+    403,
+    'IP_NOT_ALLOWED / ORIGIN_NOT_ALLOWED',
+    "guard answers: the caller's address is not in the key's IP whitelist, or its Origin not in allowedOrigins",
+  ],
+  [429, 'RATE_LIMITED', "guard answer: over the key's rateLimitPerMinute (Retry-After header)"],
+  [429, 'TOO_MANY_INVALID_KEYS', 'guard answer: too many unknown keys from this address (Retry-After header)'],
+];
+
+// By status; Array.prototype.sort is stable, so each list keeps its own order within a status.
+const ERROR_CODES = [...ENVELOPE_ERROR_CODES, ...GUARD_ERROR_CODES].sort(([a], [b]) => a - b);
 
 export const INTEGRATION_ERROR_CODES = ERROR_CODES.map(([status, code, meaning]) => ({ status, code, meaning }));
 
@@ -63,7 +77,7 @@ export function pageSchema(item: Joi.Schema, lastPage: string): Joi.ObjectSchema
 const errorEnvelope = open({
   status: Joi.valid('error').required(),
   code: Joi.string()
-    .valid(...ERROR_CODES.filter(([status]) => ![401, 429].includes(status)).map(([, code]) => code))
+    .valid(...ENVELOPE_ERROR_CODES.map(([, code]) => code))
     .required(),
   message: Joi.string().required(),
   details: Joi.array().items(open({ path: Joi.string(), message: Joi.string() })),

@@ -42,8 +42,8 @@ export function buildOpenApiDocument(
         'API-key authenticated push API. Write endpoints need scope write, GET endpoints scope read. Every POST ' +
         'accepts Idempotency-Key: the same key and body within IDEMPOTENCY_TTL_SECONDS replays the first answer ' +
         'with Idempotent-Replay: true.\n\n' +
-        'Errors answer `{ status: "error", code, message, details?, requestId }`; the guard (401, 429) answers ' +
-        '`{ statusCode, message, error, requestId }`.\n\n' +
+        'Errors answer `{ status: "error", code, message, details?, requestId }`; the guard (401, 403, 429) answers ' +
+        '`{ statusCode, message, error, code, requestId }` (429 adds `retryAfter`).\n\n' +
         errorCodeTable(),
     },
     serverUrl: options.serverUrl,

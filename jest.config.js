@@ -1,3 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { SPEC_PATTERNS } from './tools/test-tiers.mjs';
+
+/** Each `@wms/*` name resolves to the source tsconfig.base.json maps it to, so a new library needs no line here. */
+const { paths } = JSON.parse(readFileSync(new URL('./tsconfig.base.json', import.meta.url), 'utf8')).compilerOptions;
+const workspaceModules = Object.fromEntries(
+  Object.entries(paths).map(([name, [target]]) => [`^${name}$`, `<rootDir>/${target.replace(/^\.\//, '')}`]),
+);
+
 /** Jest runs the TypeScript sources as native ES modules (got is ESM-only), transpiled by swc. */
 export default {
   testEnvironment: 'node',
@@ -9,29 +18,10 @@ export default {
     ],
   },
   moduleNameMapper: {
-    '^@wms/platform$': '<rootDir>/libs/shared/platform/src/index.ts',
-    '^@wms/identity$': '<rootDir>/libs/shared/identity/src/index.ts',
-    '^@wms/api-keys$': '<rootDir>/libs/shared/api-keys/src/index.ts',
-    '^@wms/events$': '<rootDir>/libs/shared/events/src/index.ts',
-    '^@wms/warehouse$': '<rootDir>/libs/shared/warehouse/src/index.ts',
-    '^@wms/ingest$': '<rootDir>/libs/shared/ingest/src/index.ts',
-    '^@wms/webhooks$': '<rootDir>/libs/shared/webhooks/src/index.ts',
-    '^@wms/overview$': '<rootDir>/libs/shared/overview/src/index.ts',
-    '^@wms/setup$': '<rootDir>/libs/shared/setup/src/index.ts',
-    '^@wms/testing$': '<rootDir>/libs/testing/src/index.ts',
-    '^@wms/gateway$': '<rootDir>/apps/gateway/src/app.ts',
-    '^@wms/ingest-worker$': '<rootDir>/apps/ingest-worker/src/ingest.worker.ts',
-    '^@wms/webhook-worker$': '<rootDir>/apps/webhook-worker/src/webhook-worker.ts',
+    ...workspaceModules,
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  testMatch: [
-    '<rootDir>/apps/*/src/**/*.spec.ts',
-    '<rootDir>/apps/admin-portal/e2e/**/*.spec.ts',
-    '<rootDir>/libs/*/src/**/*.spec.ts',
-    '<rootDir>/libs/shared/*/src/**/*.spec.ts',
-    '<rootDir>/tools/**/*.spec.ts',
-    '<rootDir>/packages/*/test/**/*.spec.ts',
-  ],
+  testMatch: SPEC_PATTERNS.map((pattern) => `<rootDir>/${pattern}`),
   globalSetup: '<rootDir>/libs/testing/src/global-setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
   reporters: ['default', '<rootDir>/tools/jest-summary-reporter.cjs'],

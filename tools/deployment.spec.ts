@@ -136,13 +136,28 @@ describe('Dockerfile', () => {
   it('copies every file the apps need at run time', () => {
     for (const app of ['gateway', 'ingest-worker', 'webhook-worker'])
       expect(dockerfile).toContain(`/app/apps/${app}/dist`);
-    for (const library of readdirSync(join(root, 'libs/shared'), { withFileTypes: true }).filter((entry) =>
-      entry.isDirectory(),
-    ))
-      expect(dockerfile).toContain(`/app/libs/shared/${library.name}/dist`);
     expect(dockerfile).toContain('/app/apps/admin-portal/dist');
     expect(dockerfile).toContain('COPY tools/entrypoint.sh tools/start.mjs tools/wms.mjs ./tools/');
     expect(existsSync(join(root, '.dockerignore'))).toBe(true);
+  });
+
+  it('takes every library of libs/shared without naming one: manifests before npm ci, builds into the image', () => {
+    const libraries = readdirSync(join(root, 'libs/shared'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const lines = dockerfile.split('\n');
+    const manifests = lines.findIndex((line) => line === 'COPY --parents libs/shared/*/package.json ./');
+    const install = lines.findIndex((line) => line.startsWith('RUN npm ci'));
+    const sources = lines.findIndex((line) => line === 'COPY libs/shared libs/shared');
+
+    expect(dockerfile).toMatch(/^# syntax=docker\/dockerfile:1\.(\d{2,})/);
+    expect(manifests).toBeGreaterThan(-1);
+    expect(manifests).toBeLessThan(install);
+    expect(install).toBeLessThan(sources);
+    expect(dockerfile).toMatch(/find libs\/shared .*! -name package\.json ! -name dist .*-exec rm -rf/);
+    expect(dockerfile).toContain('COPY --from=build /app/libs/shared ./libs/shared');
+    expect(libraries.length).toBeGreaterThan(0);
+    expect(libraries.filter((library) => dockerfile.includes(`libs/shared/${library}`))).toEqual([]);
   });
 });
 

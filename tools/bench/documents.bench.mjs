@@ -103,7 +103,7 @@ async function gatewayAgainstBare() {
         { backends },
       ),
     );
-    // VmHWM only grows: read now, it is the gateway's peak under the inquiries alone (the memory goal).
+    // VmHWM only grows: read now, it is the gateway's peak under the inquiries alone (the memory goal).
     const inquiriesPeak = peakRssMb(gateway.pid);
     if (!process.env.BENCH_INQUIRIES_ONLY) {
       const json = { 'content-type': 'application/json' };

@@ -3,6 +3,7 @@ import express, { type Express } from 'express';
 import { closeWithin, openReadRouting, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
 import { gatewayProcessMetrics } from '@wms/setup';
 import type { Services } from './services.js';
+import { createMaintenanceQueue } from '@wms/setup';
 import { createIngestQueue } from '@wms/ingest';
 import { DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseJsonBody } from './http/body.js';
@@ -68,7 +69,9 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   // Producer queues share the gateway's fail-fast Redis connection; closing them leaves it to runtime.close().
   const webhookQueue = createWebhookDeliveryQueue(runtime.redis, queuePrefix(config), config.webhook.maxAttempts);
   const ingestQueue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
-  for (const queue of [webhookQueue, ingestQueue]) {
+  // Read by the queue console only: the ingest workers schedule and run the maintenance jobs.
+  const maintenanceQueue = createMaintenanceQueue(runtime.redis, queuePrefix(config));
+  for (const queue of [webhookQueue, ingestQueue, maintenanceQueue]) {
     queue.on('error', () => undefined);
     lifecycle.onClose(() => closeWithin(queue, 2_000));
   }
@@ -92,7 +95,14 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.get('/metrics', metricsRoute(metrics, config.metricsToken));
   app.use('/health', healthRoutes(runtime));
   // Before the admin portal's /admin pages, so their fallback never answers for the console.
-  app.use(QUEUE_CONSOLE_PATH, queueConsoleRoutes(tokens, runtime.db, { ingest: ingestQueue, webhook: webhookQueue }));
+  app.use(
+    QUEUE_CONSOLE_PATH,
+    queueConsoleRoutes(tokens, runtime.db, {
+      ingest: ingestQueue,
+      webhook: webhookQueue,
+      maintenance: maintenanceQueue,
+    }),
+  );
   app.use('/docs', docsRoutes());
   app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 

@@ -1,8 +1,9 @@
-import type { Config, Database } from '@wms/platform';
-import { IdempotencyService } from '@wms/platform';
+import type { Config, Database, Runtime } from '@wms/platform';
+import { IdempotencyService, queuePrefix } from '@wms/platform';
 import { EventsService } from '@wms/events';
+import { maintenanceIntervals, maintenanceTasks, startMaintenance, type Maintenance } from '@wms/setup';
 import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
-import { createIngestRegistry } from '@wms/ingest';
+import { createIngestQueue, createIngestRegistry, type IngestQueue } from '@wms/ingest';
 
 /** What the ingest worker runs: the integration API's entity handlers, the outbox for imports' events, and idempotency for its purge. */
 export function createIngestServices(db: Database, config: Config) {
@@ -19,3 +20,24 @@ export function createIngestServices(db: Database, config: Config) {
 }
 
 export type IngestServices = ReturnType<typeof createIngestServices>;
+
+/** A queue handle for the metrics only (job counts at scrape time); it shares the runtime's connection. */
+export function createMetricsQueue(runtime: Runtime, config: Config): IngestQueue {
+  const queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
+  queue.on('error', () => undefined);
+  return queue;
+}
+
+/**
+ * The periodic work (retention, the imports purge, the request log's partitions, the failing-subscription
+ * sweep) as the maintenance queue's job schedulers, processed here: once per interval over all replicas.
+ */
+export function startIngestMaintenance(runtime: Runtime, config: Config): Promise<Maintenance> {
+  return startMaintenance({
+    connection: runtime.redis,
+    prefix: queuePrefix(config),
+    intervals: maintenanceIntervals(config),
+    tasks: maintenanceTasks(runtime.db, config, runtime.logger),
+    logger: runtime.logger,
+  });
+}

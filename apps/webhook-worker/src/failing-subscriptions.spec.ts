@@ -13,6 +13,7 @@ import {
   type TestContext,
   type TestGateway,
   type WebhookReceiver,
+  startTestMaintenance,
 } from '@wms/testing';
 
 interface AuditAnswer {
@@ -35,7 +36,8 @@ describe('failing webhook subscriptions', () => {
     gateway = await ctx.startGateway();
     receiver = await startWebhookReceiver();
     token = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
-    startTestWebhookWorker(ctx, { webhook: { maxAttempts: 1 }, disableSweepIntervalMs: 100 });
+    startTestWebhookWorker(ctx, { webhook: { maxAttempts: 1 } });
+    await startTestMaintenance(ctx, { maintenance: { webhookDisableSweepMs: 100 } });
   });
   afterAll(async () => {
     await receiver.close();

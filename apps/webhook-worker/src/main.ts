@@ -4,12 +4,12 @@ import {
   installShutdown,
   loadConfigOrExit,
   openRuntime,
-  queuePrefix,
   startHealthServer,
   waitForDependencies,
 } from '@wms/platform';
 import { webhookProcessMetrics } from '@wms/setup';
-import { createWebhookDeliveryQueue, readOutboxStats, type WebhookDeliveryQueue } from '@wms/webhooks';
+import { readOutboxStats, type WebhookDeliveryQueue } from '@wms/webhooks';
+import { createMetricsQueue } from './services.js';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 
 const config = loadConfigOrExit();
@@ -32,9 +32,7 @@ await waitForDependencies(runtime.db.sequelize, runtime.redis, {
   onWait: (health) => logger.warn({ health }, 'waiting for PostgreSQL and Redis'),
 });
 webhookWorker = startWebhookWorker(config, runtime.db, logger, { connection: runtime.redis });
-// A queue handle for the metrics only (job counts at scrape time); it shares the runtime's connection.
-metricsQueue = createWebhookDeliveryQueue(runtime.redis, queuePrefix(config), config.webhook.maxAttempts);
-metricsQueue.on('error', () => undefined);
+metricsQueue = createMetricsQueue(runtime, config);
 if (config.workerHealthPort)
   healthServer = await startHealthServer(config.workerHealthPort, runtime.db.sequelize, runtime.redis, {
     metrics: webhookProcessMetrics([metricsQueue], () => readOutboxStats(runtime.db)),

@@ -12,7 +12,7 @@ import {
   type WebhookReceiver,
 } from '@wms/testing';
 
-/** The burst a limited and an unlimited subscription receive (the 1,000: 20 s at 50/s). */
+/** The burst a limited and an unlimited subscription receive (1,000: 20 s at 50/s). */
 const BURST = 1_000;
 const fastRetries = { backoffBaseMs: 200, maxAttempts: 4, timeoutMs: 10_000 };
 

@@ -1,6 +1,4 @@
 import { MetricsTime, Worker, type ConnectionOptions } from 'bullmq';
-import { EventsService } from '@wms/events';
-import { AuditService } from '@wms/identity';
 import {
   MicroBatcher,
   closeRedis,
@@ -15,17 +13,10 @@ import {
 import {
   AttemptPermits,
   WEBHOOK_DELIVERY_JOB,
-  WebhookLifecycleService,
-  WebhooksService,
   DeliveryEnqueuer,
   OutboxRelay,
-  SecretBox,
   SubscriptionSlots,
-  SubscriberGate,
-  DeliveryRepository,
   WEBHOOK_DELIVERY_QUEUE,
-  WebhookDeliveryService,
-  createWebhookDeliveryQueue,
   type WebhookDeliveryJobName,
   type WebhookDeliveryJobResult,
   type WebhookDeliveryPayload,
@@ -33,6 +24,7 @@ import {
 } from '@wms/webhooks';
 import type { FollowUpJob } from './attempts.js';
 import { deliveryBackoff, deliveryProcessor } from './delivery.processor.js';
+import { createWebhookWorkerServices } from './services.js';
 
 /** How long a dead worker's delivery stays locked, and how often workers look for such deliveries. */
 export const WEBHOOK_LOCK_MS = 10_000;
@@ -51,8 +43,6 @@ export interface WebhookWorkerOptions {
   /** BullMQ lock settings; tests shorten them to see a killed worker's job come back quickly. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
-  /** How often subscriptions failing for WEBHOOK_DISABLE_AFTER_HOURS are looked for (default 60 s). */
-  disableSweepIntervalMs?: number;
 }
 
 export interface WebhookWorker {
@@ -72,29 +62,13 @@ export function startWebhookWorker(
   logger: Logger,
   options: WebhookWorkerOptions,
 ): WebhookWorker {
-  const secrets = SecretBox.fromConfig(config);
-  const events = new EventsService(db);
-  const lifecycle = new WebhookLifecycleService(
-    db,
-    new WebhooksService(db, config, new AuditService(db), events),
-    events,
-  );
   // A fail-fast producer connection: the relay's jobs, the follow-up jobs of batched deliveries, the paces.
   const producerRedis = createRedis(
     options.relayRedisUrl ? { redisUrl: options.relayRedisUrl } : config,
     'producer',
     'webhook-relay',
   );
-  const deliveryRepository = new DeliveryRepository(db);
-  const delivery = new WebhookDeliveryService(
-    db,
-    config.webhook,
-    secrets,
-    (id, reason) => lifecycle.disableGone(id, reason),
-    new SubscriberGate(producerRedis, config.redisKeyPrefix, deliveryRepository),
-  );
-  const queue = createWebhookDeliveryQueue(producerRedis, queuePrefix(config), config.webhook.maxAttempts);
-  queue.on('error', () => undefined); // reported by the relay's pass errors and the batch jobs' failures
+  const { delivery, queue } = createWebhookWorkerServices(config, db, producerRedis);
   let relay: OutboxRelay | undefined;
   if (options.relay !== false) {
     relay = new OutboxRelay(db, new DeliveryEnqueuer(db, queue), logger, {
@@ -137,8 +111,6 @@ export function startWebhookWorker(
   );
   worker.on('error', (error) => logger.warn({ err: error }, 'webhook worker error'));
 
-  const sweep = startDisableSweep(lifecycle, config, logger, options.disableSweepIntervalMs ?? 60_000);
-
   let closing: Promise<void> | undefined;
   return {
     relay,
@@ -146,7 +118,6 @@ export function startWebhookWorker(
     close(force = false) {
       closing ??= (async () => {
         await relay?.stop();
-        await sweep.stop();
         await closeWithin(worker, undefined, force);
         await closeWithin(queue, 2_000);
         await closeRedis(producerRedis);
@@ -169,32 +140,4 @@ function followUps(queue: WebhookDeliveryQueue): (job: FollowUpJob) => Promise<v
     return jobs.map(() => undefined);
   });
   return (job) => adds.submit(job);
-}
-
-/**
- * Disables subscriptions whose deliveries have all failed for WEBHOOK_DISABLE_AFTER_HOURS. Every worker
- * runs it; each subscription is disabled (audited, announced) by exactly one of them.
- */
-function startDisableSweep(lifecycle: WebhookLifecycleService, config: Config, logger: Logger, intervalMs: number) {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= lifecycle
-      .disableFailing(config.webhook.disableAfterHours)
-      .then((disabled) => {
-        if (disabled) logger.warn({ disabled }, 'webhook subscriptions disabled after failing too long');
-      })
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, 'failing-subscription sweep failed; retried next interval'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

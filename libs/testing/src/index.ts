@@ -11,4 +11,5 @@ export * from './fuzz/joi-arbitraries.js';
 export * from './fuzz/endpoints.js';
 export * from './wait.js';
 export * from './app-processes.js';
+export * from './maintenance.js';
 export * from './uploads.js';

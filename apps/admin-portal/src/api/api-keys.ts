@@ -1,22 +1,25 @@
-import { api, apiAll } from './client';
-import type { ApiKey, ApiKeyInput, ApiKeyPatch, ApiKeyStats, AuditEntry, CreatedApiKey } from './types';
+import { MAX_PAGE, allPages, http, ok } from './client';
+import { okPage } from './client';
+import type { ApiKey, ApiKeyInput, ApiKeyPatch } from './types';
 
-const base = '/api-keys';
+const byId = (id: string) => ({ params: { path: { id } } });
 
 export const apiKeysApi = {
   /** `expiringWithin`: an ISO 8601 duration (P14D): only keys, or previous raw keys, that stop working within it. */
-  list: (query: { tenantId?: string; expiringWithin?: string } = {}) => apiAll<ApiKey>(base, query),
-  get: (id: string) => api.get<ApiKey>(`${base}/${encodeURIComponent(id)}`),
-  create: (input: ApiKeyInput) => api.post<CreatedApiKey>(base, input),
-  update: (id: string, input: ApiKeyPatch) => api.patch<ApiKey>(`${base}/${encodeURIComponent(id)}`, input),
-  revoke: (id: string) => api.post<ApiKey>(`${base}/${encodeURIComponent(id)}/revoke`),
-  activate: (id: string) => api.post<ApiKey>(`${base}/${encodeURIComponent(id)}/activate`),
+  list: (query: { tenantId?: string; expiringWithin?: string } = {}): Promise<ApiKey[]> =>
+    allPages((cursor) => okPage(http.GET('/api-keys', { params: { query: { ...query, limit: MAX_PAGE, cursor } } }))),
+  get: (id: string) => ok(http.GET('/api-keys/{id}', byId(id))),
+  create: (input: ApiKeyInput) => ok(http.POST('/api-keys', { body: input })),
+  update: (id: string, input: ApiKeyPatch) => ok(http.PATCH('/api-keys/{id}', { ...byId(id), body: input })),
+  revoke: (id: string) => ok(http.POST('/api-keys/{id}/revoke', byId(id))),
+  activate: (id: string) => ok(http.POST('/api-keys/{id}/activate', byId(id))),
   /** A new raw key for the same key, answered once; the old one keeps working for `graceSeconds`. */
   roll: (id: string, graceSeconds: number) =>
-    api.post<CreatedApiKey>(`${base}/${encodeURIComponent(id)}/roll`, { graceSeconds }),
+    ok(http.POST('/api-keys/{id}/roll', { ...byId(id), body: { graceSeconds } })),
   /** Ends the previous raw key's grace period now. */
-  revokePrevious: (id: string) => api.post<ApiKey>(`${base}/${encodeURIComponent(id)}/revoke-previous`),
-  stats: (id: string) => api.get<ApiKeyStats>(`${base}/${encodeURIComponent(id)}/stats`),
+  revokePrevious: (id: string) => ok(http.POST('/api-keys/{id}/revoke-previous', byId(id))),
+  stats: (id: string) => ok(http.GET('/api-keys/{id}/stats', byId(id))),
   /** The key's audit trail (needs the `audit` module). */
-  auditTrail: (id: string) => api.get<AuditEntry[]>('/audit-logs', { entityType: 'api_key', entityId: id, limit: 100 }),
+  auditTrail: (id: string) =>
+    ok(http.GET('/audit-logs', { params: { query: { entityType: 'api_key', entityId: id, limit: 100 } } })),
 };

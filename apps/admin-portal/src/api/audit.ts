@@ -1,10 +1,10 @@
-import { apiPage } from './client';
-import type { AuditEntry, AuditQuery } from './types';
+import { http, okPage } from './client';
+import type { AuditQuery } from './types';
 
 /** ISO instants; `to` is exclusive. */
 export type AuditFilter = AuditQuery;
 
 export const auditApi = {
   /** Newest first, one page at a time. */
-  list: (filter: AuditFilter = {}) => apiPage<AuditEntry>('/audit-logs', { ...filter }),
+  list: (filter: AuditFilter = {}) => okPage(http.GET('/audit-logs', { params: { query: filter } })),
 };

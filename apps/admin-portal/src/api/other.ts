@@ -1,14 +1,13 @@
-import { api } from './client';
+import { http, ok } from './client';
 import type { components } from './schema';
-import type { Overview, Tenant } from './types';
 
 export type NewTenantInput = components['schemas']['CreateTenant'];
 
 export const overviewApi = {
-  get: () => api.get<Overview>('/overview'),
+  get: () => ok(http.GET('/overview')),
 };
 
 export const tenantsApi = {
-  list: () => api.get<Tenant[]>('/tenants'),
-  create: (input: NewTenantInput) => api.post<Tenant>('/tenants', input),
+  list: () => ok(http.GET('/tenants')),
+  create: (input: NewTenantInput) => ok(http.POST('/tenants', { body: input })),
 };

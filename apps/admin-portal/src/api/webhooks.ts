@@ -1,6 +1,6 @@
-import { api, apiAll, apiPage } from './client';
+import { MAX_PAGE, allPages, http, ok, okPage } from './client';
 import type { components } from './schema';
-import type { AuditEntry, WebhookSubscription } from './types';
+import type { WebhookSubscription } from './types';
 
 type Schemas = components['schemas'];
 
@@ -19,34 +19,38 @@ export type RecoverResult = Schemas['RecoverResult'];
 /** `replayed` false: that event's delivery was pending already, nothing new was queued. */
 export type ReplayResult = Schemas['ReplayResult'];
 
-const base = '/webhooks';
-const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
+const byId = (id: string) => ({ params: { path: { id } } });
 
 export const webhooksApi = {
-  list: () => apiAll<WebhookSubscription>(base),
-  get: (id: string) => api.get<WebhookSubscription>(one(id)),
-  create: (input: WebhookInput) => api.post<CreatedWebhookSubscription>(base, input),
-  update: (id: string, patch: WebhookPatch) => api.patch<WebhookSubscription>(one(id), patch),
-  remove: (id: string) => api.delete<void>(one(id)),
-  sendTest: (id: string) => api.post<WebhookDelivery>(`${one(id)}/test`),
+  list: (): Promise<WebhookSubscription[]> =>
+    allPages((cursor) => okPage(http.GET('/webhooks', { params: { query: { limit: MAX_PAGE, cursor } } }))),
+  get: (id: string) => ok(http.GET('/webhooks/{id}', byId(id))),
+  create: (input: WebhookInput) => ok(http.POST('/webhooks', { body: input })),
+  update: (id: string, patch: WebhookPatch) => ok(http.PATCH('/webhooks/{id}', { ...byId(id), body: patch })),
+  remove: (id: string) => ok(http.DELETE('/webhooks/{id}', byId(id))),
+  sendTest: (id: string) => ok(http.POST('/webhooks/{id}/test', byId(id))),
   deliveries: (id: string, query: { status?: DeliveryStatus; cursor?: string; limit?: number } = {}) =>
-    apiPage<WebhookDelivery>(`${one(id)}/deliveries`, query),
+    okPage(http.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query } })),
   attempts: (id: string, deliveryId: string) =>
-    api.get<DeliveryAttempt[]>(`${one(id)}/deliveries/${encodeURIComponent(deliveryId)}/attempts`),
+    ok(http.GET('/webhooks/{id}/deliveries/{deliveryId}/attempts', { params: { path: { id, deliveryId } } })),
   /** A new signing secret, answered once; the previous one keeps signing beside it for `graceSeconds`. */
   rotateSecret: (id: string, graceSeconds: number) =>
-    api.post<CreatedWebhookSubscription>(`${one(id)}/rotate-secret`, { graceSeconds }),
+    ok(http.POST('/webhooks/{id}/rotate-secret', { ...byId(id), body: { graceSeconds } })),
   /** Queues again the failed deliveries created in [since, until). */
   recover: (id: string, window: { since: string; until?: string }) =>
-    api.post<RecoverResult>(`${one(id)}/recover`, window),
+    ok(http.POST('/webhooks/{id}/recover', { ...byId(id), body: window })),
   /** Sends one past event to the subscription again, with the same webhook-id. */
-  replay: (id: string, eventId: string) => api.post<ReplayResult>(`${one(id)}/replay`, { eventId }),
-  enable: (id: string) => api.post<WebhookSubscription>(`${one(id)}/enable`),
+  replay: (id: string, eventId: string) => ok(http.POST('/webhooks/{id}/replay', { ...byId(id), body: { eventId } })),
+  enable: (id: string) => ok(http.POST('/webhooks/{id}/enable', byId(id))),
   /** The subscription's audit trail (needs the `audit` module). */
   auditTrail: (id: string) =>
-    api.get<AuditEntry[]>('/audit-logs', { entityType: 'webhook_subscription', entityId: id, limit: 100 }),
+    ok(
+      http.GET('/audit-logs', {
+        params: { query: { entityType: 'webhook_subscription', entityId: id, limit: 100 } },
+      }),
+    ),
   /** The events a subscription can ask for, with what each means. */
-  eventTypes: () => api.get<EventType[]>(`${base}/event-types`),
+  eventTypes: () => ok(http.GET('/webhooks/event-types')),
   /** Tries a filter on the tenant's latest events. */
-  filterTest: (input: FilterTestInput) => api.post<FilterTestResult>(`${base}/filter-test`, input),
+  filterTest: (input: FilterTestInput) => ok(http.POST('/webhooks/filter-test', { body: input })),
 };

@@ -1,4 +1,6 @@
 import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { queryClient } from '../api/query-client';
 import { RouterProvider } from 'react-router';
 import { router } from './routes';
 import { theme } from './theme';
@@ -10,7 +12,9 @@ import { theme } from './theme';
 export function App() {
   return (
     <MantineProvider theme={theme} withCssVariables={false} withGlobalClasses={false} forceColorScheme="light">
-      <RouterProvider router={router} />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

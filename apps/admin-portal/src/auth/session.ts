@@ -1,5 +1,6 @@
-import { api, renewSession, signIn as signInCall, signOut as signOutCall, useTokenSource } from '../api';
+import { http, ok, renewSession, signIn as signInCall, signOut as signOutCall, useTokenSource } from '../api';
 import type { Principal } from '../api';
+import { queryClient } from '../api/query-client';
 
 /**
  * The signed-in session, held in memory only: the access token lives in this module and nowhere else
@@ -42,6 +43,7 @@ function start(accessToken: string): void {
 
 function end(): void {
   clearTimeout(renewTimer);
+  queryClient.clear();
   setState({ status: 'signed-out' });
 }
 
@@ -97,7 +99,7 @@ export function resume(): Promise<boolean> {
  * the API sets a short-lived cookie for its path, then the browser goes there.
  */
 export async function openQueueConsole(): Promise<void> {
-  const { url } = await api.post<{ url: string }>('/auth/queue-console-session');
+  const { url } = await ok(http.POST('/auth/queue-console-session'));
   window.location.assign(url);
 }
 

@@ -7,7 +7,7 @@ import { useApi } from './use-api';
 export function useTenants(): Tenant[] | null {
   const principal = usePrincipal();
   const isAdmin = principal.role === 'admin';
-  const { data } = useApi(() => (isAdmin ? tenantsApi.list() : Promise.resolve(null)), [isAdmin]);
+  const { data } = useApi(['tenants', isAdmin], () => (isAdmin ? tenantsApi.list() : Promise.resolve(null)));
   return data ?? null;
 }
 

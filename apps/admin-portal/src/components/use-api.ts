@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -7,38 +7,16 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs a read when the page opens (and when `deps` change); a newer run's answer replaces an older one. */
-export function useApi<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded<T> {
-  const [data, setData] = useState<T>();
-  const [error, setError] = useState<Error>();
-  const [loading, setLoading] = useState(true);
-  const run = useRef(0);
-  const stableLoad = useCallback(load, deps);
-
-  const reload = useCallback(() => {
-    const id = ++run.current;
-    setLoading(true);
-    stableLoad().then(
-      (value) => {
-        if (id !== run.current) return;
-        setData(value);
-        setError(undefined);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (id !== run.current) return;
-        setError(failure instanceof Error ? failure : new Error(String(failure)));
-        setLoading(false);
-      },
-    );
-  }, [stableLoad]);
-
-  useEffect(() => {
-    reload();
-    return () => {
-      run.current++;
-    };
-  }, [reload]);
-
-  return { data, error, loading, reload };
+/**
+ * A read of the page, cached by `key` (name it after the resource and the inputs the read depends on): run when
+ * the page opens and when the key changes; until a new key's answer arrives the previous answer stays shown.
+ */
+export function useApi<T>(key: QueryKey, load: () => Promise<T>): Loaded<T> {
+  const query = useQuery({ queryKey: key, queryFn: load, placeholderData: keepPreviousData });
+  return {
+    data: query.data,
+    error: query.error ?? undefined,
+    loading: query.isFetching,
+    reload: () => void query.refetch(),
+  };
 }

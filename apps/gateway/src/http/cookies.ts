@@ -1,15 +1,16 @@
 import type { Request } from 'express';
+import { parseCookie } from 'cookie';
+
+/** A value that does not decode is no value (not the raw text): the caller reads it as absent. */
+const decodeStrictly = (value: string): string | undefined => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+};
 
 /** One cookie of the request's Cookie header, decoded; undefined when absent. */
 export function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key !== name) continue;
-    try {
-      return decodeURIComponent(value.join('='));
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+  return parseCookie(req.headers.cookie ?? '', { decode: decodeStrictly })[name];
 }

@@ -291,6 +291,10 @@ describe('API-key administration', () => {
       expect(stats.body).toEqual({
         requests7d: 3,
         requests24h: 3,
+        rateLimited: 0,
+        rateLimited24h: 0,
+        refused: 0,
+        refused24h: 0,
         errorRate: 1,
         avgResponseTimeMs: expect.any(Number),
         recentRequests: expect.any(Array),
@@ -321,6 +325,10 @@ describe('API-key administration', () => {
       expect(stats.body).toEqual({
         requests7d: 0,
         requests24h: 0,
+        rateLimited: 0,
+        rateLimited24h: 0,
+        refused: 0,
+        refused24h: 0,
         errorRate: 0,
         avgResponseTimeMs: 0,
         recentRequests: [],

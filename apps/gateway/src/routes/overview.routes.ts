@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Queue } from 'bullmq';
+import { within } from '@wms/platform';
 import type { TokenService } from '@wms/identity';
 import type { QueueDepth } from '@wms/overview';
 import type { Services } from '../services.js';
@@ -9,14 +10,11 @@ import { requireJwt } from '../http/jwt-guard.js';
 const QUEUE_COUNT_TIMEOUT_MS = 1_000;
 
 async function depthOf(name: string, queue: Queue): Promise<QueueDepth> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    const counts = await Promise.race([
+    const counts = await within(
       queue.getJobCounts('wait', 'prioritized', 'paused', 'active', 'delayed', 'failed'),
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error('queue count timed out')), QUEUE_COUNT_TIMEOUT_MS);
-      }),
-    ]);
+      QUEUE_COUNT_TIMEOUT_MS,
+    );
     return {
       name,
       available: true,
@@ -27,8 +25,6 @@ async function depthOf(name: string, queue: Queue): Promise<QueueDepth> {
     };
   } catch {
     return { name, available: false, waiting: 0, active: 0, delayed: 0, failed: 0 };
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -52,7 +52,7 @@ describe('queue console at /admin/queues', () => {
     expect((await request(gateway.url, 'POST', SESSION, { token: managerToken })).status).toBe(403);
   });
 
-  it('an admin bearer token opens Bull Board over the ingest and webhook queues, under a CSP of its own', async () => {
+  it('an admin bearer token opens Bull Board over the ingest, maintenance and webhook queues, under a CSP of its own', async () => {
     const page = await open({ authorization: `Bearer ${adminToken}` });
     const queues = await open({ authorization: `Bearer ${adminToken}` }, `${CONSOLE}/api/queues`);
 
@@ -66,6 +66,7 @@ describe('queue console at /admin/queues', () => {
     const names = ((await queues.json()) as { queues: Array<{ name: string; readOnlyMode: boolean }> }).queues;
     expect(names.map((queue) => [queue.name, queue.readOnlyMode]).sort()).toEqual([
       ['ingest', false],
+      ['maintenance', true],
       ['webhook-delivery', true],
     ]);
   });

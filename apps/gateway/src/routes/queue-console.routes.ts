@@ -5,6 +5,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { UsersRepository, type TokenService } from '@wms/identity';
 import { AppError, RedisDeadline, RedisTimeoutError, type Database } from '@wms/platform';
+import type { MaintenanceQueue } from '@wms/setup';
 import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
 import { readCookie } from '../http/cookies.js';
@@ -61,7 +62,7 @@ function boundedReads(adapter: BullMQAdapter, deadline: RedisDeadline): BullMQAd
 }
 
 /**
- * Bull Board over the ingest and webhook queues, for cross-tenant admins only (the jobs of every tenant). A browser that navigates here cannot
+ * Bull Board over the ingest, webhook and maintenance queues, for cross-tenant admins only (the jobs of every tenant). A browser that navigates here cannot
  * send a bearer token, so besides `Authorization: Bearer <admin access token>` the console accepts its own
  * short-lived token in an httpOnly, SameSite=Strict cookie scoped to this path (see the session routes).
  * The webhook queue is read-only: a delivery's truth is in PostgreSQL and is redelivered through the API.
@@ -71,7 +72,7 @@ function boundedReads(adapter: BullMQAdapter, deadline: RedisDeadline): BullMQAd
 export function queueConsoleRoutes(
   tokens: TokenService,
   db: Database,
-  queues: { ingest: IngestQueue; webhook: WebhookDeliveryQueue },
+  queues: { ingest: IngestQueue; webhook: WebhookDeliveryQueue; maintenance: MaintenanceQueue },
 ): Router {
   const serverAdapter = new ExpressAdapter().setBasePath(QUEUE_CONSOLE_PATH);
   const deadline = new RedisDeadline(QUEUE_CONSOLE_DEADLINE);
@@ -81,6 +82,8 @@ export function queueConsoleRoutes(
       // for retrying a failed job.
       boundedReads(new BullMQAdapter(queues.ingest, { allowRetries: true }), deadline),
       boundedReads(new BullMQAdapter(queues.webhook, { readOnlyMode: true }), deadline),
+      // Its schedulers make the jobs and retry them; the console shows them, changes none.
+      boundedReads(new BullMQAdapter(queues.maintenance, { readOnlyMode: true }), deadline),
     ],
     serverAdapter,
     options: { uiConfig: { boardTitle: 'WMS queues' } },

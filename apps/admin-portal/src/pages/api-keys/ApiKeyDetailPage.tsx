@@ -19,9 +19,11 @@ export default function ApiKeyDetailPage() {
   const id = useParams().id!;
   const { write } = usePermission('api-keys');
   const audit = usePermission('audit');
-  const key = useApi(() => apiKeysApi.get(id), [id]);
-  const stats = useApi(() => apiKeysApi.stats(id), [id]);
-  const trail = useApi(() => (audit.read ? apiKeysApi.auditTrail(id) : Promise.resolve(null)), [id, audit.read]);
+  const key = useApi(['api-keys', id], () => apiKeysApi.get(id));
+  const stats = useApi(['api-keys', id, 'stats'], () => apiKeysApi.stats(id));
+  const trail = useApi(['audit', 'api_key', id, audit.read], () =>
+    audit.read ? apiKeysApi.auditTrail(id) : Promise.resolve(null),
+  );
   const [range, setRange] = useState<'hour' | 'day'>('hour');
   const [rolled, setRolled] = useState<CreatedApiKey>();
 

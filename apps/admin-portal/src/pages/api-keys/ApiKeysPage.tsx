@@ -53,9 +53,8 @@ export default function ApiKeysPage() {
   const { write } = usePermission('api-keys');
   const tenants = useTenants();
   const [show, setShow] = useState<'all' | 'expiring'>('all');
-  const { data, error, loading } = useApi(
-    () => apiKeysApi.list(show === 'expiring' ? { expiringWithin: EXPIRING_WITHIN } : {}),
-    [show],
+  const { data, error, loading } = useApi(['api-keys', 'list', show], () =>
+    apiKeysApi.list(show === 'expiring' ? { expiringWithin: EXPIRING_WITHIN } : {}),
   );
   const [search, setSearch] = useState('');
   const shown = useMemo(

@@ -12,7 +12,7 @@ export default function CreateApiKeyPage() {
   const principal = usePrincipal();
   const navigate = useNavigate();
   const isAdmin = principal.role === 'admin';
-  const tenants = useApi(() => (isAdmin ? tenantsApi.list() : Promise.resolve(null)), [isAdmin]);
+  const tenants = useApi(['tenants', isAdmin], () => (isAdmin ? tenantsApi.list() : Promise.resolve(null)));
   const [error, setError] = useState<unknown>();
   const [created, setCreated] = useState<CreatedApiKey>();
 

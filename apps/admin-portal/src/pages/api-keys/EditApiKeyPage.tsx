@@ -8,7 +8,7 @@ import { ApiKeyForm, initialValues, toInput } from './ApiKeyForm';
 export default function EditApiKeyPage() {
   const id = useParams().id!;
   const navigate = useNavigate();
-  const key = useApi(() => apiKeysApi.get(id), [id]);
+  const key = useApi(['api-keys', id], () => apiKeysApi.get(id));
   const [error, setError] = useState<unknown>();
 
   if (key.error) return <ErrorNotice error={key.error} title="The key could not be loaded" />;

@@ -51,7 +51,7 @@ export default function ImportsPage() {
   const principal = usePrincipal();
   const tenants = useTenants();
   const [tenantId, setTenantId] = useState(principal.tenantId ?? '');
-  const list = useApi(() => importsApi.list(tenantId || undefined), [tenantId]);
+  const list = useApi(['imports', tenantId], () => importsApi.list(tenantId || undefined));
   const writable = ENTITIES.filter((entity) => canWrite(principal, entity.module));
   const [entity, setEntity] = useState<ImportEntity | null>(writable[0]?.value ?? null);
   const [file, setFile] = useState<File | null>(null);

@@ -1,4 +1,4 @@
-import { api, apiDownload, apiUpload, type ImportAccepted, type ImportEntity, type ImportJob } from '../../api';
+import { http, ok, type ImportEntity, type ImportJob } from '../../api';
 
 export type { ImportEntity, ImportJob, ImportState } from '../../api';
 
@@ -8,13 +8,25 @@ export function fileType(name: string): string {
 }
 
 export const importsApi = {
-  list: (tenantId?: string) => api.get<ImportJob[]>('/imports', { tenantId }),
+  list: (tenantId?: string) => ok(http.GET('/imports', { params: { query: { tenantId } } })),
+  /** The file goes as it is, with its own media type; the answer is JSON. */
   upload: (entity: ImportEntity, file: File, tenantId?: string) =>
-    apiUpload<ImportAccepted>('/imports', { entity, tenantId }, file, fileType(file.name)),
-  cancel: (jobId: string) => api.delete<ImportJob>(`/imports/${encodeURIComponent(jobId)}`),
-  errors: (job: ImportJob) =>
-    apiDownload(
-      `/imports/${encodeURIComponent(job.jobId)}/errors`,
-      job.format === 'csv' ? 'text/csv' : 'application/x-ndjson',
+    ok(
+      http.POST('/imports', {
+        params: { query: { entity, tenantId } },
+        body: file as never,
+        bodySerializer: () => file,
+        headers: { 'content-type': fileType(file.name) },
+      }),
     ),
+  cancel: (jobId: string) => ok(http.DELETE('/imports/{id}', { params: { path: { id: jobId } } })),
+  /** The errors file, as a Blob. */
+  errors: (job: ImportJob): Promise<Blob> =>
+    ok(
+      http.GET('/imports/{id}/errors', {
+        params: { path: { id: job.jobId } },
+        parseAs: 'blob',
+        headers: { accept: job.format === 'csv' ? 'text/csv' : 'application/x-ndjson' },
+      }),
+    ) as Promise<Blob>,
 };

@@ -11,7 +11,7 @@ function endsAt(key: { expiresAt: string | null; previousKey: { expiresAt: strin
 
 /** Keys (or previous raw keys) that stop working within 14 days, soonest first, so nobody is surprised by a 401. */
 export function ExpiringKeys() {
-  const { data, error } = useApi(() => apiKeysApi.list({ expiringWithin: 'P14D' }));
+  const { data, error } = useApi(['api-keys', 'expiring', 'P14D'], () => apiKeysApi.list({ expiringWithin: 'P14D' }));
   const keys = [...(data ?? [])].sort((a, b) => endsAt(a).localeCompare(endsAt(b)));
   return (
     <Paper withBorder radius="md" p="lg" component="section" aria-labelledby="expiring-title">

@@ -161,7 +161,7 @@ function Queues({ queues }: { queues: NonNullable<Overview['queues']> }) {
 
 /** The state of the integrations at a glance; each part shows only when the user may read its module. */
 export default function OverviewPage() {
-  const { data, error, loading } = useApi(() => overviewApi.get());
+  const { data, error, loading } = useApi(['overview'], () => overviewApi.get());
   const keys = usePermission('api-keys');
   return (
     <>

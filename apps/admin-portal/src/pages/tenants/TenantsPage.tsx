@@ -76,7 +76,7 @@ function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
 /** The tenants an admin sees (a tenant-bound admin: its own), sandboxes marked; cross-tenant admins create them. */
 export default function TenantsPage() {
   const principal = usePrincipal();
-  const { data, error, loading, reload } = useApi(() => tenantsApi.list());
+  const { data, error, loading, reload } = useApi(['tenants', 'list'], () => tenantsApi.list());
   const mayCreate = principal.role === 'admin' && !principal.tenantId;
 
   return (

@@ -46,11 +46,10 @@ export default function UserDetailPage() {
   const actor = usePrincipal();
   const { write } = usePermission('users');
   const audit = usePermission('audit');
-  const user = useApi(() => usersApi.get(id), [id]);
+  const user = useApi(['users', id], () => usersApi.get(id));
   const [saved, setSaved] = useState(false);
-  const trail = useApi(
-    () => (audit.read ? auditApi.list({ entityType: 'user', entityId: id, limit: 50 }) : Promise.resolve(null)),
-    [id, audit.read],
+  const trail = useApi(['audit', 'user', id, audit.read], () =>
+    audit.read ? auditApi.list({ entityType: 'user', entityId: id, limit: 50 }) : Promise.resolve(null),
   );
 
   if (user.error) return <ErrorNotice error={user.error} title="The user could not be loaded" />;

@@ -28,14 +28,12 @@ export default function UsersPage() {
   const [role, setRole] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [q] = useDebouncedValue(search.trim(), 250);
-  const { data, error, loading, reload } = useApi(
-    () =>
-      usersApi.list({
-        q: q || undefined,
-        role: (role as Role) ?? undefined,
-        status: (status as UserStatus) ?? undefined,
-      }),
-    [q, role, status],
+  const { data, error, loading, reload } = useApi(['users', 'list', q, role, status], () =>
+    usersApi.list({
+      q: q || undefined,
+      role: (role as Role) ?? undefined,
+      status: (status as UserStatus) ?? undefined,
+    }),
   );
   const filtered = Boolean(q || role || status);
 

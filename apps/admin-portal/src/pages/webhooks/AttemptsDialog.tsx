@@ -4,9 +4,8 @@ import { ErrorNotice, Loading, formatDateTime, useApi } from '../../components';
 
 /** Every HTTP attempt of one delivery, newest first: what the subscriber answered and how fast. */
 export function AttemptsDialog(props: { subscriptionId: string; delivery: WebhookDelivery; onClose: () => void }) {
-  const { data, error } = useApi(
-    () => webhooksApi.attempts(props.subscriptionId, props.delivery.id),
-    [props.subscriptionId, props.delivery.id],
+  const { data, error } = useApi(['webhooks', props.subscriptionId, 'attempts', props.delivery.id], () =>
+    webhooksApi.attempts(props.subscriptionId, props.delivery.id),
   );
   return (
     <Modal

@@ -13,7 +13,7 @@ export default function CreateWebhookPage() {
   const principal = usePrincipal();
   const navigate = useNavigate();
   const tenants = useTenants();
-  const eventTypes = useApi(loadEventTypes);
+  const eventTypes = useApi(['webhooks', 'event-types'], loadEventTypes);
   const [error, setError] = useState<unknown>();
   const [created, setCreated] = useState<CreatedWebhookSubscription>();
 

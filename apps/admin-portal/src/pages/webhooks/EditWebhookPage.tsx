@@ -9,8 +9,8 @@ import { WebhookForm, initialValues, parseFilter, type WebhookFormValues } from 
 export default function EditWebhookPage() {
   const id = useParams().id!;
   const navigate = useNavigate();
-  const subscription = useApi(() => webhooksApi.get(id), [id]);
-  const eventTypes = useApi(loadEventTypes);
+  const subscription = useApi(['webhooks', id], () => webhooksApi.get(id));
+  const eventTypes = useApi(['webhooks', 'event-types'], loadEventTypes);
   const [error, setError] = useState<unknown>();
 
   if (subscription.error)

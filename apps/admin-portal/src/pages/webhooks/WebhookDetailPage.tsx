@@ -93,8 +93,10 @@ export default function WebhookDetailPage() {
   const navigate = useNavigate();
   const { write } = usePermission('webhooks');
   const audit = usePermission('audit');
-  const subscription = useApi(() => webhooksApi.get(id), [id]);
-  const trail = useApi(() => (audit.read ? webhooksApi.auditTrail(id) : Promise.resolve(null)), [id, audit.read]);
+  const subscription = useApi(['webhooks', id], () => webhooksApi.get(id));
+  const trail = useApi(['audit', 'webhook_subscription', id, audit.read], () =>
+    audit.read ? webhooksApi.auditTrail(id) : Promise.resolve(null),
+  );
   const [logVersion, setLogVersion] = useState(0);
   const [testError, setTestError] = useState<unknown>();
   const [testSent, setTestSent] = useState(false);

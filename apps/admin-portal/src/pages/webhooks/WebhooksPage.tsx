@@ -9,7 +9,7 @@ import { WebhookStatusBadge } from './WebhookStatusBadge';
 /** Webhook subscriptions the user may see (a tenant-bound user: its tenant's). */
 export default function WebhooksPage() {
   const { write } = usePermission('webhooks');
-  const { data, error, loading } = useApi(() => webhooksApi.list());
+  const { data, error, loading } = useApi(['webhooks', 'list'], () => webhooksApi.list());
   const tenants = useTenants();
 
   return (

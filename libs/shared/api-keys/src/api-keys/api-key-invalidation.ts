@@ -1,5 +1,5 @@
 import type { Logger } from '@wms/platform';
-import { closeRedis, type RedisClient } from '@wms/platform';
+import { closeRedis, settleWithin, type RedisClient } from '@wms/platform';
 
 const SUBSCRIBE_WAIT_MS = 2_000;
 
@@ -37,7 +37,7 @@ export class ApiKeyInvalidationBus {
       (error: unknown) =>
         this.logger.warn({ err: error }, 'api-key invalidation: subscribe failed; relying on the cache lifetime'),
     );
-    await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
+    await settleWithin(subscribed, SUBSCRIBE_WAIT_MS);
   }
 
   publish(keyId: string): void {

@@ -14,8 +14,6 @@ export interface RequestLogOptions {
   batchSize: number;
   /** Beyond this many unwritten records (database away), the oldest are dropped, never the process. */
   maxBuffered: number;
-  /** How often partitions are made ahead and expired ones dropped (also once at start). */
-  maintenanceIntervalMs: number;
   retention: RequestLogRetention;
 }
 
@@ -23,7 +21,6 @@ export const DEFAULT_REQUEST_LOG_OPTIONS: RequestLogOptions = {
   flushIntervalMs: 1_000,
   batchSize: 500,
   maxBuffered: 50_000,
-  maintenanceIntervalMs: 60 * 60 * 1_000,
   retention: DEFAULT_REQUEST_LOG_RETENTION,
 };
 
@@ -36,8 +33,8 @@ const HOUR_MS = 3_600_000;
  * every request's path, and updates lastUsedAt at most once a minute per key. Calls the guard refused
  * (`countRefused`: rate limit, IP, origin) are only counted, per key and hour, and the counts added to the
  * rollups at the same flush, so a flood of them costs memory for one counter and no row each. A maintenance
- * pass at start and then hourly makes the coming days' partitions and drops expired ones. `close` writes
- * what is left.
+ * pass at start makes the coming days' partitions before the first write; after that the maintenance queue
+ * runs it once per REQUEST_LOG_MAINTENANCE_INTERVAL_MS over all replicas. `close` writes what is left.
  */
 export class ApiKeyRequestLog {
   private buffer: RequestLogEntry[] = [];
@@ -47,7 +44,6 @@ export class ApiKeyRequestLog {
   private readonly lastUsedWritten = new Map<string, number>();
   private flushing: Promise<void> | null = null;
   private readonly timer: NodeJS.Timeout;
-  private readonly maintenanceTimer: NodeJS.Timeout;
   private dropped = 0;
   private closed = false;
   private maintaining: Promise<unknown> | null = null;
@@ -61,8 +57,6 @@ export class ApiKeyRequestLog {
     this.maintenance = new RequestLogMaintenance(repository.requestLogs, logger, options.retention);
     this.timer = setInterval(() => void this.flush(), options.flushIntervalMs);
     this.timer.unref();
-    this.maintenanceTimer = setInterval(() => void this.maintain(), options.maintenanceIntervalMs);
-    this.maintenanceTimer.unref();
     void this.maintain();
   }
 
@@ -116,7 +110,7 @@ export class ApiKeyRequestLog {
   /** One maintenance pass (partitions ahead, expired ones dropped, old rollups deleted); a failure is logged. */
   async maintain(now = new Date()): Promise<MaintenanceResult | null> {
     const pass = this.maintenance.run(now).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'api-key request log maintenance failed; retrying at the next interval');
+      this.logger.warn({ err: error }, 'api-key request log maintenance failed; retried by the maintenance queue');
       return null;
     });
     this.maintaining = pass;
@@ -125,7 +119,6 @@ export class ApiKeyRequestLog {
 
   async close(): Promise<void> {
     clearInterval(this.timer);
-    clearInterval(this.maintenanceTimer);
     await Promise.all([this.flush(), this.maintaining]);
     this.closed = true;
   }

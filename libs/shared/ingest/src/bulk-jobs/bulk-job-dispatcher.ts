@@ -1,5 +1,6 @@
 import { Job } from 'bullmq';
 import { PollLoop } from '@wms/platform';
+import { within } from '@wms/platform';
 import type { Logger } from '@wms/platform';
 import { ingestJobData, ingestJobPriority, type IngestQueue } from './ingest.contract.js';
 import type { BulkJobsRepository, DispatchRow } from './bulk-jobs.repository.js';
@@ -117,13 +118,10 @@ export class BulkJobDispatcher {
   }
 
   private bounded<T>(promise: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${this.redisTimeoutMs} ms`)),
-        this.redisTimeoutMs,
-      );
-    });
-    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+    return within(
+      promise,
+      this.redisTimeoutMs,
+      () => new Error(`Redis did not answer within ${this.redisTimeoutMs} ms`),
+    );
   }
 }

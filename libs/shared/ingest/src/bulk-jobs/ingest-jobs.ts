@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import type { Job } from 'bullmq';
-import { AppError, closeWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import { AppError, closeWithin, settleWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
 import type { BulkResult, BulkResultText } from '../integration/index.js';
 import { BulkJobSignals, type JobSignal } from './bulk-job-signals.js';
 import { BulkJobsRepository, type NewBulkJob, type Submission } from './bulk-jobs.repository.js';
@@ -31,19 +31,6 @@ export interface PublicJob {
 const REDIS_READ_MS = 300;
 /** How long handing a stored job to BullMQ may take before the dispatcher is left to do it. */
 const REDIS_WRITE_MS = 500;
-
-/** The promise's value, or undefined when it fails or takes longer than `ms`. */
-async function settled<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise.catch(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** A submitted job and the signal that tells its wait when to look at its row. */
 export interface Submitted {
@@ -104,7 +91,7 @@ export class IngestJobs {
       return { jobId: job.id, signal, running: false };
     // Bounded: a Redis that hangs (frozen, failing over) must not hold the request. Should the add still land
     // later, the dispatcher's add of the same job id is a no-op and the job's row lets its entries be written once.
-    const added: IngestJob | undefined = await settled(
+    const added: IngestJob | undefined = await settleWithin(
       this.queue.add(job.entity, ingestJobData(job), {
         jobId: job.id,
         priority: ingestJobPriority(submission.lane, submission.turn),
@@ -112,8 +99,8 @@ export class IngestJobs {
       REDIS_WRITE_MS,
     );
     if (!added) await this.repository.notDispatched(job.id).catch(() => undefined);
-    else if (submission.kind === 'retried' && (await settled(added.getState(), REDIS_READ_MS)) === 'failed')
-      await settled(added.retry('failed'), REDIS_READ_MS);
+    else if (submission.kind === 'retried' && (await settleWithin(added.getState(), REDIS_READ_MS)) === 'failed')
+      await settleWithin(added.retry('failed'), REDIS_READ_MS);
     return { jobId: job.id, signal, running: true };
   }
 
@@ -161,7 +148,7 @@ export class IngestJobs {
       case 'written':
         return { ...base, state: 'active' };
       case 'queued': {
-        const inRedis = await settled(this.queue.getJobState(jobId), REDIS_READ_MS);
+        const inRedis = await settleWithin(this.queue.getJobState(jobId), REDIS_READ_MS);
         return { ...base, state: inRedis === 'active' ? 'active' : 'queued' };
       }
     }

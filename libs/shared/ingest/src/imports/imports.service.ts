@@ -3,6 +3,7 @@ import { PassThrough, type Readable, type Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { Config } from '@wms/platform';
 import { AppError } from '@wms/platform';
+import { settleWithin } from '@wms/platform';
 import type { EventsService } from '@wms/events';
 import type { IngestHandler, IngestRegistry } from '../integration/index.js';
 import {
@@ -243,14 +244,8 @@ export class ImportsService {
 
   private async dispatch(tenantId: string): Promise<void> {
     if (!this.queue) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, QUEUE_ADD_MS)));
     // A Redis away costs nothing but time: the dispatcher hands every unfinished import to the queue.
-    await Promise.race([
-      addImportTurns(this.queue, tenantId, importSlots(this.limits.tenantConcurrency)).catch(() => undefined),
-      timeout,
-    ]);
-    clearTimeout(timer);
+    await settleWithin(addImportTurns(this.queue, tenantId, importSlots(this.limits.tenantConcurrency)), QUEUE_ADD_MS);
   }
 }
 

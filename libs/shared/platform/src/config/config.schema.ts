@@ -152,7 +152,8 @@ export const configVariables = {
   },
   REQUEST_LOG_PARTITIONS_AHEAD_DAYS: {
     schema: Joi.number().integer().min(1).max(60).default(7),
-    description: 'daily partitions of the request log the gateway makes ahead of today (checked at start and hourly)',
+    description:
+      "daily partitions of the request log made ahead of today (checked at a gateway's start and by the maintenance queue)",
   },
   WEBHOOK_DELIVERY_RETENTION_DAYS: {
     schema: Joi.number().integer().min(1).max(36600).default(30),
@@ -251,6 +252,26 @@ export const configVariables = {
     schema: Joi.string().min(16).max(256),
     description:
       'bearer token GET /metrics requires (gateway and worker health servers); required when NODE_ENV=production; unset = /metrics open',
+  },
+  RETENTION_SWEEP_INTERVAL_MS: {
+    schema: milliseconds().default(600000),
+    description:
+      'how often the maintenance queue purges expired idempotency records, finished bulk jobs, delivered events and old audit entries (once over all workers)',
+  },
+  IMPORT_PURGE_INTERVAL_MS: {
+    schema: milliseconds().default(600000),
+    description:
+      "how often the maintenance queue purges finished imports' staged and failed rows (once over all workers)",
+  },
+  REQUEST_LOG_MAINTENANCE_INTERVAL_MS: {
+    schema: milliseconds().default(3600000),
+    description:
+      "how often the maintenance queue makes the API-key request log's coming partitions and drops expired ones (once over all workers)",
+  },
+  WEBHOOK_DISABLE_SWEEP_INTERVAL_MS: {
+    schema: milliseconds().default(60000),
+    description:
+      'how often the maintenance queue looks for subscriptions failing for WEBHOOK_DISABLE_AFTER_HOURS (once over all workers)',
   },
   SHUTDOWN_TIMEOUT_MS: {
     schema: milliseconds().default(25000),

@@ -75,6 +75,13 @@ export interface Config {
     disableAfterHours: number;
     maxSubscriptionsPerTenant: number;
   };
+  /** Intervals of the maintenance queue's job schedulers (each runs once per interval over all workers). */
+  maintenance: {
+    retentionSweepMs: number;
+    importPurgeMs: number;
+    requestLogMaintenanceMs: number;
+    webhookDisableSweepMs: number;
+  };
   workerHealthPort: number;
   /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
   metricsToken?: string;
@@ -181,6 +188,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateUrls: value.WEBHOOK_ALLOW_PRIVATE_URLS,
       disableAfterHours: value.WEBHOOK_DISABLE_AFTER_HOURS,
       maxSubscriptionsPerTenant: value.WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT,
+    },
+    maintenance: {
+      retentionSweepMs: value.RETENTION_SWEEP_INTERVAL_MS,
+      importPurgeMs: value.IMPORT_PURGE_INTERVAL_MS,
+      requestLogMaintenanceMs: value.REQUEST_LOG_MAINTENANCE_INTERVAL_MS,
+      webhookDisableSweepMs: value.WEBHOOK_DISABLE_SWEEP_INTERVAL_MS,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
     metricsToken: value.METRICS_TOKEN,

@@ -1,25 +1,10 @@
 import type { Sequelize } from 'sequelize';
 import type { RedisClient } from '../redis/index.js';
+import { within } from '../lifecycle/index.js';
 
 export interface DependencyHealth {
   postgres: 'up' | 'down';
   redis: 'up' | 'down';
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('timeout')), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
 
 /**
@@ -35,11 +20,11 @@ export async function checkDependencies(
 ): Promise<DependencyHealth> {
   const [postgres, redisState] = await Promise.all([
     // Sequelize's own probe: one trivial statement on a pooled connection.
-    withTimeout(sequelize.authenticate(), timeouts.postgresMs).then(
+    within(sequelize.authenticate(), timeouts.postgresMs).then(
       () => 'up' as const,
       () => 'down' as const,
     ),
-    withTimeout(redis.ping(), timeouts.redisMs).then(
+    within(redis.ping(), timeouts.redisMs).then(
       () => 'up' as const,
       () => 'down' as const,
     ),

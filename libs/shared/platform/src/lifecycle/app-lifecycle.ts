@@ -27,19 +27,3 @@ export class AppLifecycle {
     for (const hook of [...this.closeHooks].reverse()) await hook().catch(() => undefined);
   }
 }
-
-/** Waits for `promise` to settle, but no longer than `timeoutMs`; a close must never hang a shutdown. */
-export async function settleWithin(promise: Promise<unknown>, timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs);
-  });
-  await Promise.race([
-    promise.then(
-      () => undefined,
-      () => undefined,
-    ),
-    timedOut,
-  ]);
-  clearTimeout(timer);
-}

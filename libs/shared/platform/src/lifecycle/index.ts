@@ -1,3 +1,4 @@
 export { installShutdown } from './shutdown.js';
-export { AppLifecycle, settleWithin } from './app-lifecycle.js';
+export { AppLifecycle } from './app-lifecycle.js';
+export { TimeoutError, settleWithin, within } from './within.js';
 export { PollLoop, type PollLoopOptions } from './poll-loop.js';

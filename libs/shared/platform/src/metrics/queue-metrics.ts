@@ -1,3 +1,5 @@
+import { within } from '../lifecycle/index.js';
+
 /** What the registry needs of a BullMQ queue: its own Prometheus export. */
 export interface ExportingQueue {
   exportPrometheusMetrics(globalVariables?: Record<string, string>): Promise<string>;
@@ -14,7 +16,7 @@ const EXPORT_TIMEOUT_MS = 2_000;
  */
 export async function exportQueueMetrics(queues: ExportingQueue[]): Promise<string> {
   const texts = await Promise.all(
-    queues.map((queue) => withTimeout(queue.exportPrometheusMetrics(), EXPORT_TIMEOUT_MS).catch(() => '')),
+    queues.map((queue) => within(queue.exportPrometheusMetrics(), EXPORT_TIMEOUT_MS).catch(() => '')),
   );
   return mergeExpositions(texts);
 }
@@ -41,12 +43,4 @@ export function mergeExpositions(texts: string[]): string {
     }
   }
   return [...families.values()].flatMap((family) => [...family.header, ...family.samples]).join('\n');
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

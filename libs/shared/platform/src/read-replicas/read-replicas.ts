@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/index.js';
+import { within } from '../lifecycle/index.js';
 import type { Logger } from '../logging/index.js';
 import { readReplicaInRotation, readReplicaLag } from '../metrics/index.js';
 import { REPLICA_CHECK_INTERVAL_MS } from './caller-writes.js';
@@ -199,14 +200,7 @@ export class ReadReplicas {
     else this.logger.warn(line, `${message}: its reads go elsewhere`);
   }
 
-  private async withinCheckTimeout<T>(work: Promise<T>): Promise<T> {
-    work.catch(() => undefined);
-    const timeout = AbortSignal.timeout(this.settings.checkTimeoutMs);
-    return Promise.race([
-      work,
-      new Promise<never>((_, reject) =>
-        timeout.addEventListener('abort', () => reject(new Error('read replica check timed out')), { once: true }),
-      ),
-    ]);
+  private withinCheckTimeout<T>(work: Promise<T>): Promise<T> {
+    return within(work, this.settings.checkTimeoutMs, () => new Error('read replica check timed out'));
   }
 }

@@ -1,3 +1,4 @@
+import { within } from '../lifecycle/index.js';
 /** A Redis call that did not answer in time, or was not tried because Redis recently did not answer. */
 export class RedisTimeoutError extends Error {
   override name = 'RedisTimeoutError';
@@ -37,18 +38,14 @@ export class RedisDeadline {
     const probing = this.pausedUntil !== 0;
     // While one call probes, the others keep failing fast.
     if (probing) this.pausedUntil = now + this.options.pauseMs;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new RedisTimeoutError(`Redis did not answer within ${this.options.timeoutMs} ms`)),
-        this.options.timeoutMs,
-      );
-    });
-    const call = work();
-    // The call may still settle after the timeout; its late failure must not be unhandled.
-    call.catch(() => undefined);
+    const { timeoutMs } = this.options;
     try {
-      const value = await Promise.race([call, timeout]);
+      // The call may still settle after the timeout; within() keeps its late failure handled.
+      const value = await within(
+        work(),
+        timeoutMs,
+        () => new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`),
+      );
       if (probing) {
         this.pausedUntil = 0;
         this.onChange(true);
@@ -64,8 +61,6 @@ export class RedisDeadline {
         this.onChange(true);
       }
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

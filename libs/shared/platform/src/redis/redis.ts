@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { Config, RedisShape } from '../config/index.js';
+import { settleWithin } from '../lifecycle/index.js';
 
 export type RedisRole = 'producer' | 'worker' | 'subscriber';
 
@@ -91,12 +92,7 @@ export function keyNodes(redis: RedisClient): Redis[] {
 export async function closeRedis(redis: RedisClient, timeoutMs = 1_000): Promise<void> {
   if (redis.status === 'end') return;
   if (redis.status === 'ready') {
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs);
-    });
-    await Promise.race([redis.quit().catch(() => undefined), timedOut]);
-    clearTimeout(timer);
+    await settleWithin(redis.quit(), timeoutMs);
   }
   // QUIT (above) may have ended it meanwhile.
   if ((redis.status as string) !== 'end') redis.disconnect();

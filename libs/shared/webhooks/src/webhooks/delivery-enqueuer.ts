@@ -1,5 +1,6 @@
 import type { ChainableCommander } from 'ioredis';
 import type { Database } from '@wms/platform';
+import { within } from '@wms/platform';
 import {
   WEBHOOK_DELIVERY_BATCH,
   WEBHOOK_DELIVERY_BATCH_JOB,
@@ -94,10 +95,7 @@ export class DeliveryEnqueuer {
    */
   async addFannedOut(rows: UnqueuedRow[]): Promise<boolean> {
     try {
-      await withTimeout(
-        this.queue.addBulk(deliveryJobsOf(rows, { alwaysBatch: true })),
-        this.options.addTimeoutMs ?? 5_000,
-      );
+      await within(this.queue.addBulk(deliveryJobsOf(rows, { alwaysBatch: true })), this.options.addTimeoutMs ?? 5_000);
       return true;
     } catch {
       this.failedAt = Date.now();
@@ -111,7 +109,7 @@ export class DeliveryEnqueuer {
     return this.db.sequelize.transaction(async (transaction) => {
       const rows = await this.outbox.claimUnqueued(limit, ids, transaction);
       if (rows.length === 0) return 0;
-      await withTimeout(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000).catch(
+      await within(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000).catch(
         (error: unknown) => {
           this.failedAt = Date.now();
           throw error;
@@ -157,21 +155,21 @@ export class DeliveryEnqueuer {
       const rows = await this.outbox.claimQueuedBefore(limit, cutoff, transaction);
       if (rows.length === 0) return { checked: 0, lost: 0 };
       const timeoutMs = this.options.addTimeoutMs ?? 5_000;
-      const known = await withTimeout(this.jobsExist(rows.map(deliveryJobId)), timeoutMs);
+      const known = await within(this.jobsExist(rows.map(deliveryJobId)), timeoutMs);
       const unknown = rows.filter((_row, index) => !known[index]);
       // A delivery without a job of its own may travel in a batch job that Redis still holds. The batch jobs
       // are read again, after this batch's rows were read, before a row counts as lost: a row committed after
       // an earlier read has its batch job added before its commit, so the fresh read sees it.
       let lost = unknown;
       if (lost.length > 0) {
-        const batched = await withTimeout(batchedDeliveries(false), timeoutMs);
+        const batched = await within(batchedDeliveries(false), timeoutMs);
         lost = lost.filter((row) => !batched.has(row.id));
       }
       if (lost.length > 0) {
-        const batched = await withTimeout(batchedDeliveries(true), timeoutMs);
+        const batched = await within(batchedDeliveries(true), timeoutMs);
         lost = lost.filter((row) => !batched.has(row.id));
       }
-      if (lost.length > 0) await withTimeout(this.queue.addBulk(lost.map(deliveryJob)), timeoutMs);
+      if (lost.length > 0) await within(this.queue.addBulk(lost.map(deliveryJob)), timeoutMs);
       await this.outbox.markEnqueued(
         rows.map((row) => row.id),
         transaction,
@@ -210,12 +208,4 @@ function deliveryJob(row: UnqueuedRow) {
     // Recovered and replayed deliveries carry a priority: BullMQ runs every job without one first.
     opts: row.priority > 0 ? { jobId: deliveryJobId(row), priority: row.priority } : { jobId: deliveryJobId(row) },
   } as const;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`queue did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,0 +1,59 @@
+import { RequestLogMaintenance, RequestLogRepository } from '@wms/api-keys';
+import { EventsService } from '@wms/events';
+import { AuditService } from '@wms/identity';
+import { IdempotencyService, type Config, type Database, type Logger } from '@wms/platform';
+import { ImportsRepository } from '@wms/ingest';
+import { WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
+import { RetentionSweeper } from '../retention/index.js';
+import type { MaintenanceJobName, MaintenanceJobResult } from './maintenance-queue.js';
+
+/** One pass of each maintenance job; a pass that throws is retried by the queue. */
+export type MaintenanceTasks = Record<MaintenanceJobName, () => Promise<MaintenanceJobResult>>;
+
+/** Rows a pass of the imports purge deletes at most per import, and imports per pass. */
+const IMPORT_PURGE_ROWS = 50_000;
+const IMPORT_PURGE_PASSES = 100;
+
+/** The maintenance jobs over the owners' services and repositories. */
+export function maintenanceTasks(db: Database, config: Config, logger: Logger): MaintenanceTasks {
+  const retention = new RetentionSweeper(db, config, new IdempotencyService(db, config), logger);
+  const imports = new ImportsRepository(db, config.databaseUrl);
+  const requestLog = new RequestLogMaintenance(new RequestLogRepository(db), logger, {
+    retentionDays: config.retention.requestLogDays,
+    rollupRetentionDays: config.retention.requestLogRollupDays,
+    daysAhead: config.retention.requestLogPartitionsAheadDays,
+  });
+  const events = new EventsService(db);
+  const lifecycle = new WebhookLifecycleService(
+    db,
+    new WebhooksService(db, config, new AuditService(db), events),
+    events,
+  );
+  return {
+    'retention-sweep': async () => ({ ...(await retention.sweep()) }),
+    'imports-purge': async () => {
+      let purged = 0;
+      while (
+        purged < IMPORT_PURGE_PASSES &&
+        (await imports.purgeOne(config.imports.retentionSeconds, IMPORT_PURGE_ROWS))
+      )
+        purged += 1;
+      return { imports: purged };
+    },
+    'request-log-maintenance': async (): Promise<MaintenanceJobResult> => {
+      const result = await requestLog.run();
+      if (!result) return { skipped: 1 };
+      return {
+        created: result.created.length,
+        dropped: result.dropped.length,
+        settled: result.settled.length,
+        rollupsDeleted: result.rollupsDeleted,
+      };
+    },
+    'webhook-disable-sweep': async () => {
+      const disabled = await lifecycle.disableFailing(config.webhook.disableAfterHours);
+      if (disabled) logger.warn({ disabled }, 'webhook subscriptions disabled after failing too long');
+      return { disabled };
+    },
+  };
+}

@@ -80,7 +80,9 @@ export default tseslint.config(
             // Layers: platform knows no capability; capabilities stand on the platform; setup composes them.
             { sourceTag: 'layer:platform', onlyDependOnLibsWithTags: ['layer:platform'] },
             { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
-            { sourceTag: 'layer:setup', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
+            // Ingest (the integration API's machinery) stands on the warehouse; no capability depends on it.
+            { sourceTag: 'layer:ingest', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
+            { sourceTag: 'layer:setup', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain', 'layer:ingest'] },
           ],
         },
       ],

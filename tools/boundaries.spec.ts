@@ -30,6 +30,8 @@ describe('module boundaries', () => {
     ['apps/gateway/src/probe.ts', '@wms/testing'],
     ['libs/shared/identity/src/users/probe.ts', '@wms/testing'],
     ['libs/shared/identity/src/users/probe.ts', '@wms/gateway'],
+    ['libs/shared/warehouse/src/outbound/probe.ts', '@wms/ingest'],
+    ['libs/shared/platform/src/db/probe.ts', '@wms/identity'],
   ])('%s may not depend on %s (Nx project tags)', async (file, target) => {
     expect(await restrictedImports(file, target)).toEqual(['@nx/enforce-module-boundaries']);
   });

@@ -1,16 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import {
-  closeRedis,
-  createRedis,
-  gatewayProcessMetrics,
-  ingestProcessMetrics,
-  loadConfig,
-  webhookProcessMetrics,
-  type ProcessMetrics,
-} from '@wms/platform';
-import { createIngestQueue } from '@wms/warehouse';
+import { closeRedis, createRedis, loadConfig, type ProcessMetrics } from '@wms/platform';
+import { gatewayProcessMetrics, ingestProcessMetrics, webhookProcessMetrics } from '@wms/setup';
+import { createIngestQueue } from '@wms/ingest';
 import { createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseExposition, promqlMetricNames as metricsIn, testEnv, uniqueRedisPrefix } from '@wms/testing';
 

@@ -1,16 +1,10 @@
 import './http/types.js';
 import express, { type Express } from 'express';
-import {
-  gatewayProcessMetrics,
-  closeWithin,
-  openReadRouting,
-  type AppLifecycle,
-  type Runtime,
-  queuePrefix,
-} from '@wms/platform';
+import { closeWithin, openReadRouting, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import { gatewayProcessMetrics } from '@wms/setup';
 import type { Services } from './services.js';
 import { createMaintenanceQueue } from '@wms/setup';
-import { createIngestQueue } from '@wms/warehouse';
+import { createIngestQueue } from '@wms/ingest';
 import { DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';

@@ -12,7 +12,7 @@ import {
   type IMPORT_JOB_NAME,
   type ImportTurnData,
   type ImportsQueue,
-} from '@wms/warehouse';
+} from '@wms/ingest';
 
 export type ImportTurn = Job<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
 

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { queuePrefix } from '@wms/platform';
-import {
-  BulkJobsRepository,
-  createIngestQueue,
-  ingestJobData,
-  type IngestQueue,
-  type NewBulkJob,
-} from '@wms/warehouse';
+import { BulkJobsRepository, createIngestQueue, ingestJobData, type IngestQueue, type NewBulkJob } from '@wms/ingest';
 import { createApiKey, createTestContext, defaultTenantId, waitFor, type TestContext } from '@wms/testing';
 
 const item = (sku: string) => ({ sku, name: `Item ${sku}`, baseUomCode: 'EA' });

@@ -1,14 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import {
-  ingestEntries,
-  ingestJobDuration,
-  ingestJobs,
-  ingestQueueWait,
-  runWithContext,
-  caller,
-  type CallerWrites,
-  type Logger,
-} from '@wms/platform';
+import { runWithContext, caller, type CallerWrites, type Logger } from '@wms/platform';
+import { ingestEntries, ingestJobDuration, ingestJobs, ingestQueueWait } from '@wms/ingest';
 import {
   BulkJobRefused,
   ingestJobSummary,
@@ -18,7 +10,7 @@ import {
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
-} from '@wms/warehouse';
+} from '@wms/ingest';
 
 export type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
 

@@ -1,5 +1,5 @@
 import { queuePrefix } from '@wms/platform';
-import { createIngestQueue, type IngestQueue } from '@wms/warehouse';
+import { createIngestQueue, type IngestQueue } from '@wms/ingest';
 import {
   createApiKey,
   createTenantWithWarehouse,

@@ -11,7 +11,7 @@ import {
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
-} from '@wms/warehouse';
+} from '@wms/ingest';
 import { createIngestProcessor } from './ingest.processor.js';
 import { startImportsWorker } from './imports.worker.js';
 

@@ -1,15 +1,14 @@
 import type { Server } from 'node:http';
 import {
   closeWithin,
-  ingestProcessMetrics,
   installShutdown,
   loadConfigOrExit,
   openRuntime,
   startHealthServer,
   waitForDependencies,
 } from '@wms/platform';
-import type { Maintenance } from '@wms/setup';
-import type { IngestQueue } from '@wms/warehouse';
+import { ingestProcessMetrics, type Maintenance } from '@wms/setup';
+import type { IngestQueue } from '@wms/ingest';
 import { createIngestServices, createMetricsQueue, startIngestMaintenance } from './services.js';
 import { startIngestWorker, type IngestWorkerHandle } from './ingest.worker.js';
 

@@ -2,8 +2,8 @@ import type { Config, Database, Runtime } from '@wms/platform';
 import { IdempotencyService, queuePrefix } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { maintenanceIntervals, maintenanceTasks, startMaintenance, type Maintenance } from '@wms/setup';
-import { AsnService, MasterDataService, OrdersService, createIngestQueue, createIngestRegistry } from '@wms/warehouse';
-import type { IngestQueue } from '@wms/warehouse';
+import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
+import { createIngestQueue, createIngestRegistry, type IngestQueue } from '@wms/ingest';
 
 /** What the ingest worker runs: the integration API's entity handlers, the outbox for imports' events, and idempotency for its purge. */
 export function createIngestServices(db: Database, config: Config) {

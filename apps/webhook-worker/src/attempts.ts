@@ -1,4 +1,5 @@
-import { runWithContext, webhookAttemptDuration, webhookDeliveries, type Logger } from '@wms/platform';
+import { runWithContext, type Logger } from '@wms/platform';
+import { webhookAttemptDuration, webhookDeliveries } from '@wms/webhooks';
 import type { AttemptOutcome, AttemptPermits, SubscriptionSlots, WebhookDeliveryService } from '@wms/webhooks';
 
 /** A delivery of a batch that goes on as a `deliver` job of its own, after `delayMs`. */

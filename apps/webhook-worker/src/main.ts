@@ -6,8 +6,8 @@ import {
   openRuntime,
   startHealthServer,
   waitForDependencies,
-  webhookProcessMetrics,
 } from '@wms/platform';
+import { webhookProcessMetrics } from '@wms/setup';
 import { readOutboxStats, type WebhookDeliveryQueue } from '@wms/webhooks';
 import { createMetricsQueue } from './services.js';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createSequelize, ensureDatabase, runMigrations } from '@wms/platform';
+import { migrations } from '@wms/setup';
 
 const serverUrl = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -29,7 +30,7 @@ export default async function globalSetup() {
   await ensureDatabase(url.toString());
   const sequelize = createSequelize({ databaseUrl: url.toString(), databasePoolMax: 2 });
   try {
-    await runMigrations(sequelize, url.toString());
+    await runMigrations(sequelize, url.toString(), undefined, migrations);
   } finally {
     await sequelize.close();
   }

@@ -2,6 +2,7 @@ export * from './test-context.js';
 export * from './test-database.js';
 export * from './http.js';
 export * from './factories.js';
+export * from './fulfilment.js';
 export * from './webhooks.js';
 export * from './metrics.js';
 export * from './redis-servers.js';

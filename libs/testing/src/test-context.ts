@@ -13,7 +13,7 @@ import {
   type Config,
   type Runtime,
 } from '@wms/platform';
-import { runSeed } from '@wms/setup';
+import { migrations, runSeed } from '@wms/setup';
 import { createServices, type Services } from '@wms/gateway';
 import { createGateway, createGatewayServer, type GatewayDeps } from '@wms/gateway';
 import { startIngestWorker } from '@wms/ingest-worker';
@@ -208,7 +208,7 @@ async function createMigratedDatabase(url: string): Promise<void> {
   await ensureDatabase(url);
   const sequelize = createSequelize({ databaseUrl: url, databasePoolMax: 2 });
   try {
-    await runMigrations(sequelize, url);
+    await runMigrations(sequelize, url, undefined, migrations);
   } finally {
     await sequelize.close();
   }

@@ -1,15 +1,12 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
 import type { AppendEventInput } from '@wms/events';
-import { createRedis, settleWithin, type Config, queuePrefix } from '@wms/platform';
+import { createRedis, settleWithin, type Config } from '@wms/platform';
 import {
   DeliveryEnqueuer,
   OutboxRelay,
-  WEBHOOK_DELIVERY_QUEUE,
   verifyWebhookSignature,
   type CreatedWebhookSubscription,
-  type WebhookDeliveryPayload,
   type WebhookDeliveryQueue,
 } from '@wms/webhooks';
 import { startWebhookWorker, type WebhookWorker, type WebhookWorkerOptions } from '@wms/webhook-worker';
@@ -150,14 +147,6 @@ export function startTestWebhookWorker(
       await close(true);
     },
   };
-}
-
-/** A queue handle on the context's delivery queue, for assertions on jobs. Close it in the test. */
-export function webhookDeliveryQueueOf(ctx: TestContext): Queue<WebhookDeliveryPayload> {
-  return new Queue<WebhookDeliveryPayload>(WEBHOOK_DELIVERY_QUEUE, {
-    connection: ctx.runtime.redis,
-    prefix: queuePrefix(ctx.config),
-  });
 }
 
 /** One event of each business event, with the data each carries. */

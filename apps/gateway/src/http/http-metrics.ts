@@ -1,5 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { apiKeyRefusals, httpRequestDuration, httpRequestsInFlight } from '@wms/platform';
+import { httpRequestDuration, httpRequestsInFlight } from '@wms/platform';
+import { apiKeyRefusals } from '@wms/api-keys';
 
 /** The API-key guard's error codes and the refusal reason each one counts as. */
 const REFUSAL_REASONS: Record<string, string> = {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type Joi from 'joi';
 import { compileCanonicalCheck, VALIDATION_PREFERENCES } from '@wms/platform';
-import { createIngestRegistry } from '@wms/warehouse';
+import { createIngestRegistry } from '@wms/ingest';
 import { hostile, plausible } from '@wms/testing';
 import { integrationRoutes } from './route-table.js';
 

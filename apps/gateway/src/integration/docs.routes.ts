@@ -4,13 +4,8 @@ import express, { Router, type RequestHandler } from 'express';
 import type { Services } from '../services.js';
 import { createSequelize } from '@wms/platform';
 import { EventsService } from '@wms/events';
-import {
-  AsnService,
-  MasterDataService,
-  OrdersService,
-  buildOpenApiDocument,
-  createIngestRegistry,
-} from '@wms/warehouse';
+import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
+import { buildOpenApiDocument, createIngestRegistry } from '@wms/ingest';
 import { webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';

@@ -2,16 +2,8 @@ import './request.types.js';
 import type { Request, RequestHandler, Router } from 'express';
 import { Joi, compileValidator, unitOfWork, validate, type ListQuery, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
-import {
-  successEnvelope,
-  successEnvelopeText,
-  type AsnStatus,
-  type GrnInput,
-  type OrderStatus,
-  type StockQuery,
-  type WriteContext,
-  type IntegrationRoute,
-} from '@wms/warehouse';
+import { type AsnStatus, type GrnInput, type OrderStatus, type StockQuery, type WriteContext } from '@wms/warehouse';
+import { successEnvelope, successEnvelopeText, type IntegrationRoute } from '@wms/ingest';
 import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';

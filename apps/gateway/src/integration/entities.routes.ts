@@ -15,10 +15,10 @@ import {
   type IngestEntity,
   type IngestHandler,
   type IntegrationRoute,
-} from '@wms/warehouse';
+} from '@wms/ingest';
 import { randomUUID } from 'node:crypto';
 import { jsonBody, mount } from './scope.js';
-import type { IngestJobs } from './ingest-jobs.js';
+import type { IngestJobs } from '@wms/ingest';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { bulkWriteRoute, singleWriteRoute } from './route-table.js';
 

@@ -1,4 +1,4 @@
-import { createIngestQueue } from '@wms/warehouse';
+import { createIngestQueue } from '@wms/ingest';
 import {
   createApiKey,
   createTestContext,

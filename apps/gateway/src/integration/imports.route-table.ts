@@ -1,5 +1,5 @@
 import { Joi, type RouteAnswer } from '@wms/platform';
-import { successSchema, type IntegrationRoute } from '@wms/warehouse';
+import { successSchema, type IntegrationRoute } from '@wms/ingest';
 
 /** The file-import routes of the integration API: mounted by imports.routes.ts, documented in the OpenAPI document. */
 

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { ImportsRepository } from '@wms/warehouse';
+import { ImportsRepository } from '@wms/ingest';
 import {
   createApiKey,
   createTenantWithWarehouse,

@@ -11,7 +11,7 @@ import {
   successEnvelope,
   type AcceptedEnvelope,
   type StoredImport,
-} from '@wms/warehouse';
+} from '@wms/ingest';
 import { mount } from './scope.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';

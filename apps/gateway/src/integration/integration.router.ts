@@ -8,7 +8,7 @@ import { documentRoutes } from './documents.routes.js';
 import { inOrder } from '../http/in-order.js';
 import { eventFeedRoutes } from './events.routes.js';
 import { idempotency } from './idempotency.middleware.js';
-import { IngestJobs } from './ingest-jobs.js';
+import { IngestJobs } from '@wms/ingest';
 import { jobsRoutes } from './jobs.routes.js';
 import { createImportsService, importsRoutes } from './imports.routes.js';
 import { simulationRoutes } from './simulations.routes.js';

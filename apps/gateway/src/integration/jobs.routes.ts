@@ -1,9 +1,9 @@
 import { Router } from 'express';
 import { AppError } from '@wms/platform';
-import { isImportId, successEnvelope, type ImportsService } from '@wms/warehouse';
+import { isImportId, successEnvelope, type ImportsService } from '@wms/ingest';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
-import type { IngestJobs } from './ingest-jobs.js';
+import type { IngestJobs } from '@wms/ingest';
 
 /**
  * GET /jobs/:jobId: a bulk job of this API key (another key's job is not found), with the request id of

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Services } from '../services.js';
-import { resolveKeyTenant } from '@wms/warehouse';
+import { resolveKeyTenant } from '@wms/ingest';
 
 /**
  * The tenant this API-key request acts in: a tenant-bound key's at once (no promise on the inquiries' path),

@@ -1,12 +1,15 @@
 import { QueryTypes } from 'sequelize';
 import { unitOfWork, type UnitOfWork } from '@wms/platform';
-import { FulfilmentRepository, type OrderStatus } from '@wms/warehouse';
+import type { OrderStatus } from '@wms/warehouse';
 import {
   createApiKey,
   createMasterData,
+  createPickTask,
   createTestContext,
   defaultTenantId,
   request,
+  reserveStock,
+  setOrderStatus,
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
@@ -15,14 +18,13 @@ const BASE = '/api/v1/integration/v1';
 
 /**
  * Cancel in every state before shipped. Allocation, release and picking are arranged through the
- * fulfilment repository (their operations endpoints are another issue); the cancel goes through HTTP.
+ * test harness's fulfilment factories (they take the stock row a case names); the cancel goes through HTTP.
  */
 describe('integration order cancel', () => {
   let ctx: TestContext;
   let gateway: TestGateway;
   let key: string;
   let tenantId: string;
-  let fulfilment: FulfilmentRepository;
   let reference = 0;
 
   beforeAll(async () => {
@@ -30,7 +32,6 @@ describe('integration order cancel', () => {
     gateway = await ctx.startGateway();
     tenantId = await defaultTenantId(ctx);
     key = (await createApiKey(ctx, { tenantId })).rawKey;
-    fulfilment = new FulfilmentRepository(ctx.runtime.db);
     await createMasterData(ctx, tenantId, {
       partners: [{ code: 'CUST', type: 'customer' }],
       locations: [
@@ -93,11 +94,12 @@ describe('integration order cancel', () => {
     status: OrderStatus,
   ) {
     return inTransaction(async (transaction) => {
-      const allocationId = await fulfilment.allocate(
+      const allocationId = await reserveStock(
+        ctx,
         { tenantId, orderLineId: arranged.lineId, stockRowId, qty },
         transaction,
       );
-      await fulfilment.setOrderStatus(arranged.orderId, status, transaction);
+      await setOrderStatus(ctx, arranged.orderId, status, transaction);
       return allocationId;
     });
   }
@@ -152,8 +154,8 @@ describe('integration order cancel', () => {
     const arranged = await arrange('RELEASED', 10, 4);
     const allocationId = await allocate(arranged, arranged.rowA, 4, 'allocated');
     await inTransaction(async (transaction) => {
-      await fulfilment.createPickTask(allocationId, transaction);
-      await fulfilment.setOrderStatus(arranged.orderId, 'released', transaction);
+      await createPickTask(ctx, allocationId, transaction);
+      await setOrderStatus(ctx, arranged.orderId, 'released', transaction);
     });
 
     const response = await post(`/orders/${arranged.orderNo}/cancel`);
@@ -180,10 +182,10 @@ describe('integration order cancel', () => {
     const fromA = await allocate(arranged, arranged.rowA, 4, 'open');
     const fromB = await allocate(arranged, arranged.rowB, 3, 'allocated');
     await inTransaction(async (transaction) => {
-      const taskA = await fulfilment.createPickTask(fromA, transaction);
-      await fulfilment.createPickTask(fromB, transaction);
-      await fulfilment.confirmPick(taskA, 4, transaction);
-      await fulfilment.setOrderStatus(arranged.orderId, 'picked', transaction);
+      const taskA = await createPickTask(ctx, fromA, transaction);
+      await createPickTask(ctx, fromB, transaction);
+      await ctx.services.picking.confirm({ tenantId, transaction }, taskA, { qtyPicked: 4 });
+      await setOrderStatus(ctx, arranged.orderId, 'picked', transaction);
     });
     const before = await stockOf('PICKED');
 
@@ -209,7 +211,7 @@ describe('integration order cancel', () => {
 
   it('when a shipped order is cancelled, it answers 409 INVALID_STATE naming the state and changes nothing', async () => {
     const arranged = await arrange('SHIPPED', 5, 1);
-    await inTransaction((transaction) => fulfilment.setOrderStatus(arranged.orderId, 'shipped', transaction));
+    await inTransaction((transaction) => setOrderStatus(ctx, arranged.orderId, 'shipped', transaction));
 
     const response = await post(`/orders/${arranged.orderNo}/cancel`);
 

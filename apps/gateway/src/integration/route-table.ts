@@ -3,22 +3,23 @@ import { Joi, listQuerySchema, type RouteAnswer } from '@wms/platform';
 import {
   ASN_STATUSES,
   ORDER_STATUSES,
+  SIMULATION_TYPES,
+  documentedSimulationSchema,
+  grnSchema,
+  simulationTypeSchema,
+  stockQuerySchema,
+} from '@wms/warehouse';
+import {
   bulkBodySchema,
   bulkFieldOf,
   describedObject,
-  grnSchema,
   pageSchema,
-  SIMULATION_TYPES,
-  documentedSimulationSchema,
-  simulationTypeSchema,
   singleBodySchema,
-  stockQuerySchema,
   successSchema,
   type IngestEntity,
   type IngestHandler,
   type IntegrationRoute,
-} from '@wms/warehouse';
-
+} from '@wms/ingest';
 import { IMPORT_ROUTES } from './imports.route-table.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import type { ApiKeyScope } from '@wms/api-keys';
-import type { IntegrationRoute } from '@wms/warehouse';
+import type { IntegrationRoute } from '@wms/ingest';
 import { requireScope } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
 import { parseJsonBody } from '../http/body.js';

@@ -1,7 +1,7 @@
 import './request.types.js';
 import { Router, type RequestHandler } from 'express';
 import { AppError, unitOfWork, type Runtime } from '@wms/platform';
-import { successEnvelope } from '@wms/warehouse';
+import { successEnvelope } from '@wms/ingest';
 import type { Services } from '../services.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { jsonBody, mount } from './scope.js';

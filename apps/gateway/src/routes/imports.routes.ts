@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { hasModulePermission, type AdminModule, type Principal, type TokenService } from '@wms/identity';
 import { AppError, Joi, validate } from '@wms/platform';
-import type { ImportsService, StoredImport } from '@wms/warehouse';
+import type { ImportsService, StoredImport } from '@wms/ingest';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';

@@ -1,5 +1,5 @@
 import { queuePrefix } from '@wms/platform';
-import { createIngestQueue } from '@wms/warehouse';
+import { createIngestQueue } from '@wms/ingest';
 import {
   createApiKey,
   createTenantWithWarehouse,

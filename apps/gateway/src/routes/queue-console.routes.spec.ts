@@ -12,7 +12,7 @@ import { Worker } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import { userModel } from '@wms/identity';
 import { createRedis, queuePrefix } from '@wms/platform';
-import { INGEST_QUEUE, createIngestQueue } from '@wms/warehouse';
+import { INGEST_QUEUE, createIngestQueue } from '@wms/ingest';
 
 const CONSOLE = '/admin/queues';
 const SESSION = '/api/v1/auth/queue-console-session';

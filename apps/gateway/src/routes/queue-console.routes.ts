@@ -3,10 +3,10 @@ import helmet from 'helmet';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { type TokenService, userModel } from '@wms/identity';
+import { UsersRepository, type TokenService } from '@wms/identity';
 import { AppError, RedisDeadline, RedisTimeoutError, type Database } from '@wms/platform';
 import type { MaintenanceQueue } from '@wms/setup';
-import type { IngestQueue } from '@wms/warehouse';
+import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
 import { readCookie } from '../http/cookies.js';
 import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
@@ -152,6 +152,7 @@ const consoleCsp = helmet.contentSecurityPolicy({
 
 function consoleAuth(tokens: TokenService, db: Database): RequestHandler {
   const bearer = requireJwt(tokens);
+  const users = new UsersRepository(db);
   return async (req, res, next) => {
     const cookie = readCookie(req, QUEUE_CONSOLE_COOKIE);
     if (!cookie || req.headers.authorization) {
@@ -160,9 +161,7 @@ function consoleAuth(tokens: TokenService, db: Database): RequestHandler {
     }
     const { sub } = tokens.verifyQueueConsole(cookie);
     // The session outlives no change of the account: a disabled or demoted admin is out at once.
-    const user = (await userModel(db).findByPk(sub, { attributes: ['role', 'status', 'tenantId'] }))?.get({
-      plain: true,
-    });
+    const user = await users.findById(sub);
     if (!user || user.status !== 'active') throw AppError.unauthorized('Queue console session is no longer valid');
     if (user.role !== 'admin') throw AppError.forbidden('Admin role required');
     if (user.tenantId) throw crossTenantAdminRequired();

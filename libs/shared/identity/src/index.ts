@@ -4,3 +4,4 @@ export * from './audit/index.js';
 export * from './auth/index.js';
 export * from './tenants/index.js';
 export * from './users/index.js';
+export { identityMigrations } from './migrations/index.js';

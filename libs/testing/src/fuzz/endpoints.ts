@@ -16,16 +16,15 @@ import {
   ASN_STATUSES,
   ORDER_STATUSES,
   adjustmentSchema,
-  bulkBodySchema,
   confirmPickSchema,
   createWarehouseSchema,
   cycleCountSchema,
   grnSchema,
   shipSchema,
   SIMULATION_SCHEMAS,
-  singleBodySchema,
   stockQuerySchema,
 } from '@wms/warehouse';
+import { bulkBodySchema, singleBodySchema } from '@wms/ingest';
 import { createSubscriptionSchema, listDeliveriesSchema, updateSubscriptionSchema } from '@wms/webhooks';
 
 /** Real ids the fuzzed paths point at, so a request reaches its handler's validation, not a 404. */

@@ -208,6 +208,17 @@ export class ApiKeysRepository {
     return rows[0]!;
   }
 
+  /** How many keys are active and not expired, of one tenant or (null) of all. */
+  async countActive(tenantId: string | null): Promise<number> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT count(*)::int AS "activeKeys" FROM api_keys k
+        WHERE k.active AND (k.expires_at IS NULL OR k.expires_at > now())
+          AND ($1::uuid IS NULL OR k.tenant_id = $1::uuid)`,
+      { bind: [tenantId] },
+    )) as [Array<{ activeKeys: number }>, unknown];
+    return rows[0]!.activeKeys;
+  }
+
   /** Appends request-log records (and adds them to the hourly rollups). */
   async insertRequestLogs(entries: RequestLogEntry[]): Promise<void> {
     await this.requestLogs.insert(entries);

@@ -1,4 +1,4 @@
-import { changedFields, type AuditService } from '@wms/identity';
+import { changedFields, TenantsRepository, type AuditService } from '@wms/identity';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import type { CursorPosition, ListPage } from '@wms/platform';
@@ -37,6 +37,7 @@ function creationSnapshot(record: ApiKeyRecord): Record<string, unknown> {
 
 export class ApiKeysService {
   readonly repository: ApiKeysRepository;
+  private readonly tenants: TenantsRepository;
   private readonly listeners: ChangeListener[] = [];
 
   constructor(
@@ -44,6 +45,7 @@ export class ApiKeysService {
     private readonly audit: AuditService,
   ) {
     this.repository = new ApiKeysRepository(db);
+    this.tenants = new TenantsRepository(db);
   }
 
   /** Called after every committed change of a key (the gateway invalidates its verification caches). */
@@ -259,10 +261,7 @@ export class ApiKeysService {
   }
 
   private async requireTenant(tenantId: string): Promise<void> {
-    const [rows] = (await this.db.sequelize.query('SELECT 1 FROM tenants WHERE id = :tenantId', {
-      replacements: { tenantId },
-    })) as [unknown[], unknown];
-    if (rows.length === 0)
+    if (!(await this.tenants.exists(tenantId)))
       throw AppError.validation('Request validation failed', [
         { path: 'tenantId', message: `tenantId ${tenantId} does not exist` },
       ]);

@@ -58,3 +58,4 @@ export { ApiKeyInvalidationBus } from './api-key-invalidation.js';
 export { ApiKeyRequestLog, DEFAULT_REQUEST_LOG_OPTIONS, type RequestLogOptions } from './request-log.js';
 export { IpWhitelist, OriginList, canonicalOrigin, isIpOrCidr, normalizeIp } from './network-rules.js';
 export { keyTrafficOf, type KeyTraffic, type KeyTotals, type TrafficPoint } from './traffic.js';
+export { apiKeyRefusals } from './api-key.metrics.js';

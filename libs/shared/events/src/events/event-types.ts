@@ -79,7 +79,6 @@ export const businessEventNames = [
   'import.completed',
 ] as const satisfies readonly BusinessEventName[];
 
-export const TEST_EVENT = 'webhook.test' satisfies EventName;
 export const WEBHOOK_DISABLED_EVENT = 'webhook.disabled' satisfies EventName;
 
 /** What a subscription may name in `events`: the business events, `*` (all of them) and `webhook.disabled`. */

@@ -30,25 +30,27 @@ export class EventsRepository {
     const context = currentContext();
     const [rows] = (await this.db.sequelize.query(
       `WITH counter AS (
-         INSERT INTO document_sequences (document_key, last_sequence) VALUES (:documentKey, 1)
+         INSERT INTO document_sequences (document_key, last_sequence) VALUES ($7, 1)
          ON CONFLICT (document_key) DO UPDATE SET last_sequence = document_sequences.last_sequence + 1
          RETURNING last_sequence
        ), inserted AS (
          INSERT INTO events (tenant_id, event, data, relayed_at, request_id, trace_id, document_key, sequence)
-         SELECT :tenantId, :event, CAST(:data AS jsonb), CASE WHEN :relayed THEN now() END, :requestId, :traceId,
-                :documentKey, counter.last_sequence
+         SELECT $1::uuid, $2::text, $3::jsonb, CASE WHEN $4::boolean THEN now() END, $5::text, $6::text,
+                $7::text, counter.last_sequence
            FROM counter
          RETURNING id, tenant_id AS "tenantId", event, occurred_at AS "occurredAt", sequence::float8 AS sequence
        )
        SELECT inserted.*, pg_notify('${EVENTS_CHANNEL}', '') AS notified FROM inserted`,
       {
-        replacements: {
-          ...row,
-          data: JSON.stringify(row.data),
-          documentKey: documentKeyOf(row.event, row.data),
-          requestId: context?.requestId ?? null,
-          traceId: context?.traceId ?? null,
-        },
+        bind: [
+          row.tenantId,
+          row.event,
+          JSON.stringify(row.data),
+          row.relayed,
+          context?.requestId ?? null,
+          context?.traceId ?? null,
+          documentKeyOf(row.event, row.data),
+        ],
         transaction,
       },
     )) as [Array<AppendedEvent & { notified: unknown }>, unknown];
@@ -65,10 +67,10 @@ export class EventsRepository {
       from.sequelize.query(
         `SELECT id, event, data, occurred_at AS "occurredAt", sequence::float8 AS sequence, feed_position AS "feedPosition"
            FROM events
-          WHERE tenant_id = :tenantId AND feed_position > :after AND event <> 'webhook.disabled'
+          WHERE tenant_id = $1 AND feed_position > $2 AND event <> 'webhook.disabled'
           ORDER BY feed_position
-          LIMIT :limit`,
-        { replacements: { tenantId, after, limit } },
+          LIMIT $3`,
+        { bind: [tenantId, after, limit] },
       ),
     )) as [EventRow[], unknown];
     return rows.map((row) => ({

@@ -51,6 +51,18 @@ export class AuditRepository {
     await auditLogModel(this.db).create(input, { transaction });
   }
 
+  /** Deletes at most `limit` entries older than `days`, oldest first, skipping rows a writer holds. */
+  async purgeOlderThan(days: number, limit: number): Promise<number> {
+    const [rows] = (await this.db.sequelize.query(
+      `DELETE FROM audit_logs WHERE id IN (
+         SELECT id FROM audit_logs WHERE created_at < now() - make_interval(days => $1)
+          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      { bind: [days, limit] },
+    )) as [unknown[], unknown];
+    return rows.length;
+  }
+
   /** Newest first, up to `limit` entries, each with its cursor position. */
   async list(query: AuditQuery, limit: number): Promise<Array<AuditEntry & { cursor: CursorPosition }>> {
     const conditions: string[] = [];

@@ -19,16 +19,16 @@ export class AccountLocksRepository {
   async expireLock(userId: string, lockSeconds: number): Promise<boolean> {
     const [, count] = (await this.db.sequelize.query(
       `UPDATE users SET status = 'active', failed_login_count = 0, locked_at = NULL, updated_at = now()
-        WHERE id = :userId AND status = 'locked'
-          AND coalesce(locked_at, updated_at) <= now() - make_interval(secs => :lockSeconds)`,
-      { replacements: { userId, lockSeconds }, type: QueryTypes.UPDATE },
+        WHERE id = $1 AND status = 'locked'
+          AND coalesce(locked_at, updated_at) <= now() - make_interval(secs => $2)`,
+      { bind: [userId, lockSeconds], type: QueryTypes.UPDATE },
     )) as [unknown, number];
     return count > 0;
   }
 
   async findByEmail(email: string): Promise<AccountRow | null> {
-    const [rows] = (await this.db.sequelize.query(`SELECT id, email, status FROM users WHERE email = :email`, {
-      replacements: { email },
+    const [rows] = (await this.db.sequelize.query(`SELECT id, email, status FROM users WHERE email = $1`, {
+      bind: [email],
     })) as [AccountRow[], unknown];
     return rows[0] ?? null;
   }
@@ -38,9 +38,9 @@ export class AccountLocksRepository {
     const [rows] = (await this.db.sequelize.query(
       `UPDATE users SET status = CASE WHEN status = 'locked' THEN 'active' ELSE status END,
                         failed_login_count = 0, locked_at = NULL, updated_at = now()
-        WHERE id = :userId
+        WHERE id = $1
         RETURNING id, email, status`,
-      { replacements: { userId } },
+      { bind: [userId] },
     )) as [AccountRow[], unknown];
     return rows[0] ?? null;
   }
@@ -48,12 +48,12 @@ export class AccountLocksRepository {
   /** Sets a new password hash and unlocks (never enables a disabled account); the change time voids old sessions. */
   async resetPassword(userId: string, passwordHash: string, transaction?: UnitOfWork): Promise<AccountRow | null> {
     const [rows] = (await this.db.sequelize.query(
-      `UPDATE users SET password_hash = :passwordHash, password_changed_at = now(),
+      `UPDATE users SET password_hash = $2, password_changed_at = now(),
                         status = CASE WHEN status = 'locked' THEN 'active' ELSE status END,
                         failed_login_count = 0, locked_at = NULL, updated_at = now()
-        WHERE id = :userId
+        WHERE id = $1
         RETURNING id, email, status`,
-      { replacements: { userId, passwordHash }, transaction },
+      { bind: [userId, passwordHash], transaction },
     )) as [AccountRow[], unknown];
     return rows[0] ?? null;
   }

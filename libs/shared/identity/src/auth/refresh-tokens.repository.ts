@@ -37,13 +37,13 @@ export class RefreshTokensRepository {
   async startFamily(familyId: string, userId: string, token: StoredToken, transaction?: UnitOfWork): Promise<void> {
     await this.db.sequelize.query(
       `DELETE FROM refresh_token_families
-        WHERE user_id = :userId AND (expires_at < now() OR revoked_at IS NOT NULL)`,
-      { replacements: { userId }, transaction },
+        WHERE user_id = $1 AND (expires_at < now() OR revoked_at IS NOT NULL)`,
+      { bind: [userId], transaction },
     );
-    await this.db.sequelize.query(
-      `INSERT INTO refresh_token_families (id, user_id, expires_at) VALUES (:familyId, :userId, :expiresAt)`,
-      { replacements: { familyId, userId, expiresAt: token.expiresAt }, transaction },
-    );
+    await this.db.sequelize.query(`INSERT INTO refresh_token_families (id, user_id, expires_at) VALUES ($1, $2, $3)`, {
+      bind: [familyId, userId, token.expiresAt],
+      transaction,
+    });
     await this.insertToken(familyId, token, transaction);
   }
 
@@ -56,9 +56,9 @@ export class RefreshTokensRepository {
       const [rows] = (await this.db.sequelize.query(
         `SELECT t.family_id AS "familyId", f.user_id AS "userId", t.used_at AS "usedAt", f.revoked_at AS "revokedAt"
            FROM refresh_tokens t JOIN refresh_token_families f ON f.id = t.family_id
-          WHERE t.token_hash = decode(:hash, 'hex')
+          WHERE t.token_hash = decode($1, 'hex')
             FOR UPDATE OF f`,
-        { replacements: { hash: presentedHash }, transaction },
+        { bind: [presentedHash], transaction },
       )) as [PresentedRow[], unknown];
       const row = rows[0];
       if (!row || row.userId !== userId) return { kind: 'unknown' };
@@ -67,18 +67,18 @@ export class RefreshTokensRepository {
         await this.revokeFamilyIn(row.familyId, 'reuse', transaction);
         return { kind: 'reused', familyId: row.familyId };
       }
-      await this.db.sequelize.query(
-        `UPDATE refresh_tokens SET used_at = now() WHERE token_hash = decode(:hash, 'hex')`,
-        { replacements: { hash: presentedHash }, transaction },
-      );
+      await this.db.sequelize.query(`UPDATE refresh_tokens SET used_at = now() WHERE token_hash = decode($1, 'hex')`, {
+        bind: [presentedHash],
+        transaction,
+      });
       // Tokens of the family that expired can no longer be presented (their signature check refuses them).
-      await this.db.sequelize.query(`DELETE FROM refresh_tokens WHERE family_id = :familyId AND expires_at < now()`, {
-        replacements: { familyId: row.familyId },
+      await this.db.sequelize.query(`DELETE FROM refresh_tokens WHERE family_id = $1 AND expires_at < now()`, {
+        bind: [row.familyId],
         transaction,
       });
       await this.db.sequelize.query(
-        `UPDATE refresh_token_families SET expires_at = greatest(expires_at, :expiresAt) WHERE id = :familyId`,
-        { replacements: { familyId: row.familyId, expiresAt: successor.expiresAt }, transaction },
+        `UPDATE refresh_token_families SET expires_at = greatest(expires_at, $2) WHERE id = $1`,
+        { bind: [row.familyId, successor.expiresAt], transaction },
       );
       await this.insertToken(row.familyId, successor, transaction);
       return { kind: 'rotated', familyId: row.familyId };
@@ -88,10 +88,10 @@ export class RefreshTokensRepository {
   /** Revokes the family the token belongs to; false when no live family holds it. */
   async revokeFamilyOf(tokenHash: string, reason: RevokeReason): Promise<boolean> {
     const [, count] = (await this.db.sequelize.query(
-      `UPDATE refresh_token_families f SET revoked_at = now(), revoked_reason = :reason
+      `UPDATE refresh_token_families f SET revoked_at = now(), revoked_reason = $2
          FROM refresh_tokens t
-        WHERE t.token_hash = decode(:hash, 'hex') AND f.id = t.family_id AND f.revoked_at IS NULL`,
-      { replacements: { hash: tokenHash, reason }, type: QueryTypes.UPDATE },
+        WHERE t.token_hash = decode($1, 'hex') AND f.id = t.family_id AND f.revoked_at IS NULL`,
+      { bind: [tokenHash, reason], type: QueryTypes.UPDATE },
     )) as [unknown, number];
     return count > 0;
   }
@@ -99,24 +99,24 @@ export class RefreshTokensRepository {
   /** Revokes every live family of the user (a password change or reset); answers how many. */
   async revokeAllOf(userId: string, reason: RevokeReason, transaction?: UnitOfWork): Promise<number> {
     const [, count] = (await this.db.sequelize.query(
-      `UPDATE refresh_token_families SET revoked_at = now(), revoked_reason = :reason
-        WHERE user_id = :userId AND revoked_at IS NULL`,
-      { replacements: { userId, reason }, transaction, type: QueryTypes.UPDATE },
+      `UPDATE refresh_token_families SET revoked_at = now(), revoked_reason = $2
+        WHERE user_id = $1 AND revoked_at IS NULL`,
+      { bind: [userId, reason], transaction, type: QueryTypes.UPDATE },
     )) as [unknown, number];
     return count;
   }
 
   private revokeFamilyIn(familyId: string, reason: RevokeReason, transaction: UnitOfWork): Promise<unknown> {
     return this.db.sequelize.query(
-      `UPDATE refresh_token_families SET revoked_at = now(), revoked_reason = :reason WHERE id = :familyId`,
-      { replacements: { familyId, reason }, transaction },
+      `UPDATE refresh_token_families SET revoked_at = now(), revoked_reason = $2 WHERE id = $1`,
+      { bind: [familyId, reason], transaction },
     );
   }
 
   private async insertToken(familyId: string, token: StoredToken, transaction?: UnitOfWork): Promise<void> {
     await this.db.sequelize.query(
-      `INSERT INTO refresh_tokens (token_hash, family_id, expires_at) VALUES (decode(:hash, 'hex'), :familyId, :expiresAt)`,
-      { replacements: { hash: token.hash, familyId, expiresAt: token.expiresAt }, transaction },
+      `INSERT INTO refresh_tokens (token_hash, family_id, expires_at) VALUES (decode($1, 'hex'), $2, $3)`,
+      { bind: [token.hash, familyId, token.expiresAt], transaction },
     );
   }
 }

@@ -2,8 +2,9 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { isUuid } from '@wms/platform';
-import { tenantModel, type TenantAttributes } from './tenant.model.js';
+import type { TenantAttributes } from './tenant.model.js';
 import type { TenantInput } from './tenant.schema.js';
+import { TenantsRepository } from './tenants.repository.js';
 
 /** The tenant the seed routine creates; self-registered users join it. */
 export const DEFAULT_TENANT_CODE = 'DEFAULT';
@@ -25,19 +26,18 @@ function toTenant(row: TenantAttributes): Tenant {
 const SANDBOX_FLAGS_KEPT = 10_000;
 
 export class TenantsService {
+  private readonly repository: TenantsRepository;
   private readonly sandboxFlags = new Map<string, boolean>();
 
-  constructor(private readonly db: Database) {}
+  constructor(db: Database) {
+    this.repository = new TenantsRepository(db);
+  }
 
   async create(input: TenantInput, transaction?: Transaction): Promise<Tenant> {
     const existing = await this.findByCode(input.code);
     if (existing) throw AppError.conflict('TENANT_EXISTS', `Tenant code ${input.code} already exists`);
     try {
-      const row = await tenantModel(this.db).create(
-        { code: input.code, name: input.name, sandbox: input.sandbox ?? false },
-        { transaction },
-      );
-      return toTenant(row.get({ plain: true }));
+      return toTenant(await this.repository.insert(input, transaction));
     } catch (error) {
       if ((error as { name?: string }).name === 'SequelizeUniqueConstraintError') {
         throw AppError.conflict('TENANT_EXISTS', `Tenant code ${input.code} already exists`);
@@ -47,19 +47,18 @@ export class TenantsService {
   }
 
   async list(): Promise<Tenant[]> {
-    const rows = await tenantModel(this.db).findAll({ order: [['code', 'ASC']], raw: true });
-    return rows.map((row) => toTenant(row as unknown as TenantAttributes));
+    return (await this.repository.list()).map(toTenant);
   }
 
   async findById(id: string): Promise<Tenant | null> {
     if (!isUuid(id)) return null;
-    const row = await tenantModel(this.db).findByPk(id, { raw: true });
-    return row ? toTenant(row as unknown as TenantAttributes) : null;
+    const row = await this.repository.findById(id);
+    return row ? toTenant(row) : null;
   }
 
   async findByCode(code: string): Promise<Tenant | null> {
-    const row = await tenantModel(this.db).findOne({ where: { code }, raw: true });
-    return row ? toTenant(row as unknown as TenantAttributes) : null;
+    const row = await this.repository.findByCode(code);
+    return row ? toTenant(row) : null;
   }
 
   /**

@@ -48,6 +48,27 @@ export class UsersRepository {
     return row ? row.get({ plain: true }) : null;
   }
 
+  /** Inserts the user unless one of this e-mail exists (an existing one is left as it is); true when inserted. */
+  async insertIfMissing(user: NewUser, transaction: Transaction): Promise<boolean> {
+    const [, inserted] = (await this.db.sequelize.query(
+      `INSERT INTO users (email, password_hash, first_name, last_name, role, tenant_id)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (email) DO NOTHING`,
+      {
+        bind: [
+          user.email,
+          user.passwordHash,
+          user.firstName ?? null,
+          user.lastName ?? null,
+          user.role,
+          user.tenantId ?? null,
+        ],
+        transaction,
+      },
+    )) as [unknown, number];
+    return inserted > 0;
+  }
+
   async findByEmail(email: string): Promise<UserAttributes | null> {
     const row = await userModel(this.db).findOne({ where: { email } });
     return row ? row.get({ plain: true }) : null;
@@ -106,11 +127,11 @@ export class UsersRepository {
     await this.db.sequelize.query(
       `UPDATE users
           SET failed_login_count = failed_login_count + 1,
-              status = CASE WHEN failed_login_count + 1 >= :max THEN 'locked' ELSE status END,
-              locked_at = CASE WHEN failed_login_count + 1 >= :max THEN now() ELSE locked_at END,
+              status = CASE WHEN failed_login_count + 1 >= $2 THEN 'locked' ELSE status END,
+              locked_at = CASE WHEN failed_login_count + 1 >= $2 THEN now() ELSE locked_at END,
               updated_at = now()
-        WHERE id = :userId AND status = 'active'`,
-      { replacements: { userId, max } },
+        WHERE id = $1 AND status = 'active'`,
+      { bind: [userId, max] },
     );
   }
 }

@@ -35,5 +35,3 @@ export function parseTraceparent(header: string | undefined): TraceParent | unde
 export function childTraceparent(traceId: string, sampled = true): string {
   return `00-${traceId}-${randomBytes(8).toString('hex')}-${sampled ? '01' : '00'}`;
 }
-
-export const TRACE_ID_PATTERN = /^[0-9a-f]{32}$/;

@@ -2,10 +2,11 @@ export { createSequelize, ensureDatabase, dropDatabase, describeDatabaseUrl } fr
 export { PreparedStatement } from './prepared.js';
 export { onOneConnection, type SessionQuery } from './session.js';
 export { pendingMigrations, runMigrations } from './migrator.js';
-export { migrations } from './migrations/index.js';
+export { platformMigrations } from './migrations/index.js';
 export type { Migration, MigrationContext } from './migration.js';
 export { registerModel, type Database } from './models.js';
 export { isConnectionLoss, isValueOutOfRange } from './connection-loss.js';
 export { unitOfWork, type UnitOfWork } from './unit-of-work.js';
 export { containsPattern } from './like-pattern.js';
+export { Binds } from './binds.js';
 export { toArrayLiteral } from './array-literal.js';

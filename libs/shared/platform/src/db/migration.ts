@@ -5,7 +5,10 @@ export interface MigrationContext {
   queryInterface: QueryInterface;
 }
 
-/** One schema change. Migrations are plain SQL files in migrations/, listed in migrations/index.ts. */
+/**
+ * One schema change. Each library keeps its migrations in its own migrations/ folder; setup lists them all in
+ * the order they are applied (libs/shared/setup/src/bootstrap/migrations.ts).
+ */
 export interface Migration {
   name: string;
   up(context: MigrationContext): Promise<void>;

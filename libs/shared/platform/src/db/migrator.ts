@@ -2,7 +2,6 @@ import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '../logging/index.js';
 import type { Migration, MigrationContext } from './migration.js';
-import { migrations } from './migrations/index.js';
 
 const MIGRATION_LOCK_ID = 7_410_001;
 
@@ -12,7 +11,7 @@ const MIGRATIONS_TABLE = 'schema_migrations';
  * The names of the migrations of `list` the database has not applied yet, in list order: every one on a
  * database never migrated (or not answering). Empty is the usual start of a replica.
  */
-export async function pendingMigrations(sequelize: Sequelize, list: Migration[] = migrations): Promise<string[]> {
+export async function pendingMigrations(sequelize: Sequelize, list: Migration[]): Promise<string[]> {
   // A database not migrated yet has no such table: everything is pending then.
   const [rows] = (await sequelize.query(`SELECT name FROM ${MIGRATIONS_TABLE}`).catch(() => [[]])) as [
     Array<{ name: string }>,
@@ -26,14 +25,15 @@ export async function pendingMigrations(sequelize: Sequelize, list: Migration[] 
  * Applies every pending migration in list order. A PostgreSQL advisory lock, held on a connection of
  * its own, serialises replicas that start together. A database that is up to date costs one read: the
  * migration runner (umzug and what it brings, about 10 MB of a process' memory) is loaded only when
- * there is something to apply. `list` is every migration; a shorter one (its first ones) builds a database
- * of an earlier schema.
+ * there is something to apply. `list` is every migration in order (setup composes it from the libraries
+ * that own them; the platform knows none by name); a shorter one (its first ones) builds a database of an
+ * earlier schema.
  */
 export async function runMigrations(
   sequelize: Sequelize,
   databaseUrl: string,
-  logger?: Logger,
-  list: Migration[] = migrations,
+  logger: Logger | undefined,
+  list: Migration[],
 ): Promise<string[]> {
   if ((await pendingMigrations(sequelize, list)).length === 0) return [];
   const { Umzug, SequelizeStorage } = await import('umzug');

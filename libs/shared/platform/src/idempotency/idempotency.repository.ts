@@ -88,6 +88,17 @@ export class IdempotencyRepository {
     return affected === 1;
   }
 
+  /** Deletes at most `limit` expired records, skipping rows a writer holds; answers how many. */
+  async purgeExpired(limit: number): Promise<number> {
+    const deleted = await this.db.sequelize.query(
+      `DELETE FROM idempotency_records WHERE id IN (
+         SELECT id FROM idempotency_records WHERE expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      { bind: [limit], type: QueryTypes.SELECT },
+    );
+    return deleted.length;
+  }
+
   /** Ends the lease of a claim still held with this token, keeping its generation. */
   async release(recordId: string, token: string): Promise<void> {
     await this.db.sequelize.query(

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { Config } from '../config/index.js';
 import type { Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
@@ -58,10 +58,7 @@ export class IdempotencyService {
   private readonly ttlSeconds: number;
   private readonly leaseMs: number;
 
-  constructor(
-    private readonly db: Database,
-    config: Pick<Config, 'idempotencyTtlSeconds' | 'bulkSyncTimeoutMs'>,
-  ) {
+  constructor(db: Database, config: Pick<Config, 'idempotencyTtlSeconds' | 'bulkSyncTimeoutMs'>) {
     this.repository = new IdempotencyRepository(db);
     this.ttlSeconds = config.idempotencyTtlSeconds;
     this.leaseMs = config.bulkSyncTimeoutMs + LEASE_GRACE_MS;
@@ -119,13 +116,7 @@ export class IdempotencyService {
 
   /** Deletes expired records, a bounded number per call. */
   async purgeExpired(limit = 1_000): Promise<number> {
-    const deleted = await this.db.sequelize.query(
-      `DELETE FROM idempotency_records WHERE id IN (
-         SELECT id FROM idempotency_records WHERE expires_at <= now() LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING id`,
-      { bind: [limit], type: QueryTypes.SELECT },
-    );
-    return deleted.length;
+    return this.repository.purgeExpired(limit);
   }
 
   /** A new claim of the key, or a take-over of an expired or abandoned one; null when the key is held or answered. */

@@ -1,14 +1,16 @@
 import { Counter, Gauge, Histogram, type Metric } from 'prom-client';
 
 /**
- * Every metric the apps export, defined once per process and registered by the processes that move it
- * (`gatewayMetrics`, `ingestMetrics`, `webhookMetrics`). The names are an interface: dashboards and
+ * The platform's metrics (HTTP, rate limiting, Idempotency-Key), defined once per process; each capability
+ * defines its own in its library, and setup composes what each process registers. The names are an interface: dashboards and
  * alerts rely on them. Label values come from small fixed sets only (never key ids, SKUs, URLs or raw
  * paths), so the number of series stays bounded.
  */
 
-const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** Buckets of a request or an attempt, in seconds. */
+export const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Buckets of a job, in seconds. */
+export const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 export const httpRequestDuration = new Histogram({
   name: 'http_request_duration_seconds',
@@ -24,13 +26,6 @@ export const httpRequestsInFlight = new Gauge({
   registers: [],
 });
 
-export const apiKeyRefusals = new Counter({
-  name: 'wms_api_key_refusals_total',
-  help: 'Integration requests the API-key guard refused, by reason (missing, invalid, throttled, scope, ip, origin, rate_limited)',
-  labelNames: ['reason'] as const,
-  registers: [],
-});
-
 export const rateLimitFallbacks = new Counter({
   name: 'wms_rate_limit_fallbacks_total',
   help: 'Rate-limit decisions taken by the in-process limiter because Redis did not answer',
@@ -41,57 +36,6 @@ export const idempotencyOutcomes = new Counter({
   name: 'wms_idempotency_total',
   help: 'Requests with an Idempotency-Key, by outcome (stored, replayed, mismatch, in_progress)',
   labelNames: ['outcome'] as const,
-  registers: [],
-});
-
-export const ingestJobs = new Counter({
-  name: 'wms_ingest_jobs_total',
-  help: 'Bulk job attempts the ingest worker finished, by entity and outcome (completed, failed)',
-  labelNames: ['entity', 'outcome'] as const,
-  registers: [],
-});
-
-export const ingestJobDuration = new Histogram({
-  name: 'wms_ingest_job_duration_seconds',
-  help: 'Time one bulk job attempt took in the ingest worker, by entity',
-  labelNames: ['entity'] as const,
-  buckets: JOB_BUCKETS,
-  registers: [],
-});
-
-export const ingestQueueWait = new Histogram({
-  name: 'wms_ingest_queue_wait_seconds',
-  help: 'Time a bulk job waited in the ingest queue before its first attempt started, by entity',
-  labelNames: ['entity'] as const,
-  buckets: JOB_BUCKETS,
-  registers: [],
-});
-
-export const ingestEntries = new Counter({
-  name: 'wms_ingest_entries_total',
-  help: 'Bulk entries the ingest worker processed, by entity and outcome (created, updated, error)',
-  labelNames: ['entity', 'outcome'] as const,
-  registers: [],
-});
-
-export const importStageSeconds = new Counter({
-  name: 'wms_import_stage_seconds_total',
-  help: "Time the ingest worker spent on file imports' written chunks, by entity and stage (read: staged rows read back, parse, validate, write: the merge and the chunk's record)",
-  labelNames: ['entity', 'stage'] as const,
-  registers: [],
-});
-
-export const webhookDeliveries = new Counter({
-  name: 'wms_webhook_deliveries_total',
-  help: 'Webhook delivery attempts by outcome (succeeded, retried, failed, disabled)',
-  labelNames: ['outcome'] as const,
-  registers: [],
-});
-
-export const webhookAttemptDuration = new Histogram({
-  name: 'wms_webhook_attempt_duration_seconds',
-  help: 'Time from sending a webhook to its answer (or timeout or connection error)',
-  buckets: LATENCY_BUCKETS,
   registers: [],
 });
 
@@ -116,24 +60,11 @@ export const databaseReads = new Counter({
   registers: [],
 });
 
-/** The gateway's own metrics (queue gauges and process metrics are added by the registry). */
-export const gatewayMetrics: Metric[] = [
-  httpRequestDuration,
-  httpRequestsInFlight,
-  apiKeyRefusals,
-  rateLimitFallbacks,
-  idempotencyOutcomes,
-  readReplicaLag,
-  readReplicaInRotation,
-  databaseReads,
-];
+/** The platform's metrics of an HTTP process (the gateway composes them with its capabilities' own). */
+export const httpMetrics: Metric[] = [httpRequestDuration, httpRequestsInFlight];
 
-export const ingestMetrics: Metric[] = [
-  ingestJobs,
-  ingestJobDuration,
-  ingestQueueWait,
-  ingestEntries,
-  importStageSeconds,
-];
+/** The platform's metrics of rate limiting and Idempotency-Key handling. */
+export const guardMetrics: Metric[] = [rateLimitFallbacks, idempotencyOutcomes];
 
-export const webhookMetrics: Metric[] = [webhookDeliveries, webhookAttemptDuration];
+/** The platform's metrics of reads routed to replicas. */
+export const replicaMetrics: Metric[] = [readReplicaLag, readReplicaInRotation, databaseReads];

@@ -1,5 +1,3 @@
 export * from './definitions.js';
 export { ProcessMetrics, metricsAccessAllowed, metricsResponse, type ProcessMetricsOptions } from './registry.js';
 export { exportQueueMetrics, mergeExpositions, type ExportingQueue } from './queue-metrics.js';
-export { outboxGauges, type OutboxStats } from './scraped-gauges.js';
-export { gatewayProcessMetrics, ingestProcessMetrics, webhookProcessMetrics } from './processes.js';

@@ -3,7 +3,7 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRedis } from '../redis/index.js';
 import { closeWithin } from './close.js';
-import { createIngestQueue } from '@wms/warehouse';
+import { createIngestQueue } from '@wms/ingest';
 import { startRedisServer, waitFor, type PrivateRedis } from '@wms/testing';
 
 // A "Redis" that hangs up on every connection: the clients keep failing while they are closed.

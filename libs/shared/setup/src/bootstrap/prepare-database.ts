@@ -2,6 +2,7 @@ import type { Config } from '@wms/platform';
 import { createSequelize, ensureDatabase, runMigrations } from '@wms/platform';
 import type { Logger } from '@wms/platform';
 import { SecretBox, resealSecrets } from '@wms/webhooks';
+import { migrations } from './migrations.js';
 import { runSeed } from './seed.js';
 
 /**
@@ -12,7 +13,7 @@ export async function prepareDatabase(config: Config, logger: Logger): Promise<v
   if (await ensureDatabase(config.databaseUrl)) logger.info('database created');
   const sequelize = createSequelize({ ...config, databasePoolMax: 2 });
   try {
-    await runMigrations(sequelize, config.databaseUrl, logger);
+    await runMigrations(sequelize, config.databaseUrl, logger, migrations);
     const legacy = await resealSecrets({ sequelize }, SecretBox.fromConfig(config), { onlyLegacy: true });
     if (legacy.resealed) logger.info({ resealed: legacy.resealed }, 'secrets of the former format re-sealed');
     if (legacy.unreadable.length)

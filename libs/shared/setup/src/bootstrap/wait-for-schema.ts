@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Config, Logger } from '@wms/platform';
 import { createSequelize, pendingMigrations } from '@wms/platform';
+import { migrations } from './migrations.js';
 
 export interface WaitForSchemaOptions {
   /** How often the applied migrations are read again. */
@@ -25,7 +26,7 @@ export async function waitForSchema(config: Config, logger: Logger, options: Wai
     let reportedAt = Number.NEGATIVE_INFINITY;
     for (;;) {
       signal?.throwIfAborted();
-      const pending = await pendingMigrations(sequelize);
+      const pending = await pendingMigrations(sequelize, migrations);
       if (pending.length === 0) return;
       if (Date.now() - reportedAt >= reportEveryMs) {
         reportedAt = Date.now();

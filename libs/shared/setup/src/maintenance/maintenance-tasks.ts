@@ -2,7 +2,7 @@ import { RequestLogMaintenance, RequestLogRepository } from '@wms/api-keys';
 import { EventsService } from '@wms/events';
 import { AuditService } from '@wms/identity';
 import { IdempotencyService, type Config, type Database, type Logger } from '@wms/platform';
-import { ImportsRepository } from '@wms/warehouse';
+import { ImportsRepository } from '@wms/ingest';
 import { WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
 import { RetentionSweeper } from '../retention/index.js';
 import type { MaintenanceJobName, MaintenanceJobResult } from './maintenance-queue.js';

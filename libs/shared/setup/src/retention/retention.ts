@@ -1,9 +1,10 @@
 import type { Config } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { Logger } from '@wms/platform';
-import { BulkJobsRepository } from '@wms/warehouse';
+import { BulkJobsRepository } from '@wms/ingest';
 import type { IdempotencyService } from '@wms/platform';
-import { RetentionRepository } from './retention.repository.js';
+import { AuditRepository } from '@wms/identity';
+import { DeliveredEventsRepository } from '@wms/webhooks';
 
 export const RETENTION_BATCH = 1_000;
 
@@ -26,13 +27,14 @@ async function drain(purge: () => Promise<number>): Promise<number> {
 }
 
 /**
- * Retention of everything but the request log (which drops partitions): expired Idempotency-Key records,
+ * Retention, through the repositories of the tables' owners, of everything but the request log (which drops partitions): expired Idempotency-Key records,
  * finished bulk jobs, delivered events with their deliveries and attempts, and audit entries when
  * AUDIT_RETENTION_DAYS is set. Each table is purged in batches of RETENTION_BATCH until none is left; a
  * table whose purge fails is logged and left for the next sweep, the others go on.
  */
 export class RetentionSweeper {
-  private readonly repository: RetentionRepository;
+  private readonly deliveredEvents: DeliveredEventsRepository;
+  private readonly audit: AuditRepository;
   private readonly bulkJobs: BulkJobsRepository;
 
   constructor(
@@ -41,7 +43,8 @@ export class RetentionSweeper {
     private readonly idempotency: Pick<IdempotencyService, 'purgeExpired'>,
     private readonly logger: Logger,
   ) {
-    this.repository = new RetentionRepository(db);
+    this.deliveredEvents = new DeliveredEventsRepository(db);
+    this.audit = new AuditRepository(db);
     this.bulkJobs = new BulkJobsRepository(db);
   }
 
@@ -60,10 +63,10 @@ export class RetentionSweeper {
       idempotencyRecords: await run('idempotency_records', () => this.idempotency.purgeExpired(RETENTION_BATCH)),
       bulkJobs: await run('bulk_jobs', () => this.bulkJobs.purgeFinished(bulkJobRetentionSeconds, RETENTION_BATCH)),
       events: await run('events', () =>
-        this.repository.purgeEvents(retention.deliveredEventDays, retention.failedEventDays, RETENTION_BATCH),
+        this.deliveredEvents.purge(retention.deliveredEventDays, retention.failedEventDays, RETENTION_BATCH),
       ),
       auditEntries:
-        auditDays === null ? 0 : await run('audit_logs', () => this.repository.purgeAudit(auditDays, RETENTION_BATCH)),
+        auditDays === null ? 0 : await run('audit_logs', () => this.audit.purgeOlderThan(auditDays, RETENTION_BATCH)),
     };
     if (Object.values(result).some((count) => count > 0)) this.logger.info(result, 'retention sweep deleted');
     return result;

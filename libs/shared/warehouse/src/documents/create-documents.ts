@@ -1,6 +1,6 @@
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
-import type { EntryOutcome, WriteContext } from '../integration/index.js';
+import type { EntryOutcome, WriteContext } from '../writes/index.js';
 import { ReferenceRepository, type References } from '../master-data/index.js';
 import { DocumentNumbers, type DocumentKind } from '../numbering/index.js';
 import { duplicateReference } from './document-rules.js';

@@ -1,6 +1,6 @@
 import type { Database } from '@wms/platform';
 import { AppError, type ErrorDetail } from '@wms/platform';
-import type { EntryOutcome, WriteContext } from '../integration/index.js';
+import type { EntryOutcome, WriteContext } from '../writes/index.js';
 import { toPage, type ListPage, type ListQuery } from '@wms/platform';
 import { DocumentCreation, documentInvalid, lineProblems, type DocumentRecipe } from '../documents/index.js';
 import { lotProblem } from '../inventory/index.js';

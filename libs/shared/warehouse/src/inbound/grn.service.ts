@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { AppError, type ErrorDetail } from '@wms/platform';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import type { EventsService } from '@wms/events';
 import { documentInvalid, lineProblems } from '../documents/index.js';
 import { StockRepository, lotProblem, stockKey } from '../inventory/index.js';

@@ -1,7 +1,6 @@
 export { AsnService } from './asn.service.js';
 export { GrnService } from './grn.service.js';
 export { AsnRepository, type LockedAsn } from './asn.repository.js';
-export { asnIngestHandler, DOCUMENT_BULK_LIMIT } from './asn.ingest.js';
 export {
   asnSchema,
   grnSchema,

@@ -2,7 +2,7 @@ import { Joi, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import { STOCK_QTY_LIMIT } from './fields.js';
 import { StockKeyRepository, type LockedStockRow } from './stock-key.repository.js';
 import { resolveStockTarget, stockTargetFields, type StockTarget, type StockTargetInput } from './stock-target.js';

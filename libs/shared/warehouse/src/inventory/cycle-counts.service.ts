@@ -1,7 +1,7 @@
 import { Joi, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import { adjustedData, targetView } from './adjustments.service.js';
 import { StockKeyRepository } from './stock-key.repository.js';
 import { resolveStockTarget, stockTargetFields, type StockTargetInput } from './stock-target.js';

@@ -1,8 +1,10 @@
 export { MasterDataService } from './master-data.service.js';
 export { MasterDataRepository, type UpsertedRow } from './master-data.repository.js';
-export { masterDataIngestHandlers, locationKey, MASTER_DATA_BULK_LIMIT } from './master-data.ingest.js';
 export {
   itemSchema,
+  itemRefSchema,
+  partnerRefSchema,
+  locationRefSchema,
   partnerSchema,
   locationSchema,
   ITEM_TRACKING,

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { StatementContext } from '../integration/index.js';
+import type { StatementContext } from '../writes/index.js';
 import type { Database } from '@wms/platform';
 import type { ItemInput, LocationInput, PartnerInput } from './master-data.schemas.js';
 

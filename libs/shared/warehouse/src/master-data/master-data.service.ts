@@ -1,6 +1,6 @@
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
-import type { EntryOutcome, StatementContext } from '../integration/index.js';
+import type { EntryOutcome, StatementContext } from '../writes/index.js';
 import { MasterDataRepository, type UpsertedRow } from './master-data.repository.js';
 import type { ItemInput, LocationInput, PartnerInput } from './master-data.schemas.js';
 

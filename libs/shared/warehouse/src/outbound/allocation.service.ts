@@ -1,6 +1,6 @@
 import type { Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import { StockRepository } from '../inventory/index.js';
 import { AllocationRepository, type CandidateRow, type LineNeed, type Reservation } from './allocation.repository.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';

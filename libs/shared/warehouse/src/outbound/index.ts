@@ -1,7 +1,5 @@
 export { OrdersService } from './orders.service.js';
 export { OrdersRepository, ORDER_INQUIRY_SQL, type LockedOrder } from './orders.repository.js';
-export { FulfilmentRepository } from './fulfilment.repository.js';
-export { orderIngestHandler, ORDER_BULK_LIMIT } from './orders.ingest.js';
 export {
   orderSchema,
   orderRefSchema,

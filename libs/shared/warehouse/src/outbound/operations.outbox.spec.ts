@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import { createRedis } from '@wms/platform';
 import {
   createWebhookDeliveryQueue,

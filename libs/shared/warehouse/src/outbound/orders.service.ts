@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { AppError, type ErrorDetail } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { EntryOutcome, WriteContext } from '../integration/index.js';
+import type { EntryOutcome, WriteContext } from '../writes/index.js';
 import { toPage, type ListPage, type ListQuery } from '@wms/platform';
 import { DocumentCreation, documentInvalid, lineProblems, type DocumentRecipe } from '../documents/index.js';
 import { StockRepository } from '../inventory/index.js';

@@ -2,7 +2,7 @@ import { Joi, isUuid, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import { quantity } from '../inventory/index.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';
 import { PickingRepository, type PickTaskView } from './picking.repository.js';

@@ -1,7 +1,7 @@
 import { Joi, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import { StockRepository } from '../inventory/index.js';
 import { DocumentNumbers } from '../numbering/index.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { AppError, type Database } from '@wms/platform';
 import type { AppendEventInput, EventName, EventsService } from '@wms/events';
-import type { WriteContext } from '../integration/index.js';
+import type { WriteContext } from '../writes/index.js';
 import { GrnService } from '../inbound/index.js';
 import { AdjustmentsService, CycleCountsService } from '../inventory/index.js';
 import { AllocationService, OrdersService, PickingService, ShippingService } from '../outbound/index.js';

@@ -5,3 +5,4 @@ export {
   type Warehouse,
 } from './warehouses.service.js';
 export { createWarehouseSchema, listWarehousesQuerySchema } from './warehouse.schema.js';
+export { WarehousesRepository } from './warehouses.repository.js';

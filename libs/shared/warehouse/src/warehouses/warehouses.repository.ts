@@ -12,10 +12,10 @@ export class WarehousesRepository {
     transaction: Transaction,
   ): Promise<WarehouseAttributes | null> {
     const [rows] = (await this.db.sequelize.query(
-      `INSERT INTO warehouses (tenant_id, code, name) VALUES (:tenantId, :code, :name)
+      `INSERT INTO warehouses (tenant_id, code, name) VALUES ($1, $2, $3)
        ON CONFLICT (tenant_id, code) DO NOTHING
        RETURNING id, tenant_id AS "tenantId", code, name, created_at AS "createdAt", updated_at AS "updatedAt"`,
-      { replacements: input, transaction },
+      { bind: [input.tenantId, input.code, input.name], transaction },
     )) as [WarehouseAttributes[], unknown];
     return rows[0] ?? null;
   }
@@ -26,8 +26,28 @@ export class WarehousesRepository {
     transaction: Transaction,
   ): Promise<void> {
     await this.db.sequelize.query(
-      `INSERT INTO locations (tenant_id, warehouse_id, code, zone, type) VALUES (:tenantId, :warehouseId, :code, 'RECEIVING', 'receiving')`,
-      { replacements: location, transaction },
+      `INSERT INTO locations (tenant_id, warehouse_id, code, zone, type) VALUES ($1, $2, $3, 'RECEIVING', 'receiving')`,
+      { bind: [location.tenantId, location.warehouseId, location.code], transaction },
+    );
+  }
+
+  /**
+   * The tenant's warehouse of this code with its receiving location, each inserted when missing (several
+   * processes may run this at once); an existing one is left as it is.
+   */
+  async ensureWithReceiving(
+    input: { tenantId: string; code: string; name: string; receivingCode: string },
+    transaction: Transaction,
+  ): Promise<void> {
+    await this.db.sequelize.query(
+      `INSERT INTO warehouses (tenant_id, code, name) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, code) DO NOTHING`,
+      { bind: [input.tenantId, input.code, input.name], transaction },
+    );
+    await this.db.sequelize.query(
+      `INSERT INTO locations (tenant_id, warehouse_id, code, zone, type)
+       SELECT w.tenant_id, w.id, $3, 'RECEIVING', 'receiving' FROM warehouses w WHERE w.tenant_id = $1 AND w.code = $2
+       ON CONFLICT (warehouse_id, code) DO NOTHING`,
+      { bind: [input.tenantId, input.code, input.receivingCode], transaction },
     );
   }
 

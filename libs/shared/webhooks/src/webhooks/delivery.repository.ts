@@ -118,9 +118,9 @@ export class DeliveryRepository {
   /** Ends a run without an HTTP attempt (subscription disabled, secret unreadable, address refused). */
   async fail(deliveryId: string, generation: number, error: string): Promise<void> {
     await this.db.sequelize.query(
-      `UPDATE webhook_deliveries SET status = 'failed', last_error = :error, next_attempt_at = NULL, updated_at = now()
-        WHERE id = :deliveryId AND generation = :generation AND status = 'pending'`,
-      { replacements: { deliveryId, generation, error } },
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = $3, next_attempt_at = NULL, updated_at = now()
+        WHERE id = $1 AND generation = $2 AND status = 'pending'`,
+      { bind: [deliveryId, generation, error] },
     );
   }
 }

@@ -52,4 +52,8 @@ export {
 } from './event-filter.js';
 export { SubscriberGate, type Pace } from './subscriber-gate.js';
 export { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
+export { DeliveredEventsRepository } from './delivered-events.repository.js';
+export { FailingSubscriptionsRepository, type FailingSubscription } from './failing-subscriptions.repository.js';
 export * from './webhook-delivery.contract.js';
+export { outboxGauges, type OutboxStats } from './outbox-gauges.js';
+export { webhookDeliveries, webhookAttemptDuration, webhookMetrics } from './webhook.metrics.js';

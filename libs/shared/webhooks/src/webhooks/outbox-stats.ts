@@ -1,5 +1,5 @@
 import type { Database } from '@wms/platform';
-import type { OutboxStats } from '@wms/platform';
+import type { OutboxStats } from './outbox-gauges.js';
 import { OutboxRepository } from './outbox.repository.js';
 
 /** The outbox's state for the metrics (see OutboxRepository.stats); an age is never negative. */

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { EventFilter } from './event-filter.js';
 import type { Database } from '@wms/platform';
-import type { OutboxStats } from '@wms/platform';
+import type { OutboxStats } from './outbox-gauges.js';
 // Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
 import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
 

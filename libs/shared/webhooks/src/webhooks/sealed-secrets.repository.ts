@@ -21,17 +21,9 @@ export class SealedSecretsRepository {
   /** Writes the row's values sealed again, only if they are still those read: false when they changed meanwhile. */
   async replace(row: SealedRow, sealed: { secret: string; previous: string | null }): Promise<boolean> {
     const [, result] = (await this.db.sequelize.query(
-      `UPDATE webhook_subscriptions SET secret_sealed = :secret, previous_secret_sealed = :previous
-        WHERE id = :id AND secret_sealed = :oldSecret AND previous_secret_sealed IS NOT DISTINCT FROM :oldPrevious`,
-      {
-        replacements: {
-          id: row.id,
-          secret: sealed.secret,
-          previous: sealed.previous,
-          oldSecret: row.secretSealed,
-          oldPrevious: row.previousSecretSealed,
-        },
-      },
+      `UPDATE webhook_subscriptions SET secret_sealed = $2, previous_secret_sealed = $3
+        WHERE id = $1 AND secret_sealed = $4 AND previous_secret_sealed IS NOT DISTINCT FROM $5`,
+      { bind: [row.id, sealed.secret, sealed.previous, row.secretSealed, row.previousSecretSealed] },
     )) as [unknown, { rowCount?: number }];
     return !!result?.rowCount;
   }

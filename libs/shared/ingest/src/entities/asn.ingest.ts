@@ -1,0 +1,28 @@
+import { stringField, type IngestHandler } from '../integration/index.js';
+import type { AsnService } from '@wms/warehouse';
+import { asnRefSchema, asnSchema, type AsnInput } from '@wms/warehouse';
+
+/** Bulk ASNs and orders take at most 100 entries per request. */
+export const DOCUMENT_BULK_LIMIT = 100;
+
+/**
+ * ASNs as an entity of the integration API: POST /asn (201 with the created ASN) and POST /asn/bulk with
+ * `{ asns: [...] }`. Documents are created, never updated: an entry whose referenceNo exists (earlier in
+ * the same bulk included) is an entry error 409 DUPLICATE_REFERENCE, so entries are not merged.
+ */
+export function asnIngestHandler(service: AsnService): IngestHandler<AsnInput, 'asn'> {
+  return {
+    entity: 'asn',
+    bulkField: 'asns',
+    title: 'Asn',
+    maxEntries: DOCUMENT_BULK_LIMIT,
+    batchSize: DOCUMENT_BULK_LIMIT,
+    entrySchema: asnSchema,
+    refSchema: asnRefSchema,
+    singleStatus: 201,
+    mergeDuplicates: false,
+    singleStatement: false,
+    keyOf: (entry) => stringField(entry, 'referenceNo'),
+    writeBatch: (context, entries) => service.createAsns(context, entries),
+  };
+}

@@ -1,0 +1,27 @@
+import { stringField, type IngestHandler } from '../integration/index.js';
+import type { OrdersService } from '@wms/warehouse';
+import { orderRefSchema, orderSchema, type OrderInput } from '@wms/warehouse';
+
+/** Bulk orders take at most 100 entries per request. */
+export const ORDER_BULK_LIMIT = 100;
+
+/**
+ * Sales orders as an entity of the integration API: POST /orders (201 with the created order) and
+ * POST /orders/bulk with `{ orders: [...] }`. Orders are created, never updated:
+ * a repeated referenceNo is an entry error 409 DUPLICATE_REFERENCE naming the existing order.
+ */
+export function orderIngestHandler(service: OrdersService): IngestHandler<OrderInput, 'orders'> {
+  return {
+    entity: 'orders',
+    title: 'Order',
+    maxEntries: ORDER_BULK_LIMIT,
+    batchSize: ORDER_BULK_LIMIT,
+    entrySchema: orderSchema,
+    refSchema: orderRefSchema,
+    singleStatus: 201,
+    mergeDuplicates: false,
+    singleStatement: false,
+    keyOf: (entry) => stringField(entry, 'referenceNo'),
+    writeBatch: (context, entries) => service.createOrders(context, entries),
+  };
+}

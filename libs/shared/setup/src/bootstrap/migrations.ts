@@ -1,0 +1,43 @@
+import type { Migration } from '@wms/platform';
+import { platformMigrations } from '@wms/platform';
+import { identityMigrations } from '@wms/identity';
+import { apiKeysMigrations } from '@wms/api-keys';
+import { warehouseMigrations } from '@wms/warehouse';
+import { ingestMigrations } from '@wms/ingest';
+import { webhooksMigrations } from '@wms/webhooks';
+
+/**
+ * Every migration, in the order it is applied: the one list the migrator runs. Each library owns its
+ * migration files (the ownership table in libs/shared/README.md); this list only orders them. Append a new
+ * migration at the end; never reorder, rename or edit one that has shipped (databases record its name).
+ */
+export const migrations: Migration[] = [
+  identityMigrations.foundation,
+  apiKeysMigrations.apiKeys,
+  warehouseMigrations.masterData,
+  webhooksMigrations.eventsWebhooks,
+  identityMigrations.auth,
+  warehouseMigrations.documents,
+  warehouseMigrations.operations,
+  identityMigrations.adminLists,
+  webhooksMigrations.observability,
+  ingestMigrations.bulkJobs,
+  webhooksMigrations.lifecycles,
+  platformMigrations.userIdempotency,
+  webhooksMigrations.deliveryRecheck,
+  ingestMigrations.bulkJobFinished,
+  apiKeysMigrations.requestLogWithoutKeyCheck,
+  ingestMigrations.bulkJobResultStatus,
+  apiKeysMigrations.peopleListPaging,
+  identityMigrations.refreshTokenFamilies,
+  apiKeysMigrations.partitionedRequestLog,
+  identityMigrations.listFilterIndexes,
+  ingestMigrations.imports,
+  webhooksMigrations.webhookFilters,
+  webhooksMigrations.webhookRateOrder,
+  webhooksMigrations.deliveryEventType,
+  ingestMigrations.importTenantTurns,
+  identityMigrations.sandboxTenants,
+  apiKeysMigrations.keyOutcomes,
+  ingestMigrations.bulkJobTurns,
+];

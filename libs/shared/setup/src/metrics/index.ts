@@ -1,0 +1,1 @@
+export { gatewayProcessMetrics, ingestProcessMetrics, webhookProcessMetrics } from './processes.js';

@@ -1,0 +1,41 @@
+import { apiKeyRefusals } from '@wms/api-keys';
+import { ingestMetrics } from '@wms/ingest';
+import {
+  ProcessMetrics,
+  httpRequestDuration,
+  httpRequestsInFlight,
+  idempotencyOutcomes,
+  rateLimitFallbacks,
+  replicaMetrics,
+  type ExportingQueue,
+} from '@wms/platform';
+import { outboxGauges, webhookMetrics, type OutboxStats } from '@wms/webhooks';
+
+/** The gateway's own metrics (queue gauges and process metrics are added by the registry). */
+const gatewayMetrics = [
+  httpRequestDuration,
+  httpRequestsInFlight,
+  apiKeyRefusals,
+  rateLimitFallbacks,
+  idempotencyOutcomes,
+  ...replicaMetrics,
+];
+
+/**
+ * What each app exports, composed from the libraries that define the metrics; the apps and the dashboard's
+ * test build their registries here alike.
+ */
+export function gatewayProcessMetrics(queues: ExportingQueue[]): ProcessMetrics {
+  return new ProcessMetrics({ metrics: gatewayMetrics, queues });
+}
+
+export function ingestProcessMetrics(queues: ExportingQueue[]): ProcessMetrics {
+  return new ProcessMetrics({ metrics: ingestMetrics, queues });
+}
+
+export function webhookProcessMetrics(
+  queues: ExportingQueue[],
+  readOutbox: () => Promise<OutboxStats>,
+): ProcessMetrics {
+  return new ProcessMetrics({ metrics: webhookMetrics, scraped: outboxGauges(readOutbox), queues });
+}

@@ -235,6 +235,23 @@ describe('the bounds of a file upload', () => {
       expect(next.status).toBe(202);
     });
 
+    it("when a portal upload stops sending, it answers 408 UPLOAD_IDLE in the admin API's error shape and stores nothing", async () => {
+      const token = await loginAs(idleGateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
+      const before = { rows: await storedRows(), imports: await storedImports() };
+      const stalled = holdUpload(idleGateway.url, `/api/v1/imports?entity=items&tenantId=${tenantId}`, {
+        authorization: `Bearer ${token}`,
+        ...csv,
+      });
+      await stalled.write('sku,name,baseUomCode\nIDLE-CSV-1,Idle,EA\n');
+
+      const answer = await stalled.answer;
+      stalled.abort();
+
+      expect(answer.status).toBe(408);
+      expect(answer.body).toMatchObject({ statusCode: 408, code: 'UPLOAD_IDLE' });
+      expect({ rows: await storedRows(), imports: await storedImports() }).toEqual(before);
+    });
+
     it('an upload that keeps sending a line more often than the idle timeout, for several timeouts in all, is stored whole', async () => {
       const lines = Array.from({ length: 16 }, (_, index) => itemLine(`TRICKLE-${index + 1}`));
       const trickle = holdUpload(idleGateway.url, `${IMPORTS}?entity=items`, {

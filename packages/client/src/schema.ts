@@ -1795,7 +1795,7 @@ export interface paths {
     put?: never;
     /**
      * Import a file of entries (NDJSON, or CSV for items, partners and locations), gzip allowed
-     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (429); the 503 and 429 come before the body is read. Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
+     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (429); the 503 and 429 come before the body is read. An upload that sends no byte for IMPORT_UPLOAD_IDLE_TIMEOUT_MS ends with 408 UPLOAD_IDLE, nothing stored. Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
      */
     post: {
       parameters: {
@@ -1847,6 +1847,15 @@ export interface paths {
         };
         /** @description TENANT_MISMATCH */
         403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored */
+        408: {
           headers: {
             [name: string]: unknown;
           };

@@ -3599,6 +3599,15 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored */
+        408: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
         /** @description PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over IMPORT_MAX_ROW_BYTES or of more than 1,024 fields, its line in `line`; nothing is stored */
         413: {
           headers: {

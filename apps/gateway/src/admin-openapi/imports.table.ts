@@ -40,6 +40,7 @@ export const IMPORT_ROUTES: AdminRoute[] = [
       401: GUARDED[401]!,
       ...FORBIDDEN,
       404: error('the tenant does not exist (before the body is read)'),
+      408: error('UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored'),
       413: error(
         'PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over ' +
           'IMPORT_MAX_ROW_BYTES or of more than 1,024 fields, its line in `line`; nothing is stored',

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   TEST_ADMIN,
   createApiKey,
@@ -193,6 +194,81 @@ describe('the bounds of a file upload', () => {
       expect(refusal.afterMs).toBeLessThan(ANSWER_WITHIN_MS);
       expect(other.status).toBe(202);
       expect(stored.map((answer) => answer.status)).toEqual([202, 202]);
+    });
+  });
+
+  describe('an upload that stops sending', () => {
+    const IDLE_MS = 300;
+    let idleGateway: TestGateway;
+
+    beforeAll(async () => {
+      idleGateway = await ctx.startGateway({
+        IMPORT_UPLOAD_IDLE_TIMEOUT_MS: String(IDLE_MS),
+        IMPORT_MAX_UPLOADS_IN_FLIGHT: '1',
+      });
+    });
+
+    it('when an upload sends a few lines and then nothing for IMPORT_UPLOAD_IDLE_TIMEOUT_MS, it answers 408 UPLOAD_IDLE, stores nothing, and frees its slot for the next upload', async () => {
+      const before = { rows: await storedRows(), imports: await storedImports() };
+      const stalled = holdUpload(idleGateway.url, `${IMPORTS}?entity=items`, {
+        'x-api-key': await newKey(),
+        ...ndjson,
+      });
+      for (const sku of ['IDLE-1', 'IDLE-2', 'IDLE-3']) await stalled.write(`${itemLine(sku)}\n`);
+
+      const answer = await stalled.answer;
+      stalled.abort();
+      const kept = { rows: await storedRows(), imports: await storedImports() };
+      const next = await upload(
+        idleGateway.url,
+        `${IMPORTS}?entity=items`,
+        { 'x-api-key': await newKey(), ...ndjson },
+        `${itemLine('AFTER-IDLE-1')}\n`,
+      );
+
+      expect(answer.status).toBe(408);
+      expect(answer.body).toMatchObject({ code: 'UPLOAD_IDLE' });
+      expect(answer.body.message).toContain('IMPORT_UPLOAD_IDLE_TIMEOUT_MS');
+      expect(answer.afterMs).toBeGreaterThanOrEqual(IDLE_MS);
+      expect(answer.afterMs).toBeLessThan(ANSWER_WITHIN_MS);
+      expect(kept).toEqual(before);
+      expect(next.status).toBe(202);
+    });
+
+    it("when a portal upload stops sending, it answers 408 UPLOAD_IDLE in the admin API's error shape and stores nothing", async () => {
+      const token = await loginAs(idleGateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
+      const before = { rows: await storedRows(), imports: await storedImports() };
+      const stalled = holdUpload(idleGateway.url, `/api/v1/imports?entity=items&tenantId=${tenantId}`, {
+        authorization: `Bearer ${token}`,
+        ...csv,
+      });
+      await stalled.write('sku,name,baseUomCode\nIDLE-CSV-1,Idle,EA\n');
+
+      const answer = await stalled.answer;
+      stalled.abort();
+
+      expect(answer.status).toBe(408);
+      expect(answer.body).toMatchObject({ statusCode: 408, code: 'UPLOAD_IDLE' });
+      expect({ rows: await storedRows(), imports: await storedImports() }).toEqual(before);
+    });
+
+    it('an upload that keeps sending a line more often than the idle timeout, for several timeouts in all, is stored whole', async () => {
+      const lines = Array.from({ length: 16 }, (_, index) => itemLine(`TRICKLE-${index + 1}`));
+      const trickle = holdUpload(idleGateway.url, `${IMPORTS}?entity=items`, {
+        'x-api-key': await newKey(),
+        ...ndjson,
+      });
+
+      for (const line of lines) {
+        await trickle.write(`${line}\n`);
+        await delay(IDLE_MS / 4);
+      }
+      trickle.end();
+      const answer = await trickle.answer;
+
+      expect(answer.status).toBe(202);
+      const jobId = String(answer.body.jobId);
+      expect(await count(`SELECT total AS n FROM imports WHERE id = '${jobId}'`)).toBe(lines.length);
     });
   });
 

@@ -50,7 +50,8 @@ export const IMPORT_ROUTES = {
       'included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, ' +
       'IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), ' +
       'IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY ' +
-      'uploading, queued or running (429); the 503 and 429 come before the body is read. ' +
+      'uploading, queued or running (429); the 503 and 429 come before the body is read. An upload that sends ' +
+      'no byte for IMPORT_UPLOAD_IDLE_TIMEOUT_MS ends with 408 UPLOAD_IDLE, nothing stored. ' +
       'Idempotency-Key: the fingerprint is the ' +
       "request's method, URL and content headers (the file itself is not held to be hashed).",
     tag: 'imports',
@@ -64,6 +65,7 @@ export const IMPORT_ROUTES = {
       400: error('VALIDATION_FAILED (entity, empty file, CSV header), INCOMPLETE_BODY, TENANT_REQUIRED'),
       401: { description: 'missing, invalid or insufficient API key (guard shape)' },
       403: error('TENANT_MISMATCH'),
+      408: error('UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored'),
       409: error('IDEMPOTENCY_KEY_IN_PROGRESS'),
       413: error(
         'PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over ' +

@@ -181,7 +181,7 @@ export class ImportsService {
       requestId: upload.requestId,
     };
     try {
-      await this.repository.store(job, [detached(upload.body), ...stages], (total) => {
+      await this.repository.store(job, [detached(upload.body, this.limits.uploadIdleTimeoutMs), ...stages], (total) => {
         if (rows instanceof CsvCopyRows && !rows.columns)
           throw AppError.validation('The CSV file has no header row of field names');
         if (!total) throw AppError.validation('The file holds no rows');
@@ -251,9 +251,10 @@ export class ImportsService {
 
 /**
  * The body as a stream of its own: a failing import stops reading it but does not destroy it (an HTTP
- * request's socket still carries the answer); a body that breaks off fails the import.
+ * request's socket still carries the answer); a body that breaks off fails the import, and so does one that
+ * sends no byte for `idleMs` while the import is waiting on it (408 UPLOAD_IDLE).
  */
-function detached(body: Readable): Readable {
+function detached(body: Readable, idleMs: number): Readable {
   const out = new PassThrough();
   // The pipeline that reads `out` learns of its error; one that breaks off before that pipeline is built
   // (while a connection is taken) must not be an unhandled 'error' event.
@@ -263,7 +264,30 @@ function detached(body: Readable): Readable {
     if (!body.readableEnded) out.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
   });
   body.pipe(out);
+  let idle: NodeJS.Timeout | undefined;
+  const watch = () => {
+    clearTimeout(idle);
+    idle = setTimeout(() => {
+      // Paused by back-pressure: the import is behind, not the client.
+      if (body.readableFlowing === false) return watch();
+      out.destroy(uploadIdle(idleMs));
+    }, idleMs).unref();
+  };
+  const stopWatching = () => clearTimeout(idle);
+  body.on('data', watch);
+  body.on('end', stopWatching);
+  out.on('close', stopWatching);
+  watch();
   return out;
+}
+
+/** 408 UPLOAD_IDLE: the client sent no byte of the body for the idle timeout. */
+function uploadIdle(idleMs: number): AppError {
+  return new AppError(
+    408,
+    'UPLOAD_IDLE',
+    `No byte of the body arrived for ${idleMs} ms (IMPORT_UPLOAD_IDLE_TIMEOUT_MS); nothing was stored`,
+  );
 }
 
 type ErrorRow = RowError & { body: string | null };

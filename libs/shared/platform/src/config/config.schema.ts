@@ -195,6 +195,11 @@ export const configVariables = {
     description:
       'file uploads one gateway process streams into PostgreSQL at once, each on a connection of its own (503 with Retry-After above it, before the body is read)',
   },
+  IMPORT_UPLOAD_IDLE_TIMEOUT_MS: {
+    schema: Joi.number().integer().min(100).default(30000),
+    description:
+      'how long a file upload may send no body bytes before it ends with 408 UPLOAD_IDLE, nothing stored and its slot freed',
+  },
   IMPORT_CHUNK_ROWS: {
     schema: Joi.number().integer().min(100).max(50000).default(5000),
     description: 'rows of a file import written in one transaction; a restarted worker resumes after the last one',

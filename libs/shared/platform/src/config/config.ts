@@ -60,6 +60,7 @@ export interface Config {
     maxRowBytes: number;
     maxConcurrentPerKey: number;
     maxUploadsInFlight: number;
+    uploadIdleTimeoutMs: number;
     chunkRows: number;
     concurrency: number;
     tenantConcurrency: number;
@@ -174,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRowBytes: value.IMPORT_MAX_ROW_BYTES,
       maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
       maxUploadsInFlight: value.IMPORT_MAX_UPLOADS_IN_FLIGHT,
+      uploadIdleTimeoutMs: value.IMPORT_UPLOAD_IDLE_TIMEOUT_MS,
       chunkRows: value.IMPORT_CHUNK_ROWS,
       concurrency: value.IMPORT_CONCURRENCY,
       tenantConcurrency: value.IMPORT_TENANT_CONCURRENCY,

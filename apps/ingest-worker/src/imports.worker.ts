@@ -1,5 +1,14 @@
 import { Worker, type Job } from 'bullmq';
-import { closeRedis, closeWithin, createRedis, queuePrefix, runWithContext, type Runtime } from '@wms/platform';
+import {
+  caller,
+  closeRedis,
+  closeWithin,
+  createRedis,
+  openCallerWrites,
+  queuePrefix,
+  runWithContext,
+  type Runtime,
+} from '@wms/platform';
 import type { IngestServices } from './services.js';
 import {
   IMPORTS_QUEUE,
@@ -12,6 +21,7 @@ import {
   type IMPORT_JOB_NAME,
   type ImportTurnData,
   type ImportsQueue,
+  type StoredImport,
 } from '@wms/ingest';
 
 export type ImportTurn = Job<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
@@ -44,12 +54,24 @@ export function startImportsWorker(
 ): ImportsWorkerHandle {
   const { config, logger } = runtime;
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  const callerWrites = openCallerWrites(runtime);
+  // With read replicas, each committed chunk becomes its owner's last write, so the key (or user) that
+  // imported reads its rows at once, as after a bulk job.
+  const afterChunk = callerWrites
+    ? (job: StoredImport) =>
+        callerWrites
+          .afterWrite(job.apiKeyId ? caller.apiKey(job.apiKeyId) : caller.user(job.userId!))
+          .catch((error: unknown) =>
+            logger.warn({ err: error, importId: job.id }, "the owner's write position was not stored after a chunk"),
+          )
+    : null;
   const runner = new ImportRunner(
     runtime.db,
     services.ingest,
     repository,
     services.events,
     config.imports.tenantConcurrency,
+    afterChunk,
   );
   const connection = createRedis(config, 'worker', 'imports-worker');
   const prefix = queuePrefix(config);

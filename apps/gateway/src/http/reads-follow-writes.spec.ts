@@ -161,6 +161,40 @@ describe('reads from a PostgreSQL read replica', () => {
     expect(await metric('wms_db_replica_lag_seconds', replica)).toBe(0);
   });
 
+  it("a file import's rows are in the importing key's next read, though the replica has not replayed them", async () => {
+    const key = (await createApiKey(ctx, { tenantId, name: 'importer' })).rawKey;
+    const line = JSON.stringify({ sku: 'IMPORTED-1', name: 'written by an import', baseUomCode: 'EA' });
+    const uploaded = await fetch(`${gateway.url}${BASE}/imports?entity=items`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/x-ndjson' },
+      body: `${line}\n`,
+    });
+    const accepted = (await uploaded.json()) as AcceptedJobAnswer;
+    expect(uploaded.status).toBe(202);
+    // The replica has the upload (its staged rows), then replays nothing more: only the worker's chunk is missing.
+    await standbyCaughtUp();
+    await servers.standby.query('SELECT pg_wal_replay_pause()');
+    const worker = await ctx.startIngestWorker({ DATABASE_READ_URLS: servers.standbyUrl(ctx.config.databaseUrl) });
+    try {
+      await waitFor(
+        () => request<JobStateAnswer>(gateway.url, 'GET', accepted.statusUrl, { headers: { 'x-api-key': key } }),
+        (answer) => answer.body.data?.state === 'completed',
+        30_000,
+        'the import completed',
+      );
+      const fromPrimary = await metric('wms_db_reads_total', { pool: 'primary' });
+
+      const answer = await inquire(key, 'IMPORTED-1');
+
+      expect(answer.status).toBe(200);
+      expect(answer.body.data!.itemName).toBe('written by an import');
+      expect(await metric('wms_db_reads_total', { pool: 'primary' })).toBe(fromPrimary + 1);
+    } finally {
+      await worker.close();
+      await servers.standby.query('SELECT pg_wal_replay_resume()');
+    }
+  });
+
   it("a bulk job the ingest worker finishes after a 202 is in the key's next read, though the replica has not replayed it", async () => {
     const key = (await createApiKey(ctx, { tenantId, name: 'bulk writer' })).rawKey;
     const accepted = await request<AcceptedJobAnswer>(gateway.url, 'POST', `${BASE}/items/bulk`, {

@@ -39,6 +39,8 @@ export class ImportRunner {
     private readonly events: EventsService,
     /** The chains of turns each tenant has (IMPORT_TENANT_CONCURRENCY): a turn's share of a file is every chains-th chunk. */
     private readonly chains: number,
+    /** Called once a chunk has committed (read replicas: the chunk's rows become its owner's last write). */
+    private readonly afterChunk: ((job: StoredImport) => Promise<void>) | null = null,
   ) {}
 
   /**
@@ -149,6 +151,7 @@ export class ImportRunner {
         stages,
       });
       countStages(job.entity, stages);
+      await this.afterChunk?.(job);
       return true;
     } catch (error) {
       if (error instanceof BulkAlreadyWritten) return false;

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 const NOT_YET_CONVERTED = [
   'libs/shared/api-keys/src/api-keys/api-keys.repository.ts',
   'libs/shared/api-keys/src/api-keys/request-log.repository.ts',
-  'libs/shared/webhooks/src/webhooks/subscriptions.repository.ts',
 ];
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');

@@ -5,10 +5,7 @@ import { join } from 'node:path';
  * One SQL parameter style (docs/adr/0183-one-sql-parameter-style.md): values pass as `bind` with `$n`.
  * These files still pass Sequelize `replacements` (`:name`); the list only shrinks.
  */
-const NOT_YET_CONVERTED = [
-  'libs/shared/api-keys/src/api-keys/api-keys.repository.ts',
-  'libs/shared/api-keys/src/api-keys/request-log.repository.ts',
-];
+const NOT_YET_CONVERTED = ['libs/shared/api-keys/src/api-keys/request-log.repository.ts'];
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const USES_REPLACEMENTS = /\breplacements\s*(:|,|\})/;

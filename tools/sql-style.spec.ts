@@ -3,28 +3,19 @@ import { join } from 'node:path';
 
 /**
  * One SQL parameter style (docs/adr/0183-one-sql-parameter-style.md): values pass as `bind` with `$n`.
- * These files still pass Sequelize `replacements` (`:name`); the list only shrinks.
+ * No file passes Sequelize `replacements` (`:name`) any more, and none may again.
  */
-const NOT_YET_CONVERTED = [
-  'libs/shared/api-keys/src/api-keys/api-keys.repository.ts',
-  'libs/shared/api-keys/src/api-keys/request-log.repository.ts',
-  'libs/shared/identity/src/audit/audit.repository.ts',
-  'libs/shared/webhooks/src/webhooks/delivery-log.repository.ts',
-  'libs/shared/webhooks/src/webhooks/lifecycle.repository.ts',
-  'libs/shared/webhooks/src/webhooks/outbox.repository.ts',
-  'libs/shared/webhooks/src/webhooks/subscriptions.repository.ts',
-];
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
 const USES_REPLACEMENTS = /\breplacements\s*(:|,|\})/;
 
 describe('SQL parameters', () => {
-  it('pass as positional binds everywhere but in the files not converted yet', () => {
+  it('pass as positional binds everywhere', () => {
     const files = globSync(['libs/shared/*/src/**/*.ts', 'apps/*/src/**/*.ts'], { cwd: root })
       .filter((file) => !file.endsWith('.spec.ts') && !file.includes('/dist/'))
       .filter((file) => USES_REPLACEMENTS.test(readFileSync(join(root, file), 'utf8')))
       .sort();
 
-    expect(files).toEqual(NOT_YET_CONVERTED);
+    expect(files).toEqual([]);
   });
 });

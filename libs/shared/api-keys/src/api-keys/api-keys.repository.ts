@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { routedRead, toArrayLiteral } from '@wms/platform';
+import { Binds, routedRead } from '@wms/platform';
 import { cursorColumn, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import type { ApiKeyPrincipal, ApiKeyRecord } from './api-key.types.js';
 import { RequestLogRepository, type RecentRequest, type RequestLogEntry } from './request-log.repository.js';
@@ -19,7 +19,7 @@ export const API_KEY_COLUMNS = `
     'keyPrefix', previous_key_prefix,
     'expiresAt', to_char(previous_key_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END AS "previousKey"`;
 
-/** Fields an edit may change, with their columns; arrays bind as PostgreSQL array literals. */
+/** Fields an edit may change, with their columns; arrays bind as text[] parameters. */
 const EDITABLE_COLUMNS = {
   name: 'name',
   description: 'description',
@@ -68,16 +68,22 @@ export class ApiKeysRepository {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO api_keys (name, description, scopes, tenant_id, expires_at, ip_whitelist, allowed_origins,
                              rate_limit_per_minute, key_hash, key_prefix, created_by)
-       VALUES (:name, :description, :scopes::text[], :tenantId, :expiresAt, :ipWhitelist::text[], :allowedOrigins::text[],
-               :rateLimitPerMinute, :keyHash, :keyPrefix, :createdBy)
+       VALUES ($1, $2, $3::text[], $4, $5, $6::text[], $7::text[], $8, $9, $10, $11)
        RETURNING ${API_KEY_COLUMNS}`,
       {
-        replacements: {
-          ...row,
-          scopes: toArrayLiteral(row.scopes),
-          ipWhitelist: toArrayLiteral(row.ipWhitelist),
-          allowedOrigins: toArrayLiteral(row.allowedOrigins),
-        },
+        bind: [
+          row.name,
+          row.description,
+          row.scopes,
+          row.tenantId,
+          row.expiresAt,
+          row.ipWhitelist,
+          row.allowedOrigins,
+          row.rateLimitPerMinute,
+          row.keyHash,
+          row.keyPrefix,
+          row.createdBy,
+        ],
         transaction,
       },
     )) as [ApiKeyRecord[], unknown];
@@ -93,13 +99,13 @@ export class ApiKeysRepository {
       `SELECT id, name, tenant_id AS "tenantId", scopes, expires_at AS "expiresAt", active,
               ip_whitelist AS "ipWhitelist", allowed_origins AS "allowedOrigins",
               rate_limit_per_minute AS "rateLimitPerMinute"
-         FROM api_keys WHERE key_hash = :keyHash
+         FROM api_keys WHERE key_hash = $1
        UNION ALL
        SELECT id, name, tenant_id, scopes, least(expires_at, previous_key_expires_at), active,
               ip_whitelist, allowed_origins, rate_limit_per_minute
-         FROM api_keys WHERE previous_key_hash = :keyHash AND previous_key_expires_at > now()
+         FROM api_keys WHERE previous_key_hash = $1 AND previous_key_expires_at > now()
        LIMIT 1`,
-      { replacements: { keyHash } },
+      { bind: [keyHash] },
     )) as [ApiKeyPrincipal[], unknown];
     return rows[0] ?? null;
   }
@@ -116,13 +122,13 @@ export class ApiKeysRepository {
   ): Promise<ApiKeyRecord> {
     const [rows] = (await this.db.sequelize.query(
       `UPDATE api_keys
-          SET previous_key_hash = CASE WHEN :graceSeconds > 0 THEN key_hash END,
-              previous_key_prefix = CASE WHEN :graceSeconds > 0 THEN key_prefix END,
-              previous_key_expires_at = CASE WHEN :graceSeconds > 0 THEN now() + make_interval(secs => :graceSeconds) END,
-              key_hash = :keyHash, key_prefix = :keyPrefix, rolled_at = now(), updated_at = now()
-        WHERE id = :id
+          SET previous_key_hash = CASE WHEN $2::float8 > 0 THEN key_hash END,
+              previous_key_prefix = CASE WHEN $2::float8 > 0 THEN key_prefix END,
+              previous_key_expires_at = CASE WHEN $2::float8 > 0 THEN now() + make_interval(secs => $2::float8) END,
+              key_hash = $3, key_prefix = $4, rolled_at = now(), updated_at = now()
+        WHERE id = $1
         RETURNING ${API_KEY_COLUMNS}`,
-      { replacements: { id, graceSeconds, ...next }, transaction },
+      { bind: [id, graceSeconds, next.keyHash, next.keyPrefix], transaction },
     )) as [ApiKeyRecord[], unknown];
     return rows[0]!;
   }
@@ -132,9 +138,9 @@ export class ApiKeysRepository {
     const [rows] = (await this.db.sequelize.query(
       `UPDATE api_keys SET previous_key_hash = NULL, previous_key_prefix = NULL, previous_key_expires_at = NULL,
               updated_at = now()
-        WHERE id = :id AND previous_key_hash IS NOT NULL AND previous_key_expires_at > now()
+        WHERE id = $1 AND previous_key_hash IS NOT NULL AND previous_key_expires_at > now()
         RETURNING id`,
-      { replacements: { id }, transaction },
+      { bind: [id], transaction },
     )) as [unknown[], unknown];
     return rows.length > 0;
   }
@@ -150,29 +156,30 @@ export class ApiKeysRepository {
     limit: number;
     cursor?: CursorPosition;
   }): Promise<ListPage<ApiKeyRecord>> {
+    const binds = new Binds();
+    const conditions: string[] = [];
+    if (query.tenantId !== null) conditions.push(`tenant_id = ${binds.add(query.tenantId)}::uuid`);
+    if (query.expiringWithinSeconds !== null) {
+      const within = `make_interval(secs => ${binds.add(query.expiringWithinSeconds)}::integer)`;
+      conditions.push(
+        `((expires_at > now() AND expires_at <= now() + ${within})
+          OR (previous_key_expires_at > now() AND previous_key_expires_at <= now() + ${within}))`,
+      );
+    }
+    if (query.cursor) {
+      conditions.push(
+        `(created_at, id) < (${binds.add(query.cursor.updatedAt)}::timestamptz, ${binds.add(query.cursor.id)}::uuid)`,
+      );
+    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${API_KEY_COLUMNS},
               ${cursorColumn('created_at', 'id')}
          FROM api_keys
-        WHERE (CAST(:tenantId AS uuid) IS NULL OR tenant_id = CAST(:tenantId AS uuid))
-          AND (CAST(:within AS integer) IS NULL
-               OR (expires_at > now() AND expires_at <= now() + make_interval(secs => CAST(:within AS integer)))
-               OR (previous_key_expires_at > now()
-                   AND previous_key_expires_at <= now() + make_interval(secs => CAST(:within AS integer))))
-          AND (CAST(:cursorId AS uuid) IS NULL
-               OR (created_at, id) < (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid)))
+        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY created_at DESC, id DESC
-        LIMIT :limit`,
-        {
-          replacements: {
-            tenantId: query.tenantId,
-            within: query.expiringWithinSeconds,
-            cursorAt: query.cursor?.updatedAt ?? null,
-            cursorId: query.cursor?.id ?? null,
-            limit: query.limit + 1,
-          },
-        },
+        LIMIT ${binds.add(query.limit + 1)}`,
+        { bind: binds.values },
       ),
     )) as [Array<ApiKeyRecord & { cursor: CursorPosition }>, unknown];
     return toPage(rows, query.limit);
@@ -181,8 +188,8 @@ export class ApiKeysRepository {
   /** The key, locked for the rest of `transaction` when one is given. */
   async findById(id: string, transaction?: Transaction): Promise<ApiKeyRecord | null> {
     const [rows] = (await this.db.sequelize.query(
-      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = :id${transaction ? ' FOR UPDATE' : ''}`,
-      { replacements: { id }, transaction },
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = $1${transaction ? ' FOR UPDATE' : ''}`,
+      { bind: [id], transaction },
     )) as [ApiKeyRecord[], unknown];
     return rows[0] ?? null;
   }
@@ -192,18 +199,15 @@ export class ApiKeysRepository {
     changes: Partial<Pick<ApiKeyRecord, EditableField>>,
     transaction?: Transaction,
   ): Promise<ApiKeyRecord> {
-    const fields = Object.keys(changes) as EditableField[];
-    const assignments = fields.map(
-      (field) => `${EDITABLE_COLUMNS[field]} = :${field}${ARRAY_FIELDS.has(field) ? '::text[]' : ''}`,
+    const binds = new Binds();
+    const where = `id = ${binds.add(id)}`;
+    const assignments = (Object.keys(changes) as EditableField[]).map(
+      (field) =>
+        `${EDITABLE_COLUMNS[field]} = ${binds.add(changes[field])}${ARRAY_FIELDS.has(field) ? '::text[]' : ''}`,
     );
-    const replacements: Record<string, unknown> = { id };
-    for (const field of fields) {
-      const value = changes[field];
-      replacements[field] = ARRAY_FIELDS.has(field) ? toArrayLiteral(value as string[]) : value;
-    }
     const [rows] = (await this.db.sequelize.query(
-      `UPDATE api_keys SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE id = :id RETURNING ${API_KEY_COLUMNS}`,
-      { replacements, transaction },
+      `UPDATE api_keys SET ${[...assignments, 'updated_at = now()'].join(', ')} WHERE ${where} RETURNING ${API_KEY_COLUMNS}`,
+      { bind: binds.values, transaction },
     )) as [ApiKeyRecord[], unknown];
     return rows[0]!;
   }
@@ -232,13 +236,10 @@ export class ApiKeysRepository {
     if (usage.length === 0) return;
     await this.db.sequelize.query(
       `UPDATE api_keys AS k SET last_used_at = u.at
-         FROM unnest(:ids::uuid[], :ats::timestamptz[]) AS u(id, at)
+         FROM unnest($1::uuid[], $2::timestamptz[]) AS u(id, at)
         WHERE k.id = u.id AND (k.last_used_at IS NULL OR k.last_used_at < u.at - interval '1 minute')`,
       {
-        replacements: {
-          ids: toArrayLiteral(usage.map((entry) => entry.id)),
-          ats: toArrayLiteral(usage.map((entry) => entry.at.toISOString())),
-        },
+        bind: [usage.map((entry) => entry.id), usage.map((entry) => entry.at.toISOString())],
       },
     );
   }

@@ -123,9 +123,9 @@ const RECENT_SQL = (older: boolean) => `
   SELECT e.route AS endpoint, e.method, host(l.ip) AS ip, l.origin, l.status_code::integer AS "statusCode",
          (l.response_time_us / 1000.0)::float8 AS "responseTimeMs", l.created_at AS "createdAt"
     FROM api_key_request_logs l JOIN api_request_endpoints e ON e.id = l.endpoint_id
-   WHERE l.api_key_id = :id
+   WHERE l.api_key_id = $1
      AND l.created_at ${older ? '<' : '>='} date_trunc('day', now(), 'UTC') - interval '1 day'
-   ORDER BY l.created_at DESC LIMIT :limit`;
+   ORDER BY l.created_at DESC LIMIT $2`;
 
 /** A UTC day's partition name: api_key_request_logs_p20260131. */
 export function partitionNameOf(day: Date): string {
@@ -200,7 +200,7 @@ export class RequestLogRepository {
   /** A key's newest requests: the newest partitions first (today and yesterday), older ones only if short. */
   async recent(id: string, limit: number): Promise<RecentRequest[]> {
     const read = async (older: boolean, count: number) => {
-      const [rows] = (await this.db.sequelize.query(RECENT_SQL(older), { replacements: { id, limit: count } })) as [
+      const [rows] = (await this.db.sequelize.query(RECENT_SQL(older), { bind: [id, count] })) as [
         RecentRequest[],
         unknown,
       ];
@@ -217,9 +217,9 @@ export class RequestLogRepository {
               r.rate_limited AS "rateLimited", r.refused
          FROM (SELECT date_trunc('hour', now(), 'UTC') AS now_hour) n
          LEFT JOIN api_key_request_rollups r
-           ON r.api_key_id = :id AND r.hour >= date_trunc('day', n.now_hour, 'UTC') - interval '6 days'
+           ON r.api_key_id = $1 AND r.hour >= date_trunc('day', n.now_hour, 'UTC') - interval '6 days'
           AND r.hour <= n.now_hour`,
-      { replacements: { id } },
+      { bind: [id] },
     )) as [Array<HourlyRollup & { nowHour: Date; hour: Date | null }>, unknown];
     return {
       nowHour: new Date(rows[0]!.nowHour),
@@ -244,10 +244,10 @@ export class RequestLogRepository {
               sum(r.rate_limited)::integer AS "rateLimited24h", sum(r.refused)::integer AS "refused24h"
          FROM api_key_request_rollups r JOIN api_keys k ON k.id = r.api_key_id
         WHERE r.hour >= date_trunc('hour', now(), 'UTC') - interval '23 hours'
-          AND (CAST(:tenantId AS uuid) IS NULL OR k.tenant_id = CAST(:tenantId AS uuid))
+          ${tenantId === null ? '' : 'AND k.tenant_id = $1::uuid'}
         GROUP BY k.id
         ORDER BY "requests24h" DESC, k.name`,
-      { replacements: { tenantId } },
+      { bind: tenantId === null ? [] : [tenantId] },
     )) as [KeyTrafficRow[], unknown];
     return rows;
   }
@@ -257,9 +257,9 @@ export class RequestLogRepository {
     const [, result] = (await this.db.sequelize.query(
       `DELETE FROM api_key_request_rollups r
         USING (SELECT api_key_id, hour FROM api_key_request_rollups
-                WHERE hour < now() - make_interval(days => :retentionDays) LIMIT :batchSize) old
+                WHERE hour < now() - make_interval(days => $1) LIMIT $2) old
         WHERE r.api_key_id = old.api_key_id AND r.hour = old.hour`,
-      { replacements: { retentionDays, batchSize } },
+      { bind: [retentionDays, batchSize] },
     )) as [unknown, { rowCount?: number }];
     return result?.rowCount ?? 0;
   }
@@ -295,7 +295,7 @@ export class RequestLogRepository {
     for (let turn = 0; missing.size > 0 && turn < 3; turn += 1) {
       const pairs = [...missing.values()];
       const rows = await this.db.sequelize.query<{ id: number; method: string; route: string }>(
-        `WITH wanted AS (SELECT * FROM unnest(ARRAY[:methods]::text[], ARRAY[:routes]::text[]) AS w(method, route)),
+        `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[]) AS w(method, route)),
          added AS (
            INSERT INTO api_request_endpoints (method, route)
            SELECT method, route FROM wanted w
@@ -306,7 +306,7 @@ export class RequestLogRepository {
          UNION ALL
          SELECT e.id, e.method, e.route FROM api_request_endpoints e JOIN wanted w USING (method, route)`,
         {
-          replacements: { methods: pairs.map((pair) => pair.method), routes: pairs.map((pair) => pair.route) },
+          bind: [pairs.map((pair) => pair.method), pairs.map((pair) => pair.route)],
           type: 'SELECT' as never,
         },
       );

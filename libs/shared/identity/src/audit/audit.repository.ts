@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { containsPattern, cursorColumn, routedRead, type Database } from '@wms/platform';
+import { Binds, containsPattern, cursorColumn, routedRead, type Database } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import { auditLogModel } from './audit-log.model.js';
 
@@ -65,17 +65,23 @@ export class AuditRepository {
 
   /** Newest first, up to `limit` entries, each with its cursor position. */
   async list(query: AuditQuery, limit: number): Promise<Array<AuditEntry & { cursor: CursorPosition }>> {
+    const binds = new Binds();
     const conditions: string[] = [];
-    const add = (condition: string, present: unknown) => present !== undefined && conditions.push(condition);
-    add('a.entity_type = :entityType', query.entityType);
-    add('a.entity_id = :entityId', query.entityId);
-    add('a.action = :action', query.action);
-    add('a.actor_user_id = :actorUserId', query.actorUserId);
-    add('u.email ILIKE :actorEmail', query.actorEmail);
-    add('a.created_at >= :from', query.from);
-    add('a.created_at < :to', query.to);
-    add('a.tenant_id = :tenantId', query.tenantId ?? undefined);
-    add('(a.created_at, a.id) < (:cursorAt::timestamptz, :cursorId::uuid)', query.cursor);
+    const add = (condition: (at: string) => string, value: unknown) =>
+      value !== undefined && conditions.push(condition(binds.add(value)));
+    add((at) => `a.entity_type = ${at}`, query.entityType);
+    add((at) => `a.entity_id = ${at}`, query.entityId);
+    add((at) => `a.action = ${at}`, query.action);
+    add((at) => `a.actor_user_id = ${at}`, query.actorUserId);
+    add((at) => `u.email ILIKE ${at}`, query.actorEmail === undefined ? undefined : containsPattern(query.actorEmail));
+    add((at) => `a.created_at >= ${at}`, query.from);
+    add((at) => `a.created_at < ${at}`, query.to);
+    add((at) => `a.tenant_id = ${at}`, query.tenantId ?? undefined);
+    if (query.cursor) {
+      conditions.push(
+        `(a.created_at, a.id) < (${binds.add(query.cursor.updatedAt)}::timestamptz, ${binds.add(query.cursor.id)}::uuid)`,
+      );
+    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT a.id, a.tenant_id AS "tenantId", a.action, a.entity_type AS "entityType", a.entity_id AS "entityId",
@@ -84,22 +90,8 @@ export class AuditRepository {
          FROM audit_logs a LEFT JOIN users u ON u.id = a.actor_user_id
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY a.created_at DESC, a.id DESC
-        LIMIT :limit`,
-        {
-          replacements: {
-            entityType: query.entityType ?? null,
-            entityId: query.entityId ?? null,
-            action: query.action ?? null,
-            actorUserId: query.actorUserId ?? null,
-            actorEmail: query.actorEmail === undefined ? null : containsPattern(query.actorEmail),
-            from: query.from ?? null,
-            to: query.to ?? null,
-            tenantId: query.tenantId,
-            cursorAt: query.cursor?.updatedAt ?? null,
-            cursorId: query.cursor?.id ?? null,
-            limit,
-          },
-        },
+        LIMIT ${binds.add(limit)}`,
+        { bind: binds.values },
       ),
     )) as [Array<AuditEntry & { cursor: CursorPosition }>, unknown];
     return rows;

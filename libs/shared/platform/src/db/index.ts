@@ -9,4 +9,3 @@ export { isConnectionLoss, isValueOutOfRange } from './connection-loss.js';
 export { unitOfWork, type UnitOfWork } from './unit-of-work.js';
 export { containsPattern } from './like-pattern.js';
 export { Binds } from './binds.js';
-export { toArrayLiteral } from './array-literal.js';

@@ -1,5 +1,5 @@
 import type { Database } from '@wms/platform';
-import { cursorColumn, routedRead, toPage, type CursorPosition, type ListPage } from '@wms/platform';
+import { Binds, cursorColumn, routedRead, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook.types.js';
 
 export interface DeliveryLogQuery {
@@ -18,10 +18,15 @@ export class DeliveryLogRepository {
   constructor(private readonly db: Database) {}
 
   async page(subscriptionId: string, query: DeliveryLogQuery): Promise<ListPage<WebhookDelivery>> {
-    const conditions = ['d.subscription_id = :subscriptionId'];
-    if (query.status) conditions.push('d.status = :status');
-    if (query.event) conditions.push('d.event = :event');
-    if (query.cursor) conditions.push('(d.created_at, d.id) < (:cursorAt::timestamptz, :cursorId::uuid)');
+    const binds = new Binds();
+    const conditions = [`d.subscription_id = ${binds.add(subscriptionId)}`];
+    if (query.status) conditions.push(`d.status = ${binds.add(query.status)}`);
+    if (query.event) conditions.push(`d.event = ${binds.add(query.event)}`);
+    if (query.cursor) {
+      conditions.push(
+        `(d.created_at, d.id) < (${binds.add(query.cursor.updatedAt)}::timestamptz, ${binds.add(query.cursor.id)}::uuid)`,
+      );
+    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT d.id, d.event_id AS "eventId", d.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
@@ -31,17 +36,8 @@ export class DeliveryLogRepository {
          FROM webhook_deliveries d
         WHERE ${conditions.join(' AND ')}
         ORDER BY d.created_at DESC, d.id DESC
-        LIMIT :limit`,
-        {
-          replacements: {
-            subscriptionId,
-            status: query.status ?? null,
-            event: query.event ?? null,
-            cursorAt: query.cursor?.updatedAt ?? null,
-            cursorId: query.cursor?.id ?? null,
-            limit: query.limit + 1,
-          },
-        },
+        LIMIT ${binds.add(query.limit + 1)}`,
+        { bind: binds.values },
       ),
     )) as [Array<WebhookDelivery & { cursor: CursorPosition }>, unknown];
     return toPage(rows, query.limit);
@@ -55,10 +51,10 @@ export class DeliveryLogRepository {
               a.error, a.response_body AS "responseBody", a.retry_after_ms AS "retryAfterMs",
               a.created_at AS "createdAt"
          FROM webhook_delivery_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-        WHERE d.id = :deliveryId AND d.subscription_id = :subscriptionId
+        WHERE d.id = $1 AND d.subscription_id = $2
         ORDER BY a.id DESC
-        LIMIT :limit`,
-        { replacements: { subscriptionId, deliveryId, limit } },
+        LIMIT $3`,
+        { bind: [deliveryId, subscriptionId, limit] },
       ),
     )) as [DeliveryAttempt[], unknown];
     return rows;

@@ -41,12 +41,12 @@ export class LifecycleRepository {
     // The current secret becomes the previous one (an older previous one is dropped).
     const [rows] = (await this.db.sequelize.query(
       `UPDATE webhook_subscriptions
-          SET previous_secret_sealed = CASE WHEN :graceSeconds > 0 THEN secret_sealed END,
-              previous_secret_expires_at = CASE WHEN :graceSeconds > 0 THEN now() + make_interval(secs => :graceSeconds) END,
-              secret_sealed = :secretSealed, secret_rotated_at = now(), updated_at = now()
-        WHERE id = :id
+          SET previous_secret_sealed = CASE WHEN $3::float8 > 0 THEN secret_sealed END,
+              previous_secret_expires_at = CASE WHEN $3::float8 > 0 THEN now() + make_interval(secs => $3::float8) END,
+              secret_sealed = $2, secret_rotated_at = now(), updated_at = now()
+        WHERE id = $1
         RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      { replacements: { id, secretSealed, graceSeconds }, transaction },
+      { bind: [id, secretSealed, graceSeconds], transaction },
     )) as [WebhookSubscription[], unknown];
     return rows[0] ?? null;
   }
@@ -65,17 +65,17 @@ export class LifecycleRepository {
     const [rows] = (await this.db.sequelize.query(
       `WITH picked AS (
          SELECT id FROM webhook_deliveries
-          WHERE subscription_id = :subscriptionId AND status = 'failed' AND created_at >= :since AND created_at < :until
+          WHERE subscription_id = $1 AND status = 'failed' AND created_at >= $2 AND created_at < $3
           ORDER BY created_at, id
-          LIMIT :limit
+          LIMIT $4
           FOR UPDATE SKIP LOCKED
        )
        UPDATE webhook_deliveries d
           SET status = 'pending', generation = d.generation + 1, enqueued_at = NULL, next_attempt_at = now(),
-              priority = :priority, updated_at = now()
+              priority = $5, updated_at = now()
          FROM picked WHERE d.id = picked.id AND d.status = 'failed'
        RETURNING d.id`,
-      { replacements: { subscriptionId, since, until, limit, priority: RECOVERY_PRIORITY }, transaction },
+      { bind: [subscriptionId, since, until, limit, RECOVERY_PRIORITY], transaction },
     )) as [Array<{ id: string }>, unknown];
     return rows.map((row) => row.id);
   }
@@ -83,16 +83,16 @@ export class LifecycleRepository {
   async countFailed(subscriptionId: string, since: Date, until: Date, transaction: Transaction): Promise<number> {
     const [[row]] = (await this.db.sequelize.query(
       `SELECT count(*)::int AS count FROM webhook_deliveries
-        WHERE subscription_id = :subscriptionId AND status = 'failed' AND created_at >= :since AND created_at < :until`,
-      { replacements: { subscriptionId, since, until }, transaction },
+        WHERE subscription_id = $1 AND status = 'failed' AND created_at >= $2 AND created_at < $3`,
+      { bind: [subscriptionId, since, until], transaction },
     )) as [Array<{ count: number }>, unknown];
     return row!.count;
   }
 
   async findEvent(eventId: string, transaction: Transaction): Promise<StoredEvent | null> {
     const [rows] = (await this.db.sequelize.query(
-      'SELECT id, tenant_id AS "tenantId", event FROM events WHERE id = :eventId',
-      { replacements: { eventId }, transaction },
+      'SELECT id, tenant_id AS "tenantId", event FROM events WHERE id = $1',
+      { bind: [eventId], transaction },
     )) as [StoredEvent[], unknown];
     return rows[0] ?? null;
   }
@@ -104,21 +104,21 @@ export class LifecycleRepository {
   async replay(eventId: string, subscriptionId: string, transaction: Transaction): Promise<string | null> {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at, priority)
-       SELECT e.id, e.event, :subscriptionId, now(), :priority FROM events e WHERE e.id = :eventId
+       SELECT e.id, e.event, $2::uuid, now(), $3::int FROM events e WHERE e.id = $1
        ON CONFLICT (event_id, subscription_id) DO UPDATE
           SET status = 'pending', generation = webhook_deliveries.generation + 1, enqueued_at = NULL,
-              next_attempt_at = now(), priority = :priority, updated_at = now()
+              next_attempt_at = now(), priority = $3::int, updated_at = now()
         WHERE webhook_deliveries.status <> 'pending'
        RETURNING id`,
-      { replacements: { eventId, subscriptionId, priority: RECOVERY_PRIORITY }, transaction },
+      { bind: [eventId, subscriptionId, RECOVERY_PRIORITY], transaction },
     )) as [Array<{ id: string }>, unknown];
     return rows[0]?.id ?? null;
   }
 
   async deliveryIdOf(eventId: string, subscriptionId: string, transaction: Transaction): Promise<string | null> {
     const [rows] = (await this.db.sequelize.query(
-      'SELECT id FROM webhook_deliveries WHERE event_id = :eventId AND subscription_id = :subscriptionId',
-      { replacements: { eventId, subscriptionId }, transaction },
+      'SELECT id FROM webhook_deliveries WHERE event_id = $1 AND subscription_id = $2',
+      { bind: [eventId, subscriptionId], transaction },
     )) as [Array<{ id: string }>, unknown];
     return rows[0]?.id ?? null;
   }
@@ -128,9 +128,9 @@ export class LifecycleRepository {
     const [rows] = (await this.db.sequelize.query(
       `UPDATE webhook_subscriptions
           SET active = true, disabled_reason = NULL, disabled_at = NULL, failing_since = NULL, updated_at = now()
-        WHERE id = :id AND NOT active
+        WHERE id = $1 AND NOT active
         RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      { replacements: { id }, transaction },
+      { bind: [id], transaction },
     )) as [WebhookSubscription[], unknown];
     return rows[0] ?? null;
   }
@@ -139,9 +139,9 @@ export class LifecycleRepository {
   async listFailingFor(hours: number, limit: number): Promise<string[]> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT id FROM webhook_subscriptions
-        WHERE active AND failing_since IS NOT NULL AND failing_since <= now() - make_interval(hours => :hours)
-        ORDER BY failing_since LIMIT :limit`,
-      { replacements: { hours, limit } },
+        WHERE active AND failing_since IS NOT NULL AND failing_since <= now() - make_interval(hours => $1)
+        ORDER BY failing_since LIMIT $2`,
+      { bind: [hours, limit] },
     )) as [Array<{ id: string }>, unknown];
     return rows.map((row) => row.id);
   }
@@ -151,11 +151,11 @@ export class LifecycleRepository {
     const [rows] = (await this.db.sequelize.query(
       `UPDATE webhook_subscriptions
           SET active = false, disabled_at = now(), updated_at = now(),
-              disabled_reason = 'every delivery failed for ' || :hours || ' hours (failing since ' ||
+              disabled_reason = 'every delivery failed for ' || $2::int || ' hours (failing since ' ||
                 to_char(failing_since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ')'
-        WHERE id = :id AND active AND failing_since <= now() - make_interval(hours => :hours)
+        WHERE id = $1 AND active AND failing_since <= now() - make_interval(hours => $2::int)
         RETURNING ${DISABLED_COLUMNS}`,
-      { replacements: { id, hours }, transaction },
+      { bind: [id, hours], transaction },
     )) as [DisabledSubscription[], unknown];
     return rows[0] ?? null;
   }
@@ -163,10 +163,10 @@ export class LifecycleRepository {
   /** Disables the subscription (a receiver answered 410 Gone) if it is still active; null otherwise. */
   async disableGone(id: string, reason: string, transaction: Transaction): Promise<DisabledSubscription | null> {
     const [rows] = (await this.db.sequelize.query(
-      `UPDATE webhook_subscriptions SET active = false, disabled_at = now(), updated_at = now(), disabled_reason = :reason
-        WHERE id = :id AND active
+      `UPDATE webhook_subscriptions SET active = false, disabled_at = now(), updated_at = now(), disabled_reason = $2
+        WHERE id = $1 AND active
         RETURNING ${DISABLED_COLUMNS}`,
-      { replacements: { id, reason }, transaction },
+      { bind: [id, reason], transaction },
     )) as [DisabledSubscription[], unknown];
     return rows[0] ?? null;
   }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { EventFilter } from './event-filter.js';
-import type { Database } from '@wms/platform';
+import { Binds, type Database } from '@wms/platform';
 import type { OutboxStats } from './outbox-gauges.js';
 // Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
 import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
@@ -42,8 +42,8 @@ export class OutboxRepository {
    * fan-out lock.
    */
   async fanOut(batch: number, enqueue: boolean, transaction: Transaction): Promise<FanOutRows | null> {
-    const [[lock]] = (await this.db.sequelize.query('SELECT pg_try_advisory_xact_lock(:key) AS locked', {
-      replacements: { key: FAN_OUT_LOCK_KEY },
+    const [[lock]] = (await this.db.sequelize.query('SELECT pg_try_advisory_xact_lock($1::bigint) AS locked', {
+      bind: [FAN_OUT_LOCK_KEY],
       transaction,
     })) as [Array<{ locked: boolean }>, unknown];
     if (!lock?.locked) return null;
@@ -52,7 +52,7 @@ export class OutboxRepository {
            SELECT id, seq, tenant_id, event, data, document_key, sequence FROM events
             WHERE relayed_at IS NULL
             ORDER BY seq
-            LIMIT :batch
+            LIMIT $1
             FOR UPDATE SKIP LOCKED
          ), positioned AS (
            SELECT id, nextval('events_feed_position_seq') AS position FROM (SELECT id FROM claimed ORDER BY seq) ordered
@@ -67,7 +67,7 @@ export class OutboxRepository {
               AND (c.event = ANY (s.events) OR ('*' = ANY (s.events) AND c.event <> 'webhook.disabled'))
          ), inserted AS (
            INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
-           SELECT event_id, event, subscription_id, now(), CASE WHEN :enqueue THEN now() END, document_key, sequence
+           SELECT event_id, event, subscription_id, now(), CASE WHEN $2::boolean THEN now() END, document_key, sequence
              FROM matching WHERE filter IS NULL
            ON CONFLICT (event_id, subscription_id) DO NOTHING
            RETURNING ${UNQUEUED_COLUMNS}
@@ -86,7 +86,7 @@ export class OutboxRepository {
                   AS "eventData",
                 (SELECT json_object_agg(s.id, s.filter) FROM webhook_subscriptions s
                   WHERE s.id IN (SELECT subscription_id FROM filtered)) AS filters`,
-      { replacements: { batch, enqueue }, transaction },
+      { bind: [batch, enqueue], transaction },
     )) as [Array<FanOutRows>, unknown];
     return pass!;
   }
@@ -99,20 +99,20 @@ export class OutboxRepository {
   ): Promise<UnqueuedRow[]> {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at, enqueued_at, document_key, sequence)
-       SELECT m.event_id, e.event, m.subscription_id, now(), CASE WHEN :enqueue THEN now() END,
+       SELECT m.event_id, e.event, m.subscription_id, now(), CASE WHEN $1::boolean THEN now() END,
               CASE WHEN s.ordered THEN e.document_key END, CASE WHEN s.ordered THEN e.sequence END
-         FROM json_to_recordset(CAST(:matches AS json)) AS m(event_id uuid, subscription_id uuid)
+         FROM json_to_recordset(CAST($2 AS json)) AS m(event_id uuid, subscription_id uuid)
          JOIN events e ON e.id = m.event_id
          JOIN webhook_subscriptions s ON s.id = m.subscription_id
        ON CONFLICT (event_id, subscription_id) DO NOTHING
        RETURNING ${UNQUEUED_COLUMNS}`,
       {
-        replacements: {
+        bind: [
           enqueue,
-          matches: JSON.stringify(
+          JSON.stringify(
             matches.map(([eventId, subscriptionId]) => ({ event_id: eventId, subscription_id: subscriptionId })),
           ),
-        },
+        ],
         transaction,
       },
     )) as [UnqueuedRow[], unknown];
@@ -121,14 +121,15 @@ export class OutboxRepository {
 
   /** Up to `limit` deliveries not yet queued, oldest first (or only those named in `ids`), locked. */
   async claimUnqueued(limit: number, ids: string[] | undefined, transaction: Transaction): Promise<UnqueuedRow[]> {
+    const binds = new Binds();
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${UNQUEUED_COLUMNS}
          FROM webhook_deliveries
-        WHERE enqueued_at IS NULL ${ids ? 'AND id IN (:ids)' : ''}
+        WHERE enqueued_at IS NULL ${ids ? `AND id = ANY(${binds.add(ids)}::uuid[])` : ''}
         ORDER BY created_at
-        LIMIT :limit
+        LIMIT ${binds.add(limit)}
         FOR UPDATE SKIP LOCKED`,
-      { replacements: { limit, ids: ids ?? null }, transaction },
+      { bind: binds.values, transaction },
     )) as [UnqueuedRow[], unknown];
     return rows;
   }
@@ -138,27 +139,27 @@ export class OutboxRepository {
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${UNQUEUED_COLUMNS}
          FROM webhook_deliveries
-        WHERE status = 'pending' AND enqueued_at <= :cutoff
+        WHERE status = 'pending' AND enqueued_at <= $1
         ORDER BY enqueued_at
-        LIMIT :limit
+        LIMIT $2
         FOR UPDATE SKIP LOCKED`,
-      { replacements: { limit, cutoff }, transaction },
+      { bind: [cutoff, limit], transaction },
     )) as [UnqueuedRow[], unknown];
     return rows;
   }
 
   /** Stamps the deliveries as queued (or looked up in the queue) now. */
   async markEnqueued(ids: string[], transaction: Transaction): Promise<void> {
-    await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id IN (:ids)', {
-      replacements: { ids },
+    await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = now() WHERE id = ANY($1::uuid[])', {
+      bind: [ids],
       transaction,
     });
   }
 
   /** Leaves the deliveries to the enqueue passes: the queue did not take them. */
   async markUnqueued(ids: string[], transaction: Transaction): Promise<void> {
-    await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id IN (:ids)', {
-      replacements: { ids },
+    await this.db.sequelize.query('UPDATE webhook_deliveries SET enqueued_at = NULL WHERE id = ANY($1::uuid[])', {
+      bind: [ids],
       transaction,
     });
   }
@@ -166,8 +167,8 @@ export class OutboxRepository {
   /** The database's clock `staleMs` ago: rows are compared with the clock that stamped them. */
   async cutoff(staleMs: number): Promise<Date> {
     const [[{ cutoff }]] = (await this.db.sequelize.query(
-      "SELECT now() - :staleMs * interval '1 millisecond' AS cutoff",
-      { replacements: { staleMs } },
+      "SELECT now() - $1::float8 * interval '1 millisecond' AS cutoff",
+      { bind: [staleMs] },
     )) as [Array<{ cutoff: Date }>, unknown];
     return cutoff;
   }

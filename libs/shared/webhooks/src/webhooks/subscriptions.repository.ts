@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { cursorColumn, routedRead, toArrayLiteral } from '@wms/platform';
+import { Binds, cursorColumn, routedRead } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import type { EventName } from '@wms/events';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
@@ -39,15 +39,20 @@ export class SubscriptionsRepository {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, filter, max_deliveries_per_second,
                                           ordered, secret_sealed, created_by)
-       VALUES (:tenantId, :url, :events::text[], :description, CAST(:filter AS jsonb), :maxDeliveriesPerSecond,
-               :ordered, :secretSealed, :createdBy)
+       VALUES ($1, $2, $3::text[], $4, CAST($5 AS jsonb), $6, $7, $8, $9)
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
       {
-        replacements: {
-          ...row,
-          events: toArrayLiteral(row.events),
-          filter: row.filter === null ? null : JSON.stringify(row.filter),
-        },
+        bind: [
+          row.tenantId,
+          row.url,
+          row.events,
+          row.description,
+          row.filter === null ? null : JSON.stringify(row.filter),
+          row.maxDeliveriesPerSecond,
+          row.ordered,
+          row.secretSealed,
+          row.createdBy,
+        ],
         transaction,
       },
     )) as [WebhookSubscription[], unknown];
@@ -66,11 +71,11 @@ export class SubscriptionsRepository {
     });
     const [rows] = (await this.db.sequelize.query(
       tenantId
-        ? `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE tenant_id = :tenantId OR tenant_id IS NULL`
+        ? `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE tenant_id = $1 OR tenant_id IS NULL`
         : `SELECT (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id IS NULL)::int
                 + COALESCE((SELECT max(n) FROM (SELECT count(*) AS n FROM webhook_subscriptions
                                                  WHERE tenant_id IS NOT NULL GROUP BY tenant_id) AS per_tenant), 0)::int AS n`,
-      { replacements: { tenantId }, transaction },
+      { bind: tenantId ? [tenantId] : [], transaction },
     )) as [Array<{ n: number }>, unknown];
     return rows[0]!.n;
   }
@@ -84,10 +89,15 @@ export class SubscriptionsRepository {
     limit?: number;
     cursor?: CursorPosition;
   }): Promise<Array<WebhookSubscription & { cursor: CursorPosition }>> {
+    const binds = new Binds();
     const conditions: string[] = [];
     if (filter.tenantId === null) conditions.push('tenant_id IS NULL');
-    else if (filter.tenantId !== undefined) conditions.push('tenant_id = :tenantId');
-    if (filter.cursor) conditions.push('(created_at, id) > (CAST(:cursorAt AS timestamptz), CAST(:cursorId AS uuid))');
+    else if (filter.tenantId !== undefined) conditions.push(`tenant_id = ${binds.add(filter.tenantId)}`);
+    if (filter.cursor) {
+      conditions.push(
+        `(created_at, id) > (${binds.add(filter.cursor.updatedAt)}::timestamptz, ${binds.add(filter.cursor.id)}::uuid)`,
+      );
+    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${SUBSCRIPTION_COLUMNS},
@@ -95,15 +105,8 @@ export class SubscriptionsRepository {
          FROM webhook_subscriptions
         ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
         ORDER BY created_at, id
-        ${filter.limit === undefined ? '' : 'LIMIT :limit'}`,
-        {
-          replacements: {
-            tenantId: filter.tenantId ?? null,
-            cursorAt: filter.cursor?.updatedAt ?? null,
-            cursorId: filter.cursor?.id ?? null,
-            limit: filter.limit ?? null,
-          },
-        },
+        ${filter.limit === undefined ? '' : `LIMIT ${binds.add(filter.limit)}`}`,
+        { bind: binds.values },
       ),
     )) as [Array<WebhookSubscription & { cursor: CursorPosition }>, unknown];
     return rows;
@@ -116,11 +119,8 @@ export class SubscriptionsRepository {
     options: { lock?: boolean } = {},
   ): Promise<WebhookSubscription | null> {
     const [rows] = (await this.db.sequelize.query(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = :id${options.lock ? ' FOR UPDATE' : ''}`,
-      {
-        replacements: { id },
-        transaction,
-      },
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
+      { bind: [id], transaction },
     )) as [WebhookSubscription[], unknown];
     return rows[0] ?? null;
   }
@@ -130,37 +130,37 @@ export class SubscriptionsRepository {
     patch: UpdateSubscriptionInput,
     transaction?: Transaction,
   ): Promise<WebhookSubscription | null> {
+    const binds = new Binds();
+    const where = `id = ${binds.add(id)}`;
     const sets: string[] = ['updated_at = now()'];
-    if (patch.url !== undefined) sets.push('url = :url');
-    if (patch.events !== undefined) sets.push('events = :events::text[]');
-    if (patch.description !== undefined) sets.push('description = :description');
-    if (patch.filter !== undefined) sets.push('filter = CAST(:filter AS jsonb)');
-    if (patch.maxDeliveriesPerSecond !== undefined) sets.push('max_deliveries_per_second = :maxDeliveriesPerSecond');
-    if (patch.ordered !== undefined) sets.push('ordered = :ordered');
-    if (patch.active !== undefined)
-      sets.push('active = :active', 'disabled_reason = NULL', 'disabled_at = NULL', 'failing_since = NULL');
+    if (patch.url !== undefined) sets.push(`url = ${binds.add(patch.url)}`);
+    if (patch.events !== undefined) sets.push(`events = ${binds.add(patch.events)}::text[]`);
+    if (patch.description !== undefined) sets.push(`description = ${binds.add(patch.description)}`);
+    if (patch.filter !== undefined) {
+      sets.push(`filter = CAST(${binds.add(patch.filter ? JSON.stringify(patch.filter) : null)} AS jsonb)`);
+    }
+    if (patch.maxDeliveriesPerSecond !== undefined) {
+      sets.push(`max_deliveries_per_second = ${binds.add(patch.maxDeliveriesPerSecond)}`);
+    }
+    if (patch.ordered !== undefined) sets.push(`ordered = ${binds.add(patch.ordered)}`);
+    if (patch.active !== undefined) {
+      sets.push(
+        `active = ${binds.add(patch.active)}`,
+        'disabled_reason = NULL',
+        'disabled_at = NULL',
+        'failing_since = NULL',
+      );
+    }
     const [rows] = (await this.db.sequelize.query(
-      `UPDATE webhook_subscriptions SET ${sets.join(', ')} WHERE id = :id RETURNING ${SUBSCRIPTION_COLUMNS}`,
-      {
-        replacements: {
-          id,
-          url: patch.url ?? null,
-          events: patch.events ? toArrayLiteral(patch.events) : null,
-          description: patch.description ?? null,
-          filter: patch.filter ? JSON.stringify(patch.filter) : null,
-          maxDeliveriesPerSecond: patch.maxDeliveriesPerSecond ?? null,
-          ordered: patch.ordered ?? null,
-          active: patch.active ?? null,
-        },
-        transaction,
-      },
+      `UPDATE webhook_subscriptions SET ${sets.join(', ')} WHERE ${where} RETURNING ${SUBSCRIPTION_COLUMNS}`,
+      { bind: binds.values, transaction },
     )) as [WebhookSubscription[], unknown];
     return rows[0] ?? null;
   }
 
   async delete(id: string, transaction?: Transaction): Promise<boolean> {
-    const [rows] = (await this.db.sequelize.query('DELETE FROM webhook_subscriptions WHERE id = :id RETURNING id', {
-      replacements: { id },
+    const [rows] = (await this.db.sequelize.query('DELETE FROM webhook_subscriptions WHERE id = $1 RETURNING id', {
+      bind: [id],
       transaction,
     })) as [unknown[], unknown];
     return rows.length > 0;
@@ -174,8 +174,8 @@ export class SubscriptionsRepository {
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${DELIVERY_COLUMNS}
          FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-        WHERE d.subscription_id = :subscriptionId AND d.id = :deliveryId`,
-      { replacements: { subscriptionId, deliveryId }, transaction },
+        WHERE d.subscription_id = $1 AND d.id = $2`,
+      { bind: [subscriptionId, deliveryId], transaction },
     )) as [WebhookDelivery[], unknown];
     return rows[0] ?? null;
   }
@@ -186,9 +186,9 @@ export class SubscriptionsRepository {
       `UPDATE webhook_deliveries
           SET status = 'pending', generation = generation + 1, enqueued_at = NULL, next_attempt_at = now(), priority = 0,
               updated_at = now()
-        WHERE id = :deliveryId AND subscription_id = :subscriptionId AND status <> 'pending'
+        WHERE id = $1 AND subscription_id = $2 AND status <> 'pending'
         RETURNING id`,
-      { replacements: { subscriptionId, deliveryId }, transaction },
+      { bind: [deliveryId, subscriptionId], transaction },
     )) as [unknown[], unknown];
     return rows.length > 0;
   }
@@ -196,9 +196,9 @@ export class SubscriptionsRepository {
   async insertDelivery(eventId: string, subscriptionId: string, transaction: Transaction): Promise<string> {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO webhook_deliveries (event_id, event, subscription_id, next_attempt_at)
-       SELECT e.id, e.event, :subscriptionId, now() FROM events e WHERE e.id = :eventId
+       SELECT e.id, e.event, $2::uuid, now() FROM events e WHERE e.id = $1
        RETURNING id`,
-      { replacements: { eventId, subscriptionId }, transaction },
+      { bind: [eventId, subscriptionId], transaction },
     )) as [Array<{ id: string }>, unknown];
     return rows[0]!.id;
   }
@@ -209,19 +209,14 @@ export class SubscriptionsRepository {
     events: string[] | null;
     limit: number;
   }): Promise<Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>> {
+    const binds = new Binds();
     const [rows] = (await this.db.sequelize.query(
       `SELECT id, event, occurred_at AS "occurredAt", data
          FROM events
-        WHERE ${query.events ? 'event = ANY (:events::text[])' : "event NOT IN ('webhook.test', 'webhook.disabled')"}
-          ${query.tenantId ? 'AND tenant_id = :tenantId AND feed_position IS NOT NULL ORDER BY feed_position DESC' : 'ORDER BY seq DESC'}
-        LIMIT :limit`,
-      {
-        replacements: {
-          tenantId: query.tenantId,
-          events: query.events ? toArrayLiteral(query.events) : null,
-          limit: query.limit,
-        },
-      },
+        WHERE ${query.events ? `event = ANY (${binds.add(query.events)}::text[])` : "event NOT IN ('webhook.test', 'webhook.disabled')"}
+          ${query.tenantId ? `AND tenant_id = ${binds.add(query.tenantId)} AND feed_position IS NOT NULL ORDER BY feed_position DESC` : 'ORDER BY seq DESC'}
+        LIMIT ${binds.add(query.limit)}`,
+      { bind: binds.values },
     )) as [Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>, unknown];
     return rows;
   }

@@ -27,7 +27,8 @@ const SANDBOX_FLAGS_KEPT = 10_000;
 
 export class TenantsService {
   private readonly repository: TenantsRepository;
-  private readonly sandboxFlags = new Map<string, boolean>();
+  /** Each tenant's flag, or its read still under way (shared by every caller that asks meanwhile). */
+  private readonly sandboxFlags = new Map<string, boolean | Promise<boolean>>();
 
   constructor(db: Database) {
     this.repository = new TenantsRepository(db);
@@ -63,16 +64,29 @@ export class TenantsService {
 
   /**
    * Whether the tenant is a sandbox (false for one that does not exist). The flag is set at creation and
-   * never changes, so it is read once per process and kept.
+   * never changes, so it is read once per process and kept; callers that ask while it is being read share
+   * that read (a worker's concurrent deliveries of one tenant ask together). A tenant not found, or a read
+   * that failed, is not kept.
    */
-  async isSandbox(id: string): Promise<boolean> {
+  isSandbox(id: string): Promise<boolean> {
     const known = this.sandboxFlags.get(id);
-    if (known !== undefined) return known;
-    const tenant = await this.findById(id);
-    if (!tenant) return false;
+    if (known !== undefined) return typeof known === 'boolean' ? Promise.resolve(known) : known;
+    const read: Promise<boolean> = this.findById(id).then(
+      (tenant) => {
+        if (this.sandboxFlags.get(id) === read) {
+          if (tenant) this.sandboxFlags.set(id, tenant.sandbox);
+          else this.sandboxFlags.delete(id);
+        }
+        return tenant?.sandbox ?? false;
+      },
+      (error: unknown) => {
+        if (this.sandboxFlags.get(id) === read) this.sandboxFlags.delete(id);
+        throw error;
+      },
+    );
     if (this.sandboxFlags.size >= SANDBOX_FLAGS_KEPT) this.sandboxFlags.clear();
-    this.sandboxFlags.set(id, tenant.sandbox);
-    return tenant.sandbox;
+    this.sandboxFlags.set(id, read);
+    return read;
   }
 
   async requireExisting(id: string): Promise<Tenant> {

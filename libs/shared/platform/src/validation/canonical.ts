@@ -6,9 +6,6 @@ import { joiToJsonSchema, type JsonSchema } from '../openapi/index.js';
 import { Joi as ServiceJoi, isStorableText } from './joi.js';
 import { VALIDATION_PREFERENCES } from './preferences.js';
 
-// ajv is CommonJS whose default export is the class; its type declarations describe the ES module form.
-const Ajv: typeof AjvClass = createRequire(import.meta.url)('ajv');
-
 /**
  * A check compiled by ajv that answers true only for a value joi accepts unchanged: valid, and already in
  * the form joi would answer (nothing to trim, case-convert, default, convert or strip). Anything it does
@@ -37,46 +34,58 @@ function exactValue(index: number, value: unknown): boolean {
   return !result.error && isDeepStrictEqual((result.value as { value: unknown }).value, value);
 }
 
-// Formats are not ajv's to judge: a node with one (a guid, an e-mail address, a date) has a joi rule that
-// joi checks itself (`joiExact`).
-const ajv = new Ajv({
-  allErrors: false,
-  strict: false,
-  allowUnionTypes: true,
-  validateSchema: false,
-  validateFormats: false,
-});
-ajv.addKeyword({
-  keyword: 'joiString',
-  schemaType: 'object',
-  errors: false,
-  validate: (form: StringForm, data: unknown) => {
-    if (typeof data !== 'string') return true;
-    if (!isStorableText(data)) return false;
-    if (form.trim && data.trim() !== data) return false;
-    if (form.case === 'upper' && data.toLocaleUpperCase() !== data) return false;
-    if (form.case === 'lower' && data.toLocaleLowerCase() !== data) return false;
-    // joi counts UTF-16 code units; ajv's own length keywords count code points.
-    if (form.min !== undefined && data.length < form.min) return false;
-    if (form.max !== undefined && data.length > form.max) return false;
-    return form.length === undefined || data.length === form.length;
-  },
-});
-ajv.addKeyword({
-  keyword: 'joiNumber',
-  schemaType: 'boolean',
-  errors: false,
-  // joi refuses numbers past the safe integers (`number.unsafe`) and answers -0 as 0.
-  validate: (_unused: boolean, data: unknown) =>
-    typeof data !== 'number' ||
-    (Number.isFinite(data) && Math.abs(data) <= Number.MAX_SAFE_INTEGER && !Object.is(data, -0)),
-});
-ajv.addKeyword({
-  keyword: 'joiExact',
-  schemaType: 'number',
-  errors: false,
-  validate: (index: number, data: unknown) => exactValue(index, data),
-});
+let ajv: AjvClass | undefined;
+
+/**
+ * The ajv instance of every canonical check, made at the first compile: a process that compiles none (a
+ * webhook worker) neither loads ajv nor builds it. Formats are not ajv's to judge: a node with one (a guid, an
+ * e-mail address, a date) has a joi rule that joi checks itself (`joiExact`).
+ */
+function ajvInstance(): AjvClass {
+  if (ajv) return ajv;
+  // ajv is CommonJS whose default export is the class; its type declarations describe the ES module form.
+  const Ajv: typeof AjvClass = createRequire(import.meta.url)('ajv');
+  const made = new Ajv({
+    allErrors: false,
+    strict: false,
+    allowUnionTypes: true,
+    validateSchema: false,
+    validateFormats: false,
+  });
+  made.addKeyword({
+    keyword: 'joiString',
+    schemaType: 'object',
+    errors: false,
+    validate: (form: StringForm, data: unknown) => {
+      if (typeof data !== 'string') return true;
+      if (!isStorableText(data)) return false;
+      if (form.trim && data.trim() !== data) return false;
+      if (form.case === 'upper' && data.toLocaleUpperCase() !== data) return false;
+      if (form.case === 'lower' && data.toLocaleLowerCase() !== data) return false;
+      // joi counts UTF-16 code units; ajv's own length keywords count code points.
+      if (form.min !== undefined && data.length < form.min) return false;
+      if (form.max !== undefined && data.length > form.max) return false;
+      return form.length === undefined || data.length === form.length;
+    },
+  });
+  made.addKeyword({
+    keyword: 'joiNumber',
+    schemaType: 'boolean',
+    errors: false,
+    // joi refuses numbers past the safe integers (`number.unsafe`) and answers -0 as 0.
+    validate: (_unused: boolean, data: unknown) =>
+      typeof data !== 'number' ||
+      (Number.isFinite(data) && Math.abs(data) <= Number.MAX_SAFE_INTEGER && !Object.is(data, -0)),
+  });
+  made.addKeyword({
+    keyword: 'joiExact',
+    schemaType: 'number',
+    errors: false,
+    validate: (index: number, data: unknown) => exactValue(index, data),
+  });
+  ajv = made;
+  return made;
+}
 
 const STRING_RULES = new Set(['trim', 'case', 'min', 'max', 'length']);
 const NUMBER_RULES = new Set(['integer', 'min', 'max', 'greater', 'less']);
@@ -198,7 +207,7 @@ export function canonicalJsonSchema(schema: Joi.Schema): JsonSchema | false {
 export function compileCanonicalCheck(schema: Joi.Schema): CanonicalCheck {
   const json = canonicalJsonSchema(schema);
   if (json === false) return () => false;
-  const check = ajv.compile(json as AnySchemaObject);
+  const check = ajvInstance().compile(json as AnySchemaObject);
   return (value) => {
     try {
       return check(value) as boolean;

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -8,15 +8,18 @@ export interface Loaded<T> {
 }
 
 /**
- * A read of the page, cached by `key` (name it after the resource and the inputs the read depends on): run when
- * the page opens and when the key changes; until a new key's answer arrives the previous answer stays shown.
+ * A read of the page, cached by `key` (name it after the resource first, then the inputs the read depends on):
+ * run when the page opens and when the key changes; until a new key's answer arrives the previous answer stays
+ * shown. `reload` (after a write) refreshes every read of the resource, so other pages' pickers and lists of it
+ * do not show the old answer.
  */
 export function useApi<T>(key: QueryKey, load: () => Promise<T>): Loaded<T> {
+  const client = useQueryClient();
   const query = useQuery({ queryKey: key, queryFn: load, placeholderData: keepPreviousData });
   return {
     data: query.data,
     error: query.error ?? undefined,
     loading: query.isFetching,
-    reload: () => void query.refetch(),
+    reload: () => void client.invalidateQueries({ queryKey: key.slice(0, 1) }),
   };
 }

@@ -4,9 +4,9 @@ import {
   closeRedis,
   closeWithin,
   createRedis,
-  openCallerWrites,
   queuePrefix,
   runWithContext,
+  type CallerWrites,
   type Runtime,
 } from '@wms/platform';
 import type { IngestServices } from './services.js';
@@ -51,10 +51,10 @@ export function createImportProcessor(runner: ImportRunner, queue: ImportsQueue)
 export function startImportsWorker(
   runtime: Runtime,
   services: Pick<IngestServices, 'ingest' | 'events'>,
+  callerWrites: CallerWrites | null = null,
 ): ImportsWorkerHandle {
   const { config, logger } = runtime;
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
-  const callerWrites = openCallerWrites(runtime);
   // With read replicas, each committed chunk becomes its owner's last write, so the key (or user) that
   // imported reads its rows at once, as after a bulk job.
   const afterChunk = callerWrites

@@ -35,9 +35,11 @@ export function startIngestWorker(
   const repository = new BulkJobsRepository(runtime.db);
   const runner = new BulkJobRunner(runtime.db, services.ingest, repository);
   const connection = createRedis(config, 'worker', 'ingest-worker');
+  // With read replicas, a bulk job's and an import chunk's writes become their owner's last write.
+  const callerWrites = openCallerWrites(runtime);
   const worker = new Worker<IngestJobData, IngestJobResult, IngestJobName>(
     INGEST_QUEUE,
-    createIngestProcessor(runner, repository, logger, openCallerWrites(runtime)),
+    createIngestProcessor(runner, repository, logger, callerWrites),
     {
       connection,
       prefix: queuePrefix(config),
@@ -66,7 +68,7 @@ export function startIngestWorker(
   const dispatcher = new BulkJobDispatcher(repository, queue, logger);
   dispatcher.start(runtime.redis);
   // File imports: a queue of their own, so a bulk call never waits in line behind a file.
-  const imports = startImportsWorker(runtime, services);
+  const imports = startImportsWorker(runtime, services, callerWrites);
   return {
     worker,
     dispatcher,

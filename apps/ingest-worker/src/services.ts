@@ -1,11 +1,11 @@
 import type { Config, Database, Runtime } from '@wms/platform';
-import { IdempotencyService, queuePrefix } from '@wms/platform';
+import { queuePrefix } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { maintenanceIntervals, maintenanceTasks, startMaintenance, type Maintenance } from '@wms/setup';
 import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
 import { createIngestQueue, createIngestRegistry, type IngestQueue } from '@wms/ingest';
 
-/** What the ingest worker runs: the integration API's entity handlers, the outbox for imports' events, and idempotency for its purge. */
+/** What the ingest worker runs: the integration API's entity handlers and the outbox for imports' events. */
 export function createIngestServices(db: Database, config: Config) {
   const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
   return {
@@ -15,7 +15,6 @@ export function createIngestServices(db: Database, config: Config) {
       asns: new AsnService(db),
       orders: new OrdersService(db, events),
     }),
-    idempotency: new IdempotencyService(db, config),
   };
 }
 

@@ -15,8 +15,9 @@ import { INTEGRATION_ROUTES } from './route-table.js';
 export function simulationRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
   const router = Router();
   const route = INTEGRATION_ROUTES.simulations;
-  const sandboxOnly: RequestHandler = async (req, _res, next) => {
+  const sandboxOnly: RequestHandler = async (req, res, next) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body));
+    res.locals.tenantId = tenantId;
     if (!(await services.tenants.isSandbox(tenantId))) {
       throw AppError.forbidden(
         'Simulations run in sandbox tenants only; this tenant is not a sandbox',
@@ -26,7 +27,7 @@ export function simulationRoutes(runtime: Runtime, services: Services, idempoten
     next();
   };
   mount(router, route, ...jsonBody, sandboxOnly, idempotency, async (req, res) => {
-    const tenantId = await keyTenant(req, services, bodyTenant(req.body));
+    const tenantId = res.locals.tenantId as string;
     const { tenantId: _named, ...body } = (req.body ?? {}) as Record<string, unknown>;
     const answer = await unitOfWork(runtime.db, async (transaction) => {
       const result = await services.simulations.run({ tenantId, transaction }, body, { apiKeyId: req.apiKey!.id });

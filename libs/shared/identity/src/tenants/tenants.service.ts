@@ -27,8 +27,8 @@ const SANDBOX_FLAGS_KEPT = 10_000;
 
 export class TenantsService {
   private readonly repository: TenantsRepository;
-  /** Each tenant's flag, or its read still under way (shared by every caller that asks meanwhile). */
-  private readonly sandboxFlags = new Map<string, boolean | Promise<boolean>>();
+  /** Each tenant's flag as one read per process, shared by every caller that asks while it is under way. */
+  private readonly sandboxFlags = new Map<string, Promise<boolean>>();
 
   constructor(db: Database) {
     this.repository = new TenantsRepository(db);
@@ -70,17 +70,15 @@ export class TenantsService {
    */
   isSandbox(id: string): Promise<boolean> {
     const known = this.sandboxFlags.get(id);
-    if (known !== undefined) return typeof known === 'boolean' ? Promise.resolve(known) : known;
-    const read: Promise<boolean> = this.findById(id).then(
+    if (known) return known;
+    const read = this.findById(id).then(
       (tenant) => {
-        if (this.sandboxFlags.get(id) === read) {
-          if (tenant) this.sandboxFlags.set(id, tenant.sandbox);
-          else this.sandboxFlags.delete(id);
-        }
+        // A tenant not found may be created later: asked again, it is read again.
+        if (!tenant) this.sandboxFlags.delete(id);
         return tenant?.sandbox ?? false;
       },
       (error: unknown) => {
-        if (this.sandboxFlags.get(id) === read) this.sandboxFlags.delete(id);
+        this.sandboxFlags.delete(id);
         throw error;
       },
     );

@@ -1,25 +1,10 @@
 import { apiKeyRefusals } from '@wms/api-keys';
 import { ingestMetrics } from '@wms/ingest';
-import {
-  ProcessMetrics,
-  httpRequestDuration,
-  httpRequestsInFlight,
-  idempotencyOutcomes,
-  rateLimitFallbacks,
-  replicaMetrics,
-  type ExportingQueue,
-} from '@wms/platform';
+import { ProcessMetrics, guardMetrics, httpMetrics, replicaMetrics, type ExportingQueue } from '@wms/platform';
 import { outboxGauges, webhookMetrics, type OutboxStats } from '@wms/webhooks';
 
 /** The gateway's own metrics (queue gauges and process metrics are added by the registry). */
-const gatewayMetrics = [
-  httpRequestDuration,
-  httpRequestsInFlight,
-  apiKeyRefusals,
-  rateLimitFallbacks,
-  idempotencyOutcomes,
-  ...replicaMetrics,
-];
+const gatewayMetrics = [...httpMetrics, apiKeyRefusals, ...guardMetrics, ...replicaMetrics];
 
 /**
  * What each app exports, composed from the libraries that define the metrics; the apps and the dashboard's

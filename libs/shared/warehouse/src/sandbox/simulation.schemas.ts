@@ -1,6 +1,6 @@
 import type { AlternativesSchema, PartialSchemaMap } from 'joi';
 import { Joi, validate } from '@wms/platform';
-import { lotNumber } from '../inventory/index.js';
+import { adjustmentSchema, cycleCountSchema, lotNumber } from '../inventory/index.js';
 
 /** What a sandbox simulation runs, named by the event it ends in. */
 export const SIMULATION_TYPES = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance'] as const;
@@ -22,12 +22,9 @@ export type SimulationInput =
   | ({ type: 'cyclecount.variance'; sku: string; countedQty: number } & StockPlace);
 
 const code = () => Joi.string().trim().min(1).max(100);
-/** A quantity as numeric(18,4) keeps it: up to 1e12, at most 4 decimals. */
-const decimal = () =>
-  Joi.number()
-    .max(1e12)
-    .custom((value: number, helpers) => (Number(value.toFixed(4)) === value ? value : helpers.error('number.scale')))
-    .messages({ 'number.scale': '{{#label}} must have at most 4 decimals' });
+/** The quantities follow the staff operations' own rules (numeric(18,4): up to 1e12, at most 4 decimals). */
+const qtyDelta = adjustmentSchema.extract('qtyDelta') as Joi.NumberSchema;
+const countedQty = cycleCountSchema.extract('countedQty') as Joi.NumberSchema;
 const typeOf = (type: SimulationType) => Joi.string().valid(type).required();
 const stockPlace = {
   warehouseCode: code().description("default: the tenant's only warehouse"),
@@ -50,19 +47,14 @@ export const SIMULATION_SCHEMAS: Record<SimulationType, Joi.ObjectSchema> = {
   'stock.adjusted': Joi.object({
     type: typeOf('stock.adjusted'),
     sku: code().required(),
-    qtyDelta: decimal()
-      .min(-1e12)
-      .invalid(0)
-      .required()
-      .messages({ 'any.invalid': '{{#label}} must not be 0' })
-      .description('added to on hand; negative takes stock off'),
+    qtyDelta,
     reason: Joi.string().trim().min(1).max(500).description('default "sandbox simulation"'),
     ...stockPlace,
   }).label('StockAdjustedSimulation'),
   'cyclecount.variance': Joi.object({
     type: typeOf('cyclecount.variance'),
     sku: code().required(),
-    countedQty: decimal().min(0).required().description('what was counted; must differ from on hand'),
+    countedQty: countedQty.description('what was counted; must differ from on hand'),
     ...stockPlace,
   }).label('CycleCountSimulation'),
 };

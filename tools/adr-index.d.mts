@@ -1,7 +1,10 @@
 /** The ADR index generator (tools/adr-index.mjs). */
 export declare const ADR_DIR: string;
 export declare const INDEX_FILE: string;
-export declare const AREAS: Record<'platform' | 'access' | 'ingest' | 'warehouse' | 'webhooks' | 'operations' | 'quality', string>;
+export declare const AREAS: Record<
+  'platform' | 'access' | 'ingest' | 'warehouse' | 'webhooks' | 'operations' | 'quality',
+  string
+>;
 export interface AdrRecord {
   number: string;
   title: string;

@@ -59,7 +59,10 @@ export function readRecord(file, text) {
   const title = /^#\s+(\d{4})\.?\s+(.*)$/.exec(heading);
   if (!title) throw new Error(`${file}: the first line is not "# NNNN. Title"`);
   const summaryLine = rest.find((line) => line.startsWith('Summary: '));
-  const area = rest.find((line) => line.startsWith('Area: '))?.slice('Area: '.length).trim();
+  const area = rest
+    .find((line) => line.startsWith('Area: '))
+    ?.slice('Area: '.length)
+    .trim();
   if (!area || !Object.hasOwn(AREAS, area))
     throw new Error(`${file}: no "Area: <${Object.keys(AREAS).join('|')}>" line under the title`);
   const decision = text.split(/\n(?=## )/).find((section) => section.startsWith('## Decision')) ?? '';

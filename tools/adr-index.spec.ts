@@ -30,7 +30,7 @@ describe('the ADR index', () => {
     expect(firstSentence(long)).toMatch(/^(word )+word…$/);
   });
 
-  it('groups the records by area, a table per area in the areas\' order, records in number order', () => {
+  it("groups the records by area, a table per area in the areas' order, records in number order", () => {
     const record = (number: string, area: string) => ({
       number,
       title: `Record ${number}`,
@@ -56,7 +56,7 @@ describe('the ADR index', () => {
     );
   });
 
-  it('says that a change amends its area\'s record', () => {
+  it("says that a change amends its area's record", () => {
     expect(readFileSync(INDEX_FILE, 'utf8')).toMatch(/A change amends its area's record/);
   });
 });

@@ -24,7 +24,10 @@ describe("the service's PostgreSQL pools", () => {
     const sequelize = createSequelize({ databaseUrl: ctx.config.databaseUrl, databasePoolMax: 6 });
     try {
       const pool = statementPoolOf(sequelize);
-      const statement = new PreparedStatement<{ name: string }>('database-spec-name', 'SELECT current_database() AS name');
+      const statement = new PreparedStatement<{ name: string }>(
+        'database-spec-name',
+        'SELECT current_database() AS name',
+      );
 
       const [row] = await statement.rows(sequelize, []);
       const [sequelizeRow] = await sequelize.query<{ name: string }>('SELECT current_database() AS name', {

@@ -1,10 +1,11 @@
 /**
  * What pg and Sequelize say when a connection died under a statement (terminated, reset, pool gone), what pg
  * says of a pooled client that was closed when its connection died, should a statement reach it, and what
- * pg's Pool says when no connection could be had in time (as Sequelize's ConnectionAcquireTimeoutError).
+ * pg says when no connection could be had in time: its Pool waiting for a client (as Sequelize's
+ * ConnectionAcquireTimeoutError), its Client connecting (`timeout expired`, as Sequelize's ConnectionError).
  */
 const LOST_CONNECTION =
-  /terminating connection|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect/i;
+  /terminating connection|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|^timeout expired$/i;
 /**
  * The socket's own errors when the server closed it under a write or a read, or refused or could not be
  * reached for a new connection (pg's Pool reports these as they are; Sequelize wraps them as its

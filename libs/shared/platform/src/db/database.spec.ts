@@ -1,4 +1,6 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { createTestContext, type TestContext } from '@wms/testing';
+import { isConnectionLoss } from './connection-loss.js';
 import { connectionBudget, createSequelize, statementPoolOf } from './database.js';
 import { onOneConnection } from './session.js';
 import { PreparedStatement } from './prepared.js';
@@ -72,5 +74,30 @@ describe("the service's PostgreSQL pools", () => {
 
     await expect(failing.rows(ctx.runtime.db.sequelize, [0])).rejects.toMatchObject({ code: '22012' });
     await expect(failing.rows(ctx.runtime.db.sequelize, [1])).resolves.toEqual([{ quotient: 1 }]);
+  });
+
+  it('with a connect timeout (a replica), a server that accepts but never answers fails the statement as a lost connection in that time', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const sequelize = createSequelize(
+      { databaseUrl: `postgres://postgres@127.0.0.1:${port}/silent`, databasePoolMax: 2 },
+      { connectTimeoutMs: 200 },
+    );
+    try {
+      const statement = new PreparedStatement('database-spec-silent', 'SELECT 1');
+
+      const error = await statement.rows(sequelize, []).then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+
+      expect(isConnectionLoss(error)).toBe(true);
+    } finally {
+      await sequelize.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

@@ -50,12 +50,21 @@ export function statementPoolOf(sequelize: Sequelize): pg.Pool {
 const IDLE_MS = 10_000;
 const ACQUIRE_MS = 30_000;
 
+/** pg's Client whose own connect gives up after `ms` (the pool's timeout bounds the wait for a client). */
+function connectingWithin(ms: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: ms });
+    }
+  };
+}
+
 /**
  * The connections of one process to one database: Sequelize's pool and, beside it, pg's own `Pool` for what
  * Sequelize offers no door to (named prepared statements, one connection's session), sized by
  * `connectionBudget`. `connectTimeoutMs`: a server that does not accept a connection in this time fails the
  * statement (a read replica does, so its reads go to the primary); unset: Sequelize's connections wait as
- * long as TCP does, the statement pool's as long as it waits for a free client.
+ * long as TCP does, the statement pool's as long as a statement waits for a free client.
  */
 export function createSequelize(
   config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>,
@@ -66,7 +75,9 @@ export function createSequelize(
     connectionString: config.databaseUrl,
     max: budget.statements,
     idleTimeoutMillis: IDLE_MS,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? ACQUIRE_MS,
+    // How long a statement waits for a client, as Sequelize's `acquire`; a busy pool is not a server down.
+    connectionTimeoutMillis: ACQUIRE_MS,
+    ...(options.connectTimeoutMs ? { Client: connectingWithin(options.connectTimeoutMs) } : {}),
   });
   // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
   statements.on('error', () => undefined);

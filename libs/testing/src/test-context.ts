@@ -76,7 +76,7 @@ export function testEnv(
   return {
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl(databaseName),
-    DATABASE_POOL_MAX: '5',
+    DATABASE_POOL_MAX: '10',
     REDIS_URL: TEST_REDIS_URL,
     REDIS_KEY_PREFIX: redisPrefix,
     JWT_SECRET: TEST_JWT_SECRET,

@@ -1,8 +1,18 @@
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { createGatewayServer } from './server.js';
 
+/** The Express version whose request handling (`setPrototypeOf(req, app.request)`) server.ts was checked against. */
+const PINNED_EXPRESS = '5.3.0';
+
 describe('the gateway HTTP server', () => {
+  it(`is checked against express ${PINNED_EXPRESS}: an upgrade re-reads how Express sets a request's prototype first`, () => {
+    const installed = (createRequire(import.meta.url)('express/package.json') as { version: string }).version;
+
+    expect(installed).toBe(PINNED_EXPRESS);
+  });
+
   it("builds every request and response on Express' own prototypes, and Express answers through them", async () => {
     const app = express();
     const seen: boolean[] = [];

@@ -2,6 +2,9 @@ import { IncomingMessage, ServerResponse, createServer, type Server } from 'node
 import type { Express } from 'express';
 
 /**
+ * The Express adapter: the one place that relies on how Express handles a request (express 5.3, pinned by
+ * `server.spec.ts`), as Express offers no option to leave a request's prototype alone (ADR 0064).
+ *
  * The gateway's HTTP server, whose requests and responses are born with Express' prototypes: Express
  * sets `app.request` and `app.response` as the prototype of every request and response it handles, and
  * here those are the prototypes of the classes Node constructs them with, so that per-request

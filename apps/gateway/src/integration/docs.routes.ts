@@ -28,7 +28,7 @@ export function openApiDocumentOf(services: Pick<Services, 'ingest'>): Record<st
  */
 export function integrationOpenApiDocument(): Record<string, unknown> {
   const db = {
-    sequelize: createSequelize({ databaseUrl: 'postgres://127.0.0.1/openapi-document', databasePoolMax: 1 }),
+    sequelize: createSequelize({ databaseUrl: 'postgres://127.0.0.1/openapi-document', databasePoolMax: 2 }),
   };
   const orders = new OrdersService(db, new EventsService(db));
   const ingest = createIngestRegistry({ masterData: new MasterDataService(db), asns: new AsnService(db), orders });

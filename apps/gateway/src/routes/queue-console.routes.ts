@@ -21,44 +21,79 @@ export const QUEUE_CONSOLE_TTL_SECONDS = 900;
  */
 export const QUEUE_CONSOLE_DEADLINE = { timeoutMs: 2_000, pauseMs: 1_000 };
 
-/** The adapter's methods that read Redis; actions (retry, clean, pause) are left unbounded, as Redis runs them anyway. */
-const CONSOLE_READS = [
-  'getRedisInfo',
-  'getWorkers',
-  'getJob',
-  'getJobs',
-  'getJobCounts',
-  'getJobLogs',
-  'getMetrics',
-  'isPaused',
-  'getGlobalConcurrency',
-  'getActiveRateLimitTtl',
-  'getJobSchedulersCount',
-  'getJobSchedulers',
-  'getConfiguredRateLimit',
-] as const;
-
 /** Bull Board answers an error's `statusCode` (else 500) with its message. */
 class ConsoleRedisUnavailable extends Error {
   readonly statusCode = 503;
 }
 
-/** Puts every Redis read of the adapter under the deadline; a read that runs out answers 503. */
-function boundedReads(adapter: BullMQAdapter, deadline: RedisDeadline): BullMQAdapter {
-  const methods = adapter as unknown as Record<string, unknown>;
-  for (const name of CONSOLE_READS) {
-    const read = methods[name];
-    if (typeof read !== 'function') continue;
-    methods[name] = (...args: unknown[]) =>
-      deadline
-        .run(() => Promise.resolve(read.apply(adapter, args)))
-        .catch((error: unknown) => {
-          if (error instanceof RedisTimeoutError)
-            throw new ConsoleRedisUnavailable(`The queues did not answer in time (${error.message}); retry shortly`);
-          throw error;
-        });
+type AdapterOptions = ConstructorParameters<typeof BullMQAdapter>[1];
+type Args<Method extends keyof BullMQAdapter> = BullMQAdapter[Method] extends (...args: infer A) => unknown ? A : never;
+
+/**
+ * Bull Board's BullMQ adapter with every Redis read under the console's deadline; a read that runs out
+ * answers 503. Bull Board has no option for a deadline; its adapter classes are its documented extension
+ * point, and these overrides are checked by the compiler against its declared methods. Actions (retry,
+ * clean, pause) are left unbounded, as Redis runs them anyway.
+ */
+class BoundedBullMQAdapter extends BullMQAdapter {
+  constructor(
+    queue: ConstructorParameters<typeof BullMQAdapter>[0],
+    options: AdapterOptions,
+    private readonly consoleDeadline: RedisDeadline,
+  ) {
+    super(queue, options);
   }
-  return adapter;
+
+  private bounded<T>(read: () => Promise<T>): Promise<T> {
+    return this.consoleDeadline.run(read).catch((error: unknown) => {
+      if (error instanceof RedisTimeoutError)
+        throw new ConsoleRedisUnavailable(`The queues did not answer in time (${error.message}); retry shortly`);
+      throw error;
+    });
+  }
+
+  override getRedisInfo() {
+    return this.bounded(() => super.getRedisInfo());
+  }
+  override getDatastoreStats() {
+    return this.bounded(() => super.getDatastoreStats());
+  }
+  override getWorkers() {
+    return this.bounded(() => super.getWorkers());
+  }
+  override getJob(...args: Args<'getJob'>) {
+    return this.bounded(() => super.getJob(...args));
+  }
+  override getJobs(...args: Args<'getJobs'>) {
+    return this.bounded(() => super.getJobs(...args));
+  }
+  override getJobCounts() {
+    return this.bounded(() => super.getJobCounts());
+  }
+  override getJobLogs(...args: Args<'getJobLogs'>) {
+    return this.bounded(() => super.getJobLogs(...args));
+  }
+  override getMetrics(...args: Args<'getMetrics'>) {
+    return this.bounded(() => super.getMetrics(...args));
+  }
+  override isPaused() {
+    return this.bounded(() => super.isPaused());
+  }
+  override getGlobalConcurrency() {
+    return this.bounded(() => super.getGlobalConcurrency());
+  }
+  override getActiveRateLimitTtl() {
+    return this.bounded(() => super.getActiveRateLimitTtl());
+  }
+  override getJobSchedulersCount() {
+    return this.bounded(() => super.getJobSchedulersCount());
+  }
+  override getJobSchedulers() {
+    return this.bounded(() => super.getJobSchedulers());
+  }
+  override getConfiguredRateLimit() {
+    return this.bounded(() => super.getConfiguredRateLimit());
+  }
 }
 
 /**
@@ -80,10 +115,10 @@ export function queueConsoleRoutes(
     queues: [
       // Bull Board's readOnlyMode would refuse retries too; ingestActionsOnly keeps this queue read-only but
       // for retrying a failed job.
-      boundedReads(new BullMQAdapter(queues.ingest, { allowRetries: true }), deadline),
-      boundedReads(new BullMQAdapter(queues.webhook, { readOnlyMode: true }), deadline),
+      new BoundedBullMQAdapter(queues.ingest, { allowRetries: true }, deadline),
+      new BoundedBullMQAdapter(queues.webhook, { readOnlyMode: true }, deadline),
       // Its schedulers make the jobs and retry them; the console shows them, changes none.
-      boundedReads(new BullMQAdapter(queues.maintenance, { readOnlyMode: true }), deadline),
+      new BoundedBullMQAdapter(queues.maintenance, { readOnlyMode: true }, deadline),
     ],
     serverAdapter,
     options: { uiConfig: { boardTitle: 'WMS queues' } },

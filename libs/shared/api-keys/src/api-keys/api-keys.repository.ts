@@ -156,30 +156,27 @@ export class ApiKeysRepository {
     limit: number;
     cursor?: CursorPosition;
   }): Promise<ListPage<ApiKeyRecord>> {
-    const binds = new Binds();
-    const conditions: string[] = [];
-    if (query.tenantId !== null) conditions.push(`tenant_id = ${binds.add(query.tenantId)}::uuid`);
-    if (query.expiringWithinSeconds !== null) {
-      const within = `make_interval(secs => ${binds.add(query.expiringWithinSeconds)}::integer)`;
-      conditions.push(
-        `((expires_at > now() AND expires_at <= now() + ${within})
-          OR (previous_key_expires_at > now() AND previous_key_expires_at <= now() + ${within}))`,
-      );
-    }
-    if (query.cursor) {
-      conditions.push(
-        `(created_at, id) < (${binds.add(query.cursor.updatedAt)}::timestamptz, ${binds.add(query.cursor.id)}::uuid)`,
-      );
-    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${API_KEY_COLUMNS},
               ${cursorColumn('created_at', 'id')}
          FROM api_keys
-        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        WHERE ($1::uuid IS NULL OR tenant_id = $1)
+          AND ($2::integer IS NULL
+               OR (expires_at > now() AND expires_at <= now() + make_interval(secs => $2))
+               OR (previous_key_expires_at > now() AND previous_key_expires_at <= now() + make_interval(secs => $2)))
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::uuid))
         ORDER BY created_at DESC, id DESC
-        LIMIT ${binds.add(query.limit + 1)}`,
-        { bind: binds.values },
+        LIMIT $5`,
+        {
+          bind: [
+            query.tenantId,
+            query.expiringWithinSeconds,
+            query.cursor?.updatedAt ?? null,
+            query.cursor?.id ?? null,
+            query.limit + 1,
+          ],
+        },
       ),
     )) as [Array<ApiKeyRecord & { cursor: CursorPosition }>, unknown];
     return toPage(rows, query.limit);

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { Binds, containsPattern, cursorColumn, routedRead, type Database } from '@wms/platform';
+import { containsPattern, cursorColumn, routedRead, type Database } from '@wms/platform';
 import type { CursorPosition } from '@wms/platform';
 import { auditLogModel } from './audit-log.model.js';
 
@@ -65,33 +65,38 @@ export class AuditRepository {
 
   /** Newest first, up to `limit` entries, each with its cursor position. */
   async list(query: AuditQuery, limit: number): Promise<Array<AuditEntry & { cursor: CursorPosition }>> {
-    const binds = new Binds();
-    const conditions: string[] = [];
-    const add = (condition: (at: string) => string, value: unknown) =>
-      value !== undefined && conditions.push(condition(binds.add(value)));
-    add((at) => `a.entity_type = ${at}`, query.entityType);
-    add((at) => `a.entity_id = ${at}`, query.entityId);
-    add((at) => `a.action = ${at}`, query.action);
-    add((at) => `a.actor_user_id = ${at}`, query.actorUserId);
-    add((at) => `u.email ILIKE ${at}`, query.actorEmail === undefined ? undefined : containsPattern(query.actorEmail));
-    add((at) => `a.created_at >= ${at}`, query.from);
-    add((at) => `a.created_at < ${at}`, query.to);
-    add((at) => `a.tenant_id = ${at}`, query.tenantId ?? undefined);
-    if (query.cursor) {
-      conditions.push(
-        `(a.created_at, a.id) < (${binds.add(query.cursor.updatedAt)}::timestamptz, ${binds.add(query.cursor.id)}::uuid)`,
-      );
-    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT a.id, a.tenant_id AS "tenantId", a.action, a.entity_type AS "entityType", a.entity_id AS "entityId",
               a.actor_user_id AS "actorUserId", u.email AS "actorEmail", a.changes, a.created_at AS "createdAt",
               ${cursorColumn('a.created_at', 'a.id')}
          FROM audit_logs a LEFT JOIN users u ON u.id = a.actor_user_id
-        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        WHERE ($1::text IS NULL OR a.entity_type = $1)
+          AND ($2::text IS NULL OR a.entity_id = $2)
+          AND ($3::text IS NULL OR a.action = $3)
+          AND ($4::uuid IS NULL OR a.actor_user_id = $4)
+          AND ($5::text IS NULL OR u.email ILIKE $5)
+          AND ($6::timestamptz IS NULL OR a.created_at >= $6)
+          AND ($7::timestamptz IS NULL OR a.created_at < $7)
+          AND ($8::uuid IS NULL OR a.tenant_id = $8)
+          AND ($9::timestamptz IS NULL OR (a.created_at, a.id) < ($9::timestamptz, $10::uuid))
         ORDER BY a.created_at DESC, a.id DESC
-        LIMIT ${binds.add(limit)}`,
-        { bind: binds.values },
+        LIMIT $11`,
+        {
+          bind: [
+            query.entityType ?? null,
+            query.entityId ?? null,
+            query.action ?? null,
+            query.actorUserId ?? null,
+            query.actorEmail === undefined ? null : containsPattern(query.actorEmail),
+            query.from ?? null,
+            query.to ?? null,
+            query.tenantId ?? null,
+            query.cursor?.updatedAt ?? null,
+            query.cursor?.id ?? null,
+            limit,
+          ],
+        },
       ),
     )) as [Array<AuditEntry & { cursor: CursorPosition }>, unknown];
     return rows;

@@ -33,8 +33,9 @@ export const configVariables = {
     description: 'PostgreSQL connection URL; the database is created when missing',
   },
   DATABASE_POOL_MAX: {
-    schema: Joi.number().integer().min(1).max(200).default(10),
-    description: 'PostgreSQL connections per process',
+    schema: Joi.number().integer().min(2).max(200).default(10),
+    description:
+      "PostgreSQL connections per process (and per replica): half to the prepared-statement pool (pg's own Pool), the rest to Sequelize's",
   },
   DATABASE_READ_URLS: {
     schema: Joi.string().pattern(POSTGRES_URL_LIST, 'postgres://…,postgres://…'),

@@ -1,6 +1,7 @@
 /**
- * Positional bind parameters of a statement built from optional parts (a list's filters): each value added
- * answers its placeholder (`$1`, `$2`, …), so only the values the statement names are bound.
+ * Positional bind parameters of a partial update's SET list (only the fields a PATCH names): each value
+ * added answers its placeholder (`$1`, `$2`, …). An optional filter is not built this way: it is
+ * `($n::type IS NULL OR …)` in one fixed text (ADR 0130).
  */
 export class Binds {
   readonly values: unknown[] = [];

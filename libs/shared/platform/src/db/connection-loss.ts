@@ -1,11 +1,17 @@
 /**
- * What pg and Sequelize say when a connection died under a statement (terminated, reset, pool gone), and
- * what pg says of a pooled client that was closed when its connection died, should a statement reach it.
+ * What pg and Sequelize say when a connection died under a statement (terminated, reset, pool gone), what pg
+ * says of a pooled client that was closed when its connection died, should a statement reach it, and what
+ * pg says when no connection could be had in time: its Pool waiting for a client (as Sequelize's
+ * ConnectionAcquireTimeoutError), its Client connecting (`timeout expired`, as Sequelize's ConnectionError).
  */
 const LOST_CONNECTION =
-  /terminating connection|Connection terminated|connection error and is not queryable|Client was closed and is not queryable/i;
-/** The socket's own errors when the server closed it under a write or a read. */
-const SOCKET_LOST = new Set(['ECONNRESET', 'EPIPE']);
+  /terminating connection|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|^timeout expired$/i;
+/**
+ * The socket's own errors when the server closed it under a write or a read, or refused or could not be
+ * reached for a new connection (pg's Pool reports these as they are; Sequelize wraps them as its
+ * Connection errors).
+ */
+const SOCKET_LOST = new Set(['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
 
 /**
  * True when a statement failed because its PostgreSQL connection was lost (pg_terminate_backend, a restart,

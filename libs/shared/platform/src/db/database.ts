@@ -1,47 +1,99 @@
 import pg from 'pg';
-import { Sequelize } from 'sequelize';
+import { Sequelize, type Options } from 'sequelize';
 import type { Config } from '../config/index.js';
+import { pgForSequelize } from './sequelize-adapter.js';
 
 // PostgreSQL BIGINT and NUMERIC arrive as strings by default; quantities and counts here fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
 /**
- * pg's Client with an 'error' listener from birth, for Sequelize's pool. Sequelize attaches its own only once
- * connect() has resolved, a microtask later; when PostgreSQL ends a connection in the same read that
- * completes its start-up (pg_terminate_backend of a connection just opened, a failover, a restart), pg
- * emitted the error with no listener, which throws and ended the whole process. This listener marks the
- * connection as Sequelize's does (`_invalid`), so the pool never hands it out again.
+ * How a process's DATABASE_POOL_MAX connections to one database split: Sequelize's pool (transactions,
+ * `sequelize.query`) takes the larger half, the statement pool (pg's own `Pool`: prepared statements of the
+ * hot reads, session work) the smaller; together never more than the setting (at least 2).
  */
-export class PoolClient extends pg.Client {
-  constructor(config?: string | pg.ClientConfig) {
-    super(config);
-    this.on('error', () => {
-      (this as { _invalid?: boolean })._invalid = true;
+export function connectionBudget(max: number): { sequelize: number; statements: number } {
+  const statements = Math.max(1, Math.floor(max / 2));
+  return { sequelize: Math.max(1, max - statements), statements };
+}
+
+/**
+ * Sequelize with the statement pool beside it: both are made from the same settings and closed together by
+ * `close()`, at the step of a shutdown where the database closes.
+ */
+class ServiceSequelize extends Sequelize {
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    url: string,
+    options: Options,
+    readonly statements: pg.Pool,
+  ) {
+    super(url, options);
+  }
+
+  override close(): Promise<void> {
+    this.closing ??= Promise.allSettled([super.close(), this.statements.end()]).then(([sequelize, statements]) => {
+      if (sequelize.status === 'rejected') throw sequelize.reason;
+      if (statements.status === 'rejected') throw statements.reason;
     });
+    return this.closing;
   }
 }
 
-/** The pg module as Sequelize sees it: pg itself, with the pool's clients born listening for errors. */
-const pgForPool: typeof pg = Object.create(pg, { Client: { value: PoolClient } }) as typeof pg;
+/** The statement pool of a database made by `createSequelize`. */
+export function statementPoolOf(sequelize: Sequelize): pg.Pool {
+  if (!(sequelize instanceof ServiceSequelize)) throw new Error('The database was not made by createSequelize');
+  return sequelize.statements;
+}
+
+const IDLE_MS = 10_000;
+const ACQUIRE_MS = 30_000;
+
+/** pg's Client whose own connect gives up after `ms` (the pool's timeout bounds the wait for a client). */
+function connectingWithin(ms: number): typeof pg.Client {
+  return class extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: ms });
+    }
+  };
+}
 
 /**
- * `connectTimeoutMs`: a server that does not accept a connection in this time fails the statement (a read
- * replica does, so its reads go to the primary); unset: pg's default, wait as long as TCP does.
+ * The connections of one process to one database: Sequelize's pool and, beside it, pg's own `Pool` for what
+ * Sequelize offers no door to (named prepared statements, one connection's session), sized by
+ * `connectionBudget`. `connectTimeoutMs`: a server that does not accept a connection in this time fails the
+ * statement (a read replica does, so its reads go to the primary); unset: Sequelize's connections wait as
+ * long as TCP does, the statement pool's as long as a statement waits for a free client.
  */
 export function createSequelize(
   config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>,
   options: { connectTimeoutMs?: number } = {},
 ): Sequelize {
-  return new Sequelize(config.databaseUrl, {
-    dialect: 'postgres',
-    dialectModule: pgForPool,
-    ...(options.connectTimeoutMs ? { dialectOptions: { connectionTimeoutMillis: options.connectTimeoutMs } } : {}),
-    logging: false,
-    benchmark: false,
-    pool: { max: config.databasePoolMax, min: 0, idle: 10_000, acquire: 30_000 },
-    define: { underscored: true, timestamps: true },
+  const budget = connectionBudget(config.databasePoolMax);
+  const statements = new pg.Pool({
+    connectionString: config.databaseUrl,
+    max: budget.statements,
+    idleTimeoutMillis: IDLE_MS,
+    // How long a statement waits for a client, as Sequelize's `acquire`; a busy pool is not a server down.
+    connectionTimeoutMillis: ACQUIRE_MS,
+    ...(options.connectTimeoutMs ? { Client: connectingWithin(options.connectTimeoutMs) } : {}),
   });
+  // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
+  statements.on('error', () => undefined);
+  return new ServiceSequelize(
+    config.databaseUrl,
+    {
+      dialect: 'postgres',
+      dialectModule: pgForSequelize,
+      ...(options.connectTimeoutMs ? { dialectOptions: { connectionTimeoutMillis: options.connectTimeoutMs } } : {}),
+      logging: false,
+      benchmark: false,
+      pool: { max: budget.sequelize, min: 0, idle: IDLE_MS, acquire: ACQUIRE_MS },
+      define: { underscored: true, timestamps: true },
+    },
+    statements,
+  );
 }
 
 function quoteIdentifier(name: string): string {

@@ -1,4 +1,4 @@
-export { createSequelize, ensureDatabase, dropDatabase, describeDatabaseUrl } from './database.js';
+export { createSequelize, connectionBudget, ensureDatabase, dropDatabase, describeDatabaseUrl } from './database.js';
 export { PreparedStatement } from './prepared.js';
 export { onOneConnection, type SessionQuery } from './session.js';
 export { pendingMigrations, runMigrations } from './migrator.js';

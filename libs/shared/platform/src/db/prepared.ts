@@ -1,14 +1,39 @@
 import type pg from 'pg';
 import type { Sequelize } from 'sequelize';
+import { isConnectionLoss } from './connection-loss.js';
+import { statementPoolOf } from './database.js';
+
+/**
+ * Runs `work` on a client of the database's statement pool (pg's own `Pool`, beside Sequelize's, see
+ * `createSequelize`) and gives it back: destroyed when its connection was lost under the work, kept
+ * otherwise (with the statements it has prepared). While the client is out, an error its connection
+ * reports between statements is its next statement's failure, not an unhandled 'error'.
+ */
+export async function withStatementClient<T>(
+  sequelize: Sequelize,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await statementPoolOf(sequelize).connect();
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  let lost: Error | undefined;
+  try {
+    return await work(client);
+  } catch (error) {
+    if (isConnectionLoss(error)) lost = error as Error;
+    throw error;
+  } finally {
+    client.off('error', ignore);
+    client.release(lost);
+  }
+}
 
 /**
  * A statement outside any transaction, run as a named prepared statement (pg's `{ name, text, values }`)
- * on a connection of Sequelize's pool: PostgreSQL parses and plans it once per connection, and the hot
- * paths that use it (the inquiries, the bulk job rows, the webhook worker's loads and records) skip
- * Sequelize's parameter rewriting and result formatting. The connection is borrowed and given back through
- * Sequelize's connection manager, so it is the same pool with the same limits as every other statement of
- * the process, and a pool that stays exhausted fails with Sequelize's own ConnectionAcquireTimeoutError.
- * Repositories use it; a statement inside a transaction goes through `sequelize.query` with the transaction.
+ * on a client of the database's statement pool: PostgreSQL parses and plans it once per connection, and
+ * the hot paths that use it (the inquiries, the bulk job rows, the webhook worker's loads and records) skip
+ * Sequelize's parameter rewriting and result formatting. A statement inside a transaction goes through
+ * `sequelize.query` with the transaction (ADR 0130).
  */
 export class PreparedStatement<Row> {
   constructor(
@@ -17,14 +42,9 @@ export class PreparedStatement<Row> {
   ) {}
 
   async rows(sequelize: Sequelize, values: unknown[]): Promise<Row[]> {
-    const manager = sequelize.connectionManager;
-    // The postgres dialect's connections are pg clients.
-    const client = (await manager.getConnection({ type: 'write' })) as pg.ClientBase;
-    try {
+    return withStatementClient(sequelize, async (client) => {
       const result = await client.query<Row & pg.QueryResultRow>({ name: this.name, text: this.text, values });
       return result.rows;
-    } finally {
-      await manager.releaseConnection(client);
-    }
+    });
   }
 }

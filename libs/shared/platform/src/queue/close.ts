@@ -1,18 +1,11 @@
-import { settleWithin } from '../lifecycle/index.js';
+import { Worker } from 'bullmq';
+import { settleWithin, within } from '../lifecycle/index.js';
+import { quietAfterClose } from './bullmq-adapter.js';
 
 /** A BullMQ queue, worker or QueueEvents. */
 interface Closeable {
   close(force?: boolean): Promise<void>;
 }
-
-/** A BullMQ connection as it keeps its ioredis client; not in its public types. */
-interface ConnectionSlot {
-  on(event: 'error', listener: () => void): unknown;
-  _client?: { status: string };
-}
-
-/** What a BullMQ object keeps its connections in; not in its public types. */
-type ConnectionSlots = Partial<Record<'connection' | 'blockingConnection', ConnectionSlot>>;
 
 /** ioredis statuses of a client with a socket that ends when asked to. */
 const LIVE_STATUSES = new Set(['connecting', 'connect', 'ready']);
@@ -22,10 +15,8 @@ const RECONNECT_GRACE_MS = 2_000;
 
 /**
  * Closes a BullMQ queue, worker or QueueEvents, waiting no longer than `timeoutMs` (a worker finishing its
- * active jobs may be given no bound: `undefined`), and lets its connections
- * fail quietly afterwards. BullMQ's close removes every listener of a connection that may still be connecting;
- * when that connection then ends with an error (Redis away, the process shutting down), BullMQ emits the error
- * on the closed connection, and an 'error' nobody listens to surfaces as an unhandled rejection.
+ * active jobs may be given no bound: `undefined`), and lets its connections fail quietly afterwards
+ * (`quietAfterClose`).
  *
  * A worker's graceful close is forced when its connections are not back within RECONNECT_GRACE_MS. BullMQ's
  * graceful close first disconnects the blocking connection and waits for ioredis' 'end' event, then QUITs
@@ -37,25 +28,26 @@ const RECONNECT_GRACE_MS = 2_000;
  * least once).
  */
 export async function closeWithin(target: Closeable, timeoutMs: number | undefined, force = false): Promise<void> {
-  const slots = target as unknown as ConnectionSlots;
-  const quiet = () => {
-    slots.connection?.on('error', () => undefined);
-    slots.blockingConnection?.on('error', () => undefined);
-  };
-  const graceful = !force && (!slots.blockingConnection || (await connectionsLive(slots, RECONNECT_GRACE_MS)));
-  const closed = target.close(!graceful).finally(quiet);
+  const graceful = !force && (!(target instanceof Worker) || (await connectionsLive(target, RECONNECT_GRACE_MS)));
+  const closed = target.close(!graceful).finally(() => quietAfterClose(target));
   if (timeoutMs === undefined) await closed;
   else await settleWithin(closed, timeoutMs);
 }
 
-/** True once every connection of the worker has a live socket; false when that takes longer than `withinMs`. */
-async function connectionsLive(slots: ConnectionSlots, withinMs: number): Promise<boolean> {
-  const live = () =>
-    [slots.connection, slots.blockingConnection].every(
-      (slot) => !slot?._client || LIVE_STATUSES.has(slot._client.status),
-    );
+/**
+ * True once both of the worker's clients have a live socket; false when that takes longer than `withinMs`.
+ * The clients come from BullMQ's public `client` and `waitUntilReady()`, which answer once they were first
+ * ready (a worker whose Redis never answered has none to wait for), and their ioredis `status`.
+ */
+async function connectionsLive(worker: Worker, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
-  while (!live()) {
+  let clients: Array<{ status: string }>;
+  try {
+    clients = await within(Promise.all([worker.client, worker.waitUntilReady()]), withinMs);
+  } catch {
+    return false;
+  }
+  while (!clients.every((client) => LIVE_STATUSES.has(client.status))) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -1,16 +1,13 @@
+import { QueryTypes } from 'sequelize';
 import { PreparedStatement, type Database } from '../db/index.js';
 import { parseLsn } from './lsn.js';
 
 /**
  * The replication positions the read routing compares. The primary's is its WAL insert position: taken
  * after a commit, it is at or past that commit's record whatever `synchronous_commit` says, and on a quiet
- * primary it equals the flushed position a standby can reach.
+ * primary it equals the flushed position a standby can reach. It is read right after a write commits, on
+ * Sequelize's pool whose connection that write has just given back (not a hot read: ADR 0130).
  */
-const primaryPosition = new PreparedStatement<{ lsn: string }>(
-  'replication-primary-position',
-  'SELECT pg_current_wal_insert_lsn()::text AS lsn',
-);
-
 const replayPosition = new PreparedStatement<{ lsn: string | null }>(
   'replication-replay-position',
   'SELECT pg_last_wal_replay_lsn()::text AS lsn',
@@ -37,7 +34,9 @@ export interface StandbyState {
 }
 
 export async function readPrimaryPosition(primary: Database): Promise<bigint> {
-  const [row] = await primaryPosition.rows(primary.sequelize, []);
+  const [row] = await primary.sequelize.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn', {
+    type: QueryTypes.SELECT,
+  });
   return parseLsn(row!.lsn);
 }
 

@@ -93,11 +93,15 @@ const ARRAY_RULES = new Set(['min', 'max', 'length', 'items']);
 /** Flags that do not change what joi accepts or answers. */
 const PLAIN_FLAGS = new Set(['presence', 'description', 'label', 'only', 'default', 'error']);
 
+/** The parts of joi's `describe()` read here. */
 interface Description {
   type: string;
   flags?: Record<string, unknown>;
   rules?: Array<{ name: string; args?: Record<string, unknown> }>;
   allow?: unknown[];
+  keys?: Record<string, Description>;
+  items?: Joi.Description[];
+  ordered?: Joi.Description[];
 }
 
 function describe(schema: Joi.Schema): Description {
@@ -138,31 +142,34 @@ function stringForm(description: Description): StringForm {
 /** A key joi would fill in (a default) must be present; a key joi strips must be absent. */
 function objectNode(schema: Joi.ObjectSchema, json: JsonSchema): JsonSchema {
   const description = describe(schema);
-  const terms = (schema as unknown as { $_terms: { keys: Array<{ key: string; schema: Joi.Schema }> | null } }).$_terms;
-  const keys = terms.keys;
   // An object without keys takes any keys (and joi looks at none of its values): joi decides.
-  if (!keys || !plain(description, new Set())) return exactly(json, schema);
+  if (!description.keys || !plain(description, new Set())) return exactly(json, schema);
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((json.required as string[] | undefined) ?? []);
   const out: Record<string, JsonSchema | boolean> = {};
-  for (const { key, schema: child } of keys) {
-    const flags = describe(child).flags ?? {};
+  for (const [key, childDescription] of Object.entries(description.keys)) {
+    const flags = childDescription.flags ?? {};
     if (flags.result === 'strip' || flags.presence === 'forbidden') {
       out[key] = false;
       continue;
     }
     if ('default' in flags) required.add(key);
-    out[key] = strictNode(child, properties[key] ?? {});
+    // A path of one key, as an array: a key may hold joi's path separator.
+    out[key] = strictNode(schema.extract([key]), properties[key] ?? {});
   }
   return { ...json, properties: out, required: [...required], additionalProperties: false };
 }
 
+/**
+ * An array of one item schema, any length: the item is rebuilt from its description (joi's `build`, on the
+ * service's joi, so a string item keeps the storable-text rule), as joi offers no path to an array's items.
+ */
 function arrayNode(schema: Joi.ArraySchema, json: JsonSchema): JsonSchema {
   const description = describe(schema);
-  const items = (schema as unknown as { $_terms: { items: Joi.Schema[]; ordered: Joi.Schema[] } }).$_terms;
-  if (!plain(description, ARRAY_RULES) || items.items.length !== 1 || items.ordered.length)
+  const items = description.items ?? [];
+  if (!plain(description, ARRAY_RULES) || items.length !== 1 || description.ordered?.length)
     return exactly(json, schema);
-  return { ...json, items: strictNode(items.items[0]!, (json.items as JsonSchema | undefined) ?? {}) };
+  return { ...json, items: strictNode(ServiceJoi.build(items[0]!), (json.items as JsonSchema | undefined) ?? {}) };
 }
 
 /** The derived JSON Schema of one node made strict enough that what it accepts, joi answers unchanged. */

@@ -21,7 +21,7 @@ export interface WaitForSchemaOptions {
  */
 export async function waitForSchema(config: Config, logger: Logger, options: WaitForSchemaOptions = {}): Promise<void> {
   const { intervalMs = 2_000, reportEveryMs = 30_000, signal } = options;
-  const sequelize = createSequelize({ ...config, databasePoolMax: 1 });
+  const sequelize = createSequelize({ ...config, databasePoolMax: 2 });
   try {
     let reportedAt = Number.NEGATIVE_INFINITY;
     for (;;) {

@@ -1,5 +1,5 @@
 import type { Database } from '@wms/platform';
-import { Binds, cursorColumn, routedRead, toPage, type CursorPosition, type ListPage } from '@wms/platform';
+import { cursorColumn, routedRead, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import type { DeliveryAttempt, DeliveryStatus, WebhookDelivery } from './webhook.types.js';
 
 export interface DeliveryLogQuery {
@@ -18,15 +18,6 @@ export class DeliveryLogRepository {
   constructor(private readonly db: Database) {}
 
   async page(subscriptionId: string, query: DeliveryLogQuery): Promise<ListPage<WebhookDelivery>> {
-    const binds = new Binds();
-    const conditions = [`d.subscription_id = ${binds.add(subscriptionId)}`];
-    if (query.status) conditions.push(`d.status = ${binds.add(query.status)}`);
-    if (query.event) conditions.push(`d.event = ${binds.add(query.event)}`);
-    if (query.cursor) {
-      conditions.push(
-        `(d.created_at, d.id) < (${binds.add(query.cursor.updatedAt)}::timestamptz, ${binds.add(query.cursor.id)}::uuid)`,
-      );
-    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT d.id, d.event_id AS "eventId", d.event, d.status, d.attempts, d.last_status_code AS "lastStatusCode",
@@ -34,10 +25,22 @@ export class DeliveryLogRepository {
               d.updated_at AS "updatedAt",
               ${cursorColumn('d.created_at', 'd.id')}
          FROM webhook_deliveries d
-        WHERE ${conditions.join(' AND ')}
+        WHERE d.subscription_id = $1
+          AND ($2::text IS NULL OR d.status = $2)
+          AND ($3::text IS NULL OR d.event = $3)
+          AND ($4::timestamptz IS NULL OR (d.created_at, d.id) < ($4::timestamptz, $5::uuid))
         ORDER BY d.created_at DESC, d.id DESC
-        LIMIT ${binds.add(query.limit + 1)}`,
-        { bind: binds.values },
+        LIMIT $6`,
+        {
+          bind: [
+            subscriptionId,
+            query.status ?? null,
+            query.event ?? null,
+            query.cursor?.updatedAt ?? null,
+            query.cursor?.id ?? null,
+            query.limit + 1,
+          ],
+        },
       ),
     )) as [Array<WebhookDelivery & { cursor: CursorPosition }>, unknown];
     return toPage(rows, query.limit);

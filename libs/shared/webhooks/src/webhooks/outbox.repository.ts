@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { EventFilter } from './event-filter.js';
-import { Binds, type Database } from '@wms/platform';
+import { type Database } from '@wms/platform';
 import type { OutboxStats } from './outbox-gauges.js';
 // Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
 import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
@@ -121,15 +121,14 @@ export class OutboxRepository {
 
   /** Up to `limit` deliveries not yet queued, oldest first (or only those named in `ids`), locked. */
   async claimUnqueued(limit: number, ids: string[] | undefined, transaction: Transaction): Promise<UnqueuedRow[]> {
-    const binds = new Binds();
     const [rows] = (await this.db.sequelize.query(
       `SELECT ${UNQUEUED_COLUMNS}
          FROM webhook_deliveries
-        WHERE enqueued_at IS NULL ${ids ? `AND id = ANY(${binds.add(ids)}::uuid[])` : ''}
+        WHERE enqueued_at IS NULL AND ($2::uuid[] IS NULL OR id = ANY ($2::uuid[]))
         ORDER BY created_at
-        LIMIT ${binds.add(limit)}
+        LIMIT $1
         FOR UPDATE SKIP LOCKED`,
-      { bind: binds.values, transaction },
+      { bind: [limit, ids ?? null], transaction },
     )) as [UnqueuedRow[], unknown];
     return rows;
   }

@@ -89,24 +89,25 @@ export class SubscriptionsRepository {
     limit?: number;
     cursor?: CursorPosition;
   }): Promise<Array<WebhookSubscription & { cursor: CursorPosition }>> {
-    const binds = new Binds();
-    const conditions: string[] = [];
-    if (filter.tenantId === null) conditions.push('tenant_id IS NULL');
-    else if (filter.tenantId !== undefined) conditions.push(`tenant_id = ${binds.add(filter.tenantId)}`);
-    if (filter.cursor) {
-      conditions.push(
-        `(created_at, id) > (${binds.add(filter.cursor.updatedAt)}::timestamptz, ${binds.add(filter.cursor.id)}::uuid)`,
-      );
-    }
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
+        // $1 true: every tenant's and the platform's; else the subscriptions of tenant $2 (null: the platform's).
         `SELECT ${SUBSCRIPTION_COLUMNS},
               ${cursorColumn('created_at', 'id')}
          FROM webhook_subscriptions
-        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''}
+        WHERE ($1::boolean OR tenant_id IS NOT DISTINCT FROM $2::uuid)
+          AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4::uuid))
         ORDER BY created_at, id
-        ${filter.limit === undefined ? '' : `LIMIT ${binds.add(filter.limit)}`}`,
-        { bind: binds.values },
+        LIMIT $5`,
+        {
+          bind: [
+            filter.tenantId === undefined,
+            filter.tenantId ?? null,
+            filter.cursor?.updatedAt ?? null,
+            filter.cursor?.id ?? null,
+            filter.limit ?? null,
+          ],
+        },
       ),
     )) as [Array<WebhookSubscription & { cursor: CursorPosition }>, unknown];
     return rows;
@@ -209,14 +210,14 @@ export class SubscriptionsRepository {
     events: string[] | null;
     limit: number;
   }): Promise<Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>> {
-    const binds = new Binds();
     const [rows] = (await this.db.sequelize.query(
       `SELECT id, event, occurred_at AS "occurredAt", data
          FROM events
-        WHERE ${query.events ? `event = ANY (${binds.add(query.events)}::text[])` : "event NOT IN ('webhook.test', 'webhook.disabled')"}
-          ${query.tenantId ? `AND tenant_id = ${binds.add(query.tenantId)} AND feed_position IS NOT NULL ORDER BY feed_position DESC` : 'ORDER BY seq DESC'}
-        LIMIT ${binds.add(query.limit)}`,
-      { bind: binds.values },
+        WHERE (event = ANY ($1::text[]) OR ($1::text[] IS NULL AND event NOT IN ('webhook.test', 'webhook.disabled')))
+          AND ($2::uuid IS NULL OR (tenant_id = $2 AND feed_position IS NOT NULL))
+        ORDER BY ${query.tenantId ? 'feed_position DESC' : 'seq DESC'}
+        LIMIT $3`,
+      { bind: [query.events, query.tenantId, query.limit] },
     )) as [Array<{ id: string; event: EventName; occurredAt: Date; data: Record<string, unknown> }>, unknown];
     return rows;
   }

@@ -1,0 +1,23 @@
+import pg from 'pg';
+
+/**
+ * The one place that knows a Sequelize internal (sequelize 6.37, pinned by `sequelize-adapter.spec.ts`).
+ *
+ * Sequelize attaches its 'error' listener to a new connection only once connect() has resolved, a microtask
+ * later; when PostgreSQL ends a connection in the same read that completes its start-up (pg_terminate_backend
+ * of a connection just opened, a failover, a restart), pg emitted the error with no listener, which throws
+ * and ended the whole process. Sequelize offers no hook that runs before connect() resolves, so its pool's
+ * clients are born listening: the listener marks the connection as Sequelize's own does (`_invalid`, which
+ * its pool's validate reads), so the pool never hands it out again.
+ */
+export class PoolClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    this.on('error', () => {
+      (this as { _invalid?: boolean })._invalid = true;
+    });
+  }
+}
+
+/** The pg module as Sequelize sees it (its documented `dialectModule` option), with the clients above. */
+export const pgForSequelize: typeof pg = Object.create(pg, { Client: { value: PoolClient } }) as typeof pg;

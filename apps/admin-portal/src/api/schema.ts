@@ -4471,6 +4471,8 @@ export interface components {
       ipWhitelist?: string[];
       allowedOrigins?: string[];
       rateLimitPerMinute?: number | null;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     UpdateApiKey: {
       name?: string;
@@ -4481,6 +4483,8 @@ export interface components {
       ipWhitelist?: string[];
       allowedOrigins?: string[];
       rateLimitPerMinute?: number | null;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     RollApiKey: {
       /** @default 0 */
@@ -4527,6 +4531,8 @@ export interface components {
       filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
       maxDeliveriesPerSecond?: number | null;
       ordered?: boolean;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     UpdateSubscription: {
       url?: string;
@@ -4548,6 +4554,8 @@ export interface components {
       filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
       maxDeliveriesPerSecond?: number | null;
       ordered?: boolean;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     RotateSecret: {
       /** @default 86400 */
@@ -4688,6 +4696,12 @@ export const updateUserAdminModulesValues: ReadonlyArray<
 export const updateUserAdminModulesWriteValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateUser']['adminModulesWrite']
 > = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+export const createApiKeyApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateApiKey']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
+export const updateApiKeyApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateApiKey']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
 export const filterTestEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['FilterTest']['events']
 > = [
@@ -4718,6 +4732,9 @@ export const createSubscriptionEventsValues: ReadonlyArray<
   'import.completed',
   'webhook.disabled',
 ];
+export const createSubscriptionApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateSubscription']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
 export const updateSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['events']
 > = [
@@ -4733,4 +4750,7 @@ export const updateSubscriptionEventsValues: ReadonlyArray<
   'import.completed',
   'webhook.disabled',
 ];
+export const updateSubscriptionApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
 export type operations = Record<string, never>;

@@ -10,3 +10,4 @@ export {
   toDecimalString,
   type QuantityFormat,
 } from './changes/quantities-as-decimal-strings.js';
+export * from './openapi.js';

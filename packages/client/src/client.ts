@@ -203,7 +203,12 @@ export function createClient(clientOptions: ClientOptions) {
           (key) =>
             new Request(url, {
               method: 'POST',
-              headers: { 'x-api-key': apiKey, 'wms-version': API_VERSION, ...body.headers, ...(key ? { 'idempotency-key': key } : {}) },
+              headers: {
+                'x-api-key': apiKey,
+                'wms-version': API_VERSION,
+                ...body.headers,
+                ...(key ? { 'idempotency-key': key } : {}),
+              },
               body: body.open(),
               duplex: 'half',
               signal: options.signal,

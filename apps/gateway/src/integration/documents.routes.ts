@@ -72,7 +72,12 @@ export function documentRoutes(
   );
   readJson(ROUTES.order, (req, tenantId, query) => {
     checkOrderQuery(query);
-    return services.orders.inquireJson(tenantId, String(req.params.orderNo), undefined, quantityFormatOf(versionOf(req)));
+    return services.orders.inquireJson(
+      tenantId,
+      String(req.params.orderNo),
+      undefined,
+      quantityFormatOf(versionOf(req)),
+    );
   });
   read(ROUTES.asn, (req, tenantId) => {
     checkAsnQuery(req.query);

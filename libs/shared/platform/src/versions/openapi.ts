@@ -72,7 +72,8 @@ export function openApiDocumentForVersion(document: Node, version: ApiVersion = 
     info: {
       ...info,
       'x-api-version': version,
-      description: `${String(info.description ?? '')}\n\nServed in the dated version ${version}; send \`${VERSION_HEADER}\` to choose another, or read \`?version=\` of this document.`.trim(),
+      description:
+        `${String(info.description ?? '')}\n\nServed in the dated version ${version}; send \`${VERSION_HEADER}\` to choose another, or read \`?version=\` of this document.`.trim(),
     },
     paths,
     ...(document.webhooks !== undefined && { webhooks: answers(document.webhooks) }),

@@ -7,7 +7,9 @@ import { dateSql, qtySql } from './fields.js';
  * leaves PostgreSQL as text and goes into the response as it is, never parsed and serialized again, so its
  * quantities are written in the caller's version's format here (ADR 0200).
  */
-export const stockInquirySql = (format: QuantityFormat): string => `WITH item AS (SELECT id, sku, name, tracking FROM items WHERE tenant_id = $1 AND sku = $2),
+export const stockInquirySql = (
+  format: QuantityFormat,
+): string => `WITH item AS (SELECT id, sku, name, tracking FROM items WHERE tenant_id = $1 AND sku = $2),
       wh AS (SELECT id, code FROM warehouses WHERE tenant_id = $1 AND ($3::text IS NULL OR code = $3)),
       rows AS (
         SELECT w.code AS "warehouseCode", l.code AS "locationCode", NULLIF(s.lot_no, '') AS "lotNo",
@@ -52,7 +54,12 @@ export class StockInquiryRepository {
     format: QuantityFormat,
   ): Promise<StockInquiryRow> {
     const [row] = await routedRead(this.db, (from) =>
-      inquiryStatements[format].rows(from.sequelize, [tenantId, query.sku, query.warehouseCode ?? null, query.lotNo ?? null]),
+      inquiryStatements[format].rows(from.sequelize, [
+        tenantId,
+        query.sku,
+        query.warehouseCode ?? null,
+        query.lotNo ?? null,
+      ]),
     );
     return row!;
   }

@@ -140,7 +140,7 @@ const fanOutFinished = new PreparedStatement<unknown>(
   'SELECT pg_advisory_xact_lock_shared($1::bigint)',
 );
 
-const loadStatement = new PreparedStatement<Omit<DeliveryWork, "data"> & { data: string }>(
+const loadStatement = new PreparedStatement<Omit<DeliveryWork, 'data'> & { data: string }>(
   'webhook-delivery-load',
   `SELECT d.id, d.status, d.generation, d.attempts, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
           s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data::text AS data, s.api_version AS "apiVersion",

@@ -69,9 +69,10 @@ export function mapQuantities(value: unknown, convert: (quantity: unknown) => un
   if (value === null || typeof value !== 'object' || value instanceof Date) return value;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
-    out[key] = QUANTITY_FIELDS.has(key) && (typeof field === 'number' || typeof field === 'string')
-      ? convert(field)
-      : mapQuantities(field, convert);
+    out[key] =
+      QUANTITY_FIELDS.has(key) && (typeof field === 'number' || typeof field === 'string')
+        ? convert(field)
+        : mapQuantities(field, convert);
   }
   return out;
 }

@@ -211,6 +211,18 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     expect(stats.body.requestsByVersion).toEqual({ [OLD]: 3, [NEW]: 2 });
   });
 
+  it('when the OpenAPI document is asked for a version, it documents that version; an unknown one is 400', async () => {
+    const document = (version: string) => request(gateway.url, 'GET', `${BASE}/openapi.json?version=${version}`);
+
+    const [old, current, unknown] = [await document(OLD), await document(NEW), await document('1999-01-01')];
+
+    expect(old.body.info).toMatchObject({ 'x-api-version': OLD });
+    expect(current.body.info).toMatchObject({ 'x-api-version': NEW });
+    expect(JSON.stringify(current.body.webhooks)).toContain('"pattern":"^-?\\\\d+\\\\.\\\\d{4}$"');
+    expect(JSON.stringify(old.body.webhooks)).not.toContain('\\\\d{4}$');
+    expect(unknown.status).toBe(400);
+  });
+
   it('when an admin creates a key without apiVersion it is pinned to the newest; an admin may move it, audited', async () => {
     const token = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
 

@@ -27,6 +27,11 @@ const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const LOCATIONS = 4;
 const LOTS = 5;
+/** The dated versions the inquiries and bulk are measured in, with the quantity format of each. */
+const VERSIONS = [
+  ['2026-11-21', 'number'],
+  ['2026-12-01', 'decimal'],
+];
 
 export default async function documentsBench() {
   if (process.env.BENCH_REPLICA !== 'only') await gatewayAgainstBare();
@@ -85,24 +90,29 @@ async function gatewayAgainstBare() {
     // What each side costs the shared back ends: PostgreSQL's backends of the bench database, Redis.
     backends = await backendReaders(bench.config);
     const rows = [];
-    rows.push(
-      await compareRounds(
-        'stock inquiry (20 rows)',
-        loadgen,
-        service(get(`${base}/stock?sku=BENCH-LOT&warehouseCode=MAIN`, { headers })),
-        baseline(get(`${bareBase}/stock?sku=BENCH-LOT&warehouseCode=MAIN`)),
-        { backends },
-      ),
-    );
-    rows.push(
-      await compareRounds(
-        'order inquiry',
-        loadgen,
-        service(get(`${base}/orders/${orderNo}`, { headers })),
-        baseline(get(`${bareBase}/orders/${orderNo}`)),
-        { backends },
-      ),
-    );
+    // The inquiries in each dated version: a key on 2026-11-21 gets float8 numbers, one on 2026-12-01 decimal
+    // strings, each built by its own statement (the bare server runs the same one).
+    for (const [version, format] of VERSIONS) {
+      const versioned = { ...headers, 'wms-version': version };
+      rows.push(
+        await compareRounds(
+          `stock inquiry (20 rows), ${version}`,
+          loadgen,
+          service(get(`${base}/stock?sku=BENCH-LOT&warehouseCode=MAIN`, { headers: versioned })),
+          baseline(get(`${bareBase}/stock?sku=BENCH-LOT&warehouseCode=MAIN&format=${format}`)),
+          { backends },
+        ),
+      );
+      rows.push(
+        await compareRounds(
+          `order inquiry, ${version}`,
+          loadgen,
+          service(get(`${base}/orders/${orderNo}`, { headers: versioned })),
+          baseline(get(`${bareBase}/orders/${orderNo}?format=${format}`)),
+          { backends },
+        ),
+      );
+    }
     // VmHWM only grows: read now, it is the gateway's peak under the inquiries alone (the memory goal).
     const inquiriesPeak = peakRssMb(gateway.pid);
     if (!process.env.BENCH_INQUIRIES_ONLY) {
@@ -115,15 +125,24 @@ async function gatewayAgainstBare() {
           baseline(post(`${bareBase}/orders`, json, { kind: 'order', prefix: 'bare' })),
         ),
       );
-      rows.push(
-        await compareRounds(
-          'order create (bulk of 100), orders/s',
-          loadgen,
-          service(post(`${base}/orders/bulk`, headers, { kind: 'orders', prefix: 'svc-bulk', size: 100 })),
-          baseline(post(`${bareBase}/orders/bulk`, json, { kind: 'orders', prefix: 'bare-bulk', size: 100 })),
-          { perRequest: 100 },
-        ),
-      );
+      for (const [version] of VERSIONS)
+        rows.push(
+          await compareRounds(
+            `order create (bulk of 100), ${version}, orders/s`,
+            loadgen,
+            service(
+              post(
+                `${base}/orders/bulk`,
+                { ...headers, 'wms-version': version },
+                { kind: 'orders', prefix: `svc-bulk-${version}`, size: 100 },
+              ),
+            ),
+            baseline(
+              post(`${bareBase}/orders/bulk`, json, { kind: 'orders', prefix: `bare-bulk-${version}`, size: 100 }),
+            ),
+            { perRequest: 100 },
+          ),
+        );
     }
     console.log(
       `${ROUNDS} rounds per case, sides alternating; ${SECONDS} s per side and round, ${CONNECTIONS} connections`,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { OLDEST_API_VERSION } from '@wms/platform';
 import type { ApiKeyInput, CreatedApiKey } from '@wms/api-keys';
 import {
   DEFAULT_TENANT_CODE,
@@ -90,12 +91,21 @@ export async function createSandboxTenant(
 }
 
 /** Creates an API key through the service (no HTTP) and returns the record with its raw key. */
+/**
+ * A key through the service. It is pinned to the first dated version unless `apiVersion` says otherwise: the
+ * specs written before versions assert its shapes (the service's own default, the newest, has its spec).
+ */
 export async function createApiKey(
   ctx: Pick<TestContext, 'services'>,
   input: Partial<ApiKeyInput> & { scopes?: string[] } = {},
 ): Promise<CreatedApiKey> {
   return ctx.services.apiKeys.create(
-    { name: input.name ?? 'test key', scopes: input.scopes ?? ['read', 'write'], ...input },
+    {
+      name: input.name ?? 'test key',
+      scopes: input.scopes ?? ['read', 'write'],
+      apiVersion: OLDEST_API_VERSION,
+      ...input,
+    },
     null,
   );
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppendEventInput } from '@wms/events';
-import { createRedis, settleWithin, type Config } from '@wms/platform';
+import { OLDEST_API_VERSION, createRedis, settleWithin, type Config } from '@wms/platform';
 import {
   DeliveryEnqueuer,
   OutboxRelay,
@@ -257,10 +257,12 @@ export async function createSubscription(
     filter?: Record<string, unknown> | null;
     maxDeliveriesPerSecond?: number | null;
     ordered?: boolean;
+    apiVersion?: string;
   },
 ): Promise<CreatedWebhookSubscription> {
   const { tenantId = null, ...body } = input;
-  return ctx.services.webhooks.create({ events: ['*'], ...body }, tenantId, null);
+  // Pinned to the first dated version unless told, as createApiKey's keys are.
+  return ctx.services.webhooks.create({ events: ['*'], apiVersion: OLDEST_API_VERSION, ...body }, tenantId, null);
 }
 
 /** A relay over the context's database that enqueues into `target` (a short add timeout simulates Redis being away). */

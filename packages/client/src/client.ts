@@ -16,6 +16,7 @@ import {
   type RequestBody,
 } from './types.js';
 import { unwrapWebhook } from './webhooks.js';
+import { API_VERSION } from './version.js';
 
 /** Where the integration API lives under the service's address. */
 export const INTEGRATION_BASE = '/api/v1/integration/v1';
@@ -91,7 +92,7 @@ export function createClient(clientOptions: ClientOptions) {
   /** The openapi-fetch client itself, with the key, the retries and the Idempotency-Key: any route, answers not thrown. */
   const api: Client<paths> = createFetchClient<paths>({
     baseUrl,
-    headers: { 'x-api-key': apiKey },
+    headers: { 'x-api-key': apiKey, 'wms-version': API_VERSION },
     fetch: retryingFetch(send, retry),
   });
 
@@ -202,7 +203,12 @@ export function createClient(clientOptions: ClientOptions) {
           (key) =>
             new Request(url, {
               method: 'POST',
-              headers: { 'x-api-key': apiKey, ...body.headers, ...(key ? { 'idempotency-key': key } : {}) },
+              headers: {
+                'x-api-key': apiKey,
+                'wms-version': API_VERSION,
+                ...body.headers,
+                ...(key ? { 'idempotency-key': key } : {}),
+              },
               body: body.open(),
               duplex: 'half',
               signal: options.signal,

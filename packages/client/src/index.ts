@@ -13,3 +13,4 @@ export type { RetryOptions } from './retrying-fetch.js';
 export type { UploadOptions, UploadSource } from './uploads.js';
 export type { ReceivedHeaders } from './webhooks.js';
 export type * from './types.js';
+export { API_VERSION } from './version.js';

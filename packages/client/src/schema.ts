@@ -2029,10 +2029,16 @@ export interface webhooks {
                 lineNo: number;
                 /** @description item SKU */
                 sku: string;
-                /** @description quantity the ASN line expects */
-                expectedQty: number;
-                /** @description quantity received on this GRN */
-                receivedQty: number;
+                /**
+                 * @description quantity the ASN line expects
+                 * @example 12.5000
+                 */
+                expectedQty: string;
+                /**
+                 * @description quantity received on this GRN
+                 * @example 12.5000
+                 */
+                receivedQty: string;
               }[];
               /**
                * Format: uuid
@@ -2224,10 +2230,16 @@ export interface webhooks {
                 lineNo: number;
                 /** @description item SKU */
                 sku: string;
-                /** @description quantity ordered */
-                qtyOrdered: number;
-                /** @description quantity reserved */
-                qtyAllocated: number;
+                /**
+                 * @description quantity ordered
+                 * @example 12.5000
+                 */
+                qtyOrdered: string;
+                /**
+                 * @description quantity reserved
+                 * @example 12.5000
+                 */
+                qtyAllocated: string;
               }[];
               /**
                * Format: uuid
@@ -2331,8 +2343,11 @@ export interface webhooks {
                 locationCode: string;
                 /** @description lot number, null when the item has no lots */
                 lotNo: string | null;
-                /** @description quantity to pick */
-                qty: number;
+                /**
+                 * @description quantity to pick
+                 * @example 12.5000
+                 */
+                qty: string;
               }[];
               /**
                * Format: uuid
@@ -2621,10 +2636,16 @@ export interface webhooks {
               sku: string;
               /** @description lot number, null when the item has no lots */
               lotNo: string | null;
-              /** @description change of quantity on hand */
-              qtyDelta: number;
-              /** @description quantity on hand after the change */
-              qtyOnHand: number;
+              /**
+               * @description change of quantity on hand
+               * @example 12.5000
+               */
+              qtyDelta: string;
+              /**
+               * @description quantity on hand after the change
+               * @example 12.5000
+               */
+              qtyOnHand: string;
               /** @description reason given */
               reason: string;
               /**
@@ -2724,12 +2745,21 @@ export interface webhooks {
               sku: string;
               /** @description lot number, null when the item has no lots */
               lotNo: string | null;
-              /** @description quantity the system had */
-              systemQty: number;
-              /** @description quantity counted */
-              countedQty: number;
-              /** @description countedQty − systemQty */
-              variance: number;
+              /**
+               * @description quantity the system had
+               * @example 12.5000
+               */
+              systemQty: string;
+              /**
+               * @description quantity counted
+               * @example 12.5000
+               */
+              countedQty: string;
+              /**
+               * @description countedQty − systemQty
+               * @example 12.5000
+               */
+              variance: string;
               /**
                * Format: uuid
                * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
@@ -3327,7 +3357,7 @@ export interface components {
         sku: string;
         /** @description must be the item's baseUomCode */
         uomCode: string;
-        expectedQty: number;
+        expectedQty: number | string;
         /** @description only for lot-tracked items; when set, receipts of this line are of this lot */
         lotNo?: string;
         /** @description only for lot-tracked items */
@@ -3352,7 +3382,7 @@ export interface components {
           sku: string;
           /** @description must be the item's baseUomCode */
           uomCode: string;
-          expectedQty: number;
+          expectedQty: number | string;
           /** @description only for lot-tracked items; when set, receipts of this line are of this lot */
           lotNo?: string;
           /** @description only for lot-tracked items */
@@ -3383,7 +3413,7 @@ export interface components {
         sku: string;
         /** @description must be the item's baseUomCode */
         uomCode: string;
-        qtyOrdered: number;
+        qtyOrdered: number | string;
       }[];
       /**
        * Format: uuid
@@ -3410,7 +3440,7 @@ export interface components {
           sku: string;
           /** @description must be the item's baseUomCode */
           uomCode: string;
-          qtyOrdered: number;
+          qtyOrdered: number | string;
         }[];
       }[];
       /**
@@ -3427,7 +3457,7 @@ export interface components {
         asnLineNo?: number & ((unknown[] | boolean | number | Record<string, unknown> | string | null) | unknown);
         sku: string;
         uomCode: string;
-        qty: number;
+        qty: number | string;
         lotNo?: string;
         expiryDate?: string;
         /** @description where the stock is put; default RECEIVING */
@@ -3476,7 +3506,7 @@ export interface components {
           type: 'stock.adjusted';
           sku: string;
           /** @description added to on hand; negative takes stock off */
-          qtyDelta: number;
+          qtyDelta: number | string;
           /** @description default "sandbox simulation" */
           reason?: string;
           /** @description default: the tenant's only warehouse */
@@ -3496,7 +3526,7 @@ export interface components {
           type: 'cyclecount.variance';
           sku: string;
           /** @description what was counted; must differ from on hand */
-          countedQty: number;
+          countedQty: number | string;
           /** @description default: the tenant's only warehouse */
           warehouseCode?: string;
           /** @description default: RECEIVING */

@@ -7,9 +7,10 @@ const client = createClient({ baseUrl: 'https://wms.example.com', apiKey: 'key' 
 export function quantityOf(rawBody: string, headers: Record<string, string>, secret: string): number {
   const e = client.webhooks.unwrap(rawBody, headers, secret);
   if (e.event === 'stock.adjusted') {
-    const delta: number = e.data.qtyDelta;
-    const onHand: number = e.data.qtyOnHand;
-    return delta + onHand;
+    // Quantities are exact decimal strings in the version the client's types follow.
+    const delta: string = e.data.qtyDelta;
+    const onHand: string = e.data.qtyOnHand;
+    return Number(delta) + Number(onHand);
   }
   if (e.event === 'order.shipped') {
     const shipment: string = e.data.shipmentNo;

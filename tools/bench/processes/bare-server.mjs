@@ -1,10 +1,11 @@
 // The bare limit of the inquiry and order paths: Express + `pg` running the very statements the service
 // runs (imported from the shared library), with no guard, validation, envelope, log or queue. A process of
 // its own, like the gateway; named prepared statements and the answer sent as the JSON text PostgreSQL
-// built, the best plain `pg` does. Env: DATABASE_URL, POOL_MAX, TENANT_ID. Sends { ready, port } when listening.
+// built, the best plain `pg` does; `?format=decimal` runs the statements as `2026-12-01` keys get them. Env:
+// DATABASE_URL, POOL_MAX, TENANT_ID. Sends { ready, port } when listening.
 import express from 'express';
 import pg from 'pg';
-import { ORDER_INQUIRY_SQL, STOCK_INQUIRY_SQL } from '@wms/warehouse';
+import { orderInquirySql, stockInquirySql } from '@wms/warehouse';
 import { createGatewayServer } from '../../../apps/gateway/dist/http/server.js';
 
 const tenantId = process.env.TENANT_ID;
@@ -14,17 +15,19 @@ app.disable('x-powered-by');
 app.use(express.json({ limit: '1mb' }));
 
 app.get('/stock', async (req, res) => {
+  const format = req.query.format === 'decimal' ? 'decimal' : 'number';
   const { rows } = await pool.query({
-    name: 'stock-inquiry',
-    text: STOCK_INQUIRY_SQL,
+    name: `stock-inquiry-${format}`,
+    text: stockInquirySql(format),
     values: [tenantId, req.query.sku, req.query.warehouseCode ?? null, null],
   });
   res.type('application/json').send(`{"data":${rows[0].item}}`);
 });
 app.get('/orders/:orderNo', async (req, res) => {
+  const format = req.query.format === 'decimal' ? 'decimal' : 'number';
   const { rows } = await pool.query({
-    name: 'order-inquiry',
-    text: ORDER_INQUIRY_SQL,
+    name: `order-inquiry-${format}`,
+    text: orderInquirySql(format),
     values: [tenantId, req.params.orderNo],
   });
   if (!rows[0]) return res.status(404).json({ message: 'not found' });

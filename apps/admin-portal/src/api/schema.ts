@@ -4007,6 +4007,11 @@ export interface components {
        * @description when the raw key was last rolled; null if never
        */
       rolledAt: string | null;
+      /**
+       * @description the dated API version its calls are served in unless one sends Wms-Version
+       * @enum {string}
+       */
+      apiVersion: '2026-11-21' | '2026-12-01';
       /** @description the raw key before the last roll, while its grace period lasts */
       previousKey: {
         keyPrefix: string;
@@ -4046,6 +4051,11 @@ export interface components {
        * @description when the raw key was last rolled; null if never
        */
       rolledAt: string | null;
+      /**
+       * @description the dated API version its calls are served in unless one sends Wms-Version
+       * @enum {string}
+       */
+      apiVersion: '2026-11-21' | '2026-12-01';
       /** @description the raw key before the last roll, while its grace period lasts */
       previousKey: {
         keyPrefix: string;
@@ -4068,6 +4078,8 @@ export interface components {
       refused: number;
       /** @description calls its IP whitelist or allowed origins refused (403) over the last 24 hours */
       refused24h: number;
+      /** @description answered calls over the 7 days by the dated API version that served them */
+      requestsByVersion: Record<string, unknown>;
       recentRequests: {
         endpoint: string;
         method: string;
@@ -4142,6 +4154,11 @@ export interface components {
       maxDeliveriesPerSecond: number | null;
       /** @description one document's events go out one at a time, in sequence order */
       ordered: boolean;
+      /**
+       * @description the dated API version its bodies are rendered in
+       * @enum {string}
+       */
+      apiVersion: '2026-11-21' | '2026-12-01';
       active: boolean;
       /** @description why the service disabled it; null when active or disabled by hand */
       disabledReason: string | null;
@@ -4182,6 +4199,11 @@ export interface components {
       maxDeliveriesPerSecond: number | null;
       /** @description one document's events go out one at a time, in sequence order */
       ordered: boolean;
+      /**
+       * @description the dated API version its bodies are rendered in
+       * @enum {string}
+       */
+      apiVersion: '2026-11-21' | '2026-12-01';
       active: boolean;
       /** @description why the service disabled it; null when active or disabled by hand */
       disabledReason: string | null;
@@ -4471,6 +4493,8 @@ export interface components {
       ipWhitelist?: string[];
       allowedOrigins?: string[];
       rateLimitPerMinute?: number | null;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     UpdateApiKey: {
       name?: string;
@@ -4481,6 +4505,8 @@ export interface components {
       ipWhitelist?: string[];
       allowedOrigins?: string[];
       rateLimitPerMinute?: number | null;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     RollApiKey: {
       /** @default 0 */
@@ -4527,6 +4553,8 @@ export interface components {
       filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
       maxDeliveriesPerSecond?: number | null;
       ordered?: boolean;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     UpdateSubscription: {
       url?: string;
@@ -4548,6 +4576,8 @@ export interface components {
       filter?: unknown[] | boolean | number | Record<string, unknown> | string | null;
       maxDeliveriesPerSecond?: number | null;
       ordered?: boolean;
+      /** @enum {string} */
+      apiVersion?: '2026-11-21' | '2026-12-01';
     };
     RotateSecret: {
       /** @default 86400 */
@@ -4641,6 +4671,18 @@ export const adminModuleValues: ReadonlyArray<FlattenedDeepRequired<components>[
 export const userRecordStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UserRecord']['status']
 > = ['active', 'inactive', 'locked'];
+export const apiKeyApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ApiKey']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
+export const createdApiKeyApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreatedApiKey']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
+export const webhookSubscriptionApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookSubscription']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
+export const createdWebhookSubscriptionApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreatedWebhookSubscription']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
 export const webhookDeliveryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['WebhookDelivery']['status']
 > = ['pending', 'succeeded', 'failed'];
@@ -4688,6 +4730,12 @@ export const updateUserAdminModulesValues: ReadonlyArray<
 export const updateUserAdminModulesWriteValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateUser']['adminModulesWrite']
 > = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+export const createApiKeyApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateApiKey']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
+export const updateApiKeyApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateApiKey']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
 export const filterTestEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['FilterTest']['events']
 > = [
@@ -4718,6 +4766,9 @@ export const createSubscriptionEventsValues: ReadonlyArray<
   'import.completed',
   'webhook.disabled',
 ];
+export const createSubscriptionApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateSubscription']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
 export const updateSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['events']
 > = [
@@ -4733,4 +4784,7 @@ export const updateSubscriptionEventsValues: ReadonlyArray<
   'import.completed',
   'webhook.disabled',
 ];
+export const updateSubscriptionApiVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['apiVersion']
+> = ['2026-11-21', '2026-12-01'];
 export type operations = Record<string, never>;

@@ -1,7 +1,9 @@
 import type { PartialSchemaMap } from 'joi';
 import { adminModules, roles } from '@wms/identity';
-import { Joi } from '@wms/platform';
+import { API_VERSIONS, Joi } from '@wms/platform';
 import { IMPORT_MODULES } from '../routes/imports.routes.js';
+
+const apiVersionAnswer = Joi.string().valid(...API_VERSIONS);
 
 /**
  * The answers of the admin API as joi schemas, by their component name in its OpenAPI document (the routes
@@ -60,6 +62,9 @@ const apiKeyKeys = {
   lastUsedAt: instant.allow(null),
   expiresSoon: Joi.boolean().description('expires within 14 days and has not expired yet'),
   rolledAt: instant.allow(null).description('when the raw key was last rolled; null if never'),
+  apiVersion: apiVersionAnswer.description(
+    'the dated API version its calls are served in unless one sends Wms-Version',
+  ),
   previousKey: record({ keyPrefix: Joi.string(), expiresAt: instant })
     .allow(null)
     .description('the raw key before the last roll, while its grace period lasts'),
@@ -85,6 +90,7 @@ const subscriptionKeys = {
     .description('a MongoDB-style query over the event data; null: every event'),
   maxDeliveriesPerSecond: count.allow(null).description('the most deliveries per second; null: no limit'),
   ordered: Joi.boolean().description("one document's events go out one at a time, in sequence order"),
+  apiVersion: apiVersionAnswer.description('the dated API version its bodies are rendered in'),
   active: Joi.boolean(),
   disabledReason: Joi.string()
     .allow(null)
@@ -176,6 +182,9 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     rateLimited24h: count.description('calls its rate limit refused (429) over the last 24 hours'),
     refused: count.description('calls its IP whitelist or allowed origins refused (403) over the 7 days'),
     refused24h: count.description('calls its IP whitelist or allowed origins refused (403) over the last 24 hours'),
+    requestsByVersion: Joi.object()
+      .pattern(Joi.string(), count)
+      .description('answered calls over the 7 days by the dated API version that served them'),
     recentRequests: Joi.array().items(
       record({
         endpoint: Joi.string(),

@@ -134,6 +134,7 @@ export function recordKeyRequests(requestLog: ApiKeyRequestLog): AnsweredHook {
       statusCode: res.statusCode,
       responseTimeMs: durationMs,
       createdAt: new Date(),
+      apiVersion: req.apiVersion ?? null,
     });
   };
 }

@@ -2,7 +2,13 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express, { Router, type RequestHandler } from 'express';
 import type { Services } from '../services.js';
-import { createSequelize } from '@wms/platform';
+import {
+  API_VERSIONS,
+  NEWEST_API_VERSION,
+  createSequelize,
+  openApiDocumentForVersion,
+  unknownVersion,
+} from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
 import { buildOpenApiDocument, createIngestRegistry } from '@wms/ingest';
@@ -10,6 +16,7 @@ import { webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
 import { integrationRoutes } from './route-table.js';
+import { CHANGELOG_PAGE } from './changelog.page.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
 
@@ -25,6 +32,7 @@ export function openApiDocumentOf(services: Pick<Services, 'ingest'>): Record<st
 /**
  * The same document without a running service, for the typed client's generator and its drift check: the
  * document reads the entity handlers' schemas only, so their services stand on a database never connected to.
+ * The client's types follow the newest version (and the client sends it as `Wms-Version`).
  */
 export function integrationOpenApiDocument(): Record<string, unknown> {
   const db = {
@@ -32,16 +40,22 @@ export function integrationOpenApiDocument(): Record<string, unknown> {
   };
   const orders = new OrdersService(db, new EventsService(db));
   const ingest = createIngestRegistry({ masterData: new MasterDataService(db), asns: new AsnService(db), orders });
-  return openApiDocumentOf({ ingest });
+  return openApiDocumentForVersion(openApiDocumentOf({ ingest }), NEWEST_API_VERSION);
 }
 
 /**
  * GET /openapi.json under the integration base: public, no API key (it describes only request and
- * answer shapes, nothing of any tenant), so client generators and the docs page can read it.
+ * answer shapes, nothing of any tenant), so client generators and the docs page can read it. `?version=`
+ * chooses the dated version it documents (default the newest; an unknown one is 400).
  */
 export function openApiRoute(services: Pick<Services, 'ingest'>): RequestHandler {
-  const document = openApiDocumentOf(services);
-  return (_req, res) => {
+  const built = openApiDocumentOf(services);
+  const documents = new Map(API_VERSIONS.map((version) => [version, openApiDocumentForVersion(built, version)]));
+  return (req, res) => {
+    const asked = req.query.version;
+    const version = typeof asked === 'string' && asked !== '' ? asked : NEWEST_API_VERSION;
+    const document = documents.get(version);
+    if (!document) throw unknownVersion(version, 'version');
     res.json(document);
   };
 }
@@ -102,6 +116,9 @@ export function docsRoutes(): Router {
   router.use(strictPageCsp);
   router.get('/', (_req, res) => {
     res.type('html').send(PAGE);
+  });
+  router.get('/changelog', (_req, res) => {
+    res.type('html').send(CHANGELOG_PAGE);
   });
   router.get('/start.js', (_req, res) => {
     res.type('application/javascript').send(START);

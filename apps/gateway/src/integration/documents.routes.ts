@@ -1,12 +1,21 @@
 import './request.types.js';
 import type { Request, RequestHandler, Router } from 'express';
-import { Joi, compileValidator, unitOfWork, validate, type ListQuery, type Runtime } from '@wms/platform';
+import {
+  Joi,
+  compileValidator,
+  quantityFormatOf,
+  unitOfWork,
+  validate,
+  type ListQuery,
+  type Runtime,
+} from '@wms/platform';
 import type { Services } from '../services.js';
 import { type AsnStatus, type GrnInput, type OrderStatus, type StockQuery, type WriteContext } from '@wms/warehouse';
 import { successEnvelope, successEnvelopeText, type IntegrationRoute } from '@wms/ingest';
 import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
+import { versionOf } from './api-version.middleware.js';
 
 const checkOrderQuery = compileValidator(ROUTES.order.query!, 'Query validation failed');
 const checkAsnQuery = compileValidator(ROUTES.asn.query!, 'Query validation failed');
@@ -58,10 +67,17 @@ export function documentRoutes(
     });
 
   // The inquiries first: a request is matched against the routes in the order they were added.
-  readJson(ROUTES.stock, (_req, tenantId, query) => services.stock.inquireJson(tenantId, checkStockQuery(query)));
+  readJson(ROUTES.stock, (req, tenantId, query) =>
+    services.stock.inquireJson(tenantId, checkStockQuery(query), quantityFormatOf(versionOf(req))),
+  );
   readJson(ROUTES.order, (req, tenantId, query) => {
     checkOrderQuery(query);
-    return services.orders.inquireJson(tenantId, String(req.params.orderNo));
+    return services.orders.inquireJson(
+      tenantId,
+      String(req.params.orderNo),
+      undefined,
+      quantityFormatOf(versionOf(req)),
+    );
   });
   read(ROUTES.asn, (req, tenantId) => {
     checkAsnQuery(req.query);

@@ -1,9 +1,11 @@
 import './request.types.js';
+import './api-version.middleware.js';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   checkIdempotencyKey,
   inProgressError,
   mismatchError,
+  parseWithExactQuantities,
   requestFingerprint,
   type IdempotencyClaim,
   type IdempotencyOwner,
@@ -39,7 +41,10 @@ export function idempotency(
       case 'in_progress':
         throw inProgressError();
       case 'replay':
-        res.status(outcome.status).set(IDEMPOTENT_REPLAY_HEADER, 'true').type('application/json').send(outcome.body);
+        res.status(outcome.status).set(IDEMPOTENT_REPLAY_HEADER, 'true');
+        // An integration answer is rendered again in this request's dated version, as the first was in its own.
+        if (req.apiVersion) res.json(parseWithExactQuantities(outcome.body));
+        else res.type('application/json').send(outcome.body);
         return;
       case 'claimed':
         attach(req, res, outcome.claim, services, logger);

@@ -12,11 +12,12 @@ import { IngestJobs } from '@wms/ingest';
 import { jobsRoutes } from './jobs.routes.js';
 import { createImportsService, importsRoutes } from './imports.routes.js';
 import { simulationRoutes } from './simulations.routes.js';
+import { apiVersion } from './api-version.middleware.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
  * API-key guard (its 401/403/429 use the plain error shape) and answers errors in the integration
- * envelope. Each route checks its scope, then parses its body (1 MB), so a caller without the right key
+ * envelope, in the request's dated version (api-version.middleware.ts). Each route checks its scope, then parses its body (1 MB), so a caller without the right key
  * learns nothing about its payload.
  */
 export function integrationRouter(
@@ -27,7 +28,7 @@ export function integrationRouter(
 ): Router {
   const jobs = new IngestJobs(runtime, lifecycle);
   const router = Router();
-  router.use(inOrder(guard, envelopeErrors));
+  router.use(inOrder(guard, envelopeErrors, apiVersion));
   const idempotent = idempotency(services, runtime.logger);
   // The inquiries first, on this router itself: they are the most frequent calls, and no entity route
   // shares their paths.

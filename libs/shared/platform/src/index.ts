@@ -1,4 +1,4 @@
-/** Platform: configuration, request context, errors, logging, validation, PostgreSQL, Redis, queues, metrics, health, rate limiting, idempotency, pagination and OpenAPI helpers. */
+/** Platform: configuration, request context, errors, logging, validation, PostgreSQL, Redis, queues, metrics, health, rate limiting, idempotency, pagination, OpenAPI helpers and the dated API versions. */
 export * from './batching/index.js';
 export * from './config/index.js';
 export * from './context/index.js';
@@ -17,3 +17,4 @@ export * from './read-replicas/index.js';
 export * from './redis/index.js';
 export * from './runtime/index.js';
 export * from './validation/index.js';
+export * from './versions/index.js';

@@ -5,7 +5,7 @@ import { apiKeysApi, type CreatedApiKey } from '../../api';
 import { usePermission } from '../../auth';
 import { ErrorNotice, Loading, PageHeader, formatDateTime, formatRelative, useApi } from '../../components';
 import { AuditTable } from '../audit';
-import { KeyFacts, StatCards } from './KeyFacts';
+import { CallsByVersion, KeyFacts, StatCards } from './KeyFacts';
 import { KeyStatusBadge } from './KeyStatusBadge';
 import { RawKeyOnce } from './RawKeyOnce';
 import { RecentRequests } from './RecentRequests';
@@ -134,6 +134,7 @@ export default function ApiKeyDetailPage() {
         </div>
       </Paper>
       <KeyFacts apiKey={apiKey} />
+      {stats.data && <CallsByVersion stats={stats.data} />}
       <section aria-labelledby="recent-title">
         <Group justify="space-between" mb="sm">
           <Title order={2} size="h4" id="recent-title">

@@ -1,6 +1,7 @@
 import { Button, Group, NumberInput, Paper, Select, Stack, TagsInput, TextInput, Textarea } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiKey, ApiKeyInput, Tenant } from '../../api';
+import { createApiKeyApiVersionValues } from '../../api/schema';
 
 /** Scopes with a meaning (read, write, admin) and labels integrators often use; any other label may be typed. */
 export const SCOPE_SUGGESTIONS = ['read', 'write', 'admin', 'orders', 'inventory', 'asn', 'items', 'partners'];
@@ -14,7 +15,12 @@ export interface ApiKeyFormValues {
   ipWhitelist: string;
   allowedOrigins: string;
   rateLimitPerMinute: number | string;
+  /** The dated API version its calls are served in; a new key takes the newest. */
+  apiVersion: NonNullable<ApiKeyInput['apiVersion']>;
 }
+
+const API_VERSIONS = createApiKeyApiVersionValues.filter((version) => version !== undefined);
+const NEWEST_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
 
 export function initialValues(key?: ApiKey): ApiKeyFormValues {
   return {
@@ -26,6 +32,7 @@ export function initialValues(key?: ApiKey): ApiKeyFormValues {
     ipWhitelist: key?.ipWhitelist.join('\n') ?? '',
     allowedOrigins: key?.allowedOrigins.join('\n') ?? '',
     rateLimitPerMinute: key?.rateLimitPerMinute || '',
+    apiVersion: (key?.apiVersion as ApiKeyFormValues['apiVersion'] | undefined) ?? NEWEST_VERSION,
   };
 }
 
@@ -52,6 +59,7 @@ export function toInput(values: ApiKeyFormValues): ApiKeyInput {
     ipWhitelist: lines(values.ipWhitelist),
     allowedOrigins: lines(values.allowedOrigins),
     rateLimitPerMinute: rate === 0 ? null : rate,
+    apiVersion: values.apiVersion,
   };
 }
 
@@ -164,6 +172,14 @@ export function ApiKeyForm(props: {
             allowDecimal={false}
             value={values.rateLimitPerMinute}
             onChange={(value) => set('rateLimitPerMinute', value)}
+          />
+          <Select
+            label="API version"
+            description="The dated version its calls are served in; a call may choose another with Wms-Version"
+            data={[...API_VERSIONS].reverse()}
+            allowDeselect={false}
+            value={values.apiVersion}
+            onChange={(value) => value && set('apiVersion', value as ApiKeyFormValues['apiVersion'])}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onCancel}>

@@ -30,6 +30,29 @@ export function StatCards({ stats }: { stats: ApiKeyStats }) {
   );
 }
 
+/** Answered calls over 7 days by the dated version that served them: who still calls a deprecated one. */
+export function CallsByVersion({ stats }: { stats: ApiKeyStats }) {
+  const versions = Object.entries(stats.requestsByVersion ?? {}).sort(([a], [b]) => b.localeCompare(a));
+  return (
+    <Paper withBorder radius="md" p="lg">
+      <Title order={2} size="h4" mb="md">
+        Calls by API version (7 d)
+      </Title>
+      {versions.length === 0 ? (
+        <Text c="dimmed">No calls in the last 7 days.</Text>
+      ) : (
+        <dl className={classes.facts} data-testid="calls-by-version">
+          {versions.map(([version, calls]) => (
+            <Fact key={version} term={version}>
+              {formatNumber(Number(calls))}
+            </Fact>
+          ))}
+        </dl>
+      )}
+    </Paper>
+  );
+}
+
 function Fact({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
@@ -92,6 +115,11 @@ export function KeyFacts({ apiKey }: { apiKey: ApiKey }) {
         <Fact term="Expires">{apiKey.expiresAt ? formatDateTime(apiKey.expiresAt) : 'never'}</Fact>
         <Fact term="IP whitelist">{list(apiKey.ipWhitelist, 'every address')}</Fact>
         <Fact term="Allowed origins">{list(apiKey.allowedOrigins, 'every origin')}</Fact>
+        <Fact term="API version">
+          <span className="mono" data-testid="key-api-version">
+            {apiKey.apiVersion}
+          </span>
+        </Fact>
         <Fact term="Rate limit">
           {apiKey.rateLimitPerMinute ? `${formatNumber(apiKey.rateLimitPerMinute)} / minute` : 'unlimited'}
         </Fact>

@@ -41,6 +41,7 @@ export default function EditWebhookPage() {
             'filter',
             'maxDeliveriesPerSecond',
             'ordered',
+            'apiVersion',
           ];
           const sent = {
             ...values,

@@ -50,6 +50,11 @@ function Settings({ subscription }: { subscription: WebhookSubscription }) {
           </Text>
         )}
       </Fact>
+      <Fact term="API version">
+        <span className="mono" data-testid="webhook-api-version">
+          {subscription.apiVersion}
+        </span>
+      </Fact>
       <Fact term="Signing">
         <SigningState subscription={subscription} />
       </Fact>

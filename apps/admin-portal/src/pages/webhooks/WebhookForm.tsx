@@ -5,6 +5,7 @@ import {
   Group,
   NumberInput,
   Paper,
+  Select,
   Stack,
   Switch,
   Text,
@@ -22,6 +23,7 @@ import {
 } from '../../api';
 import { Loading, TenantField } from '../../components';
 import classes from './WebhookForm.module.css';
+import { createSubscriptionApiVersionValues } from '../../api/schema';
 
 export const ALL_EVENTS = '*';
 
@@ -35,7 +37,11 @@ export interface WebhookFormValues {
   /** Empty: no limit. */
   maxDeliveriesPerSecond: number | '';
   ordered: boolean;
+  /** The dated API version its bodies are rendered in; a new subscription takes the newest. */
+  apiVersion: string;
 }
+
+const API_VERSIONS = createSubscriptionApiVersionValues.filter((version) => version !== undefined);
 
 export function initialValues(subscription?: WebhookSubscription): WebhookFormValues {
   return {
@@ -46,6 +52,7 @@ export function initialValues(subscription?: WebhookSubscription): WebhookFormVa
     filter: subscription?.filter ? JSON.stringify(subscription.filter, null, 2) : '',
     maxDeliveriesPerSecond: subscription?.maxDeliveriesPerSecond ?? '',
     ordered: subscription?.ordered ?? false,
+    apiVersion: subscription?.apiVersion ?? API_VERSIONS[API_VERSIONS.length - 1]!,
   };
 }
 
@@ -232,6 +239,15 @@ export function WebhookForm(props: {
             description="Events of one order, ASN or stock position go out one at a time, in sequence order; a failing one holds back only its own document"
             checked={values.ordered}
             onChange={(event) => set('ordered', event.currentTarget.checked)}
+          />
+          <Select
+            label="API version"
+            description="The dated version its deliveries, test deliveries and replays are rendered in"
+            maw={320}
+            data={[...API_VERSIONS].reverse()}
+            allowDeselect={false}
+            value={values.apiVersion}
+            onChange={(value) => value && set('apiVersion', value)}
           />
           <Textarea
             label="Description"

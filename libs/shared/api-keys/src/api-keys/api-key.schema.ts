@@ -1,4 +1,4 @@
-import { Joi } from '@wms/platform';
+import { API_VERSIONS, Joi } from '@wms/platform';
 import { decodeCursor, LIST_LIMIT_MAX } from '@wms/platform';
 import { canonicalOrigin, isIpOrCidr } from './network-rules.js';
 
@@ -19,6 +19,11 @@ const allowedOrigins = Joi.array().items(
     .messages({ 'origin.invalid': '{{#label}} must be a full origin scheme://host[:port] without a path' }),
 );
 
+/** A dated API version the service knows; an unknown one is 400 naming the known ones. */
+const apiVersion = Joi.string()
+  .valid(...API_VERSIONS)
+  .messages({ 'any.only': `{{#label}} must be one of ${API_VERSIONS.join(', ')}` });
+
 const expiresAt = Joi.date().iso().greater('now').messages({ 'date.greater': '{{#label}} must be in the future' });
 
 export const createApiKeySchema = Joi.object({
@@ -30,6 +35,7 @@ export const createApiKeySchema = Joi.object({
   ipWhitelist,
   allowedOrigins,
   rateLimitPerMinute: Joi.number().integer().min(0).max(1_000_000).allow(null),
+  apiVersion,
 });
 
 /** The tenant of a key is fixed at creation; revoke and activate have their own operations. */
@@ -41,6 +47,7 @@ export const updateApiKeySchema = Joi.object({
   ipWhitelist,
   allowedOrigins,
   rateLimitPerMinute: Joi.number().integer().min(0).max(1_000_000).allow(null),
+  apiVersion,
 }).min(1);
 
 /** A roll's grace period for the previous raw key: none by default, at most 7 days. */

@@ -19,6 +19,8 @@ export interface ApiKeyRecord {
   rolledAt: Date | null;
   /** The raw key before the last roll, while its grace period lasts: it still authenticates until expiresAt. */
   previousKey: { keyPrefix: string; expiresAt: string } | null;
+  /** The dated API version its calls are served in unless a call sends `Wms-Version`. */
+  apiVersion: string;
 }
 
 export interface CreatedApiKey extends ApiKeyRecord {
@@ -35,6 +37,8 @@ export interface ApiKeyInput {
   ipWhitelist?: string[];
   allowedOrigins?: string[];
   rateLimitPerMinute?: number;
+  /** Default: the newest version. */
+  apiVersion?: string;
 }
 
 /** What the guard attaches to an authenticated integration request. */
@@ -48,6 +52,7 @@ export interface ApiKeyPrincipal {
   ipWhitelist: string[];
   allowedOrigins: string[];
   rateLimitPerMinute: number;
+  apiVersion: string;
 }
 
 /** Scopes with a defined meaning; other labels (e.g. `orders`) are stored and shown but grant nothing. */

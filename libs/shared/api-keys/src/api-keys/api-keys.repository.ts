@@ -14,7 +14,7 @@ export const API_KEY_COLUMNS = `
   rate_limit_per_minute AS "rateLimitPerMinute", active, key_prefix AS "keyPrefix",
   created_at AS "createdAt", last_used_at AS "lastUsedAt",
   (expires_at > now() AND expires_at <= now() + interval '${EXPIRY_WARNING_DAYS} days') IS TRUE AS "expiresSoon",
-  rolled_at AS "rolledAt",
+  rolled_at AS "rolledAt", api_version AS "apiVersion",
   CASE WHEN previous_key_expires_at > now() THEN json_build_object(
     'keyPrefix', previous_key_prefix,
     'expiresAt', to_char(previous_key_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END AS "previousKey"`;
@@ -29,6 +29,7 @@ const EDITABLE_COLUMNS = {
   allowedOrigins: 'allowed_origins',
   rateLimitPerMinute: 'rate_limit_per_minute',
   active: 'active',
+  apiVersion: 'api_version',
 } as const;
 export type EditableField = keyof typeof EDITABLE_COLUMNS;
 const ARRAY_FIELDS = new Set<EditableField>(['scopes', 'ipWhitelist', 'allowedOrigins']);
@@ -44,6 +45,8 @@ export interface ApiKeyStats {
   /** Calls refused by the IP whitelist or allowed origins (403) over the 7 days, and over the last 24 hours. */
   refused: number;
   refused24h: number;
+  /** Answered calls over the 7 days by the dated API version that served them. */
+  requestsByVersion: Record<string, number>;
   recentRequests: RecentRequest[];
 }
 
@@ -67,8 +70,8 @@ export class ApiKeysRepository {
   ): Promise<ApiKeyRecord> {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO api_keys (name, description, scopes, tenant_id, expires_at, ip_whitelist, allowed_origins,
-                             rate_limit_per_minute, key_hash, key_prefix, created_by)
-       VALUES ($1, $2, $3::text[], $4, $5, $6::text[], $7::text[], $8, $9, $10, $11)
+                             rate_limit_per_minute, key_hash, key_prefix, created_by, api_version)
+       VALUES ($1, $2, $3::text[], $4, $5, $6::text[], $7::text[], $8, $9, $10, $11, $12)
        RETURNING ${API_KEY_COLUMNS}`,
       {
         bind: [
@@ -83,6 +86,7 @@ export class ApiKeysRepository {
           row.keyHash,
           row.keyPrefix,
           row.createdBy,
+          row.apiVersion,
         ],
         transaction,
       },
@@ -98,11 +102,11 @@ export class ApiKeysRepository {
     const [rows] = (await this.db.sequelize.query(
       `SELECT id, name, tenant_id AS "tenantId", scopes, expires_at AS "expiresAt", active,
               ip_whitelist AS "ipWhitelist", allowed_origins AS "allowedOrigins",
-              rate_limit_per_minute AS "rateLimitPerMinute"
+              rate_limit_per_minute AS "rateLimitPerMinute", api_version AS "apiVersion"
          FROM api_keys WHERE key_hash = $1
        UNION ALL
        SELECT id, name, tenant_id, scopes, least(expires_at, previous_key_expires_at), active,
-              ip_whitelist, allowed_origins, rate_limit_per_minute
+              ip_whitelist, allowed_origins, rate_limit_per_minute, api_version
          FROM api_keys WHERE previous_key_hash = $1 AND previous_key_expires_at > now()
        LIMIT 1`,
       { bind: [keyHash] },

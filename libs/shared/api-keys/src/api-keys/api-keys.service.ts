@@ -1,6 +1,6 @@
 import { changedFields, TenantsRepository, type AuditService } from '@wms/identity';
 import type { Database } from '@wms/platform';
-import { AppError } from '@wms/platform';
+import { AppError, NEWEST_API_VERSION } from '@wms/platform';
 import type { CursorPosition, ListPage } from '@wms/platform';
 import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
 import { ApiKeysRepository, type ApiKeyStats, type EditableField } from './api-keys.repository.js';
@@ -30,9 +30,30 @@ type ChangeListener = (keyId: string) => void;
 
 /** What an audit entry keeps of a new key: everything but secrets and server-set fields. */
 function creationSnapshot(record: ApiKeyRecord): Record<string, unknown> {
-  const { name, description, scopes, tenantId, expiresAt, ipWhitelist, allowedOrigins, rateLimitPerMinute, keyPrefix } =
-    record;
-  return { name, description, scopes, tenantId, expiresAt, ipWhitelist, allowedOrigins, rateLimitPerMinute, keyPrefix };
+  const {
+    name,
+    description,
+    scopes,
+    tenantId,
+    expiresAt,
+    ipWhitelist,
+    allowedOrigins,
+    rateLimitPerMinute,
+    keyPrefix,
+    apiVersion,
+  } = record;
+  return {
+    name,
+    description,
+    scopes,
+    tenantId,
+    expiresAt,
+    ipWhitelist,
+    allowedOrigins,
+    rateLimitPerMinute,
+    keyPrefix,
+    apiVersion,
+  };
 }
 
 export class ApiKeysService {
@@ -71,6 +92,7 @@ export class ApiKeysService {
           keyHash: hashKey(rawKey),
           keyPrefix: displayPrefix(rawKey),
           createdBy: actorUserId,
+          apiVersion: input.apiVersion ?? NEWEST_API_VERSION,
         },
         transaction,
       );

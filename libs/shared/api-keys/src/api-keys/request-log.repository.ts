@@ -11,9 +11,11 @@ export interface RequestLogEntry {
   statusCode: number;
   responseTimeMs: number;
   createdAt: Date;
+  /** The dated API version the call was served in; null for a call refused before its version was known. */
+  apiVersion?: string | null;
 }
 
-export type RecentRequest = Omit<RequestLogEntry, 'apiKeyId'>;
+export type RecentRequest = Omit<RequestLogEntry, 'apiKeyId' | 'apiVersion'>;
 
 /**
  * What became of the calls a key made that were not answered by a route: refused by its rate limit (429), or
@@ -39,6 +41,8 @@ export interface HourlyRollup {
   responseTimeSumUs: number;
   rateLimited: number;
   refused: number;
+  /** Answered calls by the dated API version that served them. */
+  versions: Record<string, number>;
 }
 
 export interface KeyTrafficRow {
@@ -85,21 +89,30 @@ const insertStatement = new PreparedStatement<never>(
      SELECT timestamptz 'epoch' + (row->>0)::bigint * interval '1 millisecond' AS created_at,
             (row->>1)::uuid AS api_key_id, (row->>2)::integer AS response_time_us,
             (row->>3)::smallint AS endpoint_id, (row->>4)::smallint AS status_code,
-            (row->>5)::inet AS ip, row->>6 AS origin
+            (row->>5)::inet AS ip, row->>6 AS origin, row->>7 AS api_version
        FROM jsonb_array_elements($1::jsonb) AS row),
    logged AS (
      INSERT INTO api_key_request_logs (created_at, api_key_id, response_time_us, endpoint_id, status_code, ip, origin)
-     SELECT created_at, api_key_id, response_time_us, endpoint_id, status_code, ip, origin FROM input)
+     SELECT created_at, api_key_id, response_time_us, endpoint_id, status_code, ip, origin FROM input),
+   by_version AS (
+     SELECT api_key_id, date_trunc('hour', created_at, 'UTC') AS hour, api_version, count(*) AS requests,
+            count(*) FILTER (WHERE status_code >= 400) AS errors, sum(response_time_us) AS response_time_sum_us,
+            max(response_time_us) AS response_time_max_us
+       FROM input GROUP BY 1, 2, 3)
    INSERT INTO api_key_request_rollups AS r
-          (api_key_id, hour, requests, errors, response_time_sum_us, response_time_max_us)
-   SELECT api_key_id, date_trunc('hour', created_at, 'UTC'), count(*), count(*) FILTER (WHERE status_code >= 400),
-          sum(response_time_us), max(response_time_us)
-     FROM input GROUP BY 1, 2 ORDER BY 1, 2
+          (api_key_id, hour, requests, errors, response_time_sum_us, response_time_max_us, versions)
+   SELECT api_key_id, hour, sum(requests), sum(errors), sum(response_time_sum_us), max(response_time_max_us),
+          COALESCE(jsonb_object_agg(api_version, requests) FILTER (WHERE api_version IS NOT NULL), '{}'::jsonb)
+     FROM by_version GROUP BY 1, 2 ORDER BY 1, 2
    ON CONFLICT (api_key_id, hour) DO UPDATE
       SET requests = r.requests + EXCLUDED.requests,
           errors = r.errors + EXCLUDED.errors,
           response_time_sum_us = r.response_time_sum_us + EXCLUDED.response_time_sum_us,
-          response_time_max_us = greatest(r.response_time_max_us, EXCLUDED.response_time_max_us)`,
+          response_time_max_us = greatest(r.response_time_max_us, EXCLUDED.response_time_max_us),
+          versions = CASE WHEN EXCLUDED.versions = '{}'::jsonb THEN r.versions ELSE
+            (SELECT jsonb_object_agg(v.version, COALESCE((r.versions->>v.version)::integer, 0)
+                                                + COALESCE((EXCLUDED.versions->>v.version)::integer, 0))
+               FROM jsonb_object_keys(r.versions || EXCLUDED.versions) AS v(version)) END`,
 );
 
 /**
@@ -162,6 +175,7 @@ export class RequestLogRepository {
       entry.statusCode,
       inetOf(entry.ip),
       entry.origin,
+      entry.apiVersion ?? null,
     ]);
     const batch = JSON.stringify(rows);
     try {
@@ -214,7 +228,7 @@ export class RequestLogRepository {
   async keyRollups(id: string): Promise<{ nowHour: Date; hours: HourlyRollup[] }> {
     const [rows] = (await this.db.sequelize.query(
       `SELECT n.now_hour AS "nowHour", r.hour, r.requests, r.errors, r.response_time_sum_us AS "responseTimeSumUs",
-              r.rate_limited AS "rateLimited", r.refused
+              r.rate_limited AS "rateLimited", r.refused, r.versions
          FROM (SELECT date_trunc('hour', now(), 'UTC') AS now_hour) n
          LEFT JOIN api_key_request_rollups r
            ON r.api_key_id = $1 AND r.hour >= date_trunc('day', n.now_hour, 'UTC') - interval '6 days'
@@ -225,13 +239,14 @@ export class RequestLogRepository {
       nowHour: new Date(rows[0]!.nowHour),
       hours: rows
         .filter((row) => row.hour !== null)
-        .map(({ hour, requests, errors, responseTimeSumUs, rateLimited, refused }) => ({
+        .map(({ hour, requests, errors, responseTimeSumUs, rateLimited, refused, versions }) => ({
           hour: new Date(hour),
           requests,
           errors,
           responseTimeSumUs: Number(responseTimeSumUs),
           rateLimited,
           refused,
+          versions: versions ?? {},
         })),
     };
   }

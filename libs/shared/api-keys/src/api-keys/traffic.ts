@@ -35,6 +35,11 @@ export interface KeyTotals {
   /** Calls the IP whitelist or the allowed origins refused (403). */
   refused: number;
   refused24h: number;
+  /**
+   * Answered calls over the 7 days by the dated API version that served them (`{"2026-11-21": 12}`): who
+   * still calls a deprecated version.
+   */
+  requestsByVersion: Record<string, number>;
 }
 
 const HOUR_MS = 3_600_000;
@@ -74,10 +79,13 @@ export function keyTrafficOf(nowHour: Date, hours: HourlyRollup[]): KeyTraffic &
   const daily = series(dayStart, DAY_MS, 7, hours);
   let errors = 0;
   let sumUs = 0;
+  const requestsByVersion: Record<string, number> = {};
   for (const hour of hours) {
     if (hour.hour.getTime() < dayStart) continue;
     errors += hour.errors;
     sumUs += hour.responseTimeSumUs;
+    for (const [version, count] of Object.entries(hour.versions))
+      requestsByVersion[version] = (requestsByVersion[version] ?? 0) + count;
   }
   const requests7d = sum(daily, 'requests');
   return {
@@ -89,6 +97,7 @@ export function keyTrafficOf(nowHour: Date, hours: HourlyRollup[]): KeyTraffic &
     rateLimited24h: sum(hourly, 'rateLimited'),
     refused: sum(daily, 'refused'),
     refused24h: sum(hourly, 'refused'),
+    requestsByVersion,
     hourly,
     daily,
   };

@@ -4,6 +4,7 @@ import { requestLogWithoutKeyCheck } from './0022-request-log-without-key-check.
 import { peopleListPaging } from './0033-people-list-paging.js';
 import { partitionedRequestLog } from './0035-partitioned-request-log.js';
 import { keyOutcomes } from './0051-key-outcomes.js';
+import { keyApiVersions } from './0060-key-api-versions.js';
 
 /**
  * The API-key library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -15,4 +16,5 @@ export const apiKeysMigrations = {
   peopleListPaging,
   partitionedRequestLog,
   keyOutcomes,
+  keyApiVersions,
 } satisfies Record<string, Migration>;

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { currentContext, routedRead } from '@wms/platform';
+import { currentContext, parseWithExactQuantities, routedRead } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { documentKeyOf } from './document-key.js';
 import type { AppendedEvent, EventName, PublishedEvent } from './event-types.js';
@@ -10,7 +10,8 @@ export const EVENTS_CHANNEL = 'wms_events';
 interface EventRow {
   id: string;
   event: EventName;
-  data: Record<string, unknown>;
+  /** The data as JSON text (parsed with its quantities exact). */
+  data: string;
   occurredAt: Date;
   sequence: number | null;
   feedPosition: number;
@@ -65,7 +66,8 @@ export class EventsRepository {
   ): Promise<Array<PublishedEvent & { position: number }>> {
     const [rows] = (await routedRead(this.db, (from) =>
       from.sequelize.query(
-        `SELECT id, event, data, occurred_at AS "occurredAt", sequence::float8 AS sequence, feed_position AS "feedPosition"
+        `SELECT id, event, data::text AS data, occurred_at AS "occurredAt", sequence::float8 AS sequence,
+                feed_position AS "feedPosition"
            FROM events
           WHERE tenant_id = $1 AND feed_position > $2 AND event <> 'webhook.disabled'
           ORDER BY feed_position
@@ -78,7 +80,8 @@ export class EventsRepository {
       event: row.event,
       timestamp: row.occurredAt.toISOString(),
       sequence: row.sequence,
-      data: row.data,
+      // Read as text and parsed here so no quantity passes through a float (jsonb numbers are exact).
+      data: parseWithExactQuantities<Record<string, unknown>>(row.data),
       position: row.feedPosition,
     }));
   }

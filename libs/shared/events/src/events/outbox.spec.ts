@@ -1,4 +1,4 @@
-import { createRedis } from '@wms/platform';
+import { NEWEST_API_VERSION, createRedis, renderForVersion } from '@wms/platform';
 import {
   WEBHOOK_DELIVERY_BATCH_JOB,
   WEBHOOK_DELIVERY_JOB,
@@ -205,7 +205,8 @@ describe('events outbox and relay', () => {
       event: 'asn.received',
       timestamp: slowEvent.occurredAt.toISOString(),
       sequence: 1,
-      data: { ...early!.data, tenantId: tenant.id },
+      // The feed reads quantities exactly, as decimal strings (the newest version's shape).
+      data: renderForVersion({ ...early!.data, tenantId: tenant.id }, NEWEST_API_VERSION),
     });
   });
 

@@ -40,4 +40,6 @@ export const migrations: Migration[] = [
   identityMigrations.sandboxTenants,
   apiKeysMigrations.keyOutcomes,
   ingestMigrations.bulkJobTurns,
+  apiKeysMigrations.keyApiVersions,
+  webhooksMigrations.subscriptionApiVersions,
 ];

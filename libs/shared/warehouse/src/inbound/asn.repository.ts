@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import { cursorColumn, routedRead, type Database } from '@wms/platform';
-import { dateSql, isoSql } from '../inventory/index.js';
+import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { AsnStatus } from './asn.schemas.js';
 
@@ -55,17 +55,18 @@ const ASN_HEADER = `a.id, a.asn_no AS "asnNo", a.reference_no AS "referenceNo", 
 
 /**
  * The ASN's inquiry document in one statement: header, lines (received quantities) and linked GRNs
- * with their lines, aggregated as JSON by PostgreSQL (no query per line).
+ * with their lines, aggregated as JSON by PostgreSQL (no query per line). Its quantities are exact decimal
+ * strings, the newest versions' shape; older versions are rendered from it at the answer (ADR 0200).
  */
 const ASN_DOCUMENT = `SELECT ${ASN_HEADER},
   (SELECT COALESCE(json_agg(json_build_object(
-      'lineNo', l.line_no, 'sku', i.sku, 'uomCode', l.uom_code, 'expectedQty', l.expected_qty::float8,
-      'receivedQty', l.received_qty::float8, 'lotNo', l.lot_no, 'expiryDate', ${dateSql('l.expiry_date')})
+      'lineNo', l.line_no, 'sku', i.sku, 'uomCode', l.uom_code, 'expectedQty', ${qtySql('l.expected_qty', 'decimal')},
+      'receivedQty', ${qtySql('l.received_qty', 'decimal')}, 'lotNo', l.lot_no, 'expiryDate', ${dateSql('l.expiry_date')})
     ORDER BY l.line_no), '[]'::json)
    FROM asn_lines l JOIN items i ON i.id = l.item_id WHERE l.asn_id = a.id) AS lines,
   (SELECT COALESCE(json_agg(json_build_object('grnNo', g.grn_no, 'createdAt', ${isoSql('g.created_at')}, 'lines',
       (SELECT json_agg(json_build_object(
-          'lineNo', gl.line_no, 'asnLineNo', al.line_no, 'sku', gi.sku, 'qty', gl.qty::float8,
+          'lineNo', gl.line_no, 'asnLineNo', al.line_no, 'sku', gi.sku, 'qty', ${qtySql('gl.qty', 'decimal')},
           'lotNo', NULLIF(gl.lot_no, ''), 'expiryDate', ${dateSql('gl.expiry_date')}, 'locationCode', loc.code)
         ORDER BY gl.line_no)
        FROM grn_lines gl JOIN items gi ON gi.id = gl.item_id JOIN locations loc ON loc.id = gl.location_id

@@ -1,4 +1,4 @@
-import { Joi } from '@wms/platform';
+import { Joi, type QuantityFormat } from '@wms/platform';
 import type { ItemRef } from '../master-data/index.js';
 
 const QTY_DECIMALS = 4;
@@ -66,4 +66,12 @@ export function isoSql(column: string): string {
 /** SQL rendering a date column as `YYYY-MM-DD` (null stays null). */
 export function dateSql(column: string): string {
   return `to_char(${column}, 'YYYY-MM-DD')`;
+}
+
+/**
+ * SQL writing a quantity into an answer PostgreSQL builds as JSON: an exact four-place decimal string for
+ * the versions that send them (`round` keeps four places on a sum or a zero too), a float8 number before.
+ */
+export function qtySql(expression: string, format: QuantityFormat): string {
+  return format === 'decimal' ? `round(${expression}, 4)::text` : `(${expression})::float8`;
 }

@@ -1,6 +1,6 @@
-export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql } from './fields.js';
+export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql, qtySql } from './fields.js';
 export { StockRepository, stockKey, type StockReceipt, type StockDelta } from './stock.repository.js';
-export { STOCK_INQUIRY_SQL } from './stock-inquiry.repository.js';
+export { STOCK_INQUIRY_SQL, stockInquirySql } from './stock-inquiry.repository.js';
 export {
   StockService,
   stockQuerySchema,

@@ -1,12 +1,15 @@
-import { PreparedStatement, routedRead, type Database } from '@wms/platform';
-import { dateSql } from './fields.js';
+import { PreparedStatement, routedRead, type Database, type QuantityFormat } from '@wms/platform';
+import { dateSql, qtySql } from './fields.js';
 
 /**
  * The stock inquiry in one statement. $1 tenant id, $2 sku, $3 warehouse code or null, $4 lot or null;
  * one row: `warehouseKnown` and `item` (the answer as JSON text, null for an unknown sku). The answer
- * leaves PostgreSQL as text and goes into the response as it is, never parsed and serialized again.
+ * leaves PostgreSQL as text and goes into the response as it is, never parsed and serialized again, so its
+ * quantities are written in the caller's version's format here (ADR 0200).
  */
-export const STOCK_INQUIRY_SQL = `WITH item AS (SELECT id, sku, name, tracking FROM items WHERE tenant_id = $1 AND sku = $2),
+export const stockInquirySql = (
+  format: QuantityFormat,
+): string => `WITH item AS (SELECT id, sku, name, tracking FROM items WHERE tenant_id = $1 AND sku = $2),
       wh AS (SELECT id, code FROM warehouses WHERE tenant_id = $1 AND ($3::text IS NULL OR code = $3)),
       rows AS (
         SELECT w.code AS "warehouseCode", l.code AS "locationCode", NULLIF(s.lot_no, '') AS "lotNo",
@@ -19,17 +22,20 @@ export const STOCK_INQUIRY_SQL = `WITH item AS (SELECT id, sku, name, tracking F
  SELECT ($3::text IS NULL OR EXISTS (SELECT 1 FROM wh)) AS "warehouseKnown",
         (SELECT json_build_object(
            'sku', i.sku, 'itemName', i.name, 'tracking', i.tracking,
-           'totalOnHand', COALESCE((SELECT sum(qty_on_hand) FROM rows), 0)::float8,
-           'totalAllocated', COALESCE((SELECT sum(qty_allocated) FROM rows), 0)::float8,
-           'totalAvailable', COALESCE((SELECT sum(qty_on_hand - qty_allocated) FROM rows), 0)::float8,
+           'totalOnHand', ${qtySql('COALESCE((SELECT sum(qty_on_hand) FROM rows), 0)', format)},
+           'totalAllocated', ${qtySql('COALESCE((SELECT sum(qty_allocated) FROM rows), 0)', format)},
+           'totalAvailable', ${qtySql('COALESCE((SELECT sum(qty_on_hand - qty_allocated) FROM rows), 0)', format)},
            'stocks', COALESCE((SELECT json_agg(json_build_object(
                'warehouseCode', r."warehouseCode", 'locationCode', r."locationCode", 'lotNo', r."lotNo",
-               'expiryDate', r."expiryDate", 'qtyOnHand', r.qty_on_hand::float8,
-               'qtyAllocated', r.qty_allocated::float8, 'qtyAvailable', (r.qty_on_hand - r.qty_allocated)::float8)
+               'expiryDate', r."expiryDate", 'qtyOnHand', ${qtySql('r.qty_on_hand', format)},
+               'qtyAllocated', ${qtySql('r.qty_allocated', format)}, 'qtyAvailable', ${qtySql('r.qty_on_hand - r.qty_allocated', format)})
              ORDER BY r."warehouseCode", r."locationCode", r."lotNo" NULLS FIRST) FROM rows r), '[]'::json))
          FROM item i)::text AS item`;
 
-const inquiryStatement = new PreparedStatement<StockInquiryRow>('stock-inquiry', STOCK_INQUIRY_SQL);
+const inquiryStatements: Record<QuantityFormat, PreparedStatement<StockInquiryRow>> = {
+  number: new PreparedStatement<StockInquiryRow>('stock-inquiry', stockInquirySql('number')),
+  decimal: new PreparedStatement<StockInquiryRow>('stock-inquiry-decimal', stockInquirySql('decimal')),
+};
 
 export interface StockInquiryRow {
   /** False when a warehouse code was given and the tenant has no such warehouse. */
@@ -45,10 +51,19 @@ export class StockInquiryRepository {
   async inquire(
     tenantId: string,
     query: { sku: string; warehouseCode?: string; lotNo?: string },
+    format: QuantityFormat,
   ): Promise<StockInquiryRow> {
     const [row] = await routedRead(this.db, (from) =>
-      inquiryStatement.rows(from.sequelize, [tenantId, query.sku, query.warehouseCode ?? null, query.lotNo ?? null]),
+      inquiryStatements[format].rows(from.sequelize, [
+        tenantId,
+        query.sku,
+        query.warehouseCode ?? null,
+        query.lotNo ?? null,
+      ]),
     );
     return row!;
   }
 }
+
+/** The inquiry as `2026-11-21` sends it (the bench's bare server compares with it). */
+export const STOCK_INQUIRY_SQL = stockInquirySql('number');

@@ -1,5 +1,5 @@
 import { Joi } from '@wms/platform';
-import type { Database } from '@wms/platform';
+import type { Database, QuantityFormat } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { lotNumber } from './fields.js';
 import { StockInquiryRepository } from './stock-inquiry.repository.js';
@@ -53,9 +53,9 @@ export class StockService {
     return JSON.parse(await this.inquireJson(tenantId, query)) as StockInquiry;
   }
 
-  /** The answer as JSON text, as PostgreSQL built it. */
-  async inquireJson(tenantId: string, query: StockQuery): Promise<string> {
-    const { item, warehouseKnown } = await this.repository.inquire(tenantId, query);
+  /** The answer as JSON text, as PostgreSQL built it, its quantities in `format` (numbers by default). */
+  async inquireJson(tenantId: string, query: StockQuery, format: QuantityFormat = 'number'): Promise<string> {
+    const { item, warehouseKnown } = await this.repository.inquire(tenantId, query, format);
     if (!warehouseKnown) throw AppError.referenceNotFound(`Warehouse code ${query.warehouseCode} not found`);
     // An unknown sku is a reference the query names, like an unknown warehouse: 400, not 404.
     if (!item) throw AppError.referenceNotFound(`Item SKU ${query.sku} not found`);

@@ -1,5 +1,5 @@
 export { OrdersService } from './orders.service.js';
-export { OrdersRepository, ORDER_INQUIRY_SQL, type LockedOrder } from './orders.repository.js';
+export { OrdersRepository, ORDER_INQUIRY_SQL, orderInquirySql, type LockedOrder } from './orders.repository.js';
 export {
   orderSchema,
   orderRefSchema,

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { PreparedStatement, cursorColumn, routedRead, type Database } from '@wms/platform';
-import { dateSql, isoSql } from '../inventory/index.js';
+import { PreparedStatement, cursorColumn, routedRead, type Database, type QuantityFormat } from '@wms/platform';
+import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { OrderStatus } from './order.schemas.js';
 
@@ -43,22 +43,25 @@ const ORDER_HEADER = `o.id, o.order_no AS "orderNo", o.reference_no AS "referenc
 const ORDER_FROM =
   'FROM sales_orders o JOIN warehouses w ON w.id = o.warehouse_id JOIN partners c ON c.id = o.customer_id';
 
-/** The order inquiry in one statement: header, lines, pick tasks and the summary of the lines. */
-const ORDER_DOCUMENT = `SELECT ${ORDER_HEADER},
+/**
+ * The order inquiry in one statement: header, lines, pick tasks and the summary of the lines, its quantities
+ * in the caller's version's format (ADR 0200).
+ */
+const orderDocument = (format: QuantityFormat) => `SELECT ${ORDER_HEADER},
   (SELECT COALESCE(json_agg(json_build_object(
-      'lineNo', l.line_no, 'sku', i.sku, 'uomCode', l.uom_code, 'qtyOrdered', l.qty_ordered::float8,
-      'qtyAllocated', l.qty_allocated::float8, 'qtyPicked', l.qty_picked::float8, 'qtyShipped', l.qty_shipped::float8)
+      'lineNo', l.line_no, 'sku', i.sku, 'uomCode', l.uom_code, 'qtyOrdered', ${qtySql('l.qty_ordered', format)},
+      'qtyAllocated', ${qtySql('l.qty_allocated', format)}, 'qtyPicked', ${qtySql('l.qty_picked', format)}, 'qtyShipped', ${qtySql('l.qty_shipped', format)})
     ORDER BY l.line_no), '[]'::json)
    FROM sales_order_lines l JOIN items i ON i.id = l.item_id WHERE l.order_id = o.id) AS lines,
   (SELECT COALESCE(json_agg(json_build_object(
       'id', t.id, 'lineNo', l.line_no, 'sku', i.sku, 'locationCode', loc.code, 'lotNo', NULLIF(t.lot_no, ''),
-      'qty', t.qty::float8, 'qtyPicked', t.qty_picked::float8, 'status', t.status)
+      'qty', ${qtySql('t.qty', format)}, 'qtyPicked', ${qtySql('t.qty_picked', format)}, 'status', t.status)
     ORDER BY l.line_no, t.created_at, loc.code, t.id), '[]'::json)
    FROM pick_tasks t JOIN sales_order_lines l ON l.id = t.order_line_id JOIN items i ON i.id = l.item_id
    JOIN locations loc ON loc.id = t.location_id WHERE t.order_id = o.id) AS "pickTasks",
   (SELECT json_build_object(
-      'totalOrdered', COALESCE(sum(l.qty_ordered), 0)::float8, 'totalAllocated', COALESCE(sum(l.qty_allocated), 0)::float8,
-      'totalPicked', COALESCE(sum(l.qty_picked), 0)::float8, 'totalShipped', COALESCE(sum(l.qty_shipped), 0)::float8)
+      'totalOrdered', ${qtySql('COALESCE(sum(l.qty_ordered), 0)', format)}, 'totalAllocated', ${qtySql('COALESCE(sum(l.qty_allocated), 0)', format)},
+      'totalPicked', ${qtySql('COALESCE(sum(l.qty_picked), 0)', format)}, 'totalShipped', ${qtySql('COALESCE(sum(l.qty_shipped), 0)', format)})
    FROM sales_order_lines l WHERE l.order_id = o.id) AS summary
 ${ORDER_FROM}`;
 
@@ -66,10 +69,19 @@ ${ORDER_FROM}`;
  * The order inquiry: $1 tenant id, $2 order number; one row, or none for an unknown order, whose
  * `document` is the answer as JSON text (it goes into the response as it is, never parsed and serialized).
  */
-export const ORDER_INQUIRY_SQL = `SELECT row_to_json(d)::text AS document
-  FROM (${ORDER_DOCUMENT} WHERE o.tenant_id = $1 AND o.order_no = $2) d`;
+export const orderInquirySql = (format: QuantityFormat): string => `SELECT row_to_json(d)::text AS document
+  FROM (${orderDocument(format)} WHERE o.tenant_id = $1 AND o.order_no = $2) d`;
 
-const orderInquiry = new PreparedStatement<{ document: string }>('order-inquiry', ORDER_INQUIRY_SQL);
+/** The inquiry as `2026-11-21` sends it (the bench's bare server compares with it). */
+export const ORDER_INQUIRY_SQL = orderInquirySql('number');
+
+const orderInquiries: Record<QuantityFormat, { text: string; statement: PreparedStatement<{ document: string }> }> = {
+  number: { text: ORDER_INQUIRY_SQL, statement: new PreparedStatement('order-inquiry', ORDER_INQUIRY_SQL) },
+  decimal: {
+    text: orderInquirySql('decimal'),
+    statement: new PreparedStatement('order-inquiry-decimal', orderInquirySql('decimal')),
+  },
+};
 
 export class OrdersRepository {
   constructor(private readonly db: Database) {}
@@ -117,16 +129,22 @@ export class OrdersRepository {
    * The order as the inquiry answers it, as JSON text; null when the tenant has no such order. Inside a
    * transaction it reads what that transaction sees (an operation answering with the order it changed).
    */
-  async findDocumentJson(tenantId: string, orderNo: string, transaction?: Transaction): Promise<string | null> {
+  async findDocumentJson(
+    tenantId: string,
+    orderNo: string,
+    transaction?: Transaction,
+    format: QuantityFormat = 'number',
+  ): Promise<string | null> {
+    const inquiry = orderInquiries[format];
     if (transaction) {
-      const rows = await this.db.sequelize.query<{ document: string }>(ORDER_INQUIRY_SQL, {
+      const rows = await this.db.sequelize.query<{ document: string }>(inquiry.text, {
         bind: [tenantId, orderNo],
         type: QueryTypes.SELECT,
         transaction,
       });
       return rows[0]?.document ?? null;
     }
-    const [row] = await routedRead(this.db, (from) => orderInquiry.rows(from.sequelize, [tenantId, orderNo]));
+    const [row] = await routedRead(this.db, (from) => inquiry.statement.rows(from.sequelize, [tenantId, orderNo]));
     return row?.document ?? null;
   }
 

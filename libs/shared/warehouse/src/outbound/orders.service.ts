@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { Database } from '@wms/platform';
+import type { Database, QuantityFormat } from '@wms/platform';
 import { AppError, type ErrorDetail } from '@wms/platform';
 import type { EventsService } from '@wms/events';
 import type { EntryOutcome, WriteContext } from '../writes/index.js';
@@ -57,8 +57,13 @@ export class OrdersService {
   }
 
   /** The order inquiry's answer as JSON text, as PostgreSQL built it. */
-  async inquireJson(tenantId: string, orderNo: string, transaction?: Transaction): Promise<string> {
-    const document = await this.repository.findDocumentJson(tenantId, orderNo, transaction);
+  async inquireJson(
+    tenantId: string,
+    orderNo: string,
+    transaction?: Transaction,
+    format: QuantityFormat = 'number',
+  ): Promise<string> {
+    const document = await this.repository.findDocumentJson(tenantId, orderNo, transaction, format);
     if (document === null) throw AppError.notFound(`Order ${orderNo} not found`);
     return document;
   }

@@ -6,6 +6,7 @@ import { deliveryRecheck } from './0020-delivery-recheck.js';
 import { deliveryEventType } from './0037-delivery-event-type.js';
 import { webhookFilters } from './0045-webhook-filters.js';
 import { webhookRateOrder } from './0046-webhook-rate-order.js';
+import { subscriptionApiVersions } from './0061-subscription-api-versions.js';
 
 /**
  * The webhook library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -19,4 +20,5 @@ export const webhooksMigrations = {
   deliveryEventType,
   webhookFilters,
   webhookRateOrder,
+  subscriptionApiVersions,
 } satisfies Record<string, Migration>;

@@ -1,5 +1,5 @@
 import { MicroBatcher } from '@wms/platform';
-import { PreparedStatement, type Database } from '@wms/platform';
+import { PreparedStatement, parseWithExactQuantities, type Database } from '@wms/platform';
 import type { EventName } from '@wms/events';
 import type { DeliveryStatus } from './webhook.types.js';
 
@@ -18,7 +18,10 @@ export interface DeliveryWork {
   previousSecretSealed: string | null;
   active: boolean;
   event: EventName;
+  /** The event's data, its quantities exact decimal strings (the newest shape; rendered per subscription). */
   data: Record<string, unknown>;
+  /** The subscription's dated API version: the body is rendered in it. */
+  apiVersion: string;
   occurredAt: Date;
   /** The event's sequence within its document (null for events older than sequences). */
   sequence: number | null;
@@ -82,7 +85,10 @@ export class DeliveryRepository {
 
   private async loadMany(deliveryIds: string[]): Promise<Array<DeliveryWork | null>> {
     const rows = await loadStatement.rows(this.db.sequelize, [deliveryIds]);
-    const byId = new Map(rows.map((row) => [row.id, row]));
+    // Read as text and parsed here so no quantity passes through a float (jsonb numbers are exact).
+    const byId = new Map(
+      rows.map((row) => [row.id, { ...row, data: parseWithExactQuantities<Record<string, unknown>>(row.data) }]),
+    );
     return deliveryIds.map((id) => byId.get(id) ?? null);
   }
 
@@ -134,10 +140,11 @@ const fanOutFinished = new PreparedStatement<unknown>(
   'SELECT pg_advisory_xact_lock_shared($1::bigint)',
 );
 
-const loadStatement = new PreparedStatement<DeliveryWork>(
+const loadStatement = new PreparedStatement<Omit<DeliveryWork, 'data'> & { data: string }>(
   'webhook-delivery-load',
   `SELECT d.id, d.status, d.generation, d.attempts, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
-          s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data, e.occurred_at AS "occurredAt",
+          s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data::text AS data, s.api_version AS "apiVersion",
+          e.occurred_at AS "occurredAt",
           CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
           e.request_id AS "requestId", e.trace_id AS "traceId", e.sequence::float8 AS sequence,
           s.max_deliveries_per_second AS "maxDeliveriesPerSecond", s.ordered, d.document_key AS "documentKey",

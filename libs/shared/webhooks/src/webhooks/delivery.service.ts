@@ -10,6 +10,7 @@ import { createWebhookSender, type SendResult, type WebhookSender } from './http
 import { SecretBox } from './secret-box.js';
 import type { Pace, SubscriberGate } from './subscriber-gate.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
+import { versionedWebhookBody } from './versioned-body.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
 
 /** What one attempt came to; the queue processor turns it into BullMQ's terms. */
@@ -131,14 +132,17 @@ export class WebhookDeliveryService {
       return { kind: 'deferred', delayMs: pace.waitMs };
     }
 
-    const body = JSON.stringify({
-      id: work.eventId,
-      event: work.event,
-      timestamp: work.occurredAt.toISOString(),
-      sequence: work.sequence,
-      ...(sandbox && { sandbox: true }),
-      data: work.data,
-    });
+    const body = versionedWebhookBody(
+      {
+        id: work.eventId,
+        event: work.event,
+        timestamp: work.occurredAt.toISOString(),
+        sequence: work.sequence,
+        sandbox,
+        data: work.data,
+      },
+      work.apiVersion,
+    );
     const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
     // The trace the causing request came with goes on to the subscriber, from a span of our own.
     if (work.traceId) headers.traceparent = childTraceparent(work.traceId);

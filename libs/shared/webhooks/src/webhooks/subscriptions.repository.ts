@@ -7,7 +7,7 @@ import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } fr
 
 const SUBSCRIPTION_COLUMNS = `
   id, tenant_id AS "tenantId", url, events, description, filter,
-  max_deliveries_per_second AS "maxDeliveriesPerSecond", ordered, active, disabled_reason AS "disabledReason",
+  max_deliveries_per_second AS "maxDeliveriesPerSecond", ordered, api_version AS "apiVersion", active, disabled_reason AS "disabledReason",
   disabled_at AS "disabledAt", failing_since AS "failingSince", secret_rotated_at AS "secretRotatedAt",
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -31,6 +31,7 @@ export class SubscriptionsRepository {
       filter: Record<string, unknown> | null;
       maxDeliveriesPerSecond: number | null;
       ordered: boolean;
+      apiVersion: string;
       secretSealed: string;
       createdBy: string | null;
     },
@@ -38,8 +39,8 @@ export class SubscriptionsRepository {
   ): Promise<WebhookSubscription> {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, filter, max_deliveries_per_second,
-                                          ordered, secret_sealed, created_by)
-       VALUES ($1, $2, $3::text[], $4, CAST($5 AS jsonb), $6, $7, $8, $9)
+                                          ordered, secret_sealed, created_by, api_version)
+       VALUES ($1, $2, $3::text[], $4, CAST($5 AS jsonb), $6, $7, $8, $9, $10)
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
       {
         bind: [
@@ -52,6 +53,7 @@ export class SubscriptionsRepository {
           row.ordered,
           row.secretSealed,
           row.createdBy,
+          row.apiVersion,
         ],
         transaction,
       },
@@ -144,6 +146,7 @@ export class SubscriptionsRepository {
       sets.push(`max_deliveries_per_second = ${binds.add(patch.maxDeliveriesPerSecond)}`);
     }
     if (patch.ordered !== undefined) sets.push(`ordered = ${binds.add(patch.ordered)}`);
+    if (patch.apiVersion !== undefined) sets.push(`api_version = ${binds.add(patch.apiVersion)}`);
     if (patch.active !== undefined) {
       sets.push(
         `active = ${binds.add(patch.active)}`,

@@ -1,4 +1,4 @@
-import { Joi } from '@wms/platform';
+import { API_VERSIONS, Joi } from '@wms/platform';
 import { subscribableEventNames } from '@wms/events';
 import { decodeCursor, LIST_LIMIT_MAX } from '@wms/platform';
 import { filterProblem } from './event-filter.js';
@@ -23,6 +23,11 @@ export const filterSchema = Joi.any()
   })
   .messages({ 'filter.invalid': '{#problem}' });
 
+/** The dated API version of a subscription's bodies; an unknown one is 400 naming the known ones. */
+const apiVersion = Joi.string()
+  .valid(...API_VERSIONS)
+  .messages({ 'any.only': `{{#label}} must be one of ${API_VERSIONS.join(', ')}` });
+
 export const createSubscriptionSchema = Joi.object({
   url: url.required(),
   events: eventsList.required(),
@@ -31,6 +36,7 @@ export const createSubscriptionSchema = Joi.object({
   filter: filterSchema,
   maxDeliveriesPerSecond: maxRate,
   ordered: Joi.boolean(),
+  apiVersion,
 });
 
 const pageKeys = {
@@ -55,6 +61,7 @@ export const updateSubscriptionSchema = Joi.object({
   filter: filterSchema,
   maxDeliveriesPerSecond: maxRate,
   ordered: Joi.boolean(),
+  apiVersion,
 }).min(1);
 
 /** How many of the tenant's latest events a filter test reads at most. */

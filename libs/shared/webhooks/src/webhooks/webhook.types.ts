@@ -13,6 +13,8 @@ export interface WebhookSubscription {
   maxDeliveriesPerSecond: number | null;
   /** Deliveries of one document (order, ASN, stock position) go out one at a time, in sequence order. */
   ordered: boolean;
+  /** The dated API version its bodies are rendered in (deliveries, test deliveries, replays). */
+  apiVersion: string;
   active: boolean;
   /** Why the subscription was disabled (e.g. the subscriber answered 410), null when active or disabled by hand. */
   disabledReason: string | null;
@@ -41,6 +43,8 @@ export interface CreateSubscriptionInput {
   filter?: Record<string, unknown> | null;
   maxDeliveriesPerSecond?: number | null;
   ordered?: boolean;
+  /** Default: the newest version. */
+  apiVersion?: string;
 }
 
 /** What a recover call did, self-describing for an admin screen. */
@@ -68,6 +72,7 @@ export interface UpdateSubscriptionInput {
   filter?: Record<string, unknown> | null;
   maxDeliveriesPerSecond?: number | null;
   ordered?: boolean;
+  apiVersion?: string;
 }
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';

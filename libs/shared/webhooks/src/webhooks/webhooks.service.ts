@@ -2,7 +2,7 @@ import { changedFields, type AuditService } from '@wms/identity';
 import type { Transaction } from 'sequelize';
 import type { Config } from '@wms/platform';
 import type { Database } from '@wms/platform';
-import { AppError } from '@wms/platform';
+import { AppError, NEWEST_API_VERSION } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { isUuid, validate } from '@wms/platform';
 import { SecretBox } from './secret-box.js';
@@ -40,14 +40,16 @@ const AUDITED_FIELDS = [
   'filter',
   'maxDeliveriesPerSecond',
   'ordered',
+  'apiVersion',
   'active',
   'disabledReason',
 ] as const;
 
 /** What an audit entry keeps of a subscription that was created or deleted. */
 function snapshot(subscription: WebhookSubscription): Record<string, unknown> {
-  const { url, events, description, filter, maxDeliveriesPerSecond, ordered, tenantId, active } = subscription;
-  return { url, events, description, filter, maxDeliveriesPerSecond, ordered, tenantId, active };
+  const { url, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion, tenantId, active } =
+    subscription;
+  return { url, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion, tenantId, active };
 }
 
 /** Subscription administration, each change audited in its transaction. Delivery itself is WebhookDeliveryService's. */
@@ -94,6 +96,7 @@ export class WebhooksService {
           filter: input.filter ?? null,
           maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
           ordered: input.ordered ?? false,
+          apiVersion: input.apiVersion ?? NEWEST_API_VERSION,
           secretSealed: this.secrets.seal(secret),
           createdBy: actorUserId,
         },

@@ -1,0 +1,43 @@
+import type { RequestHandler, Response } from 'express';
+import {
+  NEWEST_API_VERSION,
+  VERSION_HEADER,
+  renderForVersion,
+  requestedVersion,
+  versionHeaders,
+  type ApiVersion,
+} from '@wms/platform';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      /** The dated version this integration request is served in: its `Wms-Version` header's, else its key's. */
+      apiVersion?: ApiVersion;
+    }
+  }
+}
+
+const headerName = VERSION_HEADER.toLowerCase();
+
+/**
+ * After the API-key guard: the request's dated version (the `Wms-Version` header overrides the key's pinned
+ * version for this request; an unknown one is 400 naming the known ones), announced on the answer with the
+ * deprecation headers of a deprecated version. Every answer sent through res.json is rendered in that
+ * version; the inquiries PostgreSQL builds as JSON text write their quantities in it themselves.
+ */
+export const apiVersion: RequestHandler = (req, res, next) => {
+  const version = requestedVersion(req.headers[headerName], req.apiKey?.apiVersion);
+  req.apiVersion = version;
+  res.set(versionHeaders(version));
+  renderAnswers(res, version);
+  next();
+};
+
+function renderAnswers(res: Response, version: ApiVersion): void {
+  const send = res.json.bind(res);
+  res.json = (body: unknown) => send(renderForVersion(body, version));
+}
+
+/** The version of a request that passed the middleware (the newest for one that did not). */
+export const versionOf = (req: { apiVersion?: ApiVersion }): ApiVersion => req.apiVersion ?? NEWEST_API_VERSION;

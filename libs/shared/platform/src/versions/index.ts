@@ -1,0 +1,13 @@
+export * from './versions.js';
+export * from './version-change.js';
+export * from './render.js';
+export * from './exact-json.js';
+export * from './deprecation.js';
+export {
+  QUANTITY_FIELDS,
+  QUANTITY_DECIMALS,
+  quantitiesAsDecimalStrings,
+  toDecimalString,
+  type QuantityFormat,
+} from './changes/quantities-as-decimal-strings.js';
+export * from './openapi.js';

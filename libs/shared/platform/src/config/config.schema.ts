@@ -195,6 +195,20 @@ export const configVariables = {
     description:
       'file uploads one gateway process streams into PostgreSQL at once, each on a connection of its own (503 with Retry-After above it, before the body is read)',
   },
+  IMPORT_MAX_UPLOADS_PER_TENANT: {
+    schema: Joi.number().integer().min(1),
+    description:
+      'file uploads of one tenant in flight at once, counted across every gateway in Redis (503 UPLOADS_BUSY with Retry-After above it, before the body is read); unset = half of IMPORT_MAX_UPLOADS_IN_FLIGHT, at least 1',
+  },
+  IMPORT_MIN_UPLOAD_BYTES_PER_SECOND: {
+    schema: Joi.number().integer().min(0).default(1024),
+    description:
+      'slowest a file upload may send its body, measured over IMPORT_UPLOAD_RATE_WINDOW_MS (time waiting on PostgreSQL not counted): slower ends with 408 UPLOAD_TOO_SLOW, nothing stored and its slot freed; 0 = no minimum',
+  },
+  IMPORT_UPLOAD_RATE_WINDOW_MS: {
+    schema: Joi.number().integer().min(100).default(30000),
+    description: 'the window IMPORT_MIN_UPLOAD_BYTES_PER_SECOND is measured over',
+  },
   IMPORT_UPLOAD_IDLE_TIMEOUT_MS: {
     schema: Joi.number().integer().min(100).default(30000),
     description:

@@ -60,7 +60,10 @@ export function createIngestProcessor(
       await tenantWrites
         ?.afterWrite(job.data.tenantId)
         .catch((error: unknown) =>
-          log.warn({ err: error }, "the tenant's write position was not stored: its next read may miss the job's writes"),
+          log.warn(
+            { err: error },
+            "the tenant's write position was not stored: its next read may miss the job's writes",
+          ),
         );
       ingestJobs.labels(entity, 'completed').inc();
       ingestEntries.labels(entity, 'created').inc(result.created);

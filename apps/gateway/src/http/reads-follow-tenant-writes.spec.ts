@@ -41,7 +41,11 @@ describe('a tenant reads every write of its callers, from a read replica', () =>
 
   beforeAll(async () => {
     servers = await startPostgresReplication();
-    ctx = await createTestContext('tenant-reads', { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, { databaseServerUrl: servers.primary.url('postgres') });
+    ctx = await createTestContext(
+      'tenant-reads',
+      { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      { databaseServerUrl: servers.primary.url('postgres') },
+    );
     const readUrls = servers.standbyUrl(ctx.config.databaseUrl);
     gateway = await ctx.startGateway({
       DATABASE_READ_URLS: readUrls,

@@ -39,7 +39,9 @@ export class UploadSlots {
   async take(tenantId: string, owner: ImportOwner): Promise<UploadSlot> {
     const { maxInFlight, maxPerTenant } = this.limits;
     if (this.inFlight >= maxInFlight)
-      throw busy(`This gateway is receiving ${maxInFlight} files already (IMPORT_MAX_UPLOADS_IN_FLIGHT); retry shortly`);
+      throw busy(
+        `This gateway is receiving ${maxInFlight} files already (IMPORT_MAX_UPLOADS_IN_FLIGHT); retry shortly`,
+      );
     if ((this.byTenant.get(tenantId) ?? 0) >= maxPerTenant) throw tenantBusy(maxPerTenant);
     const ownerKey = ownerKeyOf(owner);
     const ownerOthers = this.byOwner.get(ownerKey) ?? 0;
@@ -57,7 +59,7 @@ export class UploadSlots {
     };
     let lease: UploadLease | null = null;
     try {
-      lease = await this.shared?.take(tenantId) ?? null;
+      lease = (await this.shared?.take(tenantId)) ?? null;
       if (this.shared && lease === null) {
         releaseHere();
         throw tenantBusy(maxPerTenant);

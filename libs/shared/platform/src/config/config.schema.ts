@@ -39,7 +39,7 @@ export const configVariables = {
   DATABASE_READ_URLS: {
     schema: Joi.string().pattern(POSTGRES_URL_LIST, 'postgres://…,postgres://…'),
     description:
-      'PostgreSQL streaming replicas (URLs, comma separated) the gateway reads inquiries and lists from (set it on the ingest and webhook workers too: they record the tenants\' write positions); unset = every read on DATABASE_URL',
+      "PostgreSQL streaming replicas (URLs, comma separated) the gateway reads inquiries and lists from (set it on the ingest and webhook workers too: they record the tenants' write positions); unset = every read on DATABASE_URL",
   },
   READ_REPLICA_MAX_WAIT_MS: {
     schema: Joi.number().integer().min(0).max(10_000).default(50),

@@ -23,12 +23,7 @@ return 1`;
 export const ACROSS_TENANTS = '*';
 
 type ScriptRedis = RedisClient & {
-  wmsRememberWritePositions(
-    ownKey: string,
-    anyKey: string,
-    position: string,
-    ttlMs: number,
-  ): Promise<number>;
+  wmsRememberWritePositions(ownKey: string, anyKey: string, position: string, ttlMs: number): Promise<number>;
 };
 
 /**

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AbstractQuery, QueryOptions } from 'sequelize';
 import { createApiKey, createTestContext, waitFor, type TestContext } from '@wms/testing';
 import { createSequelize, type Database } from '../db/index.js';
 import { IdempotencyService, requestFingerprint } from './idempotency.service.js';
@@ -24,7 +23,7 @@ describe('an Idempotency-Key given back after a 5xx answer', () => {
     db = { sequelize: createSequelize({ databaseUrl: ctx.config.databaseUrl, databasePoolMax: 2 }) };
     service = new IdempotencyService(db, { idempotencyTtlSeconds: 3_600, bulkSyncTimeoutMs: 30_000 });
     owner = { apiKeyId: (await createApiKey(ctx)).id };
-    db.sequelize.addHook('beforeQuery', async (_options: QueryOptions, query: AbstractQuery) => {
+    db.sequelize.addHook('beforeQuery', async (_options, query) => {
       if (killNext === 0) return;
       killNext -= 1;
       const pid = (query as unknown as { connection: { processID: number } }).connection.processID;

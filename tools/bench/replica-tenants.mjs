@@ -73,7 +73,7 @@ export async function readsWhileOneTenantWrites({
     const written = await writes;
     const reads = growth(before, (await scrape(port, token)).reads);
     rows.push({
-      reads: run.who,
+      'whose reads': run.who,
       'writes meanwhile': written,
       ...replicaShare(reads),
       'non-2xx': result.non2xx,

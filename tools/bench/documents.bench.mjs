@@ -3,7 +3,9 @@
 // Express + `pg` server (processes/bare-server.mjs). The gateway, the ingest worker, the bare server and
 // the load generator are four processes; the sides alternate over several rounds. Then the stock inquiry
 // through a gateway reading from one hot standby beside one reading the primary alone, over a primary and
-// standby the bench starts (BENCH_REPLICA=0 leaves that case out, BENCH_REPLICA=only runs it alone). Loopback only, bounded durations.
+// standby the bench starts, and how many reads still reach the standby while one tenant writes steadily and
+// another only reads (BENCH_REPLICA=0 leaves that case out, BENCH_REPLICA=only runs it alone). Loopback only,
+// bounded durations.
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +24,7 @@ import {
 import { openRuntime } from '@wms/platform';
 import { createServices } from '../../apps/gateway/dist/services.js';
 import { startPostgresReplication } from '../../libs/testing/src/postgres-servers.mjs';
+import { readsWhileOneTenantWrites } from './replica-tenants.mjs';
 
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -224,6 +227,16 @@ async function replicaCase() {
     console.log('reads of the replica gateway, by pool and reason:', reads.reads);
     if (!row['non-2xx service/bare'].startsWith('0/'))
       console.log('WARNING: some requests were not 2xx; these figures are not valid');
+    await readsWhileOneTenantWrites({
+      services,
+      port: replicaPort,
+      token: bench.config.metricsToken,
+      loadgen,
+      reader: key.rawKey,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      scrape,
+    });
   } finally {
     for (const child of started.reverse()) await child.stop();
     await runtime?.close();

@@ -2,6 +2,7 @@ import { AppLifecycle, installShutdown, loadConfigOrExit, openRuntime } from '@w
 import { createServices } from './services.js';
 import { createApp } from './app.js';
 import { createGatewayServer } from './http/server.js';
+import { ServerDrain } from './http/server-drain.js';
 
 const config = loadConfigOrExit();
 const runtime = openRuntime(config, { name: 'gateway', redisRole: 'producer' });
@@ -9,24 +10,17 @@ const services = createServices(runtime.db, config);
 const lifecycle = new AppLifecycle();
 const server = createGatewayServer(createApp({ runtime, services, lifecycle }));
 server.keepAliveTimeout = 65_000;
-let draining = false;
-// While draining, every answer asks the client to close its connection, so keep-alive cannot hold us up.
-server.on('request', (_req, res) => {
-  if (draining) res.setHeader('Connection', 'close');
-});
+const drain = new ServerDrain(server);
 
 server.listen(config.port, () => runtime.logger.info({ port: config.port }, 'gateway listening'));
 
 installShutdown(runtime.logger, config.shutdownTimeoutMs, async () => {
-  // Bulk calls waiting on their job answer 202 now; then stop accepting, let in-flight requests finish,
-  // drop connections as soon as they fall idle, and close the queue before Redis and the database.
-  draining = true;
+  // Every answer closes its connection from now on; bulk calls waiting on their job answer 202 now; idle
+  // sockets get a short grace (a request already on the wire is answered), then the server stops accepting
+  // and closes each connection once idle; the queue closes before Redis and the database.
+  drain.begin();
   await lifecycle.drain();
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const sweeper = setInterval(() => server.closeIdleConnections(), 100);
-  server.closeIdleConnections();
-  await closed;
-  clearInterval(sweeper);
+  await drain.close();
   await lifecycle.close();
   // Also flushes the API-key request log and closes the invalidation subscriber (runtime.onClose hooks).
   await runtime.close();

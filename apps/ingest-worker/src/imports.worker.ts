@@ -1,12 +1,11 @@
 import { Worker, type Job } from 'bullmq';
 import {
-  caller,
   closeRedis,
   closeWithin,
   createRedis,
   queuePrefix,
   runWithContext,
-  type CallerWrites,
+  type TenantWrites,
   type Runtime,
 } from '@wms/platform';
 import type { IngestServices } from './services.js';
@@ -51,18 +50,18 @@ export function createImportProcessor(runner: ImportRunner, queue: ImportsQueue)
 export function startImportsWorker(
   runtime: Runtime,
   services: Pick<IngestServices, 'ingest' | 'events'>,
-  callerWrites: CallerWrites | null = null,
+  tenantWrites: TenantWrites | null = null,
 ): ImportsWorkerHandle {
   const { config, logger } = runtime;
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
-  // With read replicas, each committed chunk becomes its owner's last write, so the key (or user) that
-  // imported reads its rows at once, as after a bulk job.
-  const afterChunk = callerWrites
+  // With read replicas, each committed chunk becomes its tenant's last write, so every caller of the tenant
+  // reads its rows at once, as after a bulk job.
+  const afterChunk = tenantWrites
     ? (job: StoredImport) =>
-        callerWrites
-          .afterWrite(job.apiKeyId ? caller.apiKey(job.apiKeyId) : caller.user(job.userId!))
+        tenantWrites
+          .afterWrite(job.tenantId)
           .catch((error: unknown) =>
-            logger.warn({ err: error, importId: job.id }, "the owner's write position was not stored after a chunk"),
+            logger.warn({ err: error, importId: job.id }, "the tenant's write position was not stored after a chunk"),
           )
     : null;
   const runner = new ImportRunner(

@@ -1,5 +1,5 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import { runWithContext, caller, type CallerWrites, type Logger } from '@wms/platform';
+import { runWithContext, type TenantWrites, type Logger } from '@wms/platform';
 import { ingestEntries, ingestJobDuration, ingestJobs, ingestQueueWait } from '@wms/ingest';
 import {
   BulkJobRefused,
@@ -19,13 +19,13 @@ export type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
  * written through the same handler (and master-data service) as the gateway's single write, at most once
  * however often the job is dispatched. A job no retry can fix fails at once; any other error is thrown
  * for BullMQ to retry, and the last attempt's failure is recorded on the row. With read replicas
- * (`callerWrites`), the job's writes become its API key's last write, so the key's later reads see them.
+ * (`tenantWrites`), the job's writes become its tenant's last write, so the tenant's later reads see them.
  */
 export function createIngestProcessor(
   runner: BulkJobRunner,
   repository: BulkJobsRepository,
   logger: Logger,
-  callerWrites: CallerWrites | null = null,
+  tenantWrites: TenantWrites | null = null,
 ) {
   return async (job: IngestJob): Promise<IngestJobResult> => {
     const jobId = job.id!;
@@ -57,10 +57,13 @@ export function createIngestProcessor(
       } finally {
         endTimer();
       }
-      await callerWrites
-        ?.afterWrite(caller.apiKey(job.data.apiKeyId))
+      await tenantWrites
+        ?.afterWrite(job.data.tenantId)
         .catch((error: unknown) =>
-          log.warn({ err: error }, "the key's write position was not stored: its next read may miss the job's writes"),
+          log.warn(
+            { err: error },
+            "the tenant's write position was not stored: its next read may miss the job's writes",
+          ),
         );
       ingestJobs.labels(entity, 'completed').inc();
       ingestEntries.labels(entity, 'created').inc(result.created);

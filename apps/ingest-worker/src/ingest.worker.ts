@@ -1,5 +1,5 @@
 import { MetricsTime, Worker } from 'bullmq';
-import { closeRedis, createRedis, closeWithin, openCallerWrites, type Runtime, queuePrefix } from '@wms/platform';
+import { closeRedis, createRedis, closeWithin, openTenantWrites, type Runtime, queuePrefix } from '@wms/platform';
 import type { IngestServices } from './services.js';
 import {
   BulkJobDispatcher,
@@ -35,11 +35,11 @@ export function startIngestWorker(
   const repository = new BulkJobsRepository(runtime.db);
   const runner = new BulkJobRunner(runtime.db, services.ingest, repository);
   const connection = createRedis(config, 'worker', 'ingest-worker');
-  // With read replicas, a bulk job's and an import chunk's writes become their owner's last write.
-  const callerWrites = openCallerWrites(runtime);
+  // With read replicas, a bulk job's and an import chunk's writes become their tenant's last write.
+  const tenantWrites = openTenantWrites(runtime);
   const worker = new Worker<IngestJobData, IngestJobResult, IngestJobName>(
     INGEST_QUEUE,
-    createIngestProcessor(runner, repository, logger, callerWrites),
+    createIngestProcessor(runner, repository, logger, tenantWrites),
     {
       connection,
       prefix: queuePrefix(config),
@@ -68,7 +68,7 @@ export function startIngestWorker(
   const dispatcher = new BulkJobDispatcher(repository, queue, logger);
   dispatcher.start(runtime.redis);
   // File imports: a queue of their own, so a bulk call never waits in line behind a file.
-  const imports = startImportsWorker(runtime, services, callerWrites);
+  const imports = startImportsWorker(runtime, services, tenantWrites);
   return {
     worker,
     dispatcher,

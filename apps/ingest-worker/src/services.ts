@@ -1,5 +1,5 @@
 import type { Config, Database, Runtime } from '@wms/platform';
-import { queuePrefix } from '@wms/platform';
+import { openTenantWrites, queuePrefix } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { maintenanceIntervals, maintenanceTasks, startMaintenance, type Maintenance } from '@wms/setup';
 import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
@@ -36,7 +36,7 @@ export function startIngestMaintenance(runtime: Runtime, config: Config): Promis
     connection: runtime.redis,
     prefix: queuePrefix(config),
     intervals: maintenanceIntervals(config),
-    tasks: maintenanceTasks(runtime.db, config, runtime.logger),
+    tasks: maintenanceTasks(runtime.db, config, runtime.logger, openTenantWrites(runtime)),
     logger: runtime.logger,
   });
 }

@@ -1,6 +1,13 @@
 import { EventsService } from '@wms/events';
 import { AuditService } from '@wms/identity';
-import { queuePrefix, type Config, type Database, type RedisClient, type Runtime } from '@wms/platform';
+import {
+  openTenantWrites,
+  queuePrefix,
+  type Config,
+  type Database,
+  type RedisClient,
+  type Runtime,
+} from '@wms/platform';
 import {
   DeliveryRepository,
   SecretBox,
@@ -30,6 +37,7 @@ export function createWebhookWorkerServices(config: Config, db: Database, produc
     SecretBox.fromConfig(config),
     (id, reason) => lifecycle.disableGone(id, reason),
     new SubscriberGate(producerRedis, config.redisKeyPrefix, new DeliveryRepository(db)),
+    openTenantWrites({ config, db, redis: producerRedis }),
   );
   const queue = createWebhookDeliveryQueue(producerRedis, queuePrefix(config), config.webhook.maxAttempts);
   queue.on('error', () => undefined); // reported by the relay's pass errors and the batch jobs' failures

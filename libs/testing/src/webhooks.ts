@@ -115,10 +115,18 @@ export interface TestWebhookWorker extends WebhookWorker {
  */
 export function startTestWebhookWorker(
   ctx: TestContext,
-  options: { webhook?: Partial<Config['webhook']> } & Partial<Omit<WebhookWorkerOptions, 'connection'>> = {},
+  options: {
+    webhook?: Partial<Config['webhook']>;
+    /** DATABASE_READ_URLS of the worker: with replicas, it raises the tenants' write positions before sending. */
+    readReplicaUrls?: string[];
+  } & Partial<Omit<WebhookWorkerOptions, 'connection'>> = {},
 ): TestWebhookWorker {
-  const { webhook, ...workerOptions } = options;
-  const config: Config = { ...ctx.config, webhook: { ...ctx.config.webhook, ...webhook } };
+  const { webhook, readReplicaUrls, ...workerOptions } = options;
+  const config: Config = {
+    ...ctx.config,
+    webhook: { ...ctx.config.webhook, ...webhook },
+    ...(readReplicaUrls && { readReplicas: { ...ctx.config.readReplicas, urls: readReplicaUrls } }),
+  };
   const connection = createRedis(config, 'worker', 'test-webhook-worker');
   const started = startWebhookWorker(config, ctx.runtime.db, ctx.runtime.logger, {
     relayPollIntervalMs: 100,

@@ -1795,7 +1795,7 @@ export interface paths {
     put?: never;
     /**
      * Import a file of entries (NDJSON, or CSV for items, partners and locations), gzip allowed
-     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (429); the 503 and 429 come before the body is read. An upload that sends no byte for IMPORT_UPLOAD_IDLE_TIMEOUT_MS ends with 408 UPLOAD_IDLE, nothing stored. Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
+     * @description application/x-ndjson: one entry per line, the shape of the entity's single POST. text/csv: a header row of field names (nested fields by dotted names such as contact.phone), one entry per record; an empty value leaves the field out. Content-Encoding: gzip is accepted. The body is streamed into PostgreSQL; the answer 202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway and IMPORT_MAX_UPLOADS_PER_TENANT across gateways (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (429); the 503 and 429 come before the body is read. An upload that sends no byte for IMPORT_UPLOAD_IDLE_TIMEOUT_MS ends with 408 UPLOAD_IDLE, one slower than IMPORT_MIN_UPLOAD_BYTES_PER_SECOND with 408 UPLOAD_TOO_SLOW; nothing stored. Idempotency-Key: the fingerprint is the request's method, URL and content headers (the file itself is not held to be hashed).
      */
     post: {
       parameters: {
@@ -1854,7 +1854,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored */
+        /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than IMPORT_MIN_UPLOAD_BYTES_PER_SECOND over IMPORT_UPLOAD_RATE_WINDOW_MS; nothing is stored */
         408: {
           headers: {
             [name: string]: unknown;
@@ -1899,7 +1899,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After; before the body */
+        /** @description UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway, or IMPORT_MAX_UPLOADS_PER_TENANT of the tenant on all gateways; Retry-After; before the body */
         503: {
           headers: {
             [name: string]: unknown;

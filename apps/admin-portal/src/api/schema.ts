@@ -3599,7 +3599,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored */
+        /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than IMPORT_MIN_UPLOAD_BYTES_PER_SECOND over IMPORT_UPLOAD_RATE_WINDOW_MS; nothing is stored */
         408: {
           headers: {
             [name: string]: unknown;
@@ -3635,7 +3635,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After (before the body) */
+        /** @description UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway, or IMPORT_MAX_UPLOADS_PER_TENANT of the tenant on all gateways; Retry-After (before the body) */
         503: {
           headers: {
             [name: string]: unknown;

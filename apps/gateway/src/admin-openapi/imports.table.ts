@@ -40,14 +40,20 @@ export const IMPORT_ROUTES: AdminRoute[] = [
       401: GUARDED[401]!,
       ...FORBIDDEN,
       404: error('the tenant does not exist (before the body is read)'),
-      408: error('UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored'),
+      408: error(
+        'UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than ' +
+          'IMPORT_MIN_UPLOAD_BYTES_PER_SECOND over IMPORT_UPLOAD_RATE_WINDOW_MS; nothing is stored',
+      ),
       413: error(
         'PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over ' +
           'IMPORT_MAX_ROW_BYTES or of more than 1,024 fields, its line in `line`; nothing is stored',
       ),
       415: error('UNSUPPORTED_MEDIA_TYPE: neither NDJSON nor CSV, or CSV for asn or orders'),
       429: error('TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (before the body)'),
-      503: error('IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After (before the body)'),
+      503: error(
+        'UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway, or IMPORT_MAX_UPLOADS_PER_TENANT of ' +
+          'the tenant on all gateways; Retry-After (before the body)',
+      ),
     },
   },
   {

@@ -249,9 +249,10 @@ describe('reads from a PostgreSQL read replica', () => {
 
     await waitFor(async () => (await metric('wms_db_replica_in_rotation', replica)) === 1, 20_000, 'replica back');
     await standbyCaughtUp();
-    const before = await reads('replica', 'no_recent_write');
+    // The tenant's write while the standby was down is replayed now (or its position expired meanwhile).
+    const before = await metric('wms_db_reads_total', { pool: 'replica' });
     const answer = await inquire(readerKey, 'WHILE-DOWN');
     expect(answer.status).toBe(200);
-    expect(await reads('replica', 'no_recent_write')).toBe(before + 1);
+    expect(await metric('wms_db_reads_total', { pool: 'replica' })).toBe(before + 1);
   });
 });

@@ -1,11 +1,25 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { caller, type Logger, type ReadRouting } from '@wms/platform';
+import { ACROSS_TENANTS, type Logger, type ReadRouting } from '@wms/platform';
 
-/** Who a request speaks for, as the read routing keys its writes: the API key, else the signed-in user. */
-function callerOf(req: Request): string | null {
-  if (req.apiKey) return caller.apiKey(req.apiKey.id);
-  if (req.principal) return caller.user(req.principal.sub);
-  return null;
+/** A tenant a cross-tenant caller names in the query or the body (`tenantId`), as the routes read it. */
+function namedTenant(req: Request): string | undefined {
+  const fromQuery: unknown = req.query?.tenantId;
+  if (typeof fromQuery === 'string' && fromQuery.length > 0) return fromQuery;
+  const body: unknown = req.body;
+  const fromBody = body && typeof body === 'object' ? (body as { tenantId?: unknown }).tenantId : undefined;
+  return typeof fromBody === 'string' && fromBody.length > 0 ? fromBody : undefined;
+}
+
+/**
+ * Which tenant's writes a request's reads must see, and its writes count for: the tenant of its API key or
+ * signed-in user; for a cross-tenant one, the tenant it names, else every tenant (ACROSS_TENANTS). Null
+ * when no caller was named (a sign-in, a public page): its reads see any replica, its writes count for no
+ * tenant.
+ */
+function tenantOf(req: Request): string | null {
+  const who = req.apiKey ?? req.principal;
+  if (!who) return null;
+  return who.tenantId ?? namedTenant(req) ?? ACROSS_TENANTS;
 }
 
 /** A refused request (4xx) wrote nothing; any other answer to a write may follow a commit. */
@@ -14,23 +28,24 @@ function mayHaveWritten(res: Response): boolean {
 }
 
 /**
- * Read-your-writes over the read replicas, for every request of the gateway. A GET (or HEAD) runs with its
- * inquiry and list reads routed for its caller (see ReadRouting.runReads). Any other method is a write:
- * its answer is held until the primary's WAL position is stored as its caller's last write, so the
- * caller's next read, whichever gateway takes it, cannot reach a replica that has not replayed the write.
- * The caller is read when needed, after the guards of the route have named it.
+ * Read-your-writes per tenant over the read replicas, for every request of the gateway. A GET (or HEAD)
+ * runs with its inquiry and list reads routed for its tenant (see ReadRouting.runReads). Any other method
+ * is a write: its answer is held until the primary's WAL position is stored as its tenant's last write, so
+ * the next read of any caller of that tenant, whichever gateway takes it, cannot reach a replica that has
+ * not replayed the write. The tenant is read when needed, after the guards of the route have named the
+ * caller.
  */
 export function readsFollowWrites(routing: ReadRouting, logger: Logger): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') {
-      routing.runReads(() => callerOf(req), next);
+      routing.runReads(() => tenantOf(req), next);
       return;
     }
     holdAnswer(
       res,
       async () => {
-        const who = callerOf(req);
-        if (who !== null && mayHaveWritten(res)) await routing.afterWrite(who);
+        const tenant = tenantOf(req);
+        if (tenant !== null && mayHaveWritten(res)) await routing.afterWrite(tenant);
       },
       logger,
     );
@@ -47,7 +62,7 @@ function holdAnswer(res: Response, before: () => Promise<void>, logger: Logger):
     held = true;
     before()
       .catch((error: unknown) =>
-        logger.warn({ err: error }, "a caller's write position was not stored: its next read may miss the write"),
+        logger.warn({ err: error }, "a tenant's write position was not stored: its next read may miss the write"),
       )
       .finally(() => end(...args));
     return res;

@@ -35,7 +35,8 @@ describe('the bounds of a file upload', () => {
 
   beforeAll(async () => {
     ctx = await createTestContext('imports-bounds');
-    gateway = await ctx.startGateway();
+    // Every upload of this file is the default tenant's: its share is the whole gateway's here.
+    gateway = await ctx.startGateway({ IMPORT_MAX_UPLOADS_PER_TENANT: '4' });
     tenantId = await defaultTenantId(ctx);
   });
   afterAll(() => ctx.close());
@@ -147,7 +148,7 @@ describe('the bounds of a file upload', () => {
     }
 
     it('when IMPORT_MAX_UPLOADS_IN_FLIGHT uploads are held open, the next gets 503 with Retry-After before its body is read; the held ones are stored once they end', async () => {
-      const narrow = await ctx.startGateway({ IMPORT_MAX_UPLOADS_IN_FLIGHT: '2' });
+      const narrow = await ctx.startGateway({ IMPORT_MAX_UPLOADS_IN_FLIGHT: '2', IMPORT_MAX_UPLOADS_PER_TENANT: '2' });
       const held = [await openUpload(narrow.url, await newKey()), await openUpload(narrow.url, await newKey())];
       await waitFor(copiesRunning, (n) => n === 2, 10_000, 'both uploads to stream into COPY');
       const lateKey = await newKey();

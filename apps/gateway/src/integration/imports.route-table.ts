@@ -49,9 +49,10 @@ export const IMPORT_ROUTES = {
       '202 comes once every row is stored (a body cut off stores nothing). A row that is not valid (not JSON ' +
       'included) is a row error listed by errorsUrl, not a failed import. Limits: IMPORT_MAX_BYTES, ' +
       'IMPORT_MAX_ROWS and IMPORT_MAX_ROW_BYTES (413, the last as soon as one line or CSV record passes it), ' +
-      'IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway (503 with Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY ' +
-      'uploading, queued or running (429); the 503 and 429 come before the body is read. An upload that sends ' +
-      'no byte for IMPORT_UPLOAD_IDLE_TIMEOUT_MS ends with 408 UPLOAD_IDLE, nothing stored. ' +
+      'IMPORT_MAX_UPLOADS_IN_FLIGHT per gateway and IMPORT_MAX_UPLOADS_PER_TENANT across gateways (503 with ' +
+      'Retry-After) and IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running (429); the 503 and 429 come ' +
+      'before the body is read. An upload that sends no byte for IMPORT_UPLOAD_IDLE_TIMEOUT_MS ends with 408 ' +
+      'UPLOAD_IDLE, one slower than IMPORT_MIN_UPLOAD_BYTES_PER_SECOND with 408 UPLOAD_TOO_SLOW; nothing stored. ' +
       'Idempotency-Key: the fingerprint is the ' +
       "request's method, URL and content headers (the file itself is not held to be hashed).",
     tag: 'imports',
@@ -65,7 +66,10 @@ export const IMPORT_ROUTES = {
       400: error('VALIDATION_FAILED (entity, empty file, CSV header), INCOMPLETE_BODY, TENANT_REQUIRED'),
       401: { description: 'missing, invalid or insufficient API key (guard shape)' },
       403: error('TENANT_MISMATCH'),
-      408: error('UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; nothing is stored'),
+      408: error(
+        'UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than ' +
+          'IMPORT_MIN_UPLOAD_BYTES_PER_SECOND over IMPORT_UPLOAD_RATE_WINDOW_MS; nothing is stored',
+      ),
       409: error('IDEMPOTENCY_KEY_IN_PROGRESS'),
       413: error(
         'PAYLOAD_TOO_LARGE: over IMPORT_MAX_BYTES or IMPORT_MAX_ROWS; ROW_TOO_LARGE: a line or CSV record over ' +
@@ -75,7 +79,10 @@ export const IMPORT_ROUTES = {
         'UNSUPPORTED_MEDIA_TYPE: neither NDJSON nor CSV, CSV for asn or orders, or an encoding other than gzip',
       ),
       429: error('TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body'),
-      503: error('UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway; Retry-After; before the body'),
+      503: error(
+        'UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway, or IMPORT_MAX_UPLOADS_PER_TENANT of ' +
+          'the tenant on all gateways; Retry-After; before the body',
+      ),
     },
   },
   errors: {

@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import {
   ImportsRepository,
   ImportsService,
+  TenantUploadLeases,
   createImportsQueue,
   isImportId,
   successEnvelope,
@@ -49,7 +50,12 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
   queue.on('error', () => undefined);
   lifecycle.onClose(() => closeWithin(queue, 2_000));
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
-  return new ImportsService(repository, services.ingest, config.imports, queue, services.events);
+  // One tenant's uploads are counted across every gateway, so spreading them over gateways gains it nothing.
+  const leases = new TenantUploadLeases(runtime.redis, config.redisKeyPrefix, config.imports.maxUploadsPerTenant);
+  return new ImportsService(repository, services.ingest, config.imports, queue, services.events, {
+    leases,
+    logger: runtime.logger,
+  });
 }
 
 /** The import of this key named by the path, or null (not an import id, none, or another key's). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { PassThrough, type Readable, type Transform } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { Config } from '@wms/platform';
+import type { Config, Logger } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { settleWithin } from '@wms/platform';
 import type { EventsService } from '@wms/events';
@@ -22,7 +22,9 @@ import {
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
 import { addImportTurns, importSlots, type ImportsQueue } from './imports.contract.js';
 import { appendImportEnded } from './import-events.js';
+import type { TenantUploadLeases } from './tenant-upload-leases.js';
 import { UploadSlots } from './upload-slots.js';
+import { uploadBody } from './upload-body.js';
 import type {
   ImportOwner,
   ImportProgress,
@@ -105,8 +107,14 @@ export class ImportsService {
     private readonly limits: Config['imports'],
     private readonly queue: ImportsQueue | null,
     private readonly events: EventsService,
+    /** The tenants' upload slots across gateways (none: counted on this gateway only), and where to say Redis is away. */
+    shared: { leases: TenantUploadLeases; logger: Logger } | null = null,
   ) {
-    this.slots = new UploadSlots(limits.maxUploadsInFlight);
+    this.slots = new UploadSlots(
+      { maxInFlight: limits.maxUploadsInFlight, maxPerTenant: limits.maxUploadsPerTenant },
+      shared?.leases ?? null,
+      shared?.logger,
+    );
   }
 
   /** Stores the file (every row, or nothing) and queues it. */
@@ -134,7 +142,7 @@ export class ImportsService {
     const declared = Number(upload.contentLength);
     if (!gzip && Number.isFinite(declared) && declared > this.limits.maxBytes)
       throw tooLarge(`The file is larger than ${this.limits.maxBytes} bytes (IMPORT_MAX_BYTES)`);
-    const slot = this.slots.take(upload.owner);
+    const slot = await this.slots.take(upload.tenantId, upload.owner);
     let id: string;
     try {
       await this.assertOwnerMayUpload(upload.owner, slot.ownerOthers);
@@ -181,7 +189,7 @@ export class ImportsService {
       requestId: upload.requestId,
     };
     try {
-      await this.repository.store(job, [detached(upload.body, this.limits.uploadIdleTimeoutMs), ...stages], (total) => {
+      await this.repository.store(job, [uploadBody(upload.body, this.limits), ...stages], (total) => {
         if (rows instanceof CsvCopyRows && !rows.columns)
           throw AppError.validation('The CSV file has no header row of field names');
         if (!total) throw AppError.validation('The file holds no rows');
@@ -247,47 +255,6 @@ export class ImportsService {
     // A Redis away costs nothing but time: the dispatcher hands every unfinished import to the queue.
     await settleWithin(addImportTurns(this.queue, tenantId, importSlots(this.limits.tenantConcurrency)), QUEUE_ADD_MS);
   }
-}
-
-/**
- * The body as a stream of its own: a failing import stops reading it but does not destroy it (an HTTP
- * request's socket still carries the answer); a body that breaks off fails the import, and so does one that
- * sends no byte for `idleMs` while the import is waiting on it (408 UPLOAD_IDLE).
- */
-function detached(body: Readable, idleMs: number): Readable {
-  const out = new PassThrough();
-  // The pipeline that reads `out` learns of its error; one that breaks off before that pipeline is built
-  // (while a connection is taken) must not be an unhandled 'error' event.
-  out.on('error', () => undefined);
-  body.on('error', (error) => out.destroy(error));
-  body.on('close', () => {
-    if (!body.readableEnded) out.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
-  });
-  body.pipe(out);
-  let idle: NodeJS.Timeout | undefined;
-  const watch = () => {
-    clearTimeout(idle);
-    idle = setTimeout(() => {
-      // Paused by back-pressure: the import is behind, not the client.
-      if (body.readableFlowing === false) return watch();
-      out.destroy(uploadIdle(idleMs));
-    }, idleMs).unref();
-  };
-  const stopWatching = () => clearTimeout(idle);
-  body.on('data', watch);
-  body.on('end', stopWatching);
-  out.on('close', stopWatching);
-  watch();
-  return out;
-}
-
-/** 408 UPLOAD_IDLE: the client sent no byte of the body for the idle timeout. */
-function uploadIdle(idleMs: number): AppError {
-  return new AppError(
-    408,
-    'UPLOAD_IDLE',
-    `No byte of the body arrived for ${idleMs} ms (IMPORT_UPLOAD_IDLE_TIMEOUT_MS); nothing was stored`,
-  );
 }
 
 type ErrorRow = RowError & { body: string | null };

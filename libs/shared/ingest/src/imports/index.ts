@@ -5,3 +5,4 @@ export * from './imports.repository.js';
 export * from './imports.service.js';
 export * from './import-runner.js';
 export * from './import-dispatcher.js';
+export { TenantUploadLeases, UPLOAD_LEASE_MS } from './tenant-upload-leases.js';

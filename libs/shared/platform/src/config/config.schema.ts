@@ -40,12 +40,12 @@ export const configVariables = {
   DATABASE_READ_URLS: {
     schema: Joi.string().pattern(POSTGRES_URL_LIST, 'postgres://…,postgres://…'),
     description:
-      'PostgreSQL streaming replicas (URLs, comma separated) the gateway reads inquiries and lists from (set it on the ingest worker too); unset = every read on DATABASE_URL',
+      "PostgreSQL streaming replicas (URLs, comma separated) the gateway reads inquiries and lists from (set it on the ingest and webhook workers too: they record the tenants' write positions); unset = every read on DATABASE_URL",
   },
   READ_REPLICA_MAX_WAIT_MS: {
     schema: Joi.number().integer().min(0).max(10_000).default(50),
     description:
-      "how long a caller's read waits for a replica to replay that caller's last write before it reads the primary",
+      "how long a read of a tenant waits for a replica to replay that tenant's last write before it reads the primary",
   },
   READ_REPLICA_MAX_LAG_SECONDS: {
     schema: seconds().max(3600).default(10),
@@ -195,6 +195,20 @@ export const configVariables = {
     schema: Joi.number().integer().min(1).default(4),
     description:
       'file uploads one gateway process streams into PostgreSQL at once, each on a connection of its own (503 with Retry-After above it, before the body is read)',
+  },
+  IMPORT_MAX_UPLOADS_PER_TENANT: {
+    schema: Joi.number().integer().min(1),
+    description:
+      'file uploads of one tenant in flight at once, counted across every gateway in Redis (503 UPLOADS_BUSY with Retry-After above it, before the body is read); unset = half of IMPORT_MAX_UPLOADS_IN_FLIGHT, at least 1',
+  },
+  IMPORT_MIN_UPLOAD_BYTES_PER_SECOND: {
+    schema: Joi.number().integer().min(0).default(1024),
+    description:
+      'slowest a file upload may send its body, measured over IMPORT_UPLOAD_RATE_WINDOW_MS (time waiting on PostgreSQL not counted): slower ends with 408 UPLOAD_TOO_SLOW, nothing stored and its slot freed; 0 = no minimum',
+  },
+  IMPORT_UPLOAD_RATE_WINDOW_MS: {
+    schema: Joi.number().integer().min(100).default(30000),
+    description: 'the window IMPORT_MIN_UPLOAD_BYTES_PER_SECOND is measured over',
   },
   IMPORT_UPLOAD_IDLE_TIMEOUT_MS: {
     schema: Joi.number().integer().min(100).default(30000),

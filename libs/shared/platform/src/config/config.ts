@@ -60,6 +60,11 @@ export interface Config {
     maxRowBytes: number;
     maxConcurrentPerKey: number;
     maxUploadsInFlight: number;
+    /** Of those, one tenant's at once across every gateway. */
+    maxUploadsPerTenant: number;
+    /** Slowest an upload may send, over `uploadRateWindowMs`; 0: no minimum. */
+    minUploadBytesPerSecond: number;
+    uploadRateWindowMs: number;
     uploadIdleTimeoutMs: number;
     chunkRows: number;
     concurrency: number;
@@ -175,6 +180,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRowBytes: value.IMPORT_MAX_ROW_BYTES,
       maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
       maxUploadsInFlight: value.IMPORT_MAX_UPLOADS_IN_FLIGHT,
+      maxUploadsPerTenant:
+        value.IMPORT_MAX_UPLOADS_PER_TENANT ?? Math.max(1, Math.floor(value.IMPORT_MAX_UPLOADS_IN_FLIGHT / 2)),
+      minUploadBytesPerSecond: value.IMPORT_MIN_UPLOAD_BYTES_PER_SECOND,
+      uploadRateWindowMs: value.IMPORT_UPLOAD_RATE_WINDOW_MS,
       uploadIdleTimeoutMs: value.IMPORT_UPLOAD_IDLE_TIMEOUT_MS,
       chunkRows: value.IMPORT_CHUNK_ROWS,
       concurrency: value.IMPORT_CONCURRENCY,

@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transaction } from 'sequelize';
 import type { Config } from '../config/index.js';
-import type { Database } from '../db/index.js';
+import { isConnectionLoss, type Database } from '../db/index.js';
 import { AppError } from '../errors/index.js';
+import { within } from '../lifecycle/index.js';
 import { idempotencyOutcomes } from '../metrics/index.js';
 import { IdempotencyRepository, type IdempotencyOwner } from './idempotency.repository.js';
 
@@ -26,6 +28,14 @@ export type ClaimOutcome =
 /** How long past the bulk wait a claim is presumed alive before a retry may take it over. */
 const LEASE_GRACE_MS = 5_000;
 const MAX_KEY_LENGTH = 255;
+/**
+ * A 5xx answer waits this long at most for its key's release: the shortest Retry-After the service gives
+ * (1 s), so the retry it invites finds the key free. Past it the release goes on after the answer.
+ */
+const RELEASE_HOLD_MS = 1_000;
+/** Pauses between tries of a release that lost its connection: the pool drops the dead one and opens another. */
+const RELEASE_PAUSES_MS = [0, 50, 100, 200, 400];
+const RELEASE_PAUSE_MAX_MS = 1_000;
 
 /**
  * The fingerprint of a request is its method, path (with query) and body: a key reused with another fingerprint
@@ -109,9 +119,29 @@ export class IdempotencyService {
   /**
    * Gives the key back after a failure that is not stored (5xx): the same request may be retried at once.
    * The generation (claimId) is kept, so a bulk job already enqueued under it is found again, not doubled.
+   * A 5xx often comes with a dead connection (a database switch), and so may its release: one that loses its
+   * connection is tried again on another until the claim's lease would end anyway. The answer waits for the
+   * first RELEASE_HOLD_MS of that; the tries go on after it, so a retry after the answer's Retry-After finds
+   * the key free as soon as the database answers again, not a lease later. Rejects when the release failed
+   * for another reason, or is still being tried after the hold.
    */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.repository.release(claim.recordId, claim.token);
+    const released = this.releaseUntil(claim, Date.now() + this.leaseMs);
+    // Past the hold, a failure is the caller's to log from the rejection below; the tries end on their own.
+    released.catch(() => undefined);
+    await within(released, RELEASE_HOLD_MS, () => new Error('the Idempotency-Key release is still being retried'));
+  }
+
+  private async releaseUntil(claim: IdempotencyClaim, deadline: number): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await this.repository.release(claim.recordId, claim.token);
+        return;
+      } catch (error) {
+        if (!isConnectionLoss(error) || Date.now() >= deadline) throw error;
+      }
+      await sleep(RELEASE_PAUSES_MS[attempt] ?? RELEASE_PAUSE_MAX_MS, undefined, { ref: false });
+    }
   }
 
   /** Deletes expired records, a bounded number per call. */

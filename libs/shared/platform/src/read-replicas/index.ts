@@ -1,4 +1,5 @@
-export { CallerWrites, caller, openCallerWrites } from './caller-writes.js';
+export { TenantWrites, openTenantWrites } from './tenant-writes.js';
+export { ACROSS_TENANTS } from './write-positions.js';
 export { ReadRouting, openReadRouting, replicaName } from './read-routing.js';
 export { ReadReplicas, type ReadChoice, type ReadReason, type ReadReplicaSettings } from './read-replicas.js';
 export { routedRead, runWithReadRoute, type ReadRoute } from './routed-read.js';

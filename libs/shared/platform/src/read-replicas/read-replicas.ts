@@ -3,7 +3,7 @@ import type { Database } from '../db/index.js';
 import { within } from '../lifecycle/index.js';
 import type { Logger } from '../logging/index.js';
 import { readReplicaInRotation, readReplicaLag } from '../metrics/index.js';
-import { REPLICA_CHECK_INTERVAL_MS } from './caller-writes.js';
+import { REPLICA_CHECK_INTERVAL_MS } from './tenant-writes.js';
 import { replicaLag } from './replica-lag.js';
 import { readPrimaryPosition, readReplayPosition, readStandbyState } from './replication.repository.js';
 
@@ -18,7 +18,7 @@ export interface ReadChoice {
 }
 
 export interface ReadReplicaSettings {
-  /** READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to replay its caller's last write. */
+  /** READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to replay its tenant's last write. */
   maxWaitMs: number;
   /** READ_REPLICA_MAX_LAG_SECONDS: past this, a replica takes no reads until it catches up. */
   maxLagSeconds: number;

@@ -2,22 +2,23 @@ import type { Config } from '../config/index.js';
 import { createSequelize, type Database } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import type { RedisClient } from '../redis/index.js';
-import { openCallerWrites, type CallerWrites } from './caller-writes.js';
+import { openTenantWrites, type TenantWrites } from './tenant-writes.js';
 import { DEFAULT_CHECK, ReadReplicas, type ReadChoice, type ReadReplicaSettings } from './read-replicas.js';
 import { runWithReadRoute, type ReadRoute } from './routed-read.js';
 /** A replica that does not accept a connection in this time is treated as down (the read goes to the primary). */
 const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
 /**
- * Read-your-writes per caller over read replicas. After a caller's write, `afterWrite` stores the primary's
- * WAL position for it; the reads of a later request of that caller go to a replica that has replayed that
- * position (waiting up to READ_REPLICA_MAX_WAIT_MS for one), else to the primary. A caller with no recent
- * write reads any replica in rotation.
+ * Read-your-writes per tenant over read replicas. After a write for a tenant, `afterWrite` stores the
+ * primary's WAL position as the tenant's (TenantWrites); the reads of a later request for that tenant, by
+ * any of its callers, go to a replica that has replayed that position (waiting up to
+ * READ_REPLICA_MAX_WAIT_MS for one), else to the primary. A tenant with no recent write reads any replica in
+ * rotation.
  */
 export class ReadRouting {
   constructor(
     readonly replicas: ReadReplicas,
-    private readonly writes: CallerWrites,
+    private readonly writes: TenantWrites,
   ) {}
 
   get primary(): Database {
@@ -25,17 +26,18 @@ export class ReadRouting {
   }
 
   /**
-   * Runs `next` (the rest of a read request) with its routed reads going where its caller may read. The
-   * caller is asked for at the first routed read, once the guards have named it (null: no caller, any
-   * replica); every routed read of the request then uses the same database.
+   * Runs `next` (the rest of a read request) with its routed reads going where its tenant may read. The
+   * tenant is asked for at the first routed read, once the guards have named it (a tenant id, ACROSS_TENANTS
+   * for a read across tenants, null: no caller, any replica); every routed read of the request then uses
+   * the same database.
    */
-  runReads<T>(callerOf: () => string | null, next: () => T): T {
+  runReads<T>(tenantOf: () => string | null, next: () => T): T {
     let choice: Promise<ReadChoice> | undefined;
     const route: ReadRoute = {
       choose: (primary) => {
         // Another database than the one these replicas follow (never in a gateway, which has one).
         if (primary !== this.primary) return Promise.resolve(null);
-        choice ??= this.choose(callerOf());
+        choice ??= this.choose(tenantOf());
         return choice;
       },
       leaveOut: (replica, error) => this.replicas.leaveOut(replica, error),
@@ -43,24 +45,24 @@ export class ReadRouting {
     return runWithReadRoute(route, next);
   }
 
-  /** Stores the primary's current WAL position as the caller's last write; call after the write committed. */
-  afterWrite(caller: string): Promise<void> {
-    return this.writes.afterWrite(caller);
+  /** Stores the primary's current WAL position as the tenant's last write; call after the write committed. */
+  afterWrite(tenant: string): Promise<void> {
+    return this.writes.afterWrite(tenant);
   }
 
   close(): Promise<void> {
     return this.replicas.close();
   }
 
-  private async choose(caller: string | null): Promise<ReadChoice> {
+  private async choose(tenant: string | null): Promise<ReadChoice> {
     // With no replica in rotation, Redis need not be asked.
     if (this.replicas.inRotation === 0) return this.replicas.choose(null);
     let after: bigint | null = null;
-    if (caller !== null) {
+    if (tenant !== null) {
       try {
-        after = await this.writes.lastWrite(caller);
+        after = await this.writes.lastWrite(tenant);
       } catch {
-        // Not knowing the caller's last write, only the primary is sure to show it.
+        // Not knowing the tenant's last write, only the primary is sure to show it.
         return { db: this.primary, pool: 'primary', reason: 'write_unknown' };
       }
     }
@@ -84,7 +86,7 @@ export function openReadRouting(
   settings: Partial<ReadReplicaSettings> = {},
 ): ReadRouting | null {
   const { config, db, logger } = parts;
-  const writes = openCallerWrites(parts);
+  const writes = openTenantWrites(parts);
   if (!writes) return null;
   const { urls, maxWaitMs, maxLagSeconds } = config.readReplicas;
   const replicas = new ReadReplicas(

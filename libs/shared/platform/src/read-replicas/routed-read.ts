@@ -20,7 +20,7 @@ export function runWithReadRoute<T>(route: ReadRoute, fn: () => T): T {
 
 /**
  * Runs a repository's read on the database its request may read: a replica when the gateway routed the
- * request's reads (a read request, whose caller's last write that replica has replayed), else `db`. Only
+ * request's reads (a read request, whose tenant's last write that replica has replayed), else `db`. Only
  * the reads of inquiries and lists go through here; every other statement, and any read outside a routed
  * request (a write, a worker's job), stays on `db`. A replica that fails under the read is left out and the
  * read runs again on `db`, so a replica going down is never an error a client sees.

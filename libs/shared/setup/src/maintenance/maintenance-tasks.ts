@@ -1,7 +1,14 @@
 import { RequestLogMaintenance, RequestLogRepository } from '@wms/api-keys';
 import { EventsService } from '@wms/events';
 import { AuditService } from '@wms/identity';
-import { IdempotencyService, type Config, type Database, type Logger } from '@wms/platform';
+import {
+  ACROSS_TENANTS,
+  IdempotencyService,
+  type Config,
+  type Database,
+  type Logger,
+  type TenantWrites,
+} from '@wms/platform';
 import { ImportsRepository } from '@wms/ingest';
 import { WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
 import { RetentionSweeper } from '../retention/index.js';
@@ -14,8 +21,18 @@ export type MaintenanceTasks = Record<MaintenanceJobName, () => Promise<Maintena
 const IMPORT_PURGE_ROWS = 50_000;
 const IMPORT_PURGE_PASSES = 100;
 
-/** The maintenance jobs over the owners' services and repositories. */
-export function maintenanceTasks(db: Database, config: Config, logger: Logger): MaintenanceTasks {
+/**
+ * The maintenance jobs over the owners' services and repositories. With read replicas (`tenantWrites`), a
+ * pass that changed what tenants read and told them so (subscriptions disabled, each with its event) counts
+ * as a write across tenants, so no tenant's read after the event misses it. Retention's deletions are not
+ * counted: a read that still finds a row past its retention shows nothing older than a tenant was told.
+ */
+export function maintenanceTasks(
+  db: Database,
+  config: Config,
+  logger: Logger,
+  tenantWrites: TenantWrites | null = null,
+): MaintenanceTasks {
   const retention = new RetentionSweeper(db, config, new IdempotencyService(db, config), logger);
   const imports = new ImportsRepository(db, config.databaseUrl);
   const requestLog = new RequestLogMaintenance(new RequestLogRepository(db), logger, {
@@ -52,7 +69,12 @@ export function maintenanceTasks(db: Database, config: Config, logger: Logger): 
     },
     'webhook-disable-sweep': async () => {
       const disabled = await lifecycle.disableFailing(config.webhook.disableAfterHours);
-      if (disabled) logger.warn({ disabled }, 'webhook subscriptions disabled after failing too long');
+      if (disabled) {
+        logger.warn({ disabled }, 'webhook subscriptions disabled after failing too long');
+        await tenantWrites
+          ?.afterWrite(ACROSS_TENANTS)
+          .catch((error: unknown) => logger.warn({ err: error }, 'the write position of the sweep was not stored'));
+      }
       return { disabled };
     },
   };

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { Config } from '@wms/platform';
-import { childTraceparent } from '@wms/platform';
+import { ACROSS_TENANTS, childTraceparent, type TenantWrites } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { TenantsService } from '@wms/identity';
 import { deliveryJobId } from './webhook-delivery.contract.js';
@@ -58,6 +58,9 @@ export interface AttemptRun {
 /** Signing keys kept per process: an attempt neither decrypts its subscription's secret again nor rebuilds its key. */
 const SIGNING_KEYS_KEPT = 1_000;
 
+/** A delivery whose tenant's write position could not be stored is tried again after this (not an attempt). */
+const POSITION_RETRY_MS = 1_000;
+
 /** Disables a subscription whose receiver answered 410 Gone (audited and announced by the caller's service). */
 export type DisableGone = (subscriptionId: string, reason: string) => Promise<unknown>;
 
@@ -84,6 +87,8 @@ export class WebhookDeliveryService {
     private readonly disableGone: DisableGone,
     /** The subscriber's order and pace (none: every delivery goes at once). */
     private readonly gate?: Pick<SubscriberGate, 'heldBack' | 'paced'>,
+    /** With read replicas: the tenants' write positions, raised before a receiver hears of an event. */
+    private readonly tenantWrites?: Pick<TenantWrites, 'afterWrite'> | null,
   ) {
     this.repository = new DeliveryRepository(db);
     this.tenants = new TenantsService(db);
@@ -117,6 +122,7 @@ export class WebhookDeliveryService {
     const sandbox = await this.fromSandbox(work);
     const heldMs = (await this.gate?.heldBack(work)) ?? 0;
     if (heldMs > 0) return { kind: 'deferred', delayMs: heldMs };
+    if (!(await this.tenantReadsEvent(work))) return { kind: 'deferred', delayMs: POSITION_RETRY_MS };
     const turn = await run.turn?.();
     if (turn && 'deferMs' in turn) return { kind: 'deferred', delayMs: turn.deferMs };
     // The pace is asked once the turn is held: what it admits is sent now, not after a wait for a permit.
@@ -160,6 +166,24 @@ export class WebhookDeliveryService {
     if (pace && 'answered' in pace) await pace.answered().catch(() => undefined);
     const latencyMs = performance.now() - started;
     return { ...(await this.settle(work, run, latencyMs, result, failure)), latencyMs, about };
+  }
+
+  /**
+   * Whether the event's tenant reads at least this event's state from here on: its write position is raised
+   * to the primary's current one before the receiver hears of it. The event has committed (the relay fans out
+   * committed events only), so a read that follows the delivery, by any caller of the tenant and through any
+   * gateway, waits for a replica that replayed it or reads the primary. False when the position could not be
+   * stored (Redis away): the delivery waits rather than tell of what a read might not show.
+   */
+  private async tenantReadsEvent(work: DeliveryWork): Promise<boolean> {
+    if (!this.tenantWrites) return true;
+    const tenantId = work.data.tenantId;
+    try {
+      await this.tenantWrites.afterWrite(typeof tenantId === 'string' ? tenantId : ACROSS_TENANTS);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** An event of a sandbox tenant says so at the top of its body; the tenant is the one its data names. */

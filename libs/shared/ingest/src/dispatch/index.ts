@@ -1,0 +1,2 @@
+export { nextTurnSql, turnPriority, type TurnBand, type TurnUnits } from './tenant-turns.js';
+export { JobDispatcher, type DispatchSource, type DispatchUnit, type DispatcherOptions } from './job-dispatcher.js';

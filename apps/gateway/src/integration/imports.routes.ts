@@ -4,6 +4,8 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
 import {
+  ImportTurns,
+  ImportTurnsRepository,
   ImportsRepository,
   ImportsService,
   createImportsQueue,
@@ -49,7 +51,8 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
   queue.on('error', () => undefined);
   lifecycle.onClose(() => closeWithin(queue, 2_000));
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
-  return new ImportsService(repository, services.ingest, config.imports, queue, services.events);
+  const turns = new ImportTurns(new ImportTurnsRepository(runtime.db), queue, config.imports.tenantConcurrency);
+  return new ImportsService(repository, services.ingest, config.imports, turns, services.events);
 }
 
 /** The import of this key named by the path, or null (not an import id, none, or another key's). */

@@ -46,4 +46,5 @@ export const migrations: Migration[] = [
   identityMigrations.sandboxTenants,
   apiKeysMigrations.keyOutcomes,
   ingestMigrations.bulkJobTurns,
+  ingestMigrations.importChunkTurns,
 ];

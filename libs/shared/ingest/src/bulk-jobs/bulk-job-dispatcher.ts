@@ -1,12 +1,6 @@
 import type { Logger } from '@wms/platform';
 import { JobDispatcher, type DispatchSource, type DispatcherOptions } from '../dispatch/index.js';
-import {
-  ingestJobData,
-  ingestJobPriority,
-  type IngestJobData,
-  type IngestJobName,
-  type IngestQueue,
-} from './ingest.contract.js';
+import { ingestJobData, ingestJobPriority, type IngestQueue } from './ingest.contract.js';
 import type { BulkJobsRepository, DispatchRow } from './bulk-jobs.repository.js';
 
 export type BulkJobDispatcher = JobDispatcher<DispatchRow, IngestQueue>;

@@ -20,7 +20,7 @@ import {
   type ImportFormat,
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
-import type { ImportTurns } from './import-turns.repository.js';
+import type { ImportTurns } from './import-turns.js';
 import { appendImportEnded } from './import-events.js';
 import { UploadSlots } from './upload-slots.js';
 import type {

@@ -25,6 +25,8 @@ export function runNpm(args, cwd) {
 export async function packClient({ destination = CLIENT_DIR } = {}) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   await rm(join(CLIENT_DIR, 'dist'), { recursive: true, force: true });
+  // The main entry is checked without Node's types first: it must compile for a browser, Deno or Bun.
+  await run(process.execPath, [tsc, '-p', join(CLIENT_DIR, 'tsconfig.web.json')], { cwd: CLIENT_DIR });
   await run(process.execPath, [tsc, '-p', join(CLIENT_DIR, 'tsconfig.json')], { cwd: CLIENT_DIR });
   const { stdout } = await runNpm(['pack', '--json', '--pack-destination', resolve(destination)], CLIENT_DIR);
   const [packed] = JSON.parse(stdout);

@@ -12,40 +12,41 @@ import type { IngestServices } from './services.js';
 import {
   IMPORTS_QUEUE,
   IMPORT_WORKER_LOCKS,
-  ImportDispatcher,
   ImportRunner,
+  ImportTurns,
+  ImportTurnsRepository,
   ImportsRepository,
-  addNextTurn,
+  createImportDispatcher,
   createImportsQueue,
   type IMPORT_JOB_NAME,
-  type ImportTurnData,
-  type ImportsQueue,
+  type ImportChunkData,
   type StoredImport,
 } from '@wms/ingest';
 
-export type ImportTurn = Job<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
+export type ImportChunkJob = Job<ImportChunkData, void, typeof IMPORT_JOB_NAME>;
 
 export interface ImportsWorkerHandle {
-  worker: Worker<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
+  worker: Worker<ImportChunkData, void, typeof IMPORT_JOB_NAME>;
   close(): Promise<void>;
 }
 
 /**
- * One turn of a tenant: one chunk of one of its imports written, then the tenant's next turn is added at
- * the end of the imports queue, so every tenant gets its chunk in turn. A turn that finds no chunk left ends
- * its chain.
+ * One chunk of one import written; the tenant's next chunks, queued at its turns in the chunk's transaction,
+ * are then handed to the imports queue.
  */
-export function createImportProcessor(runner: ImportRunner, queue: ImportsQueue) {
-  return async (job: ImportTurn): Promise<void> => {
-    const { tenantId, slot } = job.data;
-    const outcome = await runWithContext({ requestId: job.id!, jobId: job.id! }, () => runner.runTurn(tenantId, slot));
-    if (outcome === 'written') await addNextTurn(queue, job.data);
+export function createImportProcessor(runner: ImportRunner, turns: ImportTurns) {
+  return async (job: ImportChunkJob): Promise<void> => {
+    // A turn of the chains that came before chunk jobs (data without importId): nothing to write; the
+    // dispatcher queues its tenant's chunks.
+    if (typeof job.data.importId !== 'string') return;
+    const queued = await runWithContext({ requestId: job.id!, jobId: job.id! }, () => runner.runChunk(job.data));
+    await turns.hand(queued);
   };
 }
 
 /**
  * Consumes the imports queue, IMPORT_CONCURRENCY chunks at a time, beside (not in) the ingest queue's bulk
- * jobs; and keeps every unfinished import's turns in the queue.
+ * jobs; and keeps every queued chunk in the queue.
  */
 export function startImportsWorker(
   runtime: Runtime,
@@ -53,7 +54,9 @@ export function startImportsWorker(
   tenantWrites: TenantWrites | null = null,
 ): ImportsWorkerHandle {
   const { config, logger } = runtime;
+  const chains = config.imports.tenantConcurrency;
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  const turnsRepository = new ImportTurnsRepository(runtime.db);
   // With read replicas, each committed chunk becomes its tenant's last write, so every caller of the tenant
   // reads its rows at once, as after a bulk job.
   const afterChunk = tenantWrites
@@ -68,25 +71,27 @@ export function startImportsWorker(
     runtime.db,
     services.ingest,
     repository,
+    turnsRepository,
     services.events,
-    config.imports.tenantConcurrency,
+    chains,
     afterChunk,
   );
   const connection = createRedis(config, 'worker', 'imports-worker');
   const prefix = queuePrefix(config);
   const queue = createImportsQueue({ connection: runtime.redis, prefix });
   queue.on('error', () => undefined);
-  const worker = new Worker<ImportTurnData, void, typeof IMPORT_JOB_NAME>(
+  const turns = new ImportTurns(turnsRepository, queue, chains);
+  const worker = new Worker<ImportChunkData, void, typeof IMPORT_JOB_NAME>(
     IMPORTS_QUEUE,
-    createImportProcessor(runner, queue),
+    createImportProcessor(runner, turns),
     { connection, prefix, concurrency: config.imports.concurrency, ...IMPORT_WORKER_LOCKS },
   );
   worker.on('failed', (job, error) =>
-    logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'import turn failed'),
+    logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'import chunk failed'),
   );
   worker.on('error', (error) => logger.error({ err: error }, 'imports worker error'));
-  const dispatcher = new ImportDispatcher(repository, queue, logger, config.imports.tenantConcurrency);
-  dispatcher.start();
+  const dispatcher = createImportDispatcher(turnsRepository, queue, logger, chains);
+  dispatcher.start(runtime.redis);
   return {
     worker,
     async close() {

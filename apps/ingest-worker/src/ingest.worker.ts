@@ -2,12 +2,13 @@ import { MetricsTime, Worker } from 'bullmq';
 import { closeRedis, createRedis, closeWithin, openTenantWrites, type Runtime, queuePrefix } from '@wms/platform';
 import type { IngestServices } from './services.js';
 import {
-  BulkJobDispatcher,
   BulkJobRunner,
   BulkJobsRepository,
   INGEST_QUEUE,
   INGEST_WORKER_LOCKS,
+  createBulkJobDispatcher,
   createIngestQueue,
+  type BulkJobDispatcher,
   type IngestJobData,
   type IngestJobName,
   type IngestJobResult,
@@ -65,7 +66,7 @@ export function startIngestWorker(
   worker.on('error', (error) => logger.error({ err: error }, 'ingest worker error'));
   const queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   queue.on('error', () => undefined);
-  const dispatcher = new BulkJobDispatcher(repository, queue, logger);
+  const dispatcher = createBulkJobDispatcher(repository, queue, logger);
   dispatcher.start(runtime.redis);
   // File imports: a queue of their own, so a bulk call never waits in line behind a file.
   const imports = startImportsWorker(runtime, services, tenantWrites);

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { delay } from './delay.js';
 
 export interface RetryOptions {
   /** Further attempts after the first (default 3). */
@@ -13,6 +12,19 @@ export const DEFAULT_RETRIES: RetryOptions = { retries: 3, maxDelayMs: 30_000 };
 /** Answers that say "later": the rate limit (429) and an overloaded or draining service (503). */
 const RETRIED_STATUSES = new Set([429, 503]);
 const IDEMPOTENCY_KEY = 'idempotency-key';
+
+/**
+ * A random (version 4) UUID from Web Crypto: `randomUUID` where the runtime offers it (browsers offer it on
+ * secure pages only), else the same from `getRandomValues`, which every page has.
+ */
+export function randomUuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 /**
  * How long a Retry-After asks to wait (seconds or an HTTP date), or the exponential backoff with full jitter
@@ -39,7 +51,7 @@ export async function sendWithRetries(
   fetchImpl: (request: Request) => Promise<Response>,
   options: RetryOptions & { method: string; idempotencyKey?: string; replayable?: boolean },
 ): Promise<Response> {
-  const idempotencyKey = options.method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+  const idempotencyKey = options.method === 'POST' ? (options.idempotencyKey ?? randomUuid()) : undefined;
   const retries = options.replayable === false ? 0 : options.retries;
   for (let attempt = 0; ; attempt += 1) {
     const request = makeRequest(idempotencyKey);
@@ -48,13 +60,13 @@ export async function sendWithRetries(
       response = await fetchImpl(request);
     } catch (error) {
       if (attempt >= retries || request.signal.aborted) throw error;
-      await sleep(retryDelayMs(null, attempt, options.maxDelayMs), undefined, { signal: request.signal });
+      await delay(retryDelayMs(null, attempt, options.maxDelayMs), request.signal);
       continue;
     }
     if (!RETRIED_STATUSES.has(response.status) || attempt >= retries) return response;
     await response.body?.cancel();
-    const delay = retryDelayMs(response.headers.get('retry-after'), attempt, options.maxDelayMs);
-    await sleep(delay, undefined, { signal: request.signal });
+    const wait = retryDelayMs(response.headers.get('retry-after'), attempt, options.maxDelayMs);
+    await delay(wait, request.signal);
   }
 }
 

@@ -1,16 +1,14 @@
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { createGzip } from 'node:zlib';
-
-/** What an import reads: a file's path (or file: URL), a Blob or File, or a stream read once. */
-export type UploadSource = string | URL | Blob | Readable | ReadableStream<Uint8Array>;
+/**
+ * What an import reads in any runtime: a Blob or File (read again for a retry), or a web stream (sent
+ * once). `@wms/client/node` adds a file's path and a Node stream.
+ */
+export type UploadSource = Blob | ReadableStream<Uint8Array>;
 
 export interface UploadOptions {
   entity: 'items' | 'partners' | 'locations' | 'asn' | 'orders';
   /** ndjson (one entry per line) or csv (a header row of field names); default from the file name, else ndjson. */
   format?: 'ndjson' | 'csv';
-  /** Compress on the way (Content-Encoding: gzip). A path ending in .gz is sent as it is, already gzip. */
+  /** Compress on the way (Content-Encoding: gzip). A file whose name ends in .gz is sent as it is, already gzip. */
   gzip?: boolean;
   /** The tenant, for a cross-tenant API key. */
   tenantId?: string;
@@ -22,59 +20,46 @@ const CONTENT_TYPES = { ndjson: 'application/x-ndjson', csv: 'text/csv' } as con
 
 /** The body of one attempt and its headers; `replayable` when the source can be read again for a retry. */
 export interface UploadBody {
-  open(): ReadableStream<Uint8Array>;
+  open(): Blob | ReadableStream<Uint8Array>;
   headers: Record<string, string>;
   replayable: boolean;
 }
 
-function pathOf(source: UploadSource): string | undefined {
-  if (typeof source === 'string') return source;
-  if (source instanceof URL) return fileURLToPath(source);
-  return undefined;
-}
-
-function nameOf(source: UploadSource): string {
-  const path = pathOf(source);
-  if (path !== undefined) return path;
-  return typeof File !== 'undefined' && source instanceof File ? source.name : '';
-}
-
-/** A file's bytes as a web stream, read anew each time it is opened (or once, for a stream given). */
-function opener(source: UploadSource): { open: () => Readable | ReadableStream<Uint8Array>; replayable: boolean } {
-  const path = pathOf(source);
-  if (path !== undefined) return { open: () => createReadStream(path), replayable: true };
-  if (source instanceof Blob) return { open: () => source.stream(), replayable: true };
+/** A Blob is read anew per attempt; a stream once. */
+function opener(source: UploadSource): { open: () => Blob | ReadableStream<Uint8Array>; replayable: boolean } {
+  if (source instanceof Blob) return { open: () => source, replayable: true };
   let used = false;
   return {
     open: () => {
       if (used) throw new Error('a stream can be uploaded once');
       used = true;
-      return source as Readable | ReadableStream<Uint8Array>;
+      return source;
     },
     replayable: false,
   };
 }
 
-const toWeb = (stream: Readable | ReadableStream<Uint8Array>): ReadableStream<Uint8Array> =>
-  stream instanceof Readable ? (Readable.toWeb(stream) as ReadableStream<Uint8Array>) : stream;
+/** Gzip on the way, with the platform's CompressionStream (browsers, Deno, Bun, Node 18+). */
+function gzipped(body: Blob | ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const stream = body instanceof Blob ? body.stream() : body;
+  return stream.pipeThrough(new CompressionStream('gzip') as ReadableWritablePair<Uint8Array, Uint8Array>);
+}
 
-/** The streamed body of an import, compressed on the way when asked. */
-export function uploadBody(source: UploadSource, options: Pick<UploadOptions, 'format' | 'gzip'>): UploadBody {
-  const name = nameOf(source).toLowerCase();
-  const alreadyGzip = name.endsWith('.gz');
-  const format = options.format ?? (/\.csv(\.gz)?$/.test(name) ? 'csv' : 'ndjson');
+/**
+ * The body of an import, compressed on the way when asked. `name` (a File's own by default) tells the
+ * format (`.csv`) and a file gzipped already (`.gz`).
+ */
+export function uploadBody(
+  source: UploadSource,
+  options: Pick<UploadOptions, 'format' | 'gzip'>,
+  name = typeof File !== 'undefined' && source instanceof File ? source.name : '',
+): UploadBody {
+  const lower = name.toLowerCase();
+  const alreadyGzip = lower.endsWith('.gz');
+  const format = options.format ?? (/\.csv(\.gz)?$/.test(lower) ? 'csv' : 'ndjson');
   const file = opener(source);
   const gzip = options.gzip === true && !alreadyGzip;
   const headers: Record<string, string> = { 'content-type': CONTENT_TYPES[format] };
   if (gzip || alreadyGzip) headers['content-encoding'] = 'gzip';
-  return {
-    open: () => {
-      const stream = file.open();
-      if (!gzip) return toWeb(stream);
-      const nodeStream = stream instanceof Readable ? stream : Readable.fromWeb(stream as never);
-      return toWeb(nodeStream.pipe(createGzip()));
-    },
-    headers,
-    replayable: file.replayable,
-  };
+  return { open: () => (gzip ? gzipped(file.open()) : file.open()), headers, replayable: file.replayable };
 }

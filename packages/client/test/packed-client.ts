@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { packClient, runNpm } from '../../../tools/pack-client.mjs';
 
-/** The package's public face, as its own declarations describe it. */
-export type ClientModule = typeof import('../src/index.js');
+/** The package's public face in Node (`@wms/client/node`: the main entry and uploads from paths), as its declarations describe it. */
+export type ClientModule = typeof import('../src/node.js');
 
 export interface PackedClient {
   module: ClientModule;
@@ -20,7 +20,7 @@ export interface PackedClient {
 /**
  * Packs the client as `npm run pack:client` does, installs the tarball into a scratch folder under the OS
  * temp folder as an integrator would (`npm install <tgz>`; its dependencies from npm's cache when it has
- * them, else from the registry) and imports it from there, through the package's own export map.
+ * them, else from the registry) and imports its Node entry from there, through the package's own export map.
  */
 export async function installPackedClient(): Promise<PackedClient> {
   const folder = await mkdtemp(join(tmpdir(), 'wms-client-'));
@@ -29,9 +29,9 @@ export async function installPackedClient(): Promise<PackedClient> {
   await runNpm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', tarball], folder);
   const installed = join(folder, 'node_modules/@wms/client');
   const manifest = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as {
-    exports: { '.': { import: string } };
+    exports: { './node': { import: string } };
   };
-  const module = (await import(pathToFileURL(join(installed, manifest.exports['.'].import)).href)) as ClientModule;
+  const module = (await import(pathToFileURL(join(installed, manifest.exports['./node'].import)).href)) as ClientModule;
   return { module, folder, remove: () => rm(folder, { recursive: true, force: true }) };
 }
 
@@ -58,6 +58,35 @@ export async function compileInScratch(folder: string, file: string): Promise<{ 
   args.push('--target', 'es2022', '--typeRoots', nodeTypes, '--types', 'node', file);
   try {
     await promisify(execFile)(process.execPath, args, { cwd: folder });
+    return { ok: true, output: '' };
+  } catch (error) {
+    return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };
+  }
+}
+
+/**
+ * Type-checks a file of the scratch folder as a browser (or Deno, or edge) project would: `lib` ES2022 and
+ * DOM, no Node types at all (the scratch folder has no @types/node, and `types` is empty so none is looked
+ * for), bundler resolution through the package's export map, and the installed declarations checked too
+ * (no skipLibCheck), so a Node type leaking into the main entry's public types fails here.
+ */
+export async function compileForTheWeb(folder: string, file: string): Promise<{ ok: boolean; output: string }> {
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2022', 'DOM'],
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      types: [],
+      strict: true,
+      noEmit: true,
+    },
+    files: [file],
+  };
+  await writeFile(join(folder, 'tsconfig.web.json'), JSON.stringify(tsconfig, null, 2));
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.web.json'], { cwd: folder });
     return { ok: true, output: '' };
   } catch (error) {
     return { ok: false, output: String((error as { stdout?: string }).stdout ?? error) };

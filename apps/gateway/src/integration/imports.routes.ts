@@ -4,6 +4,8 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
 import {
+  ImportTurns,
+  ImportTurnsRepository,
   ImportsRepository,
   ImportsService,
   TenantUploadLeases,
@@ -50,9 +52,10 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
   queue.on('error', () => undefined);
   lifecycle.onClose(() => closeWithin(queue, 2_000));
   const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  const turns = new ImportTurns(new ImportTurnsRepository(runtime.db), queue, config.imports.tenantConcurrency);
   // One tenant's uploads are counted across every gateway, so spreading them over gateways gains it nothing.
   const leases = new TenantUploadLeases(runtime.redis, config.redisKeyPrefix, config.imports.maxUploadsPerTenant);
-  return new ImportsService(repository, services.ingest, config.imports, queue, services.events, {
+  return new ImportsService(repository, services.ingest, config.imports, turns, services.events, {
     leases,
     logger: runtime.logger,
   });

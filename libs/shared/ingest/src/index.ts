@@ -3,6 +3,7 @@
  * bulk engine and the entities it accepts, bulk jobs (and the ingest queue's contract) and imports.
  */
 export * from './bulk-jobs/index.js';
+export * from './dispatch/index.js';
 export * from './entities/index.js';
 export * from './imports/index.js';
 export * from './integration/index.js';

@@ -10,8 +10,20 @@ import type { EventName } from './event-types.js';
  */
 export interface EventDefinition {
   description: string;
+  /**
+   * The portal module whose data the event tells about: a user reads the event (subscribes to it, tries
+   * filters over it, gives a key that reads the feed) only with read on this module. Identity's reach rules
+   * take it from here, so a new event names its module where it is defined.
+   */
+  module: EventModule;
   data: Joi.ObjectSchema;
 }
+
+/**
+ * The portal modules events belong to (a subset of identity's admin modules, which checks it): master data
+ * (`warehouses`), inbound, orders, inventory, and webhooks for the events about a subscription itself.
+ */
+export type EventModule = 'warehouses' | 'inbound' | 'orders' | 'inventory' | 'webhooks';
 
 const code = (description: string) => Joi.string().description(description);
 const quantity = (description: string) => Joi.number().description(description);
@@ -32,9 +44,10 @@ function data(keys: Record<string, Joi.Schema>): Joi.ObjectSchema {
   return fields(keys).keys({ tenantId });
 }
 
-export const eventCatalogue: Record<EventName, EventDefinition> = {
+export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
   'asn.received': {
     description: 'Goods were received against an ASN: a GRN was posted. Lines carry what was expected and received.',
+    module: 'inbound',
     data: data({
       asnNo: code('ASN number'),
       grnNo: code('number of the GRN that received the goods'),
@@ -51,10 +64,12 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'asn.completed': {
     description: 'Every line of an ASN has been received in full.',
+    module: 'inbound',
     data: data({ asnNo: code('ASN number'), warehouseCode: code('warehouse code') }),
   },
   'order.allocated': {
     description: 'Stock was reserved for a sales order.',
+    module: 'orders',
     data: data({
       orderNo: code('order number'),
       warehouseCode: code('warehouse code'),
@@ -70,6 +85,7 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'order.released': {
     description: 'A sales order was released to the floor: pick tasks were created.',
+    module: 'orders',
     data: data({
       orderNo: code('order number'),
       warehouseCode: code('warehouse code'),
@@ -86,6 +102,7 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'order.shipped': {
     description: 'A sales order left the warehouse.',
+    module: 'orders',
     data: data({
       orderNo: code('order number'),
       shipmentNo: code('shipment number'),
@@ -94,6 +111,7 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'order.cancelled': {
     description: 'A sales order was cancelled; its reservations were released.',
+    module: 'orders',
     data: data({
       orderNo: code('order number'),
       referenceNo: Joi.string().allow(null).required().description("the client's reference, null when none"),
@@ -102,6 +120,7 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'stock.adjusted': {
     description: 'Stock on hand of one location, item and lot was changed by hand.',
+    module: 'inventory',
     data: data({
       warehouseCode: code('warehouse code'),
       locationCode: code('location code'),
@@ -114,6 +133,7 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'cyclecount.variance': {
     description: 'A cycle count found a different quantity than the system had; stock was corrected.',
+    module: 'inventory',
     data: data({
       warehouseCode: code('warehouse code'),
       locationCode: code('location code'),
@@ -127,6 +147,8 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   'import.completed': {
     description:
       'A file import ended: state completed (its last chunk was written; the counts cover every row of the file), failed (a chunk could not be written; what was written stays) or cancelled (DELETE /jobs/{jobId} or the portal; what was written stays). processed says how far it got; errorsUrl (null when no row failed) lists the rows that failed.',
+    // An import's counts and its errors link; imports are mostly master data, whose module is `warehouses`.
+    module: 'warehouses',
     data: data({
       importId: code('the import, as GET /jobs/{jobId} names it'),
       entity: code('items, partners, locations, asn or orders'),
@@ -141,6 +163,7 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
   },
   'webhook.test': {
     description: 'Sent by POST /api/v1/webhooks/{id}/test to that subscription only, whatever its event filter.',
+    module: 'webhooks',
     data: data({ subscriptionId: Joi.string().uuid(), message: Joi.string() }),
   },
   'webhook.disabled': {
@@ -148,6 +171,8 @@ export const eventCatalogue: Record<EventName, EventDefinition> = {
       'A webhook subscription of the tenant was disabled because its deliveries had failed for ' +
       'WEBHOOK_DISABLE_AFTER_HOURS. Sent to the tenant’s other subscriptions ' +
       'that name this event (it is not part of `*`).',
+    // It tells about the subscription itself, which managing subscriptions (module `webhooks`) shows anyway.
+    module: 'webhooks',
     data: data({
       subscriptionId: Joi.string().uuid(),
       url: Joi.string().description('the disabled subscription’s URL'),

@@ -1,4 +1,4 @@
-import type { BusinessEventName } from '@wms/events';
+import { businessEventNames, eventCatalogue, subscribableEventNames } from '@wms/events';
 import { AppError } from '@wms/platform';
 import { hasModulePermission, type Access, type AdminModule, type Principal } from './permissions.js';
 
@@ -21,29 +21,15 @@ export const SCOPE_REACH = {
 /** The scope only an admin may put on a key. */
 export const ADMIN_ONLY_SCOPE = 'admin';
 
-/**
- * The module that owns each event's data; a subscriber to the event needs read on it. `webhook.disabled`
- * tells about the subscription itself (module `webhooks`, which managing subscriptions takes anyway).
- * Every business event must be listed: a new event does not compile until it has an owner here.
- */
-export const EVENT_REACH = {
-  'asn.received': 'inbound',
-  'asn.completed': 'inbound',
-  'order.allocated': 'orders',
-  'order.released': 'orders',
-  'order.shipped': 'orders',
-  'order.cancelled': 'orders',
-  'stock.adjusted': 'inventory',
-  'cyclecount.variance': 'inventory',
-  // An import's counts and its errors link; imports are mostly master data, whose module is `warehouses`.
-  'import.completed': 'warehouses',
-  'webhook.disabled': 'webhooks',
-} as const satisfies Record<BusinessEventName | 'webhook.disabled', AdminModule>;
+type SubscribableEvent = (typeof subscribableEventNames)[number];
 
-/** `*` in a subscription's events: every business event (not `webhook.disabled`). */
-const WILDCARD_EVENTS = (Object.keys(EVENT_REACH) as Array<keyof typeof EVENT_REACH>).filter(
-  (name) => name !== 'webhook.disabled',
-);
+/**
+ * The module whose read an event needs, for every event a subscription may name: the event catalogue's
+ * (`@wms/events`), where each event is defined; `satisfies` holds the catalogue to admin modules.
+ */
+export const EVENT_REACH: Readonly<Record<SubscribableEvent, AdminModule>> = Object.fromEntries(
+  subscribableEventNames.map((name) => [name, eventCatalogue[name].module satisfies AdminModule]),
+) as Record<SubscribableEvent, AdminModule>;
 
 /** What the actor lacks to grant these scopes, e.g. `write on warehouses`; empty when it may. */
 export function scopesBeyond(actor: Principal, scopes: readonly string[]): string[] {
@@ -66,7 +52,8 @@ export function scopesBeyond(actor: Principal, scopes: readonly string[]): strin
 /** What the actor lacks to subscribe to these event types (`*` = every business event); empty when it may. */
 export function eventsBeyond(actor: Principal, events: readonly string[]): string[] {
   if (actor.role === 'admin') return [];
-  const names = events.flatMap((event) => (event === '*' ? WILDCARD_EVENTS : [event]));
+  // `*` is every business event (the catalogue's list; the events about a subscription itself are named alone).
+  const names = events.flatMap((event) => (event === '*' ? businessEventNames : [event]));
   const missing = new Set<string>();
   for (const name of names) {
     const module = EVENT_REACH[name as keyof typeof EVENT_REACH] as AdminModule | undefined;
@@ -81,9 +68,7 @@ export function eventsBeyond(actor: Principal, events: readonly string[]): strin
  */
 export function readableEvents(actor: Principal): string[] | null {
   if (actor.role === 'admin') return null;
-  return (Object.keys(EVENT_REACH) as Array<keyof typeof EVENT_REACH>).filter((name) =>
-    hasModulePermission(actor, EVENT_REACH[name], 'read'),
-  );
+  return subscribableEventNames.filter((name) => hasModulePermission(actor, EVENT_REACH[name], 'read'));
 }
 
 /** 403 SCOPE_BEYOND_MODULES naming what the actor lacks, when a key with these scopes would reach beyond it. */

@@ -3,6 +3,7 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import { PreparedStatement, type Database } from '@wms/platform';
 import type { BulkResultText } from '../integration/index.js';
 import type { IngestJobName, IngestLane } from './ingest.contract.js';
+import { nextTurnSql, type TurnUnits } from '../dispatch/index.js';
 
 export type BulkJobState = 'queued' | 'written' | 'completed' | 'failed';
 
@@ -73,9 +74,15 @@ const STATUS_COLUMNS = `id, entity, tenant_id AS "tenantId", api_key_id AS "apiK
 
 // The statements every bulk call runs run as named prepared statements on a pooled connection: planned
 // once per connection, and without Sequelize's query path, which costs more than they do.
-// A job's turn (ADR 0190): its tenant's next in its lane, but never before the lane's oldest queued turn, so
-// a tenant that comes to a busy lane takes turns with the tenants already there instead of jumping ahead of
-// them or waiting behind all their queued work; turns start again at 1 when the lane drains.
+// A job's turn is its tenant's next in its lane (dispatch/tenant-turns.ts): a tenant that comes to a busy
+// lane takes turns with the tenants already there instead of jumping ahead of them or waiting behind all
+// their queued work; turns start again at 1 when the lane drains.
+const QUEUED_IN_LANE: TurnUnits = {
+  from: 'bulk_jobs',
+  queued: "lane = $8 AND state = 'queued'",
+  tenant: 'tenant_id',
+  turn: 'turn',
+};
 const submitStatement = new PreparedStatement<{
   inserted: boolean;
   state: BulkJobState;
@@ -84,10 +91,7 @@ const submitStatement = new PreparedStatement<{
 }>(
   'bulk-job-submit',
   `INSERT INTO bulk_jobs AS b (id, entity, tenant_id, api_key_id, request_id, trace_id, entries, dispatched_at, lane, turn)
-   VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8, GREATEST(
-     (SELECT min(turn) FROM bulk_jobs WHERE lane = $8 AND state = 'queued'),
-     (SELECT max(turn) + 1 FROM bulk_jobs WHERE tenant_id = $3 AND lane = $8 AND state = 'queued'),
-     1))
+   VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8, ${nextTurnSql(QUEUED_IN_LANE, '$3')})
    ON CONFLICT (id) DO UPDATE SET state = 'queued', request_id = EXCLUDED.request_id,
      trace_id = EXCLUDED.trace_id, error = NULL, result = NULL, result_status = NULL, outcome = NULL, finished_at = NULL, dispatched_at = now(),
      lane = EXCLUDED.lane, turn = EXCLUDED.turn

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createIngestQueue, type IngestJobName, type IngestQueue } from './ingest.contract.js';
 import { queuePrefix } from '@wms/platform';
 import { createLogger } from '@wms/platform';
-import { BulkJobDispatcher } from './bulk-job-dispatcher.js';
+import { createBulkJobDispatcher } from './bulk-job-dispatcher.js';
 import { BulkJobRunner } from './bulk-job-runner.js';
 import { BulkJobsRepository, type NewBulkJob } from './bulk-jobs.repository.js';
 import { createApiKey, createMasterData, createTestContext, defaultTenantId, type TestContext } from '@wms/testing';
@@ -122,7 +122,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
   });
 
   it('when Redis does not have a stored job, the dispatcher adds it; a job Redis still has is not added twice', async () => {
-    const dispatcher = new BulkJobDispatcher(
+    const dispatcher = createBulkJobDispatcher(
       repository,
       queue,
       createLogger({ level: 'silent', name: 'test-dispatcher' }),

@@ -9,7 +9,7 @@ export {
 } from './bulk-jobs.repository.js';
 export { JobWriteGuard } from './job-guard.js';
 export { BulkJobRunner, BulkJobRefused, type BulkJobRun } from './bulk-job-runner.js';
-export { BulkJobDispatcher, type DispatcherOptions } from './bulk-job-dispatcher.js';
+export { bulkJobSource, createBulkJobDispatcher, type BulkJobDispatcher } from './bulk-job-dispatcher.js';
 export { BulkJobSignals, BULK_JOB_FINISHED_CHANNEL, type JobSignal } from './bulk-job-signals.js';
 export * from './ingest.contract.js';
 export { IngestJobs, type JobOutcome, type PublicJob, type PublicJobState, type Submitted } from './ingest-jobs.js';

@@ -2,6 +2,7 @@ import { Queue, type JobsOptions } from 'bullmq';
 import type { BulkResult } from '../integration/index.js';
 import type { IngestEntity } from '../entities/index.js';
 import { defaultJobOptions, type QueueSettings } from '@wms/platform';
+import { turnPriority } from '../dispatch/index.js';
 
 /**
  * The contract of the ingest queue, imported by its producer (the gateway's bulk endpoints) and its
@@ -52,24 +53,15 @@ export type IngestQueue = Queue<IngestJobData, IngestJobResult, IngestJobName>;
 
 /**
  * A bulk call waited on by its caller (`sync`) or answered 202 at once (`async`, `Prefer: respond-async`).
- * Each lane is a band of BullMQ priorities, the synchronous one first, so a synchronous call never waits
- * behind an asynchronous job still queued (only behind the jobs running when it came).
+ * Each lane is a band of tenant turns (dispatch/tenant-turns.ts), the synchronous one first, so a
+ * synchronous call never waits behind an asynchronous job still queued (only behind the jobs running when
+ * it came).
  */
 export type IngestLane = 'sync' | 'async';
 
-/**
- * Turns 1, 2, … of a lane map onto the lane's band of BullMQ's order: a synchronous first turn is a job
- * without a priority (BullMQ takes those first, first in, first out), later synchronous turns take
- * priorities 1 … 2^20 − 1 and asynchronous turns 2^20 … 2^21 − 1 (lower first; equal ones first in, first
- * out). A turn past its band's end takes the band's last priority: the lane is then first in, first out
- * until it drains and its turns start again at 1.
- */
-const LANE_BAND = 2 ** 20;
-
-/** The BullMQ priority of a job of `lane` whose tenant's turn is `turn` (ADR 0190); 0 is none. */
+/** The BullMQ priority of a job of `lane` whose tenant's turn is `turn` (ADR 0190). */
 export function ingestJobPriority(lane: IngestLane, turn: number): number {
-  const capped = Math.min(Math.max(turn, 1), LANE_BAND);
-  return lane === 'sync' ? capped - 1 : LANE_BAND - 1 + capped;
+  return turnPriority(turn, lane === 'sync' ? 'first' : 'second');
 }
 
 /**

@@ -16,75 +16,61 @@ import { importStageSeconds } from '../bulk-jobs/index.js';
 import { entryFromCsv } from './import-format.js';
 import { appendImportEnded } from './import-events.js';
 import type { ImportsRepository, RowError, StagedRow, StoredImport } from './imports.repository.js';
+import type { ImportTurnsRepository } from './import-turns.repository.js';
+import type { ImportChunkData, QueuedChunk } from './imports.contract.js';
 
 /** A chunk's write failed this often (not a row's error: the write itself): the import fails. */
 const MAX_CHUNK_ATTEMPTS = 5;
-
-/** A tenant's unfinished imports a turn looks at, in turn order, for a chunk to write. */
-const TURN_CANDIDATES = 50;
 
 type Parsed = { entry: unknown } | { error: Omit<RowError, 'n' | 'line'> };
 
 /**
  * Writes a file import chunk by chunk. A chunk's rows go through the entity's ingest handler with the same
  * validation and set-based writes as a bulk call (runBulk), in one transaction that also locks the chunk
- * (SKIP LOCKED: workers share a file), stores its failed rows and marks it written: a chunk takes effect
- * exactly once, and a worker killed midway leaves it to the next.
+ * (a second run of its job waits for the first), stores its failed rows, marks it written and queues its tenant's next chunk at the
+ * tenant's turn: a chunk takes effect exactly once, and a worker killed midway leaves it to the next.
  */
 export class ImportRunner {
   constructor(
     private readonly db: Database,
     private readonly registry: IngestRegistry,
     private readonly repository: ImportsRepository,
+    private readonly turns: ImportTurnsRepository,
     private readonly events: EventsService,
-    /** The chains of turns each tenant has (IMPORT_TENANT_CONCURRENCY): a turn's share of a file is every chains-th chunk. */
+    /** Chunks of one tenant queued or running at once (IMPORT_TENANT_CONCURRENCY). */
     private readonly chains: number,
     /** Called once a chunk has committed (read replicas: the chunk's rows become its owner's last write). */
     private readonly afterChunk: ((job: StoredImport) => Promise<void>) | null = null,
   ) {}
 
   /**
-   * One turn of a tenant: writes one chunk of its unfinished import whose last turn is oldest (the next
-   * one when that has no chunk left for this turn). 'none' when no import of the tenant has a chunk left.
+   * Writes one queued chunk and answers the tenant's chunks queued after it, for the caller to hand to
+   * BullMQ. A chunk no longer to write (written, its import ended) queues the tenant's next all the same;
+   * one another worker holds answers none (that worker queues them).
    */
-  async runTurn(tenantId: string, slot: number): Promise<'written' | 'none'> {
-    for (const importId of await this.repository.turnOrder(tenantId, TURN_CANDIDATES)) {
-      // Noted before the write, so the tenant's other chain reaches for another of its files meanwhile.
-      await this.repository.tookTurn(importId);
-      const outcome = await runWithContext({ ...currentContext(), requestId: importId }, () =>
-        this.runImport(importId, slot),
-      );
-      if (outcome === 'written') return 'written';
-    }
-    return 'none';
-  }
-
-  /** Writes one chunk of the import. 'none' when the turn found no chunk left for it. */
-  private async runImport(importId: string, slot: number): Promise<'written' | 'none'> {
+  async runChunk(queued: ImportChunkData): Promise<QueuedChunk[]> {
+    const { tenantId, importId } = queued;
+    const next = () => this.turns.queueTurns(tenantId, this.chains, { handing: true });
     const job = await this.repository.load(importId);
-    if (!job || (job.state !== 'queued' && job.state !== 'running')) return 'none';
+    if (!job || (job.state !== 'queued' && job.state !== 'running')) return next();
     const handler = this.registry.get(job.entity);
     if (!handler) {
       await this.fail(importId, `no ingest handler for ${job.entity}`);
-      return 'none';
+      return next();
     }
-    const pending = await this.repository.pendingChunks(importId, 2 * this.chains);
-    if (!pending.length) return 'none';
-    // The chain's own share first, so that two turns in one file rarely reach for the same chunk.
-    const mine = (chunk: { chunk: number }) => chunk.chunk % this.chains === slot;
-    const ordered = [...pending.filter(mine), ...pending.filter((chunk) => !mine(chunk))];
+    const chunk = await this.repository.pendingChunk(importId, queued.chunk);
+    if (!chunk) return next();
     await this.repository.markRunning(importId);
-    for (const chunk of ordered) {
-      try {
-        if (await this.writeChunk(job, handler, chunk)) return 'written';
-      } catch (error) {
-        const attempts = await this.repository.chunkFailed(importId, chunk.chunk);
-        if (attempts >= MAX_CHUNK_ATTEMPTS)
-          await this.fail(importId, `chunk ${chunk.chunk} failed: ${(error as Error).message}`);
-        throw error;
-      }
+    try {
+      return await runWithContext({ ...currentContext(), requestId: importId }, () =>
+        this.writeChunk(job, handler, chunk),
+      );
+    } catch (error) {
+      const attempts = await this.repository.chunkFailed(importId, chunk.chunk);
+      if (attempts >= MAX_CHUNK_ATTEMPTS)
+        await this.fail(importId, `chunk ${chunk.chunk} failed: ${(error as Error).message}`);
+      throw error;
     }
-    return 'none';
   }
 
   /** Ends the import as failed (what was written stays) and says so with `import.completed`. */
@@ -94,12 +80,12 @@ export class ImportRunner {
     );
   }
 
-  /** Writes one chunk; false when another worker holds or wrote it (or the import stopped). */
+  /** Writes one chunk and answers the chunks queued after it; none when another worker holds or wrote it. */
   private async writeChunk(
     job: StoredImport,
     handler: IngestHandler,
     chunk: { chunk: number; firstN: number; lastN: number },
-  ): Promise<boolean> {
+  ): Promise<QueuedChunk[]> {
     const reading = performance.now();
     const rows = await this.repository.rows(job.id, chunk.firstN, chunk.lastN);
     const parsing = performance.now();
@@ -122,11 +108,14 @@ export class ImportRunner {
       writeMs: 0,
     };
     const writeErrors = new Map<number, AppError>();
+    let queued: QueuedChunk[] = [];
     const record = async (result: BulkResult, transaction: Transaction) => {
       const errors = [...rowErrors, ...entryErrors(handler, result, entries, written, writeErrors)];
       errors.sort((a, b) => a.n - b.n);
       const counts = { created: result.created, updated: result.updated, failed: errors.length };
       await this.repository.completeChunk(job.id, chunk.chunk, counts, errors, transaction);
+      // Before the import's row lock (completeIfLast): queuing takes the tenant's lock, then imports' rows.
+      queued = await this.turns.queueTurns(job.tenantId, this.chains, { transaction, handing: true });
       const finished = await this.repository.completeIfLast(job.id, transaction);
       if (finished) await appendImportEnded(this.events, transaction, finished);
     };
@@ -152,9 +141,9 @@ export class ImportRunner {
       });
       countStages(job.entity, stages);
       await this.afterChunk?.(job);
-      return true;
+      return queued;
     } catch (error) {
-      if (error instanceof BulkAlreadyWritten) return false;
+      if (error instanceof BulkAlreadyWritten) return [];
       throw error;
     }
   }

@@ -1,35 +1,41 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { QueueSettings } from '@wms/platform';
+import { turnPriority, type QueueEntry } from '../dispatch/index.js';
 
 /**
  * The imports queue: a queue of its own, beside the ingest queue, so bulk calls never wait in line behind
- * a file. A job is one turn of one tenant: the worker writes one chunk of that tenant's unfinished import
- * whose last turn is oldest, adds the tenant's next turn at the end of the queue and completes, so tenants
- * take turns (round-robin) however many files each has running, and a tenant's files share its turns. A
- * tenant has IMPORT_TENANT_CONCURRENCY chains of turns, so that several workers share a large file; a chain's
- * turns alternate between two job ids (phase 0 and 1), so the next one is added while the current one still
- * holds its id, and the chain has no gap a crash could lose.
+ * a file. A job is one chunk of one import, queued at its tenant's turn (dispatch/tenant-turns.ts) as bulk
+ * jobs are: tenants take turns however many files or chunks each has, and a tenant's files share its turns
+ * (each next chunk comes from its file whose last turn is oldest). A tenant has at most
+ * IMPORT_TENANT_CONCURRENCY chunks queued or running; each chunk written queues the tenant's next, in the
+ * chunk's own transaction.
  */
 export const IMPORTS_QUEUE = 'imports';
-export const IMPORT_JOB_NAME = 'import';
+export const IMPORT_JOB_NAME = 'import' as const;
 
-export interface ImportTurnData {
+export interface ImportChunkData {
   tenantId: string;
-  /** Which of the tenant's chains this is: a turn starts with its own share of a file's chunks. */
-  slot: number;
-  phase: 0 | 1;
+  importId: string;
+  chunk: number;
 }
 
-export type ImportsQueue = Queue<ImportTurnData, void, typeof IMPORT_JOB_NAME>;
+/** A chunk queued at its tenant's turn, as PostgreSQL records it. */
+export interface QueuedChunk extends ImportChunkData {
+  /** Its job id: adding it again while it waits or runs is a no-op. */
+  id: string;
+  turn: number;
+}
 
-/** The job id of a tenant's turn: adding one that is waiting or running again is a no-op. */
-export function importTurnId(tenantId: string, slot: number, phase: 0 | 1): string {
-  return `tenant-${tenantId}-turn-${slot}-${phase}`;
+export type ImportsQueue = Queue<ImportChunkData, void, typeof IMPORT_JOB_NAME>;
+
+/** The job id of an import's chunk. */
+export function importChunkJobId(importId: string, chunk: number): string {
+  return `${importId}-chunk-${chunk}`;
 }
 
 /**
- * Turns are removed once done (the import's row is the record); a failed turn stays a day for inspection
- * and the dispatcher gives it another run while its import is unfinished.
+ * A chunk's job is removed once done (the chunk's row is the record); a failed one stays a day for
+ * inspection and the dispatcher gives it another run while its import is unfinished.
  */
 export const importJobOptions: JobsOptions = {
   removeOnComplete: true,
@@ -39,13 +45,13 @@ export const importJobOptions: JobsOptions = {
 };
 
 /**
- * Lock settings of import workers: a killed worker's turn is back in the queue within seconds; a turn that
- * stalls is harmless (its chunk's transaction was rolled back with the connection), so it may stall often.
+ * Lock settings of import workers: a killed worker's chunk is back in the queue within seconds; a chunk that
+ * stalls is harmless (its transaction was rolled back with the connection), so it may stall often.
  */
 export const IMPORT_WORKER_LOCKS = { lockDuration: 10_000, stalledInterval: 2_000, maxStalledCount: 100 } as const;
 
 export function createImportsQueue(settings: QueueSettings): ImportsQueue {
-  return new Queue<ImportTurnData, void, typeof IMPORT_JOB_NAME>(IMPORTS_QUEUE, {
+  return new Queue<ImportChunkData, void, typeof IMPORT_JOB_NAME>(IMPORTS_QUEUE, {
     connection: settings.connection,
     prefix: settings.prefix,
     defaultJobOptions: importJobOptions,
@@ -53,24 +59,17 @@ export function createImportsQueue(settings: QueueSettings): ImportsQueue {
   });
 }
 
-/** The slots of a tenant's chains of turns: 0 … chains - 1. */
-export function importSlots(chains: number): number[] {
-  return Array.from({ length: chains }, (_unused, slot) => slot);
+/** A queued chunk's job: its id, and its tenant's turn as its priority. */
+export function importChunkJob(chunk: QueuedChunk): QueueEntry<ImportsQueue> {
+  const { tenantId, importId } = chunk;
+  return {
+    name: IMPORT_JOB_NAME,
+    data: { tenantId, importId, chunk: chunk.chunk },
+    opts: { jobId: chunk.id, priority: turnPriority(chunk.turn) },
+  };
 }
 
-/** Adds the first turn of each of the tenant's chains named (those already there are left as they are). */
-export async function addImportTurns(queue: ImportsQueue, tenantId: string, slots: number[]): Promise<void> {
-  await queue.addBulk(
-    slots.map((slot) => ({
-      name: IMPORT_JOB_NAME,
-      data: { tenantId, slot, phase: 0 as const },
-      opts: { jobId: importTurnId(tenantId, slot, 0) },
-    })),
-  );
-}
-
-/** Adds the turn after this one, at the end of the queue. */
-export async function addNextTurn(queue: ImportsQueue, turn: ImportTurnData): Promise<void> {
-  const phase = turn.phase === 0 ? 1 : 0;
-  await queue.add(IMPORT_JOB_NAME, { ...turn, phase }, { jobId: importTurnId(turn.tenantId, turn.slot, phase) });
+/** Hands queued chunks to the imports queue (the dispatcher adds any that did not get there). */
+export async function addImportChunks(queue: ImportsQueue, chunks: QueuedChunk[]): Promise<void> {
+  if (chunks.length) await queue.addBulk(chunks.map(importChunkJob));
 }

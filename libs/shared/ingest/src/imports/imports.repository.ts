@@ -180,41 +180,14 @@ export class ImportsRepository {
     );
   }
 
-  /** Tenants with an unfinished import, for the dispatcher: each should have its chains of turns in the queue. */
-  async tenantsWithUnfinished(limit: number): Promise<string[]> {
-    const rows = await this.db.sequelize.query<{ tenantId: string }>(
-      `SELECT tenant_id AS "tenantId" FROM imports WHERE state IN ('queued', 'running')
-        GROUP BY tenant_id ORDER BY min(created_at) LIMIT $1`,
-      { bind: [limit], type: QueryTypes.SELECT },
-    );
-    return rows.map((row) => row.tenantId);
-  }
-
-  /**
-   * A tenant's unfinished imports in the order its turns should serve them: the one whose last turn is
-   * oldest first (one that never had a turn before all), then the oldest upload.
-   */
-  async turnOrder(tenantId: string, limit: number): Promise<string[]> {
-    const rows = await this.db.sequelize.query<{ id: string }>(
-      `SELECT id FROM imports WHERE tenant_id = $1 AND state IN ('queued', 'running')
-        ORDER BY last_turn_at NULLS FIRST, created_at LIMIT $2`,
-      { bind: [tenantId, limit], type: QueryTypes.SELECT },
-    );
-    return rows.map((row) => row.id);
-  }
-
-  /** Notes that a turn went to this import, so the tenant's next turn goes to another of its files first. */
-  async tookTurn(id: string): Promise<void> {
-    await this.db.sequelize.query('UPDATE imports SET last_turn_at = clock_timestamp() WHERE id = $1', { bind: [id] });
-  }
-
-  /** Chunks not yet written, lowest first. */
-  async pendingChunks(id: string, limit: number): Promise<Array<{ chunk: number; firstN: number; lastN: number }>> {
-    return this.db.sequelize.query(
+  /** A chunk not yet written; null when it is written. */
+  async pendingChunk(id: string, chunk: number): Promise<{ chunk: number; firstN: number; lastN: number } | null> {
+    const rows = await this.db.sequelize.query<{ chunk: number; firstN: number; lastN: number }>(
       `SELECT chunk, first_n AS "firstN", last_n AS "lastN" FROM import_chunks
-        WHERE import_id = $1 AND NOT done ORDER BY chunk LIMIT $2`,
-      { bind: [id, limit], type: QueryTypes.SELECT },
+        WHERE import_id = $1 AND chunk = $2 AND NOT done`,
+      { bind: [id, chunk], type: QueryTypes.SELECT },
     );
+    return rows[0] ?? null;
   }
 
   async rows(id: string, firstN: number, lastN: number): Promise<StagedRow[]> {
@@ -232,14 +205,15 @@ export class ImportsRepository {
   }
 
   /**
-   * Locks a chunk not yet written of an import still to run, in the transaction that writes it. False
-   * when another worker holds it, it was written, or the import was cancelled or failed.
+   * Locks a chunk not yet written of an import still to run, in the transaction that writes it (a second
+   * run of the chunk's job waits for the first). False when it was written, or the import was cancelled or
+   * failed.
    */
   async claimChunk(id: string, chunk: number, transaction: Transaction): Promise<boolean> {
     const rows = await this.db.sequelize.query(
       `SELECT 1 FROM import_chunks c JOIN imports i ON i.id = c.import_id
         WHERE c.import_id = $1 AND c.chunk = $2 AND NOT c.done AND i.state IN ('queued', 'running')
-        FOR UPDATE OF c SKIP LOCKED`,
+        FOR UPDATE OF c`,
       { bind: [id, chunk], type: QueryTypes.SELECT, transaction },
     );
     return rows.length === 1;

@@ -20,7 +20,7 @@ import {
   type ImportFormat,
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
-import { addImportTurns, importSlots, type ImportsQueue } from './imports.contract.js';
+import type { ImportTurns } from './import-turns.js';
 import { appendImportEnded } from './import-events.js';
 import type { TenantUploadLeases } from './tenant-upload-leases.js';
 import { UploadSlots } from './upload-slots.js';
@@ -105,7 +105,7 @@ export class ImportsService {
     private readonly repository: ImportsRepository,
     private readonly registry: IngestRegistry,
     private readonly limits: Config['imports'],
-    private readonly queue: ImportsQueue | null,
+    private readonly turns: ImportTurns | null,
     private readonly events: EventsService,
     /** The tenants' upload slots across gateways (none: counted on this gateway only), and where to say Redis is away. */
     shared: { leases: TenantUploadLeases; logger: Logger } | null = null,
@@ -251,9 +251,9 @@ export class ImportsService {
   }
 
   private async dispatch(tenantId: string): Promise<void> {
-    if (!this.queue) return;
-    // A Redis away costs nothing but time: the dispatcher hands every unfinished import to the queue.
-    await settleWithin(addImportTurns(this.queue, tenantId, importSlots(this.limits.tenantConcurrency)), QUEUE_ADD_MS);
+    if (!this.turns) return;
+    // A Redis or a database away costs nothing but time: the dispatcher queues and hands every tenant's turns.
+    await settleWithin(this.turns.next(tenantId), QUEUE_ADD_MS);
   }
 }
 

@@ -226,7 +226,7 @@ export const configVariables = {
   IMPORT_TENANT_CONCURRENCY: {
     schema: Joi.number().integer().min(1).max(64).default(2),
     description:
-      "chunks of one tenant's imports written at once over every ingest worker (its chains of turns); raise it so that more worker replicas share one tenant's large file",
+      "chunks of one tenant's imports queued or written at once over every ingest worker; raise it so that more worker replicas share one tenant's large file",
   },
   IMPORT_RETENTION_SECONDS: {
     schema: seconds().default(604800),

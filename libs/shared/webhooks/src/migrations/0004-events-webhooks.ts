@@ -1,30 +1,14 @@
 import type { Migration } from '@wms/platform';
 
 /**
- * The transactional outbox (`events`) and webhook delivery. `seq` orders events as they were written
- * (relay order); `feed_position` is handed out by the relay, one pass at a time, after the event's
- * transaction has committed, so the reconciliation feed's cursor never skips an event that committed
- * late (a plain sequence can be committed out of order).
+ * Webhook subscriptions and their deliveries. It created the outbox (`events`) too when it shipped; that
+ * part is the events library's `0004-events-outbox` now, applied just before it (a database that ran this
+ * migration whole keeps its name recorded, and the split-off part does nothing there).
  */
 export const eventsWebhooks: Migration = {
   name: '0004-events-webhooks',
   async up({ sequelize }) {
     await sequelize.query(`
-      CREATE TABLE events (
-        id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-        seq bigserial NOT NULL UNIQUE,
-        tenant_id uuid REFERENCES tenants(id),
-        event text NOT NULL,
-        data jsonb NOT NULL,
-        occurred_at timestamptz NOT NULL DEFAULT now(),
-        relayed_at timestamptz,
-        feed_position bigint UNIQUE,
-        CHECK (tenant_id IS NOT NULL OR event = 'webhook.test')
-      );
-      CREATE SEQUENCE events_feed_position_seq OWNED BY events.feed_position;
-      CREATE INDEX events_unrelayed_idx ON events (seq) WHERE relayed_at IS NULL;
-      CREATE INDEX events_feed_idx ON events (tenant_id, feed_position) WHERE feed_position IS NOT NULL;
-
       CREATE TABLE webhook_subscriptions (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         tenant_id uuid REFERENCES tenants(id),

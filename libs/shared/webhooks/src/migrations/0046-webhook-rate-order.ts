@@ -4,10 +4,8 @@ import type { Migration } from '@wms/platform';
  * Subscriber controls beyond the filter:
  * - `max_deliveries_per_second`: the most deliveries a subscription is sent per second over every worker;
  * - `ordered`: one document's deliveries go out one at a time, in `sequence` order;
- * - every event's document (`document_key`: the order, the ASN, the stock position) and its `sequence`, a
- *   number that grows with each event of that document, given from `document_sequences` in the event's
- *   transaction (the counter row's lock orders the writers of one document);
- * - an ordered subscription's deliveries carry their event's document and sequence, so the worker finds
+ * - an ordered subscription's deliveries carry their event's document and sequence (the events library's
+ *   `0046-event-sequences`, applied just before, gives events theirs), so the worker finds
  *   an earlier pending one of the same document through a small partial index;
  * - the delay a receiver asked for with Retry-After, per attempt.
  */
@@ -19,14 +17,6 @@ export const webhookRateOrder: Migration = {
         ADD COLUMN IF NOT EXISTS max_deliveries_per_second integer
           CHECK (max_deliveries_per_second IS NULL OR max_deliveries_per_second > 0),
         ADD COLUMN IF NOT EXISTS ordered boolean NOT NULL DEFAULT false;
-
-      CREATE TABLE IF NOT EXISTS document_sequences (
-        document_key text PRIMARY KEY,
-        last_sequence bigint NOT NULL
-      );
-      ALTER TABLE events
-        ADD COLUMN IF NOT EXISTS document_key text,
-        ADD COLUMN IF NOT EXISTS sequence bigint;
 
       ALTER TABLE webhook_deliveries
         ADD COLUMN IF NOT EXISTS document_key text,

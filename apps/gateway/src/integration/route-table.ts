@@ -6,6 +6,8 @@ import {
   SIMULATION_TYPES,
   documentedSimulationSchema,
   grnSchema,
+  movementSchema,
+  movementsQuerySchema,
   simulationTypeSchema,
   stockQuerySchema,
 } from '@wms/warehouse';
@@ -207,7 +209,8 @@ export const INTEGRATION_ROUTES = {
     method: 'get',
     path: '/stock',
     scope: 'read',
-    summary: 'Stock of one item: rows per warehouse, location and lot with expiryDate, and their totals',
+    summary:
+      'Stock of one item: rows per warehouse, location and lot with expiryDate, and their totals; with asOf, as they were then',
     tag: 'stock',
     query: stockQuerySchema,
     responses: {
@@ -217,6 +220,24 @@ export const INTEGRATION_ROUTES = {
       },
       400: error(
         'VALIDATION_FAILED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found',
+      ),
+    },
+  },
+  movements: {
+    method: 'get',
+    path: '/stock/movements',
+    scope: 'read',
+    summary:
+      'Stock movements: the inventory ledger, one entry per change of a stock row with its cause, document and balance after, oldest first',
+    tag: 'stock',
+    query: movementsQuerySchema,
+    responses: {
+      200: {
+        description: 'one page; nextCursor is null on the last',
+        body: pageSchema(movementSchema, 'null on the last page'),
+      },
+      400: error(
+        'VALIDATION_FAILED (a bad query or cursor), TENANT_REQUIRED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found',
       ),
     },
   },

@@ -5,3 +5,13 @@ export {
   monthStart,
   type LedgerMaintenance,
 } from './ledger-partitions.repository.js';
+export {
+  movementsQuerySchema,
+  movementSchema,
+  decodeMovementCursor,
+  encodeMovementCursor,
+  type MovementCursor,
+  type MovementView,
+  type MovementsQuery,
+} from './movement.schemas.js';
+export { StockLedgerService } from './ledger.service.js';

@@ -1,4 +1,5 @@
 import { PreparedStatement, routedRead, type Database } from '@wms/platform';
+import { balanceAsOfSql } from '../ledger/balance-as-of.js';
 import { dateSql } from './fields.js';
 
 const CURRENT_ROWS = `
@@ -10,11 +11,7 @@ const CURRENT_ROWS = `
         JOIN locations l ON l.id = s.location_id
         WHERE s.tenant_id = $1 AND s.qty_on_hand > 0 AND ($4::text IS NULL OR s.lot_no = $4)`;
 
-/**
- * The rows as they were at $5: each stock row's balance is its latest ledger entry's balance after, or its
- * latest checkpoint's when that is later (a month dropped by retention, the balances before the ledger):
- * two index probes per stock row of the item, whatever the ledger's length (docs/adr/0202-inventory-ledger.md).
- */
+/** The rows as they were at $5, from the inventory ledger (docs/adr/0202-inventory-ledger.md). */
 const ROWS_AS_OF = `
         SELECT w.code AS "warehouseCode", l.code AS "locationCode", NULLIF(s.lot_no, '') AS "lotNo",
                ${dateSql('s.expiry_date')} AS "expiryDate", b.qty_on_hand, b.qty_allocated
@@ -22,16 +19,7 @@ const ROWS_AS_OF = `
         JOIN item i ON i.id = s.item_id
         JOIN wh w ON w.id = s.warehouse_id
         JOIN locations l ON l.id = s.location_id
-        CROSS JOIN LATERAL (
-          SELECT x.qty_on_hand, x.qty_allocated FROM (
-            (SELECT m.at, m.qty_on_hand_after AS qty_on_hand, m.qty_allocated_after AS qty_allocated
-               FROM stock_movements m WHERE m.stock_row_id = s.id AND m.at <= $5::timestamptz
-              ORDER BY m.at DESC, m.id DESC LIMIT 1)
-            UNION ALL
-            (SELECT c.at, c.qty_on_hand, c.qty_allocated
-               FROM stock_checkpoints c WHERE c.stock_row_id = s.id AND c.at <= $5::timestamptz
-              ORDER BY c.at DESC LIMIT 1)) x
-          ORDER BY x.at DESC LIMIT 1) b
+        CROSS JOIN LATERAL ${balanceAsOfSql('s', '$5::timestamptz')} b
         WHERE s.tenant_id = $1 AND b.qty_on_hand > 0 AND ($4::text IS NULL OR s.lot_no = $4)`;
 
 const inquirySql = (

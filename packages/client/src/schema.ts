@@ -1534,20 +1534,20 @@ export interface paths {
               status: 'success';
               data: {
                 /** @description the entry, in the order entries were written */
-                id?: string;
+                id: string;
                 /** Format: date-time */
-                at?: string;
-                warehouseCode?: string;
-                locationCode?: string;
-                sku?: string;
-                lotNo?: string | null;
-                qtyOnHandDelta?: number;
-                qtyAllocatedDelta?: number;
+                at: string;
+                warehouseCode: string;
+                locationCode: string;
+                sku: string;
+                lotNo: string | null;
+                qtyOnHandDelta: number;
+                qtyAllocatedDelta: number;
                 /** @description the stock row's on hand after this change */
-                qtyOnHandAfter?: number;
-                qtyAllocatedAfter?: number;
+                qtyOnHandAfter: number;
+                qtyAllocatedAfter: number;
                 /** @enum {string} */
-                cause?:
+                cause:
                   | 'grn'
                   | 'allocation'
                   | 'release'
@@ -1558,13 +1558,13 @@ export interface paths {
                   | 'return'
                   | 'simulation';
                 /** @description GRN, order, shipment or RMA number; the adjustment or count id; null for none */
-                documentNo?: string | null;
+                documentNo: string | null;
                 /** @description who asked for the change; null for the system */
-                caller?: {
-                  /** @enum {array|boolean|number|object|string|null} */
-                  type?: 'api_key' | 'user' | null;
+                caller: {
+                  /** @description api_key or user */
+                  type: string;
                   /** Format: uuid */
-                  id?: string;
+                  id: string;
                 } | null;
               }[];
               /** @description null on the last page */
@@ -3780,9 +3780,6 @@ export const pathsStockMovementsGetParametersQueryCauseValues: ReadonlyArray<
 export const pathsStockMovementsGetResponses200ContentApplicationJsonDataCauseValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/stock/movements']['get']['responses']['200']['content']['application/json']['data']['cause']
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
-export const pathsStockMovementsGetResponses200ContentApplicationJsonDataCallerTypeValues: ReadonlyArray<
-  FlattenedDeepRequired<paths>['/stock/movements']['get']['responses']['200']['content']['application/json']['data']['caller']['type']
-> = ['api_key', 'user'];
 export const pathsSimulationsPostResponses202ContentApplicationJsonDataTypeValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/simulations']['post']['responses']['202']['content']['application/json']['data']['type']
 > = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance'];

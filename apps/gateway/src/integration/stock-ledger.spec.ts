@@ -124,7 +124,7 @@ describe('inventory ledger', () => {
   async function movements(key: string, query: string) {
     const response = await integration(key, 'GET', `/stock/movements?${query}`);
     expect(response.status).toBe(200);
-    return response.body as { data: JsonNode[]; nextCursor: string | null };
+    return response.body as unknown as { data: JsonNode[]; nextCursor: string | null };
   }
 
   it('when stock goes through receipt, allocation, pick, shipment, adjustment, count and cancel, each location sums to its balance', async () => {
@@ -136,7 +136,7 @@ describe('inventory ledger', () => {
     const shipped = await order(key, [{ sku: 'PLAIN', qty: 3 }]);
     expect((await staff(tenantId, 'POST', `/orders/${shipped}/allocate`, {})).status).toBe(200);
     expect((await staff(tenantId, 'POST', `/orders/${shipped}/release`, {})).status).toBe(200);
-    const tasks = (await staff(tenantId, 'GET', `/orders/${shipped}`)).body.pickTasks as { id: string }[];
+    const tasks = (await staff(tenantId, 'GET', `/orders/${shipped}`)).body.pickTasks as unknown as { id: string }[];
     expect((await staff(tenantId, 'POST', `/pick-tasks/${tasks[0]!.id}/confirm`, { qtyPicked: 2 })).status).toBe(200);
     const shipment = await staff(tenantId, 'POST', `/orders/${shipped}/ship`, {});
     expect(shipment.status).toBe(201);
@@ -239,7 +239,9 @@ describe('inventory ledger', () => {
       })),
     });
     expect(bulk.status).toBe(200);
-    const orderNos = (bulk.body.data as { data: { orderNo: string } }[]).map((result) => result.data.orderNo);
+    const orderNos = (bulk.body.data as unknown as { data: { orderNo: string } }[]).map(
+      (result) => result.data.orderNo,
+    );
 
     for (const orderNo of orderNos) await staff(tenantId, 'POST', `/orders/${orderNo}/allocate`, {});
     await integration(key, 'POST', `/orders/${orderNos[0]}/cancel`, {});

@@ -51,7 +51,7 @@ describe('stock snapshot exports', () => {
   async function finished(jobId: string): Promise<JsonNode> {
     const done = await waitFor(
       async () => (await call('GET', `/jobs/${jobId}`)).body.data,
-      (data) => data?.state === 'completed' || data?.state === 'failed',
+      (data) => ['completed', 'failed'].includes(String(data?.state)),
       20_000,
       'the snapshot job to finish',
     );

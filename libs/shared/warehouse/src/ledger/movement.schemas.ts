@@ -76,23 +76,30 @@ export const movementsQuerySchema = Joi.object<MovementsQuery & { tenantId?: str
 
 const qty = () => Joi.number();
 
-/** One movement, for the OpenAPI document. */
+/** One movement, for the OpenAPI document; every field is always present. */
 export const movementSchema = Joi.object({
-  id: Joi.string().description('the entry, in the order entries were written'),
-  at: Joi.string().isoDate(),
-  warehouseCode: Joi.string(),
-  locationCode: Joi.string(),
-  sku: Joi.string(),
-  lotNo: Joi.string().allow(null),
-  qtyOnHandDelta: qty(),
-  qtyAllocatedDelta: qty(),
-  qtyOnHandAfter: qty().description("the stock row's on hand after this change"),
-  qtyAllocatedAfter: qty(),
-  cause: Joi.string().valid(...STOCK_CAUSES),
+  id: Joi.string().required().description('the entry, in the order entries were written'),
+  at: Joi.string().isoDate().required(),
+  warehouseCode: Joi.string().required(),
+  locationCode: Joi.string().required(),
+  sku: Joi.string().required(),
+  lotNo: Joi.string().allow(null).required(),
+  qtyOnHandDelta: qty().required(),
+  qtyAllocatedDelta: qty().required(),
+  qtyOnHandAfter: qty().required().description("the stock row's on hand after this change"),
+  qtyAllocatedAfter: qty().required(),
+  cause: Joi.string()
+    .valid(...STOCK_CAUSES)
+    .required(),
   documentNo: Joi.string()
     .allow(null)
+    .required()
     .description('GRN, order, shipment or RMA number; the adjustment or count id; null for none'),
-  caller: Joi.object({ type: Joi.valid('api_key', 'user'), id: Joi.string().guid() })
+  caller: Joi.object({
+    type: Joi.string().required().description('api_key or user'),
+    id: Joi.string().guid().required(),
+  })
     .allow(null)
+    .required()
     .description('who asked for the change; null for the system'),
 }).label('StockMovement');

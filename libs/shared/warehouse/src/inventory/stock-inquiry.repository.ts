@@ -1,5 +1,5 @@
 import { PreparedStatement, routedRead, type Database } from '@wms/platform';
-import { balanceAsOfSql } from '../ledger/balance-as-of.js';
+import { balanceAsOfSql } from '../writes/index.js';
 import { dateSql } from './fields.js';
 
 const CURRENT_ROWS = `

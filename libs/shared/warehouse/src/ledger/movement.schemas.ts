@@ -1,5 +1,5 @@
 import { Joi, LIST_LIMIT_MAX } from '@wms/platform';
-import { lotNumber } from '../inventory/fields.js';
+import { lotNumber } from '../inventory/index.js';
 import { STOCK_CAUSES, type StockCause } from '../writes/index.js';
 
 /** Where a movements page stopped: the last entry's time (to the microsecond, UTC) and id. */

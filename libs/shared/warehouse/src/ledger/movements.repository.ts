@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { routedRead, type Database } from '@wms/platform';
-import { isoSql } from '../inventory/fields.js';
+import { isoSql } from '../inventory/index.js';
 import type { MovementCursor, MovementView, MovementsQuery } from './movement.schemas.js';
 
 /** The references a movements query names, resolved in the tenant; null where one is unknown. */

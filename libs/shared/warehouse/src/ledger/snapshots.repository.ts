@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { dateSql, isoSql } from '../inventory/fields.js';
-import { balanceAsOfSql } from './balance-as-of.js';
+import { dateSql, isoSql } from '../inventory/index.js';
+import { balanceAsOfSql } from '../writes/index.js';
 
 export type SnapshotState = 'queued' | 'running' | 'completed' | 'failed';
 

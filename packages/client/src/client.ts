@@ -71,7 +71,7 @@ export function clientWith<Source>(
     simulations: resources.simulations(transport),
     imports: resources.imports(transport, bodyOf),
     /**
-     * Walks a cursor list (/orders, /asn or the /events feed) item by item, page after page, to its end (the
+     * Walks a cursor list (/orders, /asn, /stock/movements or the /events feed) item by item, page after page, to its end (the
      * feed: to the newest event).
      */
     async *paginate<Path extends ListPath>(path: Path, query?: ListQuery<Path>): AsyncGenerator<ListItem<Path>> {

@@ -85,8 +85,15 @@ export function orders({ api }: Transport) {
 
 export function stock({ api }: Transport) {
   return {
+    /** The stock of one item; with `asOf` (ISO time), as it was then. */
     get: (query: NonNullable<paths['/stock']['get']['parameters']['query']>) =>
       answer(api.GET('/stock', { params: { query } })),
+    /** One page of stock movements, oldest first (walk them all with paginate('/stock/movements')). */
+    movements: (query: ListQuery<'/stock/movements'> & { cursor?: string } = {}) =>
+      answer(api.GET('/stock/movements', { params: { query } })),
+    /** Queues an export of the stock as of a time; jobs.wait, then jobs.file, give its NDJSON file. */
+    snapshot: (body: RequestBody<'/stock/snapshots', 'post'> = {}, options: CallOptions = {}): Promise<Accepted> =>
+      answer(api.POST('/stock/snapshots', { body, signal: options.signal })) as Promise<Accepted>,
   };
 }
 
@@ -123,6 +130,9 @@ export function jobs({ api }: Transport) {
           signal: options.signal,
         }),
       ),
+    /** A completed stock snapshot's file: one NDJSON line per stock row. */
+    file: async (jobId: string, options: CallOptions = {}): Promise<string> =>
+      answer(api.GET('/jobs/{jobId}/file', { params: { path: { jobId } }, parseAs: 'text', signal: options.signal })),
     /** Cancels an import; rows written stay written. */
     cancel: async (jobId: string, options: CallOptions = {}) =>
       (await answer(api.DELETE('/jobs/{jobId}', { params: { path: { jobId } }, signal: options.signal }))).data,

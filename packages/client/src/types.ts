@@ -28,12 +28,17 @@ export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 
 /** A bulk job as GET /jobs/{jobId} shows it. */
 export type BulkJobStatus = components['schemas']['JobStatus']['data'];
-/** A file import as GET /jobs/{jobId} shows it (its jobId starts with `import-`). */
+/** A file import or a stock snapshot as GET /jobs/{jobId} shows it (its jobId starts with `import-` or `snapshot-`). */
 export type ImportStatus = Answer<'/jobs/{jobId}', 'delete', 200>['data'];
 export type JobStatus = BulkJobStatus | ImportStatus;
 
 /** The lists the client can walk page by page, and the query field each reads its cursor from. */
-export const LIST_CURSORS = { '/orders': 'cursor', '/asn': 'cursor', '/events': 'after' } as const;
+export const LIST_CURSORS = {
+  '/orders': 'cursor',
+  '/asn': 'cursor',
+  '/stock/movements': 'cursor',
+  '/events': 'after',
+} as const;
 export type ListPath = keyof typeof LIST_CURSORS;
 export type ListQuery<Path extends ListPath> = Omit<
   NonNullable<paths[Path]['get']['parameters']['query']>,

@@ -48,6 +48,11 @@ const routes: RouteObject[] = [
               { path: ':id', lazy: page(async () => (await users()).UserDetailPage) },
             ],
           },
+          {
+            path: 'stock',
+            element: <RequireModule module="inventory" />,
+            children: [{ index: true, lazy: page(async () => (await import('../pages/stock')).default) }],
+          },
           { path: 'imports', lazy: page(async () => (await import('../pages/imports')).default) },
           { path: 'tenants', lazy: page(async () => (await import('../pages/tenants')).default) },
           {

@@ -1,6 +1,7 @@
 import type { PartialSchemaMap } from 'joi';
 import { adminModules, roles } from '@wms/identity';
 import { API_VERSIONS, Joi } from '@wms/platform';
+import { movementSchema } from '@wms/warehouse';
 import { IMPORT_MODULES } from '../routes/imports.routes.js';
 
 const apiVersionAnswer = Joi.string().valid(...API_VERSIONS);
@@ -334,4 +335,8 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
   Shipment: described('the shipment (SHP-…) with its lines'),
   Adjustment: described('the adjustment with the stock row after it'),
   CycleCount: described('the count with its variance and what it adjusted'),
+  StockMovementsPage: record({
+    data: Joi.array().items(movementSchema),
+    nextCursor: Joi.string().allow(null).description('null on the last page'),
+  }),
 };

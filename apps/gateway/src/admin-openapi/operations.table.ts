@@ -1,5 +1,11 @@
 import type { AdminModule } from '@wms/identity';
-import { adjustmentSchema, confirmPickSchema, cycleCountSchema, shipSchema } from '@wms/warehouse';
+import {
+  adjustmentSchema,
+  confirmPickSchema,
+  cycleCountSchema,
+  movementsQuerySchema,
+  shipSchema,
+} from '@wms/warehouse';
 import { tenantQuerySchema } from '../routes/operations.routes.js';
 import { GUARDED, INVALID, NOT_FOUND, error, moduleAccess, ok, type AdminRoute } from './admin-route.js';
 
@@ -81,5 +87,13 @@ export const OPERATION_ROUTES: AdminRoute[] = [
     'Record a count of one row; on hand is set to it where allocations allow',
     { 201: ok('counted', 'CycleCount') },
     { body: cycleCountSchema, bodyName: 'NewCycleCount' },
+  ),
+  operation(
+    'inventory',
+    'get',
+    '/stock/movements',
+    "A stock item's history: the inventory ledger's movements, oldest first, in cursor pages",
+    { 200: ok('one page; nextCursor is null on the last', 'StockMovementsPage') },
+    { query: movementsQuerySchema },
   ),
 ];

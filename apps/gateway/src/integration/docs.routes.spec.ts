@@ -22,6 +22,7 @@ describe('OpenAPI document and docs page', () => {
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
         ...['/imports', '/jobs/{jobId}/errors'],
+        ...['/stock/movements', '/stock/snapshots', '/jobs/{jobId}/file'],
         ...[
           '/asn',
           '/asn/bulk',

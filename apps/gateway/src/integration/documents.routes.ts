@@ -10,7 +10,14 @@ import {
   type Runtime,
 } from '@wms/platform';
 import type { Services } from '../services.js';
-import { type AsnStatus, type GrnInput, type OrderStatus, type StockQuery, type WriteContext } from '@wms/warehouse';
+import {
+  type AsnStatus,
+  type GrnInput,
+  type MovementsQuery,
+  type OrderStatus,
+  type StockQuery,
+  type WriteContext,
+} from '@wms/warehouse';
 import { successEnvelope, successEnvelopeText, type IntegrationRoute } from '@wms/ingest';
 import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
@@ -41,7 +48,10 @@ export function documentRoutes(
     mount(router, route, ...jsonBody, idempotency, async (req, res) => {
       const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
       const body = await unitOfWork(runtime.db, async (transaction) => {
-        const envelope = successEnvelope(await work(req, { tenantId, transaction }), req.requestId);
+        const envelope = successEnvelope(
+          await work(req, { tenantId, transaction, caller: { apiKeyId: req.apiKey!.id } }),
+          req.requestId,
+        );
         await req.idempotency?.storeInTransaction(status, envelope, transaction);
         return envelope;
       });
@@ -98,6 +108,16 @@ export function documentRoutes(
     ROUTES.orders,
     list<OrderStatus>(services, ROUTES.orders.query, (tenantId, query) => services.orders.list(tenantId, query)),
   );
+  mount(router, ROUTES.movements, async (req, res) => {
+    const query = validate<MovementsQuery & { tenantId?: string }>(
+      ROUTES.movements.query!,
+      req.query,
+      'Query validation failed',
+    );
+    const tenantId = await keyTenant(req, services, query.tenantId);
+    const page = await services.ledger.movements(tenantId, query);
+    res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: req.requestId });
+  });
   mount(
     router,
     ROUTES.asns,

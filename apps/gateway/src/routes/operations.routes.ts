@@ -2,7 +2,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { AdminModule, TokenService } from '@wms/identity';
 import { Joi, unitOfWork, validate, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
-import type { WriteContext } from '@wms/warehouse';
+import { movementsQuerySchema, type MovementsQuery, type WriteContext } from '@wms/warehouse';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { idempotency } from '../integration/idempotency.middleware.js';
@@ -12,7 +12,7 @@ export const tenantQuerySchema = Joi.object({
 });
 
 /**
- * The warehouse operations (allocate, release, pick, ship, adjust, count), for JWT users with the module's
+ * The warehouse operations (allocate, release, pick, ship, adjust, count) and a stock item's history, for JWT users with the module's
  * permission (read for GET, write otherwise). A tenant-bound user acts in its tenant; a cross-tenant user names
  * one with the `tenantId` query parameter. Each write runs in one transaction with the events it appends, and
  * takes an Idempotency-Key with the integration API's rules, per user.
@@ -37,7 +37,7 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
     async (req, res) => {
       const tenantId = tenantOf(req);
       const answer = await unitOfWork(runtime.db, async (transaction) => {
-        const result = await work(req, { tenantId, transaction });
+        const result = await work(req, { tenantId, transaction, caller: { userId: req.principal!.sub } });
         await req.idempotency?.storeInTransaction(status, result, transaction);
         return result;
       });
@@ -84,6 +84,17 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
     idempotent,
     write(201, (req, context) => services.shipping.ship(context, orderNo(req), req.body ?? {})),
   );
+
+  // The inventory ledger's movements, as the integration API lists them (the portal's stock history).
+  router.get('/stock/movements', ...guard('inventory'), async (req, res) => {
+    const query = validate<MovementsQuery & { tenantId?: string }>(
+      movementsQuerySchema,
+      req.query,
+      'Query validation failed',
+    );
+    const page = await services.ledger.movements(tenantScopeOf(req.principal!, query.tenantId, true)!, query);
+    res.json(page);
+  });
 
   router.post(
     '/stock/adjustments',

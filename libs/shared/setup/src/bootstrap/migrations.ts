@@ -49,4 +49,5 @@ export const migrations: Migration[] = [
   ingestMigrations.importChunkTurns,
   apiKeysMigrations.keyApiVersions,
   webhooksMigrations.subscriptionApiVersions,
+  warehouseMigrations.stockLedger,
 ];

@@ -1,5 +1,4 @@
 export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql, qtySql } from './fields.js';
-export { StockRepository, stockKey, type StockReceipt, type StockDelta } from './stock.repository.js';
 export { STOCK_INQUIRY_SQL, stockInquirySql } from './stock-inquiry.repository.js';
 export {
   StockService,

@@ -1,24 +1,33 @@
 import { PreparedStatement, routedRead, type Database, type QuantityFormat } from '@wms/platform';
+import { balanceAsOfSql } from '../writes/index.js';
 import { dateSql, qtySql } from './fields.js';
 
-/**
- * The stock inquiry in one statement. $1 tenant id, $2 sku, $3 warehouse code or null, $4 lot or null;
- * one row: `warehouseKnown` and `item` (the answer as JSON text, null for an unknown sku). The answer
- * leaves PostgreSQL as text and goes into the response as it is, never parsed and serialized again, so its
- * quantities are written in the caller's version's format here (ADR 0200).
- */
-export const stockInquirySql = (
-  format: QuantityFormat,
-): string => `WITH item AS (SELECT id, sku, name, tracking FROM items WHERE tenant_id = $1 AND sku = $2),
-      wh AS (SELECT id, code FROM warehouses WHERE tenant_id = $1 AND ($3::text IS NULL OR code = $3)),
-      rows AS (
+const CURRENT_ROWS = `
         SELECT w.code AS "warehouseCode", l.code AS "locationCode", NULLIF(s.lot_no, '') AS "lotNo",
                ${dateSql('s.expiry_date')} AS "expiryDate", s.qty_on_hand, s.qty_allocated
         FROM stock_rows s
         JOIN item i ON i.id = s.item_id
         JOIN wh w ON w.id = s.warehouse_id
         JOIN locations l ON l.id = s.location_id
-        WHERE s.tenant_id = $1 AND s.qty_on_hand > 0 AND ($4::text IS NULL OR s.lot_no = $4))
+        WHERE s.tenant_id = $1 AND s.qty_on_hand > 0 AND ($4::text IS NULL OR s.lot_no = $4)`;
+
+/** The rows as they were at $5, from the inventory ledger (docs/adr/0202-inventory-ledger.md). */
+const ROWS_AS_OF = `
+        SELECT w.code AS "warehouseCode", l.code AS "locationCode", NULLIF(s.lot_no, '') AS "lotNo",
+               ${dateSql('s.expiry_date')} AS "expiryDate", b.qty_on_hand, b.qty_allocated
+        FROM stock_rows s
+        JOIN item i ON i.id = s.item_id
+        JOIN wh w ON w.id = s.warehouse_id
+        JOIN locations l ON l.id = s.location_id
+        CROSS JOIN LATERAL ${balanceAsOfSql('s', '$5::timestamptz')} b
+        WHERE s.tenant_id = $1 AND b.qty_on_hand > 0 AND ($4::text IS NULL OR s.lot_no = $4)`;
+
+const inquirySql = (
+  rows: string,
+  format: QuantityFormat,
+) => `WITH item AS (SELECT id, sku, name, tracking FROM items WHERE tenant_id = $1 AND sku = $2),
+      wh AS (SELECT id, code FROM warehouses WHERE tenant_id = $1 AND ($3::text IS NULL OR code = $3)),
+      rows AS (${rows})
  SELECT ($3::text IS NULL OR EXISTS (SELECT 1 FROM wh)) AS "warehouseKnown",
         (SELECT json_build_object(
            'sku', i.sku, 'itemName', i.name, 'tracking', i.tracking,
@@ -32,10 +41,20 @@ export const stockInquirySql = (
              ORDER BY r."warehouseCode", r."locationCode", r."lotNo" NULLS FIRST) FROM rows r), '[]'::json))
          FROM item i)::text AS item`;
 
-const inquiryStatements: Record<QuantityFormat, PreparedStatement<StockInquiryRow>> = {
-  number: new PreparedStatement<StockInquiryRow>('stock-inquiry', stockInquirySql('number')),
-  decimal: new PreparedStatement<StockInquiryRow>('stock-inquiry-decimal', stockInquirySql('decimal')),
-};
+const statementsOf = (name: string, rows: string): Record<QuantityFormat, PreparedStatement<StockInquiryRow>> => ({
+  number: new PreparedStatement<StockInquiryRow>(name, inquirySql(rows, 'number')),
+  decimal: new PreparedStatement<StockInquiryRow>(`${name}-decimal`, inquirySql(rows, 'decimal')),
+});
+
+/**
+ * The stock inquiry in one statement. $1 tenant id, $2 sku, $3 warehouse code or null, $4 lot or null;
+ * one row: `warehouseKnown` and `item` (the answer as JSON text, null for an unknown sku). The answer
+ * leaves PostgreSQL as text and goes into the response as it is, never parsed and serialized again, so its
+ * quantities are written in the caller's version's format here (ADR 0200).
+ */
+const inquiryStatements = statementsOf('stock-inquiry', CURRENT_ROWS);
+/** The same inquiry as of $5 (ISO time). */
+const asOfStatements = statementsOf('stock-inquiry-as-of', ROWS_AS_OF);
 
 export interface StockInquiryRow {
   /** False when a warehouse code was given and the tenant has no such warehouse. */
@@ -50,20 +69,20 @@ export class StockInquiryRepository {
 
   async inquire(
     tenantId: string,
-    query: { sku: string; warehouseCode?: string; lotNo?: string },
+    query: { sku: string; warehouseCode?: string; lotNo?: string; asOf?: string },
     format: QuantityFormat,
   ): Promise<StockInquiryRow> {
+    const bind = [tenantId, query.sku, query.warehouseCode ?? null, query.lotNo ?? null];
     const [row] = await routedRead(this.db, (from) =>
-      inquiryStatements[format].rows(from.sequelize, [
-        tenantId,
-        query.sku,
-        query.warehouseCode ?? null,
-        query.lotNo ?? null,
-      ]),
+      query.asOf === undefined
+        ? inquiryStatements[format].rows(from.sequelize, bind)
+        : asOfStatements[format].rows(from.sequelize, [...bind, query.asOf]),
     );
     return row!;
   }
 }
 
 /** The inquiry as `2026-11-21` sends it (the bench's bare server compares with it). */
-export const STOCK_INQUIRY_SQL = stockInquirySql('number');
+export const STOCK_INQUIRY_SQL = inquirySql(CURRENT_ROWS, 'number');
+/** The inquiry's SQL in a version's quantity format (the bench's bare server runs the same statement). */
+export const stockInquirySql = (format: QuantityFormat): string => inquirySql(CURRENT_ROWS, format);

@@ -17,6 +17,11 @@ export const QUANTITY_FIELDS: ReadonlySet<string> = new Set([
   'totalAllocated',
   'totalAvailable',
   'qtyDelta',
+  // stock movements (the inventory ledger)
+  'qtyOnHandDelta',
+  'qtyAllocatedDelta',
+  'qtyOnHandAfter',
+  'qtyAllocatedAfter',
   // orders, picking, shipping
   'qtyOrdered',
   'qtyPicked',

@@ -3,6 +3,7 @@ import { Joi, listQuerySchema, type RouteAnswer } from '@wms/platform';
 import {
   ASN_STATUSES,
   ORDER_STATUSES,
+  RETURN_STATUSES,
   SIMULATION_TYPES,
   documentedSimulationSchema,
   grnSchema,
@@ -54,6 +55,8 @@ const ENTITY_ERRORS: Record<number, RouteAnswer> = {
 
 type EntityHandler = IngestHandler<unknown, IngestEntity>;
 
+const keyFieldOf = (handler: EntityHandler) => handler.keyField ?? 'referenceNo';
+
 /** POST /<entity>: one entry, written in the gateway. */
 export function singleWriteRoute(handler: EntityHandler): IntegrationRoute {
   const document = handler.singleStatus === 201;
@@ -90,7 +93,7 @@ export function bulkWriteRoute(handler: EntityHandler): IntegrationRoute {
     description:
       (merging
         ? 'Entries are processed in order; a later entry with the same natural key updates the earlier one. '
-        : `Entries are processed in order under the key referenceNo; a referenceNo that exists (earlier in the body too) is an entry error 409 DUPLICATE_REFERENCE. Body: { ${bulkFieldOf(handler)}: [...] }. `) +
+        : `Entries are processed in order under the key ${keyFieldOf(handler)}; a ${keyFieldOf(handler)} that exists (earlier in the body too) is an entry error 409 DUPLICATE_REFERENCE. Body: { ${bulkFieldOf(handler)}: [...] }. `) +
       'The call waits up to BULK_SYNC_TIMEOUT_MS for the job, then answers 202 with a statusUrl. ' +
       'With ?dryRun=true every entry is validated and written in a transaction that is rolled back; ' +
       'entries that would be created report id null.',
@@ -201,8 +204,21 @@ export const INTEGRATION_ROUTES = {
       404: error('NOT_FOUND: ASN <no> not found'),
     },
   },
+  return: {
+    method: 'get',
+    path: '/returns/:rmaNo',
+    scope: 'read',
+    summary: 'Return inquiry: the return, its lines with receivedQty, and its receipts with their dispositions',
+    tag: 'documents',
+    query: Joi.object({ tenantId: tenantIdField }),
+    responses: {
+      200: { description: 'the return', body: successSchema(describedObject('the return')) },
+      404: error('NOT_FOUND: Return <rmaNo> not found'),
+    },
+  },
   orders: listRoute('Orders', '/orders', ORDER_STATUSES),
   asns: listRoute('ASNs', '/asn', ASN_STATUSES),
+  returns: listRoute('Returns', '/returns', RETURN_STATUSES),
   stock: {
     method: 'get',
     path: '/stock',

@@ -1,10 +1,11 @@
-/** The warehouse: master data, inbound, outbound, inventory, documents, numbering, sandbox simulations, and the write kernel their writes share. */
+/** The warehouse: master data, inbound, outbound, inventory, returns, documents, numbering, sandbox simulations, and the write kernel their writes share. */
 export * from './documents/index.js';
 export * from './inbound/index.js';
 export * from './inventory/index.js';
 export * from './master-data/index.js';
 export * from './numbering/index.js';
 export * from './outbound/index.js';
+export * from './returns/index.js';
 export * from './sandbox/index.js';
 export * from './warehouses/index.js';
 export * from './writes/index.js';

@@ -35,6 +35,9 @@ export const EVENT_REACH = {
   'order.cancelled': 'orders',
   'stock.adjusted': 'inventory',
   'cyclecount.variance': 'inventory',
+  // Receiving returned goods is inbound work: the returns' operations take the inbound module.
+  'return.received': 'inbound',
+  'return.completed': 'inbound',
   // An import's counts and its errors link; imports are mostly master data, whose module is `warehouses`.
   'import.completed': 'warehouses',
   'webhook.disabled': 'webhooks',

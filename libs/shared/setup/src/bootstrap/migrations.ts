@@ -40,4 +40,5 @@ export const migrations: Migration[] = [
   identityMigrations.sandboxTenants,
   apiKeysMigrations.keyOutcomes,
   ingestMigrations.bulkJobTurns,
+  warehouseMigrations.returns,
 ];

@@ -270,11 +270,12 @@ export const INTEGRATION_ROUTES = {
     description:
       'asn.received receives the ASN’s open lines in full at its warehouse’s RECEIVING location (one GRN); ' +
       'order.shipped allocates, releases, picks every task and ships the order, from whatever state it is in; ' +
-      'stock.adjusted adjusts a stock row; cyclecount.variance counts one. The system runs them (the audit log ' +
+      'stock.adjusted adjusts a stock row; cyclecount.variance counts one; return.received receives the return’s open ' +
+      'lines in full, restocked at RECEIVING. The system runs them (the audit log ' +
       'names the API key), in one transaction: the real events, webhooks and feed entries follow, and an ' +
       'operation that cannot run changes nothing.',
     tag: 'sandbox',
-    // The route checks the type, then the fields of that type; the document shows the four bodies.
+    // The route checks the type, then the fields of that type; the document shows each type's body.
     body: simulationTypeSchema.keys({ tenantId: tenantIdField }).required(),
     documentedBody: documentedSimulationSchema({ tenantId: tenantIdField }),
     bodyName: 'Simulation',
@@ -293,7 +294,7 @@ export const INTEGRATION_ROUTES = {
       },
       400: error('VALIDATION_FAILED or REFERENCE_NOT_FOUND (sku, warehouse, location)'),
       403: error('NOT_A_SANDBOX: the tenant is not a sandbox'),
-      404: error('NOT_FOUND: no such ASN or order in the tenant'),
+      404: error('NOT_FOUND: no such ASN, order or return in the tenant'),
       409: error(
         'INSUFFICIENT_STOCK, NOTHING_TO_RECEIVE, NO_VARIANCE, INVALID_STATE or BELOW_ALLOCATED: the operation cannot run; nothing changed',
       ),

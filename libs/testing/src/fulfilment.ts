@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { StockRepository, type OrderStatus } from '@wms/warehouse';
+import { changeStock, type OrderStatus } from '@wms/warehouse';
 import type { TestContext } from './test-context.js';
 
 /**
@@ -15,9 +15,11 @@ export async function reserveStock(
   input: { tenantId: string; orderLineId: string; stockRowId: string; qty: number },
   transaction: Transaction,
 ): Promise<string> {
-  await new StockRepository(ctx.runtime.db).apply(
+  await changeStock(
+    ctx.runtime.db,
+    { tenantId: input.tenantId, transaction },
+    { cause: 'allocation', documentNo: null },
     [{ stockRowId: input.stockRowId, onHand: 0, allocated: input.qty }],
-    transaction,
   );
   const rows = await ctx.runtime.db.sequelize.query<{ id: string }>(
     `WITH line AS (UPDATE sales_order_lines SET qty_allocated = qty_allocated + $4 WHERE id = $2 RETURNING order_id)

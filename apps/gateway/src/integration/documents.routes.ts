@@ -40,7 +40,10 @@ export function documentRoutes(
     mount(router, route, ...jsonBody, idempotency, async (req, res) => {
       const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
       const body = await unitOfWork(runtime.db, async (transaction) => {
-        const envelope = successEnvelope(await work(req, { tenantId, transaction }), req.requestId);
+        const envelope = successEnvelope(
+          await work(req, { tenantId, transaction, caller: { apiKeyId: req.apiKey!.id } }),
+          req.requestId,
+        );
         await req.idempotency?.storeInTransaction(status, envelope, transaction);
         return envelope;
       });

@@ -116,6 +116,35 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
     return rows.map((row) => [row.location, row.type, row.lot, row.onHand]);
   }
 
+  /** The tenant's ledger entries of cause return as [location, sku, lot, on-hand delta, on hand after, document]. */
+  async function returnMovements(tenantId: string) {
+    const rows = await ctx.runtime.db.sequelize.query<{
+      location: string;
+      sku: string;
+      lot: string;
+      delta: number;
+      after: number;
+      documentNo: string;
+    }>(
+      `SELECT l.code AS location, i.sku, m.lot_no AS lot, m.qty_on_hand_delta::float8 AS delta,
+              m.qty_on_hand_after::float8 AS after, m.document_no AS "documentNo"
+       FROM stock_movements m JOIN locations l ON l.id = m.location_id JOIN items i ON i.id = m.item_id
+       WHERE m.tenant_id = $1 AND m.cause = 'return' ORDER BY m.id`,
+      { bind: [tenantId], type: QueryTypes.SELECT },
+    );
+    return rows.map((row) => [row.location, row.sku, row.lot, row.delta, row.after, row.documentNo]);
+  }
+
+  /** Stock rows of the tenant whose ledger entries do not sum to their balance (none, when the ledger holds). */
+  function ledgerMismatches(tenantId: string) {
+    return ctx.runtime.db.sequelize.query(
+      `SELECT s.id, s.qty_on_hand, COALESCE(sum(m.qty_on_hand_delta), 0) AS ledger
+       FROM stock_rows s LEFT JOIN stock_movements m ON m.stock_row_id = s.id
+       WHERE s.tenant_id = $1 GROUP BY s.id HAVING s.qty_on_hand <> COALESCE(sum(m.qty_on_hand_delta), 0)`,
+      { bind: [tenantId], type: QueryTypes.SELECT },
+    );
+  }
+
   /** The tenant's return events in the outbox, in the order they were appended. */
   function returnEvents(tenantId: string): Promise<OutboxEvent[]> {
     return ctx.runtime.db.sequelize.query<OutboxEvent>(
@@ -288,6 +317,13 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
       ['A-01', 'storage', 'L1', 3],
       ['Q-01', 'quarantine', 'L1', 1],
     ]);
+    expect(await returnMovements(tenantId)).toEqual([
+      ['RECEIVING', 'PLAIN', '', 1, 1, 'RMA-LIFE'],
+      ['QUARANTINE', 'PLAIN', '', 1, 1, 'RMA-LIFE'],
+      ['A-01', 'PLAIN', '', 1, 7, 'RMA-LIFE'],
+      ['Q-01', 'LOT', 'L1', 1, 1, 'RMA-LIFE'],
+    ]);
+    expect(await ledgerMismatches(tenantId)).toEqual([]);
     const events = await returnEvents(tenantId);
     expect(events.map((event) => [event.event, event.sequence, event.data.status])).toEqual([
       ['return.received', 1, 'partially_received'],
@@ -465,5 +501,6 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
     ]);
     expect(nothingLeft.status).toBe(409);
     expect(nothingLeft.body.code).toBe('NOTHING_TO_RECEIVE');
+    expect(await ledgerMismatches(tenantId)).toEqual([]);
   });
 });

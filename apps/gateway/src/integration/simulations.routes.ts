@@ -30,7 +30,11 @@ export function simulationRoutes(runtime: Runtime, services: Services, idempoten
     const tenantId = res.locals.tenantId as string;
     const { tenantId: _named, ...body } = (req.body ?? {}) as Record<string, unknown>;
     const answer = await unitOfWork(runtime.db, async (transaction) => {
-      const result = await services.simulations.run({ tenantId, transaction }, body, { apiKeyId: req.apiKey!.id });
+      const result = await services.simulations.run(
+        { tenantId, transaction, caller: { apiKeyId: req.apiKey!.id } },
+        body,
+        { apiKeyId: req.apiKey!.id },
+      );
       const envelope = successEnvelope(result, req.requestId);
       await req.idempotency?.storeInTransaction(202, envelope, transaction);
       return envelope;

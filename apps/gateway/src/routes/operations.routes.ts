@@ -42,7 +42,7 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
     async (req, res) => {
       const tenantId = tenantOf(req);
       const answer = await unitOfWork(runtime.db, async (transaction) => {
-        const result = await work(req, { tenantId, transaction });
+        const result = await work(req, { tenantId, transaction, caller: { userId: req.principal!.sub } });
         await req.idempotency?.storeInTransaction(status, result, transaction);
         return result;
       });

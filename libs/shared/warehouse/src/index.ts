@@ -1,7 +1,8 @@
-/** The warehouse: master data, inbound, outbound, inventory, returns, documents, numbering, sandbox simulations, and the write kernel their writes share. */
+/** The warehouse: master data, inbound, outbound, inventory and its ledger, returns, documents, numbering, sandbox simulations, and the write kernel their writes share. */
 export * from './documents/index.js';
 export * from './inbound/index.js';
 export * from './inventory/index.js';
+export * from './ledger/index.js';
 export * from './master-data/index.js';
 export * from './numbering/index.js';
 export * from './outbound/index.js';

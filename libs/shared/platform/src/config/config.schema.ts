@@ -164,6 +164,11 @@ export const configVariables = {
     description:
       'days an event with a failed delivery is kept (counted from its last change), with its deliveries and attempts',
   },
+  STOCK_LEDGER_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(32).max(36600).default(400),
+    description:
+      'days of inventory ledger entries kept; a UTC month goes as one partition once wholly older, its balances kept as checkpoints',
+  },
   AUDIT_RETENTION_DAYS: {
     schema: Joi.number().integer().min(1).max(36600),
     description: 'days audit entries are kept; unset = kept for ever',
@@ -261,7 +266,7 @@ export const configVariables = {
   RETENTION_SWEEP_INTERVAL_MS: {
     schema: milliseconds().default(600000),
     description:
-      'how often the maintenance queue purges expired idempotency records, finished bulk jobs, delivered events and old audit entries (once over all workers)',
+      'how often the maintenance queue purges expired idempotency records, finished bulk jobs, delivered events, old audit entries and inventory ledger months (once over all workers)',
   },
   IMPORT_PURGE_INTERVAL_MS: {
     schema: milliseconds().default(600000),

@@ -52,6 +52,7 @@ export interface Config {
     deliveredEventDays: number;
     failedEventDays: number;
     auditDays: number | null;
+    stockLedgerDays: number;
   };
   ingestConcurrency: number;
   imports: {
@@ -167,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveredEventDays: value.WEBHOOK_DELIVERY_RETENTION_DAYS,
       failedEventDays: value.WEBHOOK_FAILED_DELIVERY_RETENTION_DAYS,
       auditDays: value.AUDIT_RETENTION_DAYS ?? null,
+      stockLedgerDays: value.STOCK_LEDGER_RETENTION_DAYS,
     },
     ingestConcurrency: value.INGEST_CONCURRENCY,
     imports: {

@@ -40,5 +40,6 @@ export const migrations: Migration[] = [
   identityMigrations.sandboxTenants,
   apiKeysMigrations.keyOutcomes,
   ingestMigrations.bulkJobTurns,
+  warehouseMigrations.stockLedger,
   warehouseMigrations.returns,
 ];

@@ -11,6 +11,7 @@ const retention = (auditDays: number | null): Pick<Config, 'bulkJobRetentionSeco
     deliveredEventDays: 30,
     failedEventDays: 90,
     auditDays,
+    stockLedgerDays: 400,
   },
 });
 

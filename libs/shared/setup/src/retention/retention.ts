@@ -5,6 +5,7 @@ import { BulkJobsRepository } from '@wms/ingest';
 import type { IdempotencyService } from '@wms/platform';
 import { AuditRepository } from '@wms/identity';
 import { DeliveredEventsRepository } from '@wms/webhooks';
+import { LedgerPartitionsRepository } from '@wms/warehouse';
 
 export const RETENTION_BATCH = 1_000;
 
@@ -14,6 +15,8 @@ export interface SweepResult {
   bulkJobs: number;
   events: number;
   auditEntries: number;
+  /** Months of the inventory ledger dropped (their balances kept as checkpoints). */
+  stockLedgerMonths: number;
 }
 
 /** Deletes in bounded batches until a batch comes back short. */
@@ -29,13 +32,15 @@ async function drain(purge: () => Promise<number>): Promise<number> {
 /**
  * Retention, through the repositories of the tables' owners, of everything but the request log (which drops partitions): expired Idempotency-Key records,
  * finished bulk jobs, delivered events with their deliveries and attempts, and audit entries when
- * AUDIT_RETENTION_DAYS is set. Each table is purged in batches of RETENTION_BATCH until none is left; a
+ * AUDIT_RETENTION_DAYS is set, and the inventory ledger's months older than STOCK_LEDGER_RETENTION_DAYS (the
+ * sweep also makes its coming months' partitions). Each table is purged in batches of RETENTION_BATCH until none is left; a
  * table whose purge fails is logged and left for the next sweep, the others go on.
  */
 export class RetentionSweeper {
   private readonly deliveredEvents: DeliveredEventsRepository;
   private readonly audit: AuditRepository;
   private readonly bulkJobs: BulkJobsRepository;
+  private readonly ledger: LedgerPartitionsRepository;
 
   constructor(
     db: Database,
@@ -46,6 +51,7 @@ export class RetentionSweeper {
     this.deliveredEvents = new DeliveredEventsRepository(db);
     this.audit = new AuditRepository(db);
     this.bulkJobs = new BulkJobsRepository(db);
+    this.ledger = new LedgerPartitionsRepository(db);
   }
 
   async sweep(): Promise<SweepResult> {
@@ -67,8 +73,21 @@ export class RetentionSweeper {
       ),
       auditEntries:
         auditDays === null ? 0 : await run('audit_logs', () => this.audit.purgeOlderThan(auditDays, RETENTION_BATCH)),
+      stockLedgerMonths: await this.maintainLedger(retention.stockLedgerDays),
     };
     if (Object.values(result).some((count) => count > 0)) this.logger.info(result, 'retention sweep deleted');
     return result;
+  }
+
+  private async maintainLedger(days: number): Promise<number> {
+    try {
+      return (await this.ledger.maintain(days))?.dropped.length ?? 0;
+    } catch (error) {
+      this.logger.warn(
+        { err: error, table: 'stock_movements' },
+        'ledger maintenance failed; retrying at the next sweep',
+      );
+      return 0;
+    }
   }
 }

@@ -1,10 +1,10 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { AppError, type ErrorDetail } from '@wms/platform';
-import type { WriteContext } from '../writes/index.js';
+import { changeStock, openStockRows, type WriteContext } from '../writes/index.js';
 import type { EventsService } from '@wms/events';
 import { documentInvalid, lineProblems } from '../documents/index.js';
-import { StockRepository, lotProblem, stockKey } from '../inventory/index.js';
+import { lotProblem, stockKey } from '../inventory/index.js';
 import { ReferenceRepository, type ItemRef } from '../master-data/index.js';
 import { DocumentNumbers } from '../numbering/index.js';
 import { AsnRepository, type LockedAsn } from './asn.repository.js';
@@ -33,22 +33,21 @@ interface ReceiptLine {
 export class GrnService {
   private readonly asns: AsnRepository;
   private readonly grns: GrnRepository;
-  private readonly stock: StockRepository;
   private readonly references: ReferenceRepository;
   private readonly numbers: DocumentNumbers;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly events: Pick<EventsService, 'append'>,
   ) {
     this.asns = new AsnRepository(db);
     this.grns = new GrnRepository(db);
-    this.stock = new StockRepository(db);
     this.references = new ReferenceRepository(db);
     this.numbers = new DocumentNumbers(db);
   }
 
-  async receive({ tenantId, transaction }: WriteContext, input: GrnInput): Promise<Record<string, unknown>> {
+  async receive(context: WriteContext, input: GrnInput): Promise<Record<string, unknown>> {
+    const { tenantId, transaction } = context;
     const refs = await this.references.resolve(
       tenantId,
       { warehouseCodes: [input.warehouseCode], skus: input.lines.map((line) => line.sku) },
@@ -61,18 +60,7 @@ export class GrnService {
     const lines = planReceipt(input.lines, items, locationIds, asn);
 
     const grnNo = await this.numbers.next('GRN', transaction);
-    const stockRows = await this.stock.receive(
-      tenantId,
-      lines.map((line) => ({
-        warehouseId: warehouse.id,
-        locationId: line.locationId,
-        itemId: line.item.id,
-        lotNo: line.lotNo,
-        expiryDate: line.expiryDate,
-        qty: line.qty,
-      })),
-      transaction,
-    );
+    const stockRows = await this.putOnHand(context, grnNo, warehouse.id, lines);
     const grn = await this.grns.insert(
       { tenantId, grnNo, asnId: asn?.id ?? null, warehouseId: warehouse.id },
       lines.map((line) => ({
@@ -135,6 +123,35 @@ export class GrnService {
         locationCode: RECEIVING_LOCATION,
       })),
     });
+  }
+
+  /** Opens the lines' stock rows and puts their quantities on hand; answers each key's row id. */
+  private async putOnHand(
+    context: WriteContext,
+    grnNo: string,
+    warehouseId: string,
+    lines: ReceiptLine[],
+  ): Promise<Map<string, string>> {
+    const keyOf = (line: ReceiptLine) =>
+      stockKey({ warehouseId, locationId: line.locationId, itemId: line.item.id, lotNo: line.lotNo });
+    const stockRows = await openStockRows(
+      this.db,
+      context,
+      lines.map((line) => ({
+        warehouseId,
+        locationId: line.locationId,
+        itemId: line.item.id,
+        lotNo: line.lotNo,
+        expiryDate: line.expiryDate,
+      })),
+    );
+    await changeStock(
+      this.db,
+      context,
+      { cause: 'grn', documentNo: grnNo },
+      lines.map((line) => ({ stockRowId: stockRows.get(keyOf(line))!, onHand: line.qty, allocated: 0 })),
+    );
+    return stockRows;
   }
 
   /**

@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Joi, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../writes/index.js';
+import { changeStock, type WriteContext } from '../writes/index.js';
 import { STOCK_QTY_LIMIT } from './fields.js';
 import { StockKeyRepository, type LockedStockRow } from './stock-key.repository.js';
 import { resolveStockTarget, stockTargetFields, type StockTarget, type StockTargetInput } from './stock-target.js';
@@ -54,11 +55,8 @@ export class AdjustmentsService {
     this.rows = new StockKeyRepository(db);
   }
 
-  async adjust(
-    { tenantId, transaction }: WriteContext,
-    body: unknown,
-    actorId: string | null = null,
-  ): Promise<AdjustmentView> {
+  async adjust(context: WriteContext, body: unknown, actorId: string | null = null): Promise<AdjustmentView> {
+    const { tenantId, transaction } = context;
     const input = validate(adjustmentSchema, body);
     const target = await resolveStockTarget(this.db, tenantId, input, transaction);
     const row =
@@ -67,9 +65,14 @@ export class AdjustmentsService {
         : await this.rows.lock(target.key, transaction);
     refuseBelowAllocated(target, row, input.qtyDelta);
     refuseBeyondColumn(row, input.qtyDelta);
-    const qtyOnHand = await this.rows.addOnHand(row!.id, input.qtyDelta, transaction);
+    const id = randomUUID();
+    const after = await changeStock(this.db, context, { cause: 'adjustment', documentNo: id }, [
+      { stockRowId: row!.id, onHand: input.qtyDelta, allocated: 0 },
+    ]);
+    const qtyOnHand = after.get(row!.id)!.qtyOnHand;
     const record = await this.rows.recordAdjustment(
       {
+        id,
         tenantId,
         stockRowId: row!.id,
         qtyDelta: input.qtyDelta,

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Joi, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../writes/index.js';
+import { changeStock, type WriteContext } from '../writes/index.js';
 import { adjustedData, targetView } from './adjustments.service.js';
 import { StockKeyRepository } from './stock-key.repository.js';
 import { resolveStockTarget, stockTargetFields, type StockTargetInput } from './stock-target.js';
@@ -57,11 +58,8 @@ export class CycleCountsService {
     this.rows = new StockKeyRepository(db);
   }
 
-  async record(
-    { tenantId, transaction }: WriteContext,
-    body: unknown,
-    actorId: string | null = null,
-  ): Promise<CycleCountView> {
+  async record(context: WriteContext, body: unknown, actorId: string | null = null): Promise<CycleCountView> {
+    const { tenantId, transaction } = context;
     const input = validate(cycleCountSchema, body);
     const target = await resolveStockTarget(this.db, tenantId, input, transaction);
     const existing = await this.rows.lock(target.key, transaction);
@@ -88,9 +86,13 @@ export class CycleCountsService {
     );
     let qtyOnHand = systemQty;
     if (qtyAdjusted !== 0) {
-      qtyOnHand = await this.rows.addOnHand(row!.id, qtyAdjusted, transaction);
+      const after = await changeStock(this.db, context, { cause: 'cycle_count', documentNo: count.id }, [
+        { stockRowId: row!.id, onHand: qtyAdjusted, allocated: 0 },
+      ]);
+      qtyOnHand = after.get(row!.id)!.qtyOnHand;
       await this.rows.recordAdjustment(
         {
+          id: randomUUID(),
           tenantId,
           stockRowId: row!.id,
           qtyDelta: qtyAdjusted,

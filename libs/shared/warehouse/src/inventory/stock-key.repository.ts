@@ -63,17 +63,10 @@ export class StockKeyRepository {
     return (await this.lock(key, transaction))!;
   }
 
-  /** Sets on hand by a delta on a row this transaction holds locked; the rows' CHECK still guards it. */
-  async addOnHand(stockRowId: string, qtyDelta: number, transaction: Transaction): Promise<number> {
-    const rows = await this.db.sequelize.query<{ qtyOnHand: number }>(
-      `UPDATE stock_rows SET qty_on_hand = qty_on_hand + $2, updated_at = now() WHERE id = $1 RETURNING qty_on_hand::float8 AS "qtyOnHand"`,
-      { bind: [stockRowId, qtyDelta], type: QueryTypes.SELECT, transaction },
-    );
-    return rows[0]!.qtyOnHand;
-  }
-
   async recordAdjustment(
     input: {
+      /** Chosen by the caller, so the ledger entry written before the record can name it. */
+      id: string;
       tenantId: string;
       stockRowId: string;
       qtyDelta: number;
@@ -85,8 +78,8 @@ export class StockKeyRepository {
     transaction: Transaction,
   ): Promise<AdjustmentRecord> {
     const rows = await this.db.sequelize.query<AdjustmentRecord>(
-      `INSERT INTO stock_adjustments (tenant_id, stock_row_id, qty_delta, qty_on_hand, reason, cycle_count_id, adjusted_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO stock_adjustments (id, tenant_id, stock_row_id, qty_delta, qty_on_hand, reason, cycle_count_id, adjusted_by)
+       VALUES ($8, $1, $2, $3, $4, $5, $6, $7)
        RETURNING id, qty_delta::float8 AS "qtyDelta", qty_on_hand::float8 AS "qtyOnHand", reason, ${isoSql('created_at')} AS "createdAt"`,
       {
         bind: [
@@ -97,6 +90,7 @@ export class StockKeyRepository {
           input.reason,
           input.cycleCountId,
           input.actorId,
+          input.id,
         ],
         type: QueryTypes.SELECT,
         transaction,

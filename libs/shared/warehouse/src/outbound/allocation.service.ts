@@ -1,7 +1,6 @@
 import type { Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../writes/index.js';
-import { StockRepository } from '../inventory/index.js';
+import { changeStock, type WriteContext } from '../writes/index.js';
 import { AllocationRepository, type CandidateRow, type LineNeed, type Reservation } from './allocation.repository.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';
 import type { OrderStatus } from './order.schemas.js';
@@ -26,18 +25,17 @@ export interface AllocationResult {
 export class AllocationService {
   private readonly orders: OrderOperationsRepository;
   private readonly repository: AllocationRepository;
-  private readonly stock: StockRepository;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly events: Pick<EventsService, 'append'>,
   ) {
     this.orders = new OrderOperationsRepository(db);
     this.repository = new AllocationRepository(db);
-    this.stock = new StockRepository(db);
   }
 
-  async allocate({ tenantId, transaction }: WriteContext, orderNo: string): Promise<AllocationResult> {
+  async allocate(context: WriteContext, orderNo: string): Promise<AllocationResult> {
+    const { tenantId, transaction } = context;
     const order = await this.orders.lockByNumber(tenantId, orderNo, transaction);
     requireState(order, ALLOCATABLE, 'allocated');
     const lines = await this.repository.linesInNeed(order.id, transaction);
@@ -51,9 +49,11 @@ export class AllocationService {
     const reservations = planFefo(lines, candidates);
     if (!reservations.length) return { orderNo: order.orderNo, status: order.status, qtyAllocated: 0 };
 
-    await this.stock.apply(
+    await changeStock(
+      this.db,
+      context,
+      { cause: 'allocation', documentNo: order.orderNo },
       reservations.map((r) => ({ stockRowId: r.stockRowId, onHand: 0, allocated: r.qty })),
-      transaction,
     );
     await this.repository.reserve(tenantId, order.id, reservations, transaction);
     const allocated = await this.repository.allocatedLines(order.id, transaction);

@@ -2,10 +2,9 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { AppError, type ErrorDetail } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { EntryOutcome, WriteContext } from '../writes/index.js';
+import { changeStock, type EntryOutcome, type WriteContext } from '../writes/index.js';
 import { toPage, type ListPage, type ListQuery } from '@wms/platform';
 import { DocumentCreation, documentInvalid, lineProblems, type DocumentRecipe } from '../documents/index.js';
-import { StockRepository } from '../inventory/index.js';
 import type { ItemRef, References } from '../master-data/index.js';
 import { OrdersRepository, type InsertedOrder } from './orders.repository.js';
 import type { OrderInput, OrderStatus } from './order.schemas.js';
@@ -29,16 +28,14 @@ interface CheckedOrder {
  */
 export class OrdersService {
   private readonly repository: OrdersRepository;
-  private readonly stock: StockRepository;
   private readonly creation: DocumentCreation;
   private readonly recipe: DocumentRecipe<OrderInput, CheckedOrder, InsertedOrder>;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly events: Pick<EventsService, 'append'>,
   ) {
     this.repository = new OrdersRepository(db);
-    this.stock = new StockRepository(db);
     this.creation = new DocumentCreation(db);
     this.recipe = orderRecipe(this.repository);
   }
@@ -73,23 +70,23 @@ export class OrdersService {
    * hand at the row it was picked from (rows locked in id order), open pick tasks are cancelled, and the
    * `order.cancelled` event is appended (the events seam).
    */
-  async cancel(
-    { tenantId, transaction }: WriteContext,
-    orderNo: string,
-  ): Promise<{ orderNo: string; status: 'cancelled' }> {
+  async cancel(context: WriteContext, orderNo: string): Promise<{ orderNo: string; status: 'cancelled' }> {
+    const { tenantId, transaction } = context;
     const order = await this.repository.lock(tenantId, orderNo, transaction);
     if (!order) throw AppError.notFound(`Order ${orderNo} not found`);
     if (NOT_CANCELLABLE.includes(order.status)) {
       throw AppError.conflict('INVALID_STATE', `Order ${orderNo} is ${order.status} and cannot be cancelled`);
     }
     const held = await this.repository.heldStock(order.id, transaction);
-    await this.stock.apply(
+    await changeStock(
+      this.db,
+      context,
+      { cause: 'release', documentNo: order.orderNo },
       held.map((hold) =>
         hold.kind === 'allocated'
           ? { stockRowId: hold.stockRowId, onHand: 0, allocated: -hold.qty }
           : { stockRowId: hold.stockRowId, onHand: hold.qty, allocated: 0 },
       ),
-      transaction,
     );
     await this.repository.markCancelled(order.id, transaction);
     await this.events.append(transaction, {

@@ -1,6 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { StockRepository } from '../inventory/index.js';
 
 /** A pick task as the order inquiry and the confirm answer show it. */
 export interface PickTaskView {
@@ -29,11 +28,7 @@ const TASK_VIEW = `SELECT t.id, o.order_no AS "orderNo", l.line_no AS "lineNo", 
   JOIN items i ON i.id = l.item_id JOIN locations loc ON loc.id = t.location_id`;
 
 export class PickingRepository {
-  private readonly stock: StockRepository;
-
-  constructor(private readonly db: Database) {
-    this.stock = new StockRepository(db);
-  }
+  constructor(private readonly db: Database) {}
 
   /**
    * One open pick task for every allocation of the order that still reserves stock, at its row's
@@ -81,12 +76,12 @@ export class PickingRepository {
 
   /**
    * The picked-stock model: what was picked leaves the stock row (on hand and allocated both fall by
-   * qtyPicked) and is held by the order line (qty_picked) until it ships, or goes back on hand at this
-   * row if the order is cancelled. A short pick leaves the difference reserved: the allocation and the
-   * row's allocated keep it, until the order is cancelled or ships.
+   * qtyPicked, a change the service makes through the write kernel) and is held by the order line
+   * (qty_picked) until it ships, or goes back on hand at this row if the order is cancelled. A short pick
+   * leaves the difference reserved: the allocation and the row's allocated keep it, until the order is
+   * cancelled or ships. This records the task, the allocation and the line.
    */
   async confirm(task: LockedTask, qtyPicked: number, transaction: Transaction): Promise<void> {
-    await this.stock.apply([{ stockRowId: task.stockRowId, onHand: -qtyPicked, allocated: -qtyPicked }], transaction);
     await this.db.sequelize.query(
       `WITH task AS (UPDATE pick_tasks SET status = 'picked', qty_picked = $2, confirmed_at = now(), updated_at = now()
                      WHERE id = $1 RETURNING order_line_id, allocation_id),

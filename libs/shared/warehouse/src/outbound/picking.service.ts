@@ -2,7 +2,7 @@ import { Joi, isUuid, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../writes/index.js';
+import { changeStock, type WriteContext } from '../writes/index.js';
 import { quantity } from '../inventory/index.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';
 import { PickingRepository, type PickTaskView } from './picking.repository.js';
@@ -30,7 +30,7 @@ export class PickingService {
   private readonly repository: PickingRepository;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly events: Pick<EventsService, 'append'>,
   ) {
     this.orders = new OrderOperationsRepository(db);
@@ -64,7 +64,8 @@ export class PickingService {
     return confirmed;
   }
 
-  async confirm({ tenantId, transaction }: WriteContext, taskId: string, body: unknown): Promise<ConfirmedPick> {
+  async confirm(context: WriteContext, taskId: string, body: unknown): Promise<ConfirmedPick> {
+    const { tenantId, transaction } = context;
     const input = validate(confirmPickSchema, body ?? {});
     const orderId = isUuid(taskId) ? await this.repository.orderOf(tenantId, taskId, transaction) : null;
     if (!orderId) throw AppError.notFound(`Pick task ${taskId} not found`);
@@ -79,6 +80,9 @@ export class PickingService {
         { path: 'qtyPicked', message: `qtyPicked must be at most the task's qty ${task.qty}` },
       ]);
     }
+    await changeStock(this.db, context, { cause: 'pick', documentNo: order.orderNo }, [
+      { stockRowId: task.stockRowId, onHand: -qtyPicked, allocated: -qtyPicked },
+    ]);
     await this.repository.confirm(task, qtyPicked, transaction);
     let orderStatus = order.status;
     if ((await this.repository.openTaskCount(order.id, transaction)) === 0) {

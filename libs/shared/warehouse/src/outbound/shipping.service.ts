@@ -1,8 +1,7 @@
 import { Joi, validate } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../writes/index.js';
-import { StockRepository } from '../inventory/index.js';
+import { changeStock, type WriteContext } from '../writes/index.js';
 import { DocumentNumbers } from '../numbering/index.js';
 import { OrderOperationsRepository, requireState } from './order-operations.repository.js';
 import { ShippingRepository, type ShipmentView } from './shipping.repository.js';
@@ -25,30 +24,31 @@ export const shipSchema = Joi.object<ShipInput>({
 export class ShippingService {
   private readonly orders: OrderOperationsRepository;
   private readonly repository: ShippingRepository;
-  private readonly stock: StockRepository;
   private readonly numbers: DocumentNumbers;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly events: Pick<EventsService, 'append'>,
   ) {
     this.orders = new OrderOperationsRepository(db);
     this.repository = new ShippingRepository(db);
-    this.stock = new StockRepository(db);
     this.numbers = new DocumentNumbers(db);
   }
 
-  async ship({ tenantId, transaction }: WriteContext, orderNo: string, body: unknown): Promise<ShipmentView> {
+  async ship(context: WriteContext, orderNo: string, body: unknown): Promise<ShipmentView> {
+    const { tenantId, transaction } = context;
     const input = validate(shipSchema, body ?? {});
     const order = await this.orders.lockByNumber(tenantId, orderNo, transaction);
     requireState(order, ['picked'], 'shipped');
     const remaining = await this.repository.remainingReservations(order.id, transaction);
-    await this.stock.apply(
+    const shipmentNo = await this.numbers.next('SHP', transaction);
+    await changeStock(
+      this.db,
+      context,
+      { cause: 'shipment', documentNo: shipmentNo },
       remaining.map((hold) => ({ stockRowId: hold.stockRowId, onHand: 0, allocated: -hold.qty })),
-      transaction,
     );
     await this.repository.closeLines(order.id, transaction);
-    const shipmentNo = await this.numbers.next('SHP', transaction);
     const trackingNo = input.trackingNo ?? null;
     const shipmentId = await this.repository.insert(
       { tenantId, orderId: order.id, shipmentNo, carrier: input.carrier ?? null, trackingNo },

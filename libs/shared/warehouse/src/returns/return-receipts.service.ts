@@ -1,8 +1,8 @@
 import type { Transaction } from 'sequelize';
 import { AppError, validate, type Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import type { WriteContext } from '../writes/index.js';
-import { StockRepository, stockKey } from '../inventory/index.js';
+import { changeStock, openStockRows, type WriteContext } from '../writes/index.js';
+import { stockKey } from '../inventory/index.js';
 import { ReferenceRepository } from '../master-data/index.js';
 import { ReturnsRepository, type LockedReturn } from './returns.repository.js';
 import { planReceipt, type PlannedLine } from './receipt-plan.js';
@@ -26,15 +26,13 @@ const RECEIVABLE: ReturnStatus[] = ['open', 'partially_received'];
  */
 export class ReturnReceiptsService {
   private readonly returns: ReturnsRepository;
-  private readonly stock: StockRepository;
   private readonly references: ReferenceRepository;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly events: Pick<EventsService, 'append'>,
   ) {
     this.returns = new ReturnsRepository(db);
-    this.stock = new StockRepository(db);
     this.references = new ReferenceRepository(db);
   }
 
@@ -51,7 +49,7 @@ export class ReturnReceiptsService {
     const items = input.lines.map((line) => refs.item(line.sku));
     const locations = await this.locationsOf(tenantId, locked, input, transaction);
     const lines = planReceipt(locked, input.lines, items, locations);
-    const stockRows = await this.putOnHand(tenantId, locked.warehouseId, lines, transaction);
+    const stockRows = await this.putOnHand(context, locked, lines);
     const { receiptId, status } = await this.returns.recordReceipt(
       { tenantId, returnId: locked.id, actorId },
       lines.map((line) => ({
@@ -167,27 +165,34 @@ export class ReturnReceiptsService {
     return codes.size ? this.returns.locations(locked.warehouseId, [...codes], transaction) : new Map();
   }
 
-  /** Puts restocked and quarantined lines on hand; answers the stock row of each key. */
-  private putOnHand(
-    tenantId: string,
-    warehouseId: string,
-    lines: PlannedLine[],
-    transaction: Transaction,
-  ): Promise<Map<string, string>> {
+  /**
+   * Puts restocked and quarantined lines on hand through the write kernel, so each change enters the inventory
+   * ledger with the cause `return` and the RMA as its document; answers the stock row of each key.
+   */
+  private async putOnHand(context: WriteContext, locked: LockedReturn, lines: PlannedLine[]): Promise<Map<string, string>> {
     const placed = lines.filter((line) => line.location);
-    if (!placed.length) return Promise.resolve(new Map());
-    return this.stock.receive(
-      tenantId,
+    if (!placed.length) return new Map();
+    const stockRows = await openStockRows(
+      this.db,
+      context,
       placed.map((line) => ({
-        warehouseId,
+        warehouseId: locked.warehouseId,
         locationId: line.location!.id,
         itemId: line.returnLine.itemId,
         lotNo: line.lotNo,
-        expiryDate: null,
-        qty: line.qty,
       })),
-      transaction,
     );
+    await changeStock(
+      this.db,
+      context,
+      { cause: 'return', documentNo: locked.rmaNo },
+      placed.map((line) => ({
+        stockRowId: stockRows.get(stockKeyOf(locked.warehouseId, line))!,
+        onHand: line.qty,
+        allocated: 0,
+      })),
+    );
+    return stockRows;
   }
 
   private async appendCompleted(

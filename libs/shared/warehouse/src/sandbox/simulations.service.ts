@@ -100,7 +100,8 @@ export class SimulationsService {
   async run(context: WriteContext, body: unknown, caller: SimulationCaller): Promise<SimulationResult> {
     const input = validateSimulation(body);
     const operations = new Operations(this.db, this.events);
-    await this.perform(context, input, operations);
+    const simulated = { ...context, caller: context.caller ?? { apiKeyId: caller.apiKeyId }, simulated: true };
+    await this.perform(simulated, input, operations);
     const simulationId = randomUUID();
     const { type: _type, ...target } = input;
     await this.audit.record(

@@ -3,6 +3,14 @@ export {
   type EntryOutcome,
   type EntryRef,
   type StatementContext,
+  type WriteCaller,
   type WriteContext,
   type WriteGuard,
 } from './write-context.js';
+export {
+  STOCK_CAUSES,
+  changeStock,
+  openStockRows,
+  type StockCause,
+  type StockMovementSource,
+} from './stock-changes.js';

@@ -20,9 +20,16 @@ export type EntryOutcome =
     }
   | { ok: false; error: AppError };
 
+/** Who asked for a write: an API key or a staff user. The inventory ledger records it with each stock change. */
+export type WriteCaller = { apiKeyId: string } | { userId: string };
+
 export interface WriteContext {
   tenantId: string;
   transaction: Transaction;
+  /** The caller the write acts for; absent for the system's own work. */
+  caller?: WriteCaller;
+  /** A sandbox simulation's write: its stock changes enter the ledger with the cause `simulation`. */
+  simulated?: boolean;
 }
 
 /** The context of a write that is one statement: it runs in the caller's transaction when there is one. */

@@ -166,6 +166,17 @@ export function createClient(clientOptions: ClientOptions) {
       cancel: (orderNo: string, body: RequestBody<'/orders/{orderNo}/cancel', 'post'> = {}, options?: CallOptions) =>
         answer(api.POST('/orders/{orderNo}/cancel', { params: { path: { orderNo } }, body, ...writeInit(options) })),
     },
+    returns: {
+      /** Announces a customer return (RMA) of a shipped order; more than was shipped is 409 RETURN_EXCEEDS_SHIPPED. */
+      create: (rma: RequestBody<'/returns', 'post'>, options?: CallOptions) =>
+        answer(api.POST('/returns', { body: rma, ...writeInit(options) })),
+      bulk: (body: RequestBody<'/returns/bulk', 'post'>, options?: BulkOptions) =>
+        answer(api.POST('/returns/bulk', { body, ...bulkInit(options) })),
+      get: (rmaNo: string, query: { tenantId?: string } = {}) =>
+        answer(api.GET('/returns/{rmaNo}', { params: { path: { rmaNo }, query } })),
+      list: (query: ListQuery<'/returns'> & { cursor?: string } = {}) =>
+        answer(api.GET('/returns', { params: { query } })),
+    },
     grn: {
       create: (grn: RequestBody<'/grn', 'post'>, options?: CallOptions) =>
         answer(api.POST('/grn', { body: grn, ...writeInit(options) })),
@@ -182,8 +193,8 @@ export function createClient(clientOptions: ClientOptions) {
     jobs,
     simulations: {
       /**
-       * Runs a warehouse operation on the caller's sandbox tenant (receive an ASN, ship an order, adjust or count
-       * stock), so its real events and webhooks follow; a key of another tenant gets 403 NOT_A_SANDBOX.
+       * Runs a warehouse operation on the caller's sandbox tenant (receive an ASN or a return, ship an order,
+       * adjust or count stock), so its real events and webhooks follow; a key of another tenant gets 403 NOT_A_SANDBOX.
        */
       run: (simulation: RequestBody<'/simulations', 'post'>, options?: CallOptions) =>
         answer(api.POST('/simulations', { body: simulation, ...writeInit(options) })),
@@ -215,7 +226,7 @@ export function createClient(clientOptions: ClientOptions) {
       },
     },
     /**
-     * Walks a cursor list (/orders, /asn or the /events feed) item by item, page after page, to its end (the
+     * Walks a cursor list (/orders, /asn, /returns or the /events feed) item by item, page after page, to its end (the
      * feed: to the newest event).
      */
     async *paginate<Path extends ListPath>(path: Path, query?: ListQuery<Path>): AsyncGenerator<ListItem<Path>> {
@@ -223,7 +234,7 @@ export function createClient(clientOptions: ClientOptions) {
       let cursor: string | undefined;
       for (;;) {
         const pageQuery = { ...query, ...(cursor === undefined ? {} : { [cursorField]: cursor }) };
-        // One call for the three lists: their answers differ only in the items' type, which ListItem gives.
+        // One call for the lists: their answers differ only in the items' type, which ListItem gives.
         const page = (await answer(api.GET(path as '/orders', { params: { query: pageQuery } }))) as unknown as Page<
           ListItem<Path>
         >;

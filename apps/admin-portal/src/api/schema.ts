@@ -4848,11 +4848,11 @@ export interface components {
       closedAt: string | null;
       /** Format: date-time */
       cancelledAt: string | null;
-      lineCount?: number;
+      lineCount: number;
       /** @description quantity the return announces, over its lines */
-      qty?: number;
+      qty: number;
       /** @description quantity received so far, over its lines */
-      receivedQty?: number;
+      receivedQty: number;
     };
     Return: {
       /** Format: uuid */

@@ -339,7 +339,8 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
   Shipment: described('the shipment (SHP-…) with its lines'),
   Adjustment: described('the adjustment with the stock row after it'),
   CycleCount: described('the count with its variance and what it adjusted'),
-  ReturnSummary: record(returnHeaderKeys).keys({
+  ReturnSummary: record({
+    ...returnHeaderKeys,
     lineCount: count,
     qty: Joi.number().description('quantity the return announces, over its lines'),
     receivedQty: Joi.number().description('quantity received so far, over its lines'),

@@ -33,7 +33,12 @@ export type ImportStatus = Answer<'/jobs/{jobId}', 'delete', 200>['data'];
 export type JobStatus = BulkJobStatus | ImportStatus;
 
 /** The lists the client can walk page by page, and the query field each reads its cursor from. */
-export const LIST_CURSORS = { '/orders': 'cursor', '/asn': 'cursor', '/returns': 'cursor', '/events': 'after' } as const;
+export const LIST_CURSORS = {
+  '/orders': 'cursor',
+  '/asn': 'cursor',
+  '/returns': 'cursor',
+  '/events': 'after',
+} as const;
 export type ListPath = keyof typeof LIST_CURSORS;
 export type ListQuery<Path extends ListPath> = Omit<
   NonNullable<paths[Path]['get']['parameters']['query']>,

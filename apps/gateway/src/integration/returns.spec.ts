@@ -237,7 +237,10 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: 'REFERENCE_NOT_FOUND', message: 'Order SO-NONE not found' });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body).toMatchObject({ code: 'DUPLICATE_REFERENCE', message: 'Return with rmaNo R-3 already exists' });
+    expect(duplicate.body).toMatchObject({
+      code: 'DUPLICATE_REFERENCE',
+      message: 'Return with rmaNo R-3 already exists',
+    });
     expect(repeated.status).toBe(400);
     expect(repeated.body.code).toBe('VALIDATION_FAILED');
     expect(missing.status).toBe(404);

@@ -27,7 +27,15 @@ function rowsOf(document: ReturnDocument): Row[] {
     .filter((line) => line.receivedQty < line.qty)
     .map((line) => {
       const open = Number((line.qty - line.receivedQty).toFixed(4));
-      return { key: nextKey++, sku: line.sku, lotNo: line.lotNo, open, qty: open, disposition: 'restock', locationCode: '' };
+      return {
+        key: nextKey++,
+        sku: line.sku,
+        lotNo: line.lotNo,
+        open,
+        qty: open,
+        disposition: 'restock',
+        locationCode: '',
+      };
     });
 }
 
@@ -42,7 +50,9 @@ export function ReceiveForm(props: { document: ReturnDocument; tenantId: string 
   const change = (key: number, patch: Partial<Row>) =>
     setRows((current) => current.map((row) => (row.key === key ? { ...row, ...patch } : row)));
   const split = (row: Row) =>
-    setRows((current) => current.flatMap((each) => (each === row ? [each, { ...row, key: nextKey++, qty: 0 }] : [each])));
+    setRows((current) =>
+      current.flatMap((each) => (each === row ? [each, { ...row, key: nextKey++, qty: 0 }] : [each])),
+    );
   const sent = rows.filter((row) => Number(row.qty) > 0);
 
   const submit = async (event: FormEvent) => {

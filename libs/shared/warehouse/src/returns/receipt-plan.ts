@@ -45,7 +45,8 @@ export function planReceipt(
     const lot = lotProblem(item, lotNo, null, input.disposition !== 'scrap');
     if (lot) details.push({ path: `${path}.lotNo`, message: `line ${lineNo}: ${lot}` });
     const location = locationFor(input, locations);
-    if (typeof location === 'string') details.push({ path: `${path}.locationCode`, message: `line ${lineNo}: ${location}` });
+    if (typeof location === 'string')
+      details.push({ path: `${path}.locationCode`, message: `line ${lineNo}: ${location}` });
     planned.push({
       lineNo,
       returnLine: match,
@@ -65,8 +66,7 @@ function matchLine(locked: LockedReturn, input: ReceiptLineInput, item: ItemRef)
   const candidates = locked.lines.filter((line) => line.itemId === item.id);
   if (!candidates.length) return `return ${locked.rmaNo} has no line of item SKU ${item.sku}`;
   if (input.lotNo) {
-    const match =
-      candidates.find((line) => line.lotNo === input.lotNo) ?? candidates.find((line) => line.lotNo === '');
+    const match = candidates.find((line) => line.lotNo === input.lotNo) ?? candidates.find((line) => line.lotNo === '');
     return match ?? `return ${locked.rmaNo} has no line of item SKU ${item.sku} lot ${input.lotNo}`;
   }
   if (candidates.length > 1)

@@ -111,7 +111,10 @@ export class ReturnReceiptsService {
     const locked = await this.returns.lock(context.tenantId, rmaNo, context.transaction);
     if (!locked) throw AppError.notFound(`Return ${rmaNo} not found`);
     if (locked.status !== 'open') {
-      throw AppError.conflict('INVALID_STATE', `Return ${rmaNo} is ${locked.status}; only an open return can be cancelled`);
+      throw AppError.conflict(
+        'INVALID_STATE',
+        `Return ${rmaNo} is ${locked.status}; only an open return can be cancelled`,
+      );
     }
     await this.returns.finish(locked.id, 'cancelled', context.transaction);
     return (await this.returns.findDocument(context.tenantId, rmaNo, context.transaction))!;
@@ -169,7 +172,11 @@ export class ReturnReceiptsService {
    * Puts restocked and quarantined lines on hand through the write kernel, so each change enters the inventory
    * ledger with the cause `return` and the RMA as its document; answers the stock row of each key.
    */
-  private async putOnHand(context: WriteContext, locked: LockedReturn, lines: PlannedLine[]): Promise<Map<string, string>> {
+  private async putOnHand(
+    context: WriteContext,
+    locked: LockedReturn,
+    lines: PlannedLine[],
+  ): Promise<Map<string, string>> {
     const placed = lines.filter((line) => line.location);
     if (!placed.length) return new Map();
     const stockRows = await openStockRows(

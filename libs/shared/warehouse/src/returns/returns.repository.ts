@@ -75,7 +75,11 @@ export class ReturnsRepository {
   constructor(private readonly db: Database) {}
 
   /** Locks the tenant's orders of these numbers in id order (the order every writer of orders locks in). */
-  async lockOrders(tenantId: string, orderNos: string[], transaction: Transaction): Promise<Map<string, ReturnedOrder>> {
+  async lockOrders(
+    tenantId: string,
+    orderNos: string[],
+    transaction: Transaction,
+  ): Promise<Map<string, ReturnedOrder>> {
     const rows = await this.db.sequelize.query<ReturnedOrder>(
       `SELECT id, order_no AS "orderNo", status, warehouse_id AS "warehouseId"
        FROM sales_orders WHERE tenant_id = $1 AND order_no = ANY($2::text[]) ORDER BY id FOR UPDATE`,

@@ -116,7 +116,10 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
     return rows.map((row) => [row.location, row.type, row.lot, row.onHand]);
   }
 
-  /** The tenant's ledger entries of cause return as [location, sku, lot, on-hand delta, on hand after, document]. */
+  /**
+   * The tenant's ledger entries of cause return as [location, sku, lot, on-hand delta, on hand after, document],
+   * by location and sku (one statement logs its rows in stock row order), then in the order written.
+   */
   async function returnMovements(tenantId: string) {
     const rows = await ctx.runtime.db.sequelize.query<{
       location: string;
@@ -129,7 +132,7 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
       `SELECT l.code AS location, i.sku, m.lot_no AS lot, m.qty_on_hand_delta::float8 AS delta,
               m.qty_on_hand_after::float8 AS after, m.document_no AS "documentNo"
        FROM stock_movements m JOIN locations l ON l.id = m.location_id JOIN items i ON i.id = m.item_id
-       WHERE m.tenant_id = $1 AND m.cause = 'return' ORDER BY m.id`,
+       WHERE m.tenant_id = $1 AND m.cause = 'return' ORDER BY l.code, i.sku, m.id`,
       { bind: [tenantId], type: QueryTypes.SELECT },
     );
     return rows.map((row) => [row.location, row.sku, row.lot, row.delta, row.after, row.documentNo]);
@@ -321,10 +324,10 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
       ['Q-01', 'quarantine', 'L1', 1],
     ]);
     expect(await returnMovements(tenantId)).toEqual([
-      ['RECEIVING', 'PLAIN', '', 1, 1, 'RMA-LIFE'],
-      ['QUARANTINE', 'PLAIN', '', 1, 1, 'RMA-LIFE'],
       ['A-01', 'PLAIN', '', 1, 7, 'RMA-LIFE'],
       ['Q-01', 'LOT', 'L1', 1, 1, 'RMA-LIFE'],
+      ['QUARANTINE', 'PLAIN', '', 1, 1, 'RMA-LIFE'],
+      ['RECEIVING', 'PLAIN', '', 1, 1, 'RMA-LIFE'],
     ]);
     expect(await ledgerMismatches(tenantId)).toEqual([]);
     const events = await returnEvents(tenantId);
@@ -505,5 +508,35 @@ describe('returns (RMA): create, receive, complete, cancel', () => {
     expect(nothingLeft.status).toBe(409);
     expect(nothingLeft.body.code).toBe('NOTHING_TO_RECEIVE');
     expect(await ledgerMismatches(tenantId)).toEqual([]);
+  });
+
+  it('when a create or a receipt is sent again with its Idempotency-Key, the first answer is replayed and stock moves once', async () => {
+    const { tenantId, key, orderNo } = await tenantWithShippedOrder();
+    const body = { rmaNo: 'RMA-IDEM', orderNo, lines: [{ sku: 'PLAIN', qty: 2 }] };
+    const create = () =>
+      request(gateway.url, 'POST', `${BASE}/returns`, {
+        body,
+        headers: { 'x-api-key': key, 'idempotency-key': 'create-rma-idem' },
+      });
+    const receive = () =>
+      request(gateway.url, 'POST', `${API}/returns/RMA-IDEM/receive?tenantId=${tenantId}`, {
+        token: admin,
+        body: { lines: [{ sku: 'PLAIN', qty: 1, disposition: 'restock' }] },
+        headers: { 'idempotency-key': 'receive-rma-idem' },
+      });
+
+    const [firstCreate, secondCreate] = [await create(), await create()];
+    const [firstReceipt, secondReceipt] = [await receive(), await receive()];
+
+    expect(firstCreate.status).toBe(201);
+    expect(secondCreate.status).toBe(201);
+    expect(secondCreate.body.data).toEqual(firstCreate.body.data);
+    expect(firstReceipt.status).toBe(200);
+    expect(secondReceipt.body).toEqual(firstReceipt.body);
+    expect(await stockOf(tenantId, 'PLAIN')).toEqual([
+      ['A-01', 'storage', '', 6],
+      ['RECEIVING', 'receiving', '', 1],
+    ]);
+    expect(await returnMovements(tenantId)).toEqual([['RECEIVING', 'PLAIN', '', 1, 1, 'RMA-IDEM']]);
   });
 });

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // Data growth: the key statistics, the overview and every admin list timed over a small database (1,000 rows
 // a table) and again over a year-like one (10 M request-log rows over 7 days, 1 M items, 1 M orders, 1 M audit
-// entries, 1 M events with their deliveries, 100,000 users, 1,000 subscriptions), in one run, on a database
+// entries, 1 M events with their deliveries, 100,000 users, 1,000 subscriptions, 10 M inventory ledger entries
+// over a year, with the stock inquiry today and asOf and a movements page beside it), in one run, on a database
 // of the bench's own. Rows are generated with set-based SQL (generate_series); the request log's rollups are
 // built from the generated rows as the migration builds them. Each call is timed in this process through the
 // same services the routes call: median of BENCH_ROUNDS rounds after one warm-up call.
-// Usage: npm run build && node tools/bench/data.bench.mjs   (BENCH_DATA_LOG_ROWS, BENCH_DATA_ROWS scale it)
+// Usage: npm run build && node tools/bench/data.bench.mjs   (BENCH_DATA_LOG_ROWS, BENCH_DATA_ROWS,
+// BENCH_DATA_LEDGER_ROWS scale it)
 import { performance } from 'node:perf_hooks';
 import { RequestLogMaintenance } from '@wms/api-keys';
 import { DEFAULT_TENANT_CODE } from '@wms/identity';
 import { openRuntime } from '@wms/platform';
 import { createServices } from '../../apps/gateway/dist/services.js';
 import { median, prepareBenchEnv, withMachineBusy } from './lib.mjs';
+import { ledgerData } from './ledger-data.mjs';
 
 const LOG_ROWS = Number(process.env.BENCH_DATA_LOG_ROWS ?? 10_000_000);
 const ROWS = Number(process.env.BENCH_DATA_ROWS ?? 1_000_000);
+const LEDGER_ROWS = Number(process.env.BENCH_DATA_LEDGER_ROWS ?? 10_000_000);
 const SMALL = 1_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const DAY = 86_400_000;
@@ -112,7 +116,7 @@ async function time(call) {
   return median(samples);
 }
 
-async function timeAll(keyIds, tenantId, subscriptionId, actorUserId) {
+async function timeAll(keyIds, tenantId, subscriptionId, actorUserId, ledgerCalls) {
   const admin = {
     sub: actorUserId,
     email: 'bench@example.test',
@@ -137,6 +141,7 @@ async function timeAll(keyIds, tenantId, subscriptionId, actorUserId) {
     'deliveries by status=failed': () => services.webhooks.deliveryPage(subscriptionId, viewer, { status: 'failed' }),
     'deliveries by event type': () => services.webhooks.deliveryPage(subscriptionId, viewer, { event: 'bench.type7' }),
     'API keys of a tenant': () => services.apiKeys.list({ userId: null, tenantId }),
+    ...ledgerCalls,
   };
   const results = {};
   for (const [name, call] of Object.entries(calls)) results[name] = await time(call);
@@ -152,6 +157,8 @@ try {
     { tenantId },
   );
   const keyIds = await keys(tenantId);
+  const ledger = ledgerData({ sql, db: runtime.db, services, tenantId });
+  await ledger.prepare();
   const [[ids]] = await sql(`
     SELECT (SELECT id FROM webhook_subscriptions WHERE url = 'https://hooks.example.test/bench') AS "subscriptionId",
            (SELECT id FROM users ORDER BY created_at LIMIT 1) AS "actorUserId"`);
@@ -166,16 +173,21 @@ try {
   await load(`loading ${SMALL} rows a table`, async () => {
     await requestLog(keyIds, SMALL, 0);
     await tables(tenantId, SMALL, 0);
+    await ledger.load(SMALL);
   });
-  const small = await timeAll(keyIds, tenantId, ids.subscriptionId, ids.actorUserId);
+  const small = await timeAll(keyIds, tenantId, ids.subscriptionId, ids.actorUserId, ledger.calls());
   console.log(`at ${SMALL} rows: ${JSON.stringify(small)}`);
-  await load(`loading to ${LOG_ROWS} request-log rows and ${ROWS} rows a table`, async () => {
-    await tables(tenantId, ROWS - SMALL, SMALL);
-    await requestLog(keyIds, LOG_ROWS - SMALL, SMALL);
-    await sql('VACUUM ANALYZE');
-  });
+  await load(
+    `loading to ${LOG_ROWS} request-log rows, ${LEDGER_ROWS} ledger entries and ${ROWS} rows a table`,
+    async () => {
+      await tables(tenantId, ROWS - SMALL, SMALL);
+      await ledger.load(LEDGER_ROWS);
+      await requestLog(keyIds, LOG_ROWS - SMALL, SMALL);
+      await sql('VACUUM ANALYZE');
+    },
+  );
   const { result: large, busy } = await withMachineBusy(() =>
-    timeAll(keyIds, tenantId, ids.subscriptionId, ids.actorUserId),
+    timeAll(keyIds, tenantId, ids.subscriptionId, ids.actorUserId, ledger.calls()),
   );
 
   // What the gateway's maintenance does to the days that are over: their indexes rebuilt, packed.
@@ -212,6 +224,9 @@ try {
     const ms = (value) => `${value.toFixed(1)} ms`;
     console.log(`| ${name} | ${ms(small[name])} | ${ms(large[name])} | ${(large[name] / small[name]).toFixed(1)}× |`);
   }
+  const today = large['stock inquiry, today'];
+  for (const name of Object.keys(ledger.calls()).slice(1))
+    console.log(`ledger at volume: ${name} is ${(large[name] / today).toFixed(1)}× today's stock inquiry`);
   console.log(`\nmedian of ${ROUNDS} rounds; cores ${(busy * 100).toFixed(0)}% busy while timing at volume`);
   console.log(
     `request log: ${settledDays.rows + openDays.rows} rows; days that are over, settled ` +

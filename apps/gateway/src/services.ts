@@ -15,7 +15,7 @@ import { WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
 import { OverviewService } from '@wms/overview';
 import { AsnService, GrnService } from '@wms/warehouse';
 import { OrdersService } from '@wms/warehouse';
-import { StockService } from '@wms/warehouse';
+import { StockLedgerService, StockService } from '@wms/warehouse';
 import { AllocationService, PickingService, ShippingService } from '@wms/warehouse';
 import { AdjustmentsService, CycleCountsService } from '@wms/warehouse';
 import { SimulationsService } from '@wms/warehouse';
@@ -50,6 +50,7 @@ export function createServices(db: Database, config: Config) {
     grns: new GrnService(db, events),
     orders,
     stock: new StockService(db),
+    ledger: new StockLedgerService(db),
     allocation: new AllocationService(db, events),
     picking: new PickingService(db, events),
     shipping: new ShippingService(db, events),

@@ -14,6 +14,7 @@ import {
 } from '@wms/ingest';
 import { createIngestProcessor } from './ingest.processor.js';
 import { startImportsWorker } from './imports.worker.js';
+import { startSnapshotsWorker } from './snapshots.worker.js';
 
 export interface IngestWorkerHandle {
   worker: Worker<IngestJobData, IngestJobResult, IngestJobName>;
@@ -69,12 +70,15 @@ export function startIngestWorker(
   dispatcher.start(runtime.redis);
   // File imports: a queue of their own, so a bulk call never waits in line behind a file.
   const imports = startImportsWorker(runtime, services, callerWrites);
+  // Stock snapshot exports: a queue of their own too.
+  const snapshots = startSnapshotsWorker(runtime);
   return {
     worker,
     dispatcher,
     async close() {
       await dispatcher.stop();
       await imports.close();
+      await snapshots.close();
       await closeWithin(worker, undefined);
       await closeWithin(queue, 2_000);
       await closeRedis(connection);

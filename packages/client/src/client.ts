@@ -119,6 +119,9 @@ export function createClient(clientOptions: ClientOptions) {
           signal: options.signal,
         }),
       ),
+    /** A completed stock snapshot's file: one NDJSON line per stock row. */
+    file: async (jobId: string, options: CallOptions = {}): Promise<string> =>
+      answer(api.GET('/jobs/{jobId}/file', { params: { path: { jobId } }, parseAs: 'text', signal: options.signal })),
     /** Cancels an import; rows written stay written. */
     cancel: async (jobId: string, options: CallOptions = {}) =>
       (await answer(api.DELETE('/jobs/{jobId}', { params: { path: { jobId } }, signal: options.signal }))).data,
@@ -182,8 +185,15 @@ export function createClient(clientOptions: ClientOptions) {
         answer(api.POST('/grn', { body: grn, ...writeInit(options) })),
     },
     stock: {
+      /** The stock of one item; with `asOf` (ISO time), as it was then. */
       get: (query: NonNullable<paths['/stock']['get']['parameters']['query']>) =>
         answer(api.GET('/stock', { params: { query } })),
+      /** One page of stock movements, oldest first (walk them all with paginate('/stock/movements')). */
+      movements: (query: ListQuery<'/stock/movements'> & { cursor?: string } = {}) =>
+        answer(api.GET('/stock/movements', { params: { query } })),
+      /** Queues an export of the stock as of a time; jobs.wait, then jobs.file, give its NDJSON file. */
+      snapshot: (body: RequestBody<'/stock/snapshots', 'post'> = {}, options: CallOptions = {}): Promise<Accepted> =>
+        answer(api.POST('/stock/snapshots', { body, signal: options.signal })) as Promise<Accepted>,
     },
     events: {
       /** One page of the reconciliation feed, oldest first; pass the answer's nextCursor as `after`. */
@@ -226,7 +236,7 @@ export function createClient(clientOptions: ClientOptions) {
       },
     },
     /**
-     * Walks a cursor list (/orders, /asn, /returns or the /events feed) item by item, page after page, to its end (the
+     * Walks a cursor list (/orders, /asn, /returns, /stock/movements or the /events feed) item by item, page after page, to its end (the
      * feed: to the newest event).
      */
     async *paginate<Path extends ListPath>(path: Path, query?: ListQuery<Path>): AsyncGenerator<ListItem<Path>> {

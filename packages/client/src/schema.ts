@@ -1738,7 +1738,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Stock of one item: rows per warehouse, location and lot with expiryDate, and their totals */
+    /** Stock of one item: rows per warehouse, location and lot with expiryDate, and their totals; with asOf, as they were then */
     get: {
       parameters: {
         query: {
@@ -1746,6 +1746,8 @@ export interface paths {
           /** @description when left out, every warehouse of the tenant */
           warehouseCode?: string;
           lotNo?: string;
+          /** @description ISO 8601 time: the stock as it was at that moment (the same shape), from the inventory ledger */
+          asOf?: string;
           /** @description the tenant, for a cross-tenant API key */
           tenantId?: string;
         };
@@ -1775,6 +1777,121 @@ export interface paths {
           };
         };
         /** @description VALIDATION_FAILED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stock/movements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Stock movements: the inventory ledger, one entry per change of a stock row with its cause, document and balance after, oldest first */
+    get: {
+      parameters: {
+        query?: {
+          /** @description one item; when left out, every item of the tenant */
+          sku?: string;
+          /** @description ISO 8601 time; entries at or after it */
+          since?: string;
+          /** @description ISO 8601 time; entries before it */
+          until?: string;
+          warehouseCode?: string;
+          locationCode?: string;
+          lotNo?: string;
+          cause?:
+            | 'grn'
+            | 'allocation'
+            | 'release'
+            | 'pick'
+            | 'shipment'
+            | 'adjustment'
+            | 'cycle_count'
+            | 'return'
+            | 'simulation';
+          limit?: number;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page; nextCursor is null on the last */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                /** @description the entry, in the order entries were written */
+                id: string;
+                /** Format: date-time */
+                at: string;
+                warehouseCode: string;
+                locationCode: string;
+                sku: string;
+                lotNo: string | null;
+                qtyOnHandDelta: number;
+                qtyAllocatedDelta: number;
+                /** @description the stock row's on hand after this change */
+                qtyOnHandAfter: number;
+                qtyAllocatedAfter: number;
+                /** @enum {string} */
+                cause:
+                  | 'grn'
+                  | 'allocation'
+                  | 'release'
+                  | 'pick'
+                  | 'shipment'
+                  | 'adjustment'
+                  | 'cycle_count'
+                  | 'return'
+                  | 'simulation';
+                /** @description GRN, order, shipment or RMA number; the adjustment or count id; null for none */
+                documentNo: string | null;
+                /** @description who asked for the change; null for the system */
+                caller: {
+                  /** @description api_key or user */
+                  type: string;
+                  /** Format: uuid */
+                  id: string;
+                } | null;
+              }[];
+              /** @description null on the last page */
+              nextCursor: string | null;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED (a bad query or cursor), TENANT_REQUIRED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1972,14 +2089,68 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/jobs/{jobId}': {
+  '/stock/snapshots': {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    /** State and result of a bulk job or a file import of this API key */
+    get?: never;
+    put?: never;
+    /**
+     * Export the tenant's stock as of a time: a job writes it as an NDJSON file (GET /jobs/{jobId}/file)
+     * @description One line per stock row with a balance at asOf: { warehouseCode, locationCode, sku, lotNo, expiryDate, qtyOnHand, qtyAllocated, qtyAvailable }, in warehouse, location, sku and lot order. Kept STOCK_SNAPSHOT_RETENTION_DAYS.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['StockSnapshotRequest'];
+        };
+      };
+      responses: {
+        /** @description queued; poll statusUrl */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Accepted'];
+          };
+        };
+        /** @description VALIDATION_FAILED, TENANT_REQUIRED, or REFERENCE_NOT_FOUND: Warehouse code <code> not found */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/jobs/{jobId}/file': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The NDJSON file of a completed stock snapshot of this API key */
     get: {
       parameters: {
         query?: never;
@@ -1991,7 +2162,63 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description a bulk job: result is the bulk result once completed; an import (id import-…): data is its ImportStatus */
+        /** @description the stock rows, one JSON line each */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/x-ndjson': string;
+          };
+        };
+        /** @description no such snapshot for this key */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description INVALID_STATE: the snapshot is not completed yet (or failed) */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/jobs/{jobId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** State and result of a bulk job, a file import or a stock snapshot of this API key */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          jobId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description a bulk job: result is the bulk result once completed; an import (id import-…): data is its ImportStatus; a stock snapshot (id snapshot-…): data is { jobId, kind, state, asOf, warehouseCode, rows, error, createdAt, finishedAt, fileUrl } */
         200: {
           headers: {
             [name: string]: unknown;
@@ -4098,6 +4325,20 @@ export interface components {
            */
           tenantId?: string;
         };
+    StockSnapshotRequest: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 time the stock is taken at; default: now
+       */
+      asOf?: string;
+      /** @description one warehouse; when left out, every one */
+      warehouseCode?: string;
+      /**
+       * Format: uuid
+       * @description the tenant, for a cross-tenant API key
+       */
+      tenantId?: string;
+    };
   };
   responses: never;
   parameters: {
@@ -4125,6 +4366,12 @@ export const pathsOrdersGetParametersQueryStatusValues: ReadonlyArray<
 export const pathsReturnsGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/returns']['get']['parameters']['query']['status']
 > = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
+export const pathsStockMovementsGetParametersQueryCauseValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/stock/movements']['get']['parameters']['query']['cause']
+> = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
+export const pathsStockMovementsGetResponses200ContentApplicationJsonDataCauseValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/stock/movements']['get']['responses']['200']['content']['application/json']['data']['cause']
+> = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
 export const pathsSimulationsPostResponses202ContentApplicationJsonDataTypeValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/simulations']['post']['responses']['202']['content']['application/json']['data']['type']
 > = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance', 'return.received'];

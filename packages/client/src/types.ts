@@ -28,7 +28,7 @@ export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 
 /** A bulk job as GET /jobs/{jobId} shows it. */
 export type BulkJobStatus = components['schemas']['JobStatus']['data'];
-/** A file import as GET /jobs/{jobId} shows it (its jobId starts with `import-`). */
+/** A file import or a stock snapshot as GET /jobs/{jobId} shows it (its jobId starts with `import-` or `snapshot-`). */
 export type ImportStatus = Answer<'/jobs/{jobId}', 'delete', 200>['data'];
 export type JobStatus = BulkJobStatus | ImportStatus;
 
@@ -37,6 +37,7 @@ export const LIST_CURSORS = {
   '/orders': 'cursor',
   '/asn': 'cursor',
   '/returns': 'cursor',
+  '/stock/movements': 'cursor',
   '/events': 'after',
 } as const;
 export type ListPath = keyof typeof LIST_CURSORS;

@@ -3480,6 +3480,103 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/stock/movements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A stock item's history: the inventory ledger's movements, oldest first, in cursor pages */
+    get: {
+      parameters: {
+        query?: {
+          /** @description one item; when left out, every item of the tenant */
+          sku?: string;
+          /** @description ISO 8601 time; entries at or after it */
+          since?: string;
+          /** @description ISO 8601 time; entries before it */
+          until?: string;
+          warehouseCode?: string;
+          locationCode?: string;
+          lotNo?: string;
+          cause?:
+            | 'grn'
+            | 'allocation'
+            | 'release'
+            | 'pick'
+            | 'shipment'
+            | 'adjustment'
+            | 'cycle_count'
+            | 'return'
+            | 'simulation';
+          limit?: number;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page; nextCursor is null on the last */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['StockMovementsPage'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/returns': {
     parameters: {
       query?: never;
@@ -4901,6 +4998,45 @@ export interface components {
         }[];
       }[];
     };
+    StockMovementsPage: {
+      data: {
+        /** @description the entry, in the order entries were written */
+        id: string;
+        /** Format: date-time */
+        at: string;
+        warehouseCode: string;
+        locationCode: string;
+        sku: string;
+        lotNo: string | null;
+        qtyOnHandDelta: number;
+        qtyAllocatedDelta: number;
+        /** @description the stock row's on hand after this change */
+        qtyOnHandAfter: number;
+        qtyAllocatedAfter: number;
+        /** @enum {string} */
+        cause:
+          | 'grn'
+          | 'allocation'
+          | 'release'
+          | 'pick'
+          | 'shipment'
+          | 'adjustment'
+          | 'cycle_count'
+          | 'return'
+          | 'simulation';
+        /** @description GRN, order, shipment or RMA number; the adjustment or count id; null for none */
+        documentNo: string | null;
+        /** @description who asked for the change; null for the system */
+        caller: {
+          /** @description api_key or user */
+          type: string;
+          /** Format: uuid */
+          id: string;
+        } | null;
+      }[];
+      /** @description null on the last page */
+      nextCursor: string | null;
+    };
     Login: {
       email: string;
       password: string;
@@ -5153,6 +5289,9 @@ export const pathsUsersGetParametersQueryRoleValues: ReadonlyArray<
 export const pathsWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/webhooks/{id}/deliveries']['get']['parameters']['query']['status']
 > = ['pending', 'succeeded', 'failed'];
+export const pathsStockMovementsGetParametersQueryCauseValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/stock/movements']['get']['parameters']['query']['cause']
+> = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
 export const pathsReturnsGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/returns']['get']['parameters']['query']['status']
 > = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
@@ -5213,6 +5352,9 @@ export const returnStatusValues: ReadonlyArray<FlattenedDeepRequired<components>
 export const returnReceiptsLinesDispositionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['Return']['receipts']['lines']['disposition']
 > = ['restock', 'quarantine', 'scrap'];
+export const stockMovementsPageDataCauseValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['StockMovementsPage']['data']['cause']
+> = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
 export const createUserRoleValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['CreateUser']['role']> = [
   'admin',
   'manager',

@@ -57,6 +57,11 @@ const routes: RouteObject[] = [
               { path: ':rmaNo', lazy: page(async () => (await returns()).ReturnDetailPage) },
             ],
           },
+          {
+            path: 'stock',
+            element: <RequireModule module="inventory" />,
+            children: [{ index: true, lazy: page(async () => (await import('../pages/stock')).default) }],
+          },
           { path: 'imports', lazy: page(async () => (await import('../pages/imports')).default) },
           { path: 'tenants', lazy: page(async () => (await import('../pages/tenants')).default) },
           {

@@ -1,7 +1,7 @@
 import type { PartialSchemaMap } from 'joi';
 import { adminModules, roles } from '@wms/identity';
 import { Joi } from '@wms/platform';
-import { DISPOSITIONS, RETURN_STATUSES } from '@wms/warehouse';
+import { DISPOSITIONS, RETURN_STATUSES, movementSchema } from '@wms/warehouse';
 import { IMPORT_MODULES } from '../routes/imports.routes.js';
 
 /**
@@ -374,5 +374,9 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
         ),
       }).label('ReturnReceipt'),
     ),
+  }),
+  StockMovementsPage: record({
+    data: Joi.array().items(movementSchema),
+    nextCursor: Joi.string().allow(null).description('null on the last page'),
   }),
 };

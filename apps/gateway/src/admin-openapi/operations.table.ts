@@ -1,6 +1,13 @@
 import type { AdminModule } from '@wms/identity';
 import { Joi } from '@wms/platform';
-import { adjustmentSchema, confirmPickSchema, cycleCountSchema, returnReceiptSchema, shipSchema } from '@wms/warehouse';
+import {
+  adjustmentSchema,
+  confirmPickSchema,
+  cycleCountSchema,
+  movementsQuerySchema,
+  returnReceiptSchema,
+  shipSchema,
+} from '@wms/warehouse';
 import { returnListQuerySchema, tenantQuerySchema } from '../routes/operations.routes.js';
 import {
   GUARDED,
@@ -92,6 +99,14 @@ export const OPERATION_ROUTES: AdminRoute[] = [
     'Record a count of one row; on hand is set to it where allocations allow',
     { 201: ok('counted', 'CycleCount') },
     { body: cycleCountSchema, bodyName: 'NewCycleCount' },
+  ),
+  operation(
+    'inventory',
+    'get',
+    '/stock/movements',
+    "A stock item's history: the inventory ledger's movements, oldest first, in cursor pages",
+    { 200: ok('one page; nextCursor is null on the last', 'StockMovementsPage') },
+    { query: movementsQuerySchema },
   ),
   ...returnRoutes(),
 ];

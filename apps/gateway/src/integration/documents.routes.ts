@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import {
   type AsnStatus,
   type GrnInput,
+  type MovementsQuery,
   type OrderStatus,
   type ReturnStatus,
   type StockQuery,
@@ -97,6 +98,16 @@ export function documentRoutes(
     ROUTES.orders,
     list<OrderStatus>(services, ROUTES.orders.query, (tenantId, query) => services.orders.list(tenantId, query)),
   );
+  mount(router, ROUTES.movements, async (req, res) => {
+    const query = validate<MovementsQuery & { tenantId?: string }>(
+      ROUTES.movements.query!,
+      req.query,
+      'Query validation failed',
+    );
+    const tenantId = await keyTenant(req, services, query.tenantId);
+    const page = await services.ledger.movements(tenantId, query);
+    res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: req.requestId });
+  });
   mount(
     router,
     ROUTES.asns,

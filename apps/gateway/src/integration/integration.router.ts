@@ -12,6 +12,7 @@ import { IngestJobs } from '@wms/ingest';
 import { jobsRoutes } from './jobs.routes.js';
 import { createImportsService, importsRoutes } from './imports.routes.js';
 import { simulationRoutes } from './simulations.routes.js';
+import { createSnapshotsService, snapshotRoutes } from './snapshots.routes.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
@@ -36,7 +37,9 @@ export function integrationRouter(
   router.use(eventFeedRoutes(services));
   const imports = createImportsService(runtime, services, lifecycle);
   router.use(importsRoutes(services, imports, idempotent));
-  router.use(jobsRoutes(jobs, imports));
+  const snapshots = createSnapshotsService(runtime, lifecycle);
+  router.use(snapshotRoutes(services, snapshots));
+  router.use(jobsRoutes(jobs, imports, snapshots));
   router.use(simulationRoutes(runtime, services, idempotent));
   return router;
 }

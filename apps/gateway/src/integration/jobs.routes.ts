@@ -4,12 +4,15 @@ import { isImportId, successEnvelope, type ImportsService } from '@wms/ingest';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
 import type { IngestJobs } from '@wms/ingest';
+import { isSnapshotId, type StockSnapshotsService } from '@wms/warehouse';
+import { snapshotPaths } from './snapshots.routes.js';
 
 /**
  * GET /jobs/:jobId: a bulk job of this API key (another key's job is not found), with the request id of
- * the call that submitted it; a file import's id (`import-…`) answers the import's status.
+ * the call that submitted it; a file import's id (`import-…`) answers the import's status, a stock snapshot's
+ * (`snapshot-…`) the snapshot's.
  */
-export function jobsRoutes(jobs: IngestJobs, imports: ImportsService): Router {
+export function jobsRoutes(jobs: IngestJobs, imports: ImportsService, snapshots: StockSnapshotsService): Router {
   const router = Router();
   mount(router, INTEGRATION_ROUTES.job, async (req, res) => {
     const jobId = String(req.params.jobId);
@@ -17,6 +20,12 @@ export function jobsRoutes(jobs: IngestJobs, imports: ImportsService): Router {
       const view = await imports.view(jobId, req.apiKey!.id);
       if (!view) throw AppError.notFound(`Job ${jobId} not found`);
       res.json(successEnvelope(view, req.requestId));
+      return;
+    }
+    if (isSnapshotId(jobId)) {
+      const snapshot = await snapshots.find(jobId, req.apiKey!.id);
+      if (!snapshot) throw AppError.notFound(`Job ${jobId} not found`);
+      res.json(successEnvelope(snapshots.view(snapshot, snapshotPaths(jobId).fileUrl), req.requestId));
       return;
     }
     const job = await jobs.read(jobId, req.apiKey!.id);

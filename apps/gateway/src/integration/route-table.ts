@@ -7,6 +7,9 @@ import {
   SIMULATION_TYPES,
   documentedSimulationSchema,
   grnSchema,
+  movementSchema,
+  movementsQuerySchema,
+  snapshotRequestSchema,
   simulationTypeSchema,
   stockQuerySchema,
 } from '@wms/warehouse';
@@ -223,7 +226,8 @@ export const INTEGRATION_ROUTES = {
     method: 'get',
     path: '/stock',
     scope: 'read',
-    summary: 'Stock of one item: rows per warehouse, location and lot with expiryDate, and their totals',
+    summary:
+      'Stock of one item: rows per warehouse, location and lot with expiryDate, and their totals; with asOf, as they were then',
     tag: 'stock',
     query: stockQuerySchema,
     responses: {
@@ -233,6 +237,24 @@ export const INTEGRATION_ROUTES = {
       },
       400: error(
         'VALIDATION_FAILED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found',
+      ),
+    },
+  },
+  movements: {
+    method: 'get',
+    path: '/stock/movements',
+    scope: 'read',
+    summary:
+      'Stock movements: the inventory ledger, one entry per change of a stock row with its cause, document and balance after, oldest first',
+    tag: 'stock',
+    query: movementsQuerySchema,
+    responses: {
+      200: {
+        description: 'one page; nextCursor is null on the last',
+        body: pageSchema(movementSchema, 'null on the last page'),
+      },
+      400: error(
+        'VALIDATION_FAILED (a bad query or cursor), TENANT_REQUIRED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found',
       ),
     },
   },
@@ -300,16 +322,46 @@ export const INTEGRATION_ROUTES = {
       ),
     },
   },
+  snapshots: {
+    method: 'post',
+    path: '/stock/snapshots',
+    scope: 'read',
+    summary: "Export the tenant's stock as of a time: a job writes it as an NDJSON file (GET /jobs/{jobId}/file)",
+    description:
+      'One line per stock row with a balance at asOf: { warehouseCode, locationCode, sku, lotNo, expiryDate, ' +
+      'qtyOnHand, qtyAllocated, qtyAvailable }, in warehouse, location, sku and lot order. Kept STOCK_SNAPSHOT_RETENTION_DAYS.',
+    tag: 'stock',
+    body: snapshotRequestSchema,
+    bodyName: 'StockSnapshotRequest',
+    bodyRequired: false,
+    responses: {
+      202: { description: 'queued; poll statusUrl', body: 'Accepted' },
+      400: error('VALIDATION_FAILED, TENANT_REQUIRED, or REFERENCE_NOT_FOUND: Warehouse code <code> not found'),
+    },
+  },
+  snapshotFile: {
+    method: 'get',
+    path: '/jobs/:jobId/file',
+    scope: 'read',
+    summary: 'The NDJSON file of a completed stock snapshot of this API key',
+    tag: 'stock',
+    responses: {
+      200: { description: 'the stock rows, one JSON line each', media: { 'application/x-ndjson': { type: 'string' } } },
+      404: error('no such snapshot for this key'),
+      409: error('INVALID_STATE: the snapshot is not completed yet (or failed)'),
+    },
+  },
   job: {
     method: 'get',
     path: '/jobs/:jobId',
     scope: 'read',
-    summary: 'State and result of a bulk job or a file import of this API key',
+    summary: 'State and result of a bulk job, a file import or a stock snapshot of this API key',
     tag: 'jobs',
     responses: {
       200: {
         description:
-          'a bulk job: result is the bulk result once completed; an import (id import-…): data is its ImportStatus',
+          'a bulk job: result is the bulk result once completed; an import (id import-…): data is its ImportStatus; ' +
+          'a stock snapshot (id snapshot-…): data is { jobId, kind, state, asOf, warehouseCode, rows, error, createdAt, finishedAt, fileUrl }',
         body: 'JobStatus',
       },
       404: error('no such job for this key'),

@@ -2,7 +2,13 @@ import { Router, type Request, type RequestHandler } from 'express';
 import type { AdminModule, TokenService } from '@wms/identity';
 import { Joi, listQuerySchema, unitOfWork, validate, type ListQuery, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
-import { RETURN_STATUSES, type ReturnStatus, type WriteContext } from '@wms/warehouse';
+import {
+  RETURN_STATUSES,
+  movementsQuerySchema,
+  type MovementsQuery,
+  type ReturnStatus,
+  type WriteContext,
+} from '@wms/warehouse';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
@@ -17,7 +23,7 @@ export const returnListQuerySchema = listQuerySchema(RETURN_STATUSES)
   .label('ReturnListQuery');
 
 /**
- * The warehouse operations (allocate, release, pick, ship, adjust, count, returns), for JWT users with the module's
+ * The warehouse operations (allocate, release, pick, ship, adjust, count, returns) and a stock item's history, for JWT users with the module's
  * permission (read for GET, write otherwise). A tenant-bound user acts in its tenant; a cross-tenant user names
  * one with the `tenantId` query parameter. Each write runs in one transaction with the events it appends, and
  * takes an Idempotency-Key with the integration API's rules, per user.
@@ -89,6 +95,17 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
     idempotent,
     write(201, (req, context) => services.shipping.ship(context, orderNo(req), req.body ?? {})),
   );
+
+  // The inventory ledger's movements, as the integration API lists them (the portal's stock history).
+  router.get('/stock/movements', ...guard('inventory'), async (req, res) => {
+    const query = validate<MovementsQuery & { tenantId?: string }>(
+      movementsQuerySchema,
+      req.query,
+      'Query validation failed',
+    );
+    const page = await services.ledger.movements(tenantScopeOf(req.principal!, query.tenantId, true)!, query);
+    res.json(page);
+  });
 
   router.post(
     '/stock/adjustments',

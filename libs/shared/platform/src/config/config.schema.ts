@@ -169,6 +169,10 @@ export const configVariables = {
     description:
       'days of inventory ledger entries kept; a UTC month goes as one partition once wholly older, its balances kept as checkpoints',
   },
+  STOCK_SNAPSHOT_RETENTION_DAYS: {
+    schema: Joi.number().integer().min(1).max(3660).default(7),
+    description: 'days a stock snapshot export and its NDJSON file are kept',
+  },
   AUDIT_RETENTION_DAYS: {
     schema: Joi.number().integer().min(1).max(36600),
     description: 'days audit entries are kept; unset = kept for ever',

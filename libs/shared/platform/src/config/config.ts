@@ -53,6 +53,7 @@ export interface Config {
     failedEventDays: number;
     auditDays: number | null;
     stockLedgerDays: number;
+    stockSnapshotDays: number;
   };
   ingestConcurrency: number;
   imports: {
@@ -169,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       failedEventDays: value.WEBHOOK_FAILED_DELIVERY_RETENTION_DAYS,
       auditDays: value.AUDIT_RETENTION_DAYS ?? null,
       stockLedgerDays: value.STOCK_LEDGER_RETENTION_DAYS,
+      stockSnapshotDays: value.STOCK_SNAPSHOT_RETENTION_DAYS,
     },
     ingestConcurrency: value.INGEST_CONCURRENCY,
     imports: {

@@ -12,6 +12,7 @@ const retention = (auditDays: number | null): Pick<Config, 'bulkJobRetentionSeco
     failedEventDays: 90,
     auditDays,
     stockLedgerDays: 400,
+    stockSnapshotDays: 7,
   },
 });
 

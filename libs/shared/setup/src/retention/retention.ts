@@ -5,7 +5,7 @@ import { BulkJobsRepository } from '@wms/ingest';
 import type { IdempotencyService } from '@wms/platform';
 import { AuditRepository } from '@wms/identity';
 import { DeliveredEventsRepository } from '@wms/webhooks';
-import { LedgerPartitionsRepository } from '@wms/warehouse';
+import { LedgerPartitionsRepository, StockSnapshotsService } from '@wms/warehouse';
 
 export const RETENTION_BATCH = 1_000;
 
@@ -17,6 +17,7 @@ export interface SweepResult {
   auditEntries: number;
   /** Months of the inventory ledger dropped (their balances kept as checkpoints). */
   stockLedgerMonths: number;
+  stockSnapshots: number;
 }
 
 /** Deletes in bounded batches until a batch comes back short. */
@@ -31,8 +32,8 @@ async function drain(purge: () => Promise<number>): Promise<number> {
 
 /**
  * Retention, through the repositories of the tables' owners, of everything but the request log (which drops partitions): expired Idempotency-Key records,
- * finished bulk jobs, delivered events with their deliveries and attempts, and audit entries when
- * AUDIT_RETENTION_DAYS is set, and the inventory ledger's months older than STOCK_LEDGER_RETENTION_DAYS (the
+ * finished bulk jobs, delivered events with their deliveries and attempts, audit entries when
+ * AUDIT_RETENTION_DAYS is set, stock snapshot exports, and the inventory ledger's months older than STOCK_LEDGER_RETENTION_DAYS (the
  * sweep also makes its coming months' partitions). Each table is purged in batches of RETENTION_BATCH until none is left; a
  * table whose purge fails is logged and left for the next sweep, the others go on.
  */
@@ -41,6 +42,7 @@ export class RetentionSweeper {
   private readonly audit: AuditRepository;
   private readonly bulkJobs: BulkJobsRepository;
   private readonly ledger: LedgerPartitionsRepository;
+  private readonly snapshots: StockSnapshotsService;
 
   constructor(
     db: Database,
@@ -52,6 +54,7 @@ export class RetentionSweeper {
     this.audit = new AuditRepository(db);
     this.bulkJobs = new BulkJobsRepository(db);
     this.ledger = new LedgerPartitionsRepository(db);
+    this.snapshots = new StockSnapshotsService(db);
   }
 
   async sweep(): Promise<SweepResult> {
@@ -74,6 +77,9 @@ export class RetentionSweeper {
       auditEntries:
         auditDays === null ? 0 : await run('audit_logs', () => this.audit.purgeOlderThan(auditDays, RETENTION_BATCH)),
       stockLedgerMonths: await this.maintainLedger(retention.stockLedgerDays),
+      stockSnapshots: await run('stock_snapshots', () =>
+        this.snapshots.purgeOlderThan(retention.stockSnapshotDays, RETENTION_BATCH),
+      ),
     };
     if (Object.values(result).some((count) => count > 0)) this.logger.info(result, 'retention sweep deleted');
     return result;

@@ -1,10 +1,10 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import { AppError, type ErrorDetail } from '@wms/platform';
-import { changeStock, openStockRows, type WriteContext } from '../writes/index.js';
+import { changeStock, openStockRows, stockKey, type WriteContext } from '../writes/index.js';
 import type { EventsService } from '@wms/events';
 import { documentInvalid, lineProblems } from '../documents/index.js';
-import { lotProblem, stockKey } from '../inventory/index.js';
+import { lotProblem } from '../inventory/index.js';
 import { ReferenceRepository, type ItemRef } from '../master-data/index.js';
 import { DocumentNumbers } from '../numbering/index.js';
 import { AsnRepository, type LockedAsn } from './asn.repository.js';

@@ -1,5 +1,4 @@
 export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql } from './fields.js';
-export { stockKey, type StockRowOpening, type StockDelta, type StockBalance } from './stock.repository.js';
 export { STOCK_INQUIRY_SQL } from './stock-inquiry.repository.js';
 export {
   StockService,

@@ -8,6 +8,8 @@ export interface StockQuery {
   sku: string;
   warehouseCode?: string;
   lotNo?: string;
+  /** ISO 8601 time: the stock as it was then, from the inventory ledger. */
+  asOf?: string;
 }
 
 export interface StockRowView {
@@ -35,6 +37,9 @@ export const stockQuerySchema = Joi.object<StockQuery & { tenantId?: string }>({
   sku: Joi.string().trim().min(1).max(100).required(),
   warehouseCode: Joi.string().trim().min(1).max(100).description('when left out, every warehouse of the tenant'),
   lotNo: lotNumber(),
+  asOf: Joi.string()
+    .isoDate()
+    .description('ISO 8601 time: the stock as it was at that moment (the same shape), from the inventory ledger'),
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
 }).label('StockQuery');
 

@@ -10,7 +10,8 @@ const MONTHS_AHEAD = 3;
  * kernel writes it from the stock row it has just changed. Balance checkpoints hold what a stock row held
  * at a moment the ledger no longer reaches (the balances before this migration, months dropped by
  * retention), so a balance is always its latest checkpoint plus the entries after it
- * (docs/adr/0202-inventory-ledger.md).
+ * (docs/adr/0202-inventory-ledger.md). Stock snapshots are the export jobs of a tenant's stock as of a time,
+ * their NDJSON file kept in chunks.
  */
 export const stockLedger: Migration = {
   name: '0058-stock-ledger',
@@ -51,6 +52,27 @@ export const stockLedger: Migration = {
           qty_on_hand numeric(18, 4) NOT NULL,
           qty_allocated numeric(18, 4) NOT NULL,
           PRIMARY KEY (stock_row_id, at)
+        );
+
+        -- A snapshot export: the tenant's stock as of a time, written by a job as an NDJSON file in chunks.
+        CREATE TABLE stock_snapshots (
+          id text PRIMARY KEY,
+          tenant_id uuid NOT NULL REFERENCES tenants(id),
+          api_key_id uuid,
+          warehouse_id uuid REFERENCES warehouses(id),
+          as_of timestamptz NOT NULL,
+          state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'completed', 'failed')),
+          rows integer,
+          error text,
+          created_at timestamptz NOT NULL DEFAULT now(),
+          finished_at timestamptz
+        );
+        CREATE INDEX stock_snapshots_created_idx ON stock_snapshots (created_at);
+        CREATE TABLE stock_snapshot_chunks (
+          snapshot_id text NOT NULL REFERENCES stock_snapshots(id) ON DELETE CASCADE,
+          chunk_no integer NOT NULL,
+          body text NOT NULL,
+          PRIMARY KEY (snapshot_id, chunk_no)
         );
 
         DO $$

@@ -1,8 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { AppError, validate, type Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
-import { changeStock, openStockRows, type WriteContext } from '../writes/index.js';
-import { stockKey } from '../inventory/index.js';
+import { changeStock, openStockRows, stockKey, type WriteContext } from '../writes/index.js';
 import { ReferenceRepository } from '../master-data/index.js';
 import { ReturnsRepository, type LockedReturn } from './returns.repository.js';
 import { planReceipt, type PlannedLine } from './receipt-plan.js';

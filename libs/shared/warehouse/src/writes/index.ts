@@ -14,3 +14,5 @@ export {
   type StockCause,
   type StockMovementSource,
 } from './stock-changes.js';
+export { stockKey, type StockRowOpening, type StockDelta, type StockBalance } from './stock-rows.repository.js';
+export { balanceAsOfSql } from './balance-as-of.js';

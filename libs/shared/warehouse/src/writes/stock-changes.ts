@@ -1,10 +1,5 @@
 import type { Database } from '@wms/platform';
-import {
-  StockRepository,
-  type StockBalance,
-  type StockDelta,
-  type StockRowOpening,
-} from '../inventory/stock.repository.js';
+import { StockRepository, type StockBalance, type StockDelta, type StockRowOpening } from './stock-rows.repository.js';
 import type { WriteContext } from './write-context.js';
 
 /** Why stock changed: the operation, as a ledger entry names it. */

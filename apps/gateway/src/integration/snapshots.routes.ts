@@ -1,0 +1,61 @@
+import './request.types.js';
+import { once } from 'node:events';
+import { Router } from 'express';
+import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
+import type { AcceptedEnvelope } from '@wms/ingest';
+import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
+import type { Services } from '../services.js';
+import { jsonBody, mount } from './scope.js';
+import { bodyTenant, keyTenant } from './key-tenant.js';
+import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
+
+const JOBS_PATH = '/api/v1/integration/v1/jobs';
+
+/** The gateway's snapshot service: its queue handle shares the gateway's fail-fast Redis connection. */
+export function createSnapshotsService(runtime: Runtime, lifecycle: AppLifecycle): StockSnapshotsService {
+  const queue = createStockSnapshotsQueue({ connection: runtime.redis, prefix: queuePrefix(runtime.config) });
+  queue.on('error', () => undefined);
+  lifecycle.onClose(() => closeWithin(queue, 2_000));
+  return new StockSnapshotsService(runtime.db, queue);
+}
+
+/** A snapshot's status and file paths. */
+export const snapshotPaths = (id: string) => ({ statusUrl: `${JOBS_PATH}/${id}`, fileUrl: `${JOBS_PATH}/${id}/file` });
+
+/**
+ * POST /stock/snapshots (202 with the job) and GET /jobs/:jobId/file, the NDJSON file of a completed
+ * snapshot, written as it is read, a few chunks at a time (GET /jobs/:jobId is the jobs routes'). Another
+ * key's snapshot is not found.
+ */
+export function snapshotRoutes(services: Services, snapshots: StockSnapshotsService): Router {
+  const router = Router();
+  mount(router, ROUTES.snapshots, ...jsonBody, async (req, res) => {
+    const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
+    const jobId = await snapshots.request(tenantId, req.apiKey!.id, req.body);
+    const accepted: AcceptedEnvelope = {
+      status: 'accepted',
+      jobId,
+      statusUrl: snapshotPaths(jobId).statusUrl,
+      requestId: req.requestId,
+    };
+    res.status(202).json(accepted);
+  });
+  mount(router, ROUTES.snapshotFile, async (req, res) => {
+    const snapshot = await snapshots.find(String(req.params.jobId), req.apiKey!.id);
+    if (!snapshot) throw AppError.notFound(`Job ${String(req.params.jobId)} not found`);
+    if (snapshot.state !== 'completed')
+      throw AppError.conflict('INVALID_STATE', `Snapshot ${snapshot.id} is ${snapshot.state}: its file is not ready`);
+    res.status(200).type('application/x-ndjson');
+    res.set('Content-Disposition', `attachment; filename="${snapshot.id}.ndjson"`);
+    try {
+      for await (const text of snapshots.file(snapshot)) {
+        if (!res.write(text)) await once(res, 'drain');
+      }
+      res.end();
+    } catch (error) {
+      if (!res.headersSent) throw error;
+      res.destroy(error as Error);
+    }
+  });
+  return router;
+}

@@ -1,0 +1,26 @@
+import { AppError, type Database, type ListPage } from '@wms/platform';
+import { MovementsRepository } from './movements.repository.js';
+import { encodeMovementCursor, type MovementView, type MovementsQuery } from './movement.schemas.js';
+
+/** The inventory ledger's reads: a tenant's stock movements, filtered and paged. */
+export class StockLedgerService {
+  private readonly repository: MovementsRepository;
+
+  constructor(db: Database) {
+    this.repository = new MovementsRepository(db);
+  }
+
+  /** One page of movements, oldest first; an unknown sku or warehouse is 400 REFERENCE_NOT_FOUND. */
+  async movements(tenantId: string, query: MovementsQuery): Promise<ListPage<MovementView>> {
+    const ids = await this.repository.resolve(tenantId, query);
+    if (!ids.itemKnown) throw AppError.referenceNotFound(`Item SKU ${query.sku} not found`);
+    if (!ids.warehouseKnown) throw AppError.referenceNotFound(`Warehouse code ${query.warehouseCode} not found`);
+    const rows = await this.repository.list(tenantId, ids, query);
+    const page = rows.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map(({ cursor: _cursor, ...movement }) => movement),
+      nextCursor: rows.length > query.limit && last ? encodeMovementCursor(last.cursor) : null,
+    };
+  }
+}

@@ -1,0 +1,105 @@
+import { Joi, LIST_LIMIT_MAX } from '@wms/platform';
+import { lotNumber } from '../inventory/index.js';
+import { STOCK_CAUSES, type StockCause } from '../writes/index.js';
+
+/** Where a movements page stopped: the last entry's time (to the microsecond, UTC) and id. */
+export interface MovementCursor {
+  at: string;
+  id: string;
+}
+
+export interface MovementsQuery {
+  sku?: string;
+  since?: string;
+  until?: string;
+  warehouseCode?: string;
+  locationCode?: string;
+  lotNo?: string;
+  cause?: StockCause;
+  limit: number;
+  cursor?: MovementCursor;
+}
+
+/** A movement: one ledger entry, as the movements list and the portal's history answer it. */
+export interface MovementView {
+  id: string;
+  at: string;
+  warehouseCode: string;
+  locationCode: string;
+  sku: string;
+  lotNo: string | null;
+  qtyOnHandDelta: number;
+  qtyAllocatedDelta: number;
+  qtyOnHandAfter: number;
+  qtyAllocatedAfter: number;
+  cause: StockCause;
+  documentNo: string | null;
+  caller: { type: 'api_key' | 'user'; id: string } | null;
+}
+
+export function encodeMovementCursor(cursor: MovementCursor): string {
+  return Buffer.from(JSON.stringify([cursor.at, cursor.id])).toString('base64url');
+}
+
+/** The position a movements cursor names, or null when it is not one this API issued. */
+export function decodeMovementCursor(text: string): MovementCursor | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [at, id] = value;
+    if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return null;
+    if (typeof id !== 'string' || !/^\d{1,19}$/.test(id)) return null;
+    return { at, id };
+  } catch {
+    return null;
+  }
+}
+
+const code = () => Joi.string().trim().min(1).max(100);
+
+export const movementsQuerySchema = Joi.object<MovementsQuery & { tenantId?: string }>({
+  sku: code().description('one item; when left out, every item of the tenant'),
+  since: Joi.string().isoDate().description('ISO 8601 time; entries at or after it'),
+  until: Joi.string().isoDate().description('ISO 8601 time; entries before it'),
+  warehouseCode: code(),
+  locationCode: code(),
+  lotNo: lotNumber(),
+  cause: Joi.string().valid(...STOCK_CAUSES),
+  limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
+  cursor: Joi.string()
+    .max(200)
+    .custom((value: string, helpers) => decodeMovementCursor(value) ?? helpers.error('any.invalid'))
+    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' })
+    .description('nextCursor of the previous page'),
+  tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
+}).label('MovementsQuery');
+
+const qty = () => Joi.number();
+
+/** One movement, for the OpenAPI document; every field is always present. */
+export const movementSchema = Joi.object({
+  id: Joi.string().required().description('the entry, in the order entries were written'),
+  at: Joi.string().isoDate().required(),
+  warehouseCode: Joi.string().required(),
+  locationCode: Joi.string().required(),
+  sku: Joi.string().required(),
+  lotNo: Joi.string().allow(null).required(),
+  qtyOnHandDelta: qty().required(),
+  qtyAllocatedDelta: qty().required(),
+  qtyOnHandAfter: qty().required().description("the stock row's on hand after this change"),
+  qtyAllocatedAfter: qty().required(),
+  cause: Joi.string()
+    .valid(...STOCK_CAUSES)
+    .required(),
+  documentNo: Joi.string()
+    .allow(null)
+    .required()
+    .description('GRN, order, shipment or RMA number; the adjustment or count id; null for none'),
+  caller: Joi.object({
+    type: Joi.string().required().description('api_key or user'),
+    id: Joi.string().guid().required(),
+  })
+    .allow(null)
+    .required()
+    .description('who asked for the change; null for the system'),
+}).label('StockMovement');

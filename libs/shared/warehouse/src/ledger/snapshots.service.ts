@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, Joi, validate, type Database } from '@wms/platform';
+import { addStockSnapshotJob, type StockSnapshotsQueue } from './snapshots.contract.js';
+import { SnapshotsRepository, type StoredSnapshot } from './snapshots.repository.js';
+
+export const SNAPSHOT_ID_PREFIX = 'snapshot-';
+const CHUNKS_PER_READ = 20;
+
+export interface SnapshotRequest {
+  asOf?: string;
+  warehouseCode?: string;
+}
+
+export const snapshotRequestSchema = Joi.object<SnapshotRequest & { tenantId?: string }>({
+  asOf: Joi.string().isoDate().description('ISO 8601 time the stock is taken at; default: now'),
+  warehouseCode: Joi.string().trim().min(1).max(100).description('one warehouse; when left out, every one'),
+  tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
+}).label('StockSnapshotRequest');
+
+/** A snapshot as GET /jobs/{jobId} shows it. */
+export interface SnapshotView {
+  jobId: string;
+  kind: 'stock_snapshot';
+  state: StoredSnapshot['state'];
+  asOf: string;
+  warehouseCode: string | null;
+  rows: number | null;
+  error: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  /** Where the NDJSON file is, once completed. */
+  fileUrl: string | null;
+}
+
+export function isSnapshotId(id: string): boolean {
+  return id.startsWith(SNAPSHOT_ID_PREFIX);
+}
+
+/**
+ * Stock snapshot exports: a request is stored and its job queued (202); the job writes the tenant's stock as
+ * of the requested time as an NDJSON file (one line per stock row with a balance then), read back a few
+ * chunks at a time. A snapshot is its requesting key's: another key's is not found.
+ */
+export class StockSnapshotsService {
+  private readonly repository: SnapshotsRepository;
+
+  constructor(
+    db: Database,
+    private readonly queue: StockSnapshotsQueue | null = null,
+  ) {
+    this.repository = new SnapshotsRepository(db);
+  }
+
+  async request(tenantId: string, apiKeyId: string, body: unknown, now = new Date()): Promise<string> {
+    const { tenantId: _named, ...input } = validate<SnapshotRequest & { tenantId?: string }>(
+      snapshotRequestSchema,
+      body ?? {},
+    );
+    const warehouseId = input.warehouseCode ? await this.repository.warehouseId(tenantId, input.warehouseCode) : null;
+    if (input.warehouseCode && !warehouseId)
+      throw AppError.referenceNotFound(`Warehouse code ${input.warehouseCode} not found`);
+    const id = `${SNAPSHOT_ID_PREFIX}${randomUUID()}`;
+    await this.repository.create({ id, tenantId, apiKeyId, warehouseId, asOf: input.asOf ?? now.toISOString() });
+    try {
+      await addStockSnapshotJob(this.queue!, id);
+    } catch (error) {
+      await this.repository.fail(id, 'the job could not be queued');
+      throw error;
+    }
+    return id;
+  }
+
+  /** The snapshot of this key, or null. */
+  async find(id: string, apiKeyId: string): Promise<StoredSnapshot | null> {
+    if (!isSnapshotId(id)) return null;
+    const snapshot = await this.repository.find(id);
+    return snapshot && snapshot.apiKeyId === apiKeyId ? snapshot : null;
+  }
+
+  view(snapshot: StoredSnapshot, fileUrl: string): SnapshotView {
+    return {
+      jobId: snapshot.id,
+      kind: 'stock_snapshot',
+      state: snapshot.state,
+      asOf: snapshot.asOf,
+      warehouseCode: snapshot.warehouseCode,
+      rows: snapshot.rows,
+      error: snapshot.error,
+      createdAt: snapshot.createdAt,
+      finishedAt: snapshot.finishedAt,
+      fileUrl: snapshot.state === 'completed' ? fileUrl : null,
+    };
+  }
+
+  /** The NDJSON file of a completed snapshot, a few chunks at a time. */
+  async *file(snapshot: StoredSnapshot): AsyncGenerator<string> {
+    for (let from = 0; ; from += CHUNKS_PER_READ) {
+      const chunks = await this.repository.chunks(snapshot.id, from, CHUNKS_PER_READ);
+      for (const chunk of chunks) yield chunk.body;
+      if (chunks.length < CHUNKS_PER_READ) return;
+    }
+  }
+
+  /** The job's work: writes the snapshot's file (a retry rewrites it whole); a missing snapshot is done. */
+  async write(id: string): Promise<void> {
+    await this.repository.writeFile(id);
+  }
+
+  /** The job's last failure: the snapshot says it failed. */
+  async fail(id: string, error: string): Promise<void> {
+    await this.repository.fail(id, error);
+  }
+
+  purgeOlderThan(days: number, limit: number): Promise<number> {
+    return this.repository.purgeOlderThan(days, limit);
+  }
+}

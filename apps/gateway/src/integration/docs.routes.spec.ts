@@ -21,7 +21,7 @@ describe('OpenAPI document and docs page', () => {
     expect(Object.keys(response.body.paths).sort()).toEqual(
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
-        ...['/imports', '/jobs/{jobId}/errors'],
+        ...['/imports', '/jobs/{jobId}/errors', '/jobs/{jobId}/file'],
         ...[
           '/asn',
           '/asn/bulk',
@@ -35,6 +35,8 @@ describe('OpenAPI document and docs page', () => {
           '/returns/bulk',
           '/returns/{rmaNo}',
           '/stock',
+          '/stock/movements',
+          '/stock/snapshots',
         ],
         '/events',
         '/simulations',

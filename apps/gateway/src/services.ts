@@ -19,6 +19,7 @@ import { StockLedgerService, StockService } from '@wms/warehouse';
 import { AllocationService, PickingService, ShippingService } from '@wms/warehouse';
 import { AdjustmentsService, CycleCountsService } from '@wms/warehouse';
 import { SimulationsService } from '@wms/warehouse';
+import { ReturnReceiptsService, ReturnsService } from '@wms/warehouse';
 
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
 export function createServices(db: Database, config: Config) {
@@ -27,8 +28,9 @@ export function createServices(db: Database, config: Config) {
   const asns = new AsnService(db);
   const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
   const orders = new OrdersService(db, events);
+  const returns = new ReturnsService(db);
   const webhooks = new WebhooksService(db, config, audit, events);
-  const ingest: IngestRegistry<IngestEntity> = createIngestRegistry({ masterData, asns, orders });
+  const ingest: IngestRegistry<IngestEntity> = createIngestRegistry({ masterData, asns, orders, returns });
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
@@ -54,6 +56,8 @@ export function createServices(db: Database, config: Config) {
     shipping: new ShippingService(db, events),
     adjustments: new AdjustmentsService(db, events),
     cycleCounts: new CycleCountsService(db, events),
+    returns,
+    returnReceipts: new ReturnReceiptsService(db, events),
     simulations: new SimulationsService(db, events, audit),
   };
 }

@@ -2,7 +2,7 @@ import type { Config, Database, Runtime } from '@wms/platform';
 import { openTenantWrites, queuePrefix } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { maintenanceIntervals, maintenanceTasks, startMaintenance, type Maintenance } from '@wms/setup';
-import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
+import { AsnService, MasterDataService, OrdersService, ReturnsService } from '@wms/warehouse';
 import { createIngestQueue, createIngestRegistry, type IngestQueue } from '@wms/ingest';
 
 /** What the ingest worker runs: the integration API's entity handlers and the outbox for imports' events. */
@@ -14,6 +14,7 @@ export function createIngestServices(db: Database, config: Config) {
       masterData: new MasterDataService(db),
       asns: new AsnService(db),
       orders: new OrdersService(db, events),
+      returns: new ReturnsService(db),
     }),
   };
 }

@@ -62,6 +62,7 @@ export function clientWith<Source>(
     /** @deprecated Use `asns`: the client names each resource by its plural. */
     asn: asns,
     orders: resources.orders(transport),
+    returns: resources.returns(transport),
     grns,
     /** @deprecated Use `grns`: the client names each resource by its plural. */
     grn: grns,
@@ -71,7 +72,7 @@ export function clientWith<Source>(
     simulations: resources.simulations(transport),
     imports: resources.imports(transport, bodyOf),
     /**
-     * Walks a cursor list (/orders, /asn, /stock/movements or the /events feed) item by item, page after page, to its end (the
+     * Walks a cursor list (/orders, /asn, /returns, /stock/movements or the /events feed) item by item, page after page, to its end (the
      * feed: to the newest event).
      */
     async *paginate<Path extends ListPath>(path: Path, query?: ListQuery<Path>): AsyncGenerator<ListItem<Path>> {
@@ -79,7 +80,7 @@ export function clientWith<Source>(
       let cursor: string | undefined;
       for (;;) {
         const pageQuery = { ...query, ...(cursor === undefined ? {} : { [cursorField]: cursor }) };
-        // One call for the three lists: their answers differ only in the items' type, which ListItem gives.
+        // One call for the lists: their answers differ only in the items' type, which ListItem gives.
         const page = (await answer(api.GET(path as '/orders', { params: { query: pageQuery } }))) as unknown as Page<
           ListItem<Path>
         >;

@@ -83,6 +83,20 @@ export function orders({ api }: Transport) {
   };
 }
 
+export function returns({ api }: Transport) {
+  return {
+    /** Announces a customer return (RMA) of a shipped order; more than was shipped is 409 RETURN_EXCEEDS_SHIPPED. */
+    create: (rma: RequestBody<'/returns', 'post'>, options?: CallOptions) =>
+      answer(api.POST('/returns', { body: rma, ...writeInit(options) })),
+    bulk: (body: RequestBody<'/returns/bulk', 'post'>, options?: BulkOptions) =>
+      answer(api.POST('/returns/bulk', { body, ...bulkInit(options) })),
+    get: (rmaNo: string, query: { tenantId?: string } = {}) =>
+      answer(api.GET('/returns/{rmaNo}', { params: { path: { rmaNo }, query } })),
+    list: (query: ListQuery<'/returns'> & { cursor?: string } = {}) =>
+      answer(api.GET('/returns', { params: { query } })),
+  };
+}
+
 export function stock({ api }: Transport) {
   return {
     /** The stock of one item; with `asOf` (ISO time), as it was then. */
@@ -142,7 +156,7 @@ export function jobs({ api }: Transport) {
 export function simulations({ api }: Transport) {
   return {
     /**
-     * Runs a warehouse operation on the caller's sandbox tenant (receive an ASN, ship an order, adjust or count
+     * Runs a warehouse operation on the caller's sandbox tenant (receive an ASN or a return, ship an order, adjust or count
      * stock), so its real events and webhooks follow; a key of another tenant gets 403 NOT_A_SANDBOX.
      */
     run: (simulation: RequestBody<'/simulations', 'post'>, options?: CallOptions) =>

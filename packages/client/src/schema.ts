@@ -1149,6 +1149,260 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/returns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Returns changed at or after updatedSince, oldest change first */
+    get: {
+      parameters: {
+        query?: {
+          /** @description ISO 8601 timestamp; rows updated at or after it */
+          updatedSince?: string;
+          status?: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+          limit?: number;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page; nextCursor is null on the last */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: Record<string, unknown>[];
+              /** @description null on the last page */
+              nextCursor: string | null;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED (a bad query or cursor) or TENANT_REQUIRED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Create one return */
+    post: {
+      parameters: {
+        query?: never;
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['Return'];
+        };
+      };
+      responses: {
+        /** @description created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              /** @description the created return with its lines, as its inquiry shows it */
+              data: Record<string, unknown>;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED, INVALID_JSON, TENANT_REQUIRED or REFERENCE_NOT_FOUND */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description missing, invalid or insufficient API key (guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description TENANT_MISMATCH */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/returns/bulk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create up to 100 returns through the ingest worker
+     * @description Entries are processed in order under the key rmaNo; a rmaNo that exists (earlier in the body too) is an entry error 409 DUPLICATE_REFERENCE. Body: { returns: [...] }. The call waits up to BULK_SYNC_TIMEOUT_MS for the job, then answers 202 with a statusUrl. With ?dryRun=true every entry is validated and written in a transaction that is rolled back; entries that would be created report id null.
+     */
+    post: {
+      parameters: {
+        query?: {
+          dryRun?: boolean;
+        };
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+          /** @description answer 202 at once */
+          Prefer?: 'respond-async';
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ReturnBulk'];
+        };
+      };
+      responses: {
+        /** @description every entry succeeded */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['BulkEnvelope'];
+          };
+        };
+        /** @description the job is still running (or Prefer: respond-async); poll statusUrl */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Accepted'];
+          };
+        };
+        /** @description at least one entry has an error */
+        207: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['BulkEnvelope'];
+          };
+        };
+        /** @description VALIDATION_FAILED, INVALID_JSON, TENANT_REQUIRED or REFERENCE_NOT_FOUND */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description missing, invalid or insufficient API key (guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description TENANT_MISMATCH */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description PAYLOAD_TOO_LARGE */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/grn': {
     parameters: {
       query?: never;
@@ -1417,6 +1671,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/returns/{rmaNo}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Return inquiry: the return, its lines with receivedQty, and its receipts with their dispositions */
+    get: {
+      parameters: {
+        query?: {
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+        };
+        header?: never;
+        path: {
+          rmaNo: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the return */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              /** @description the return */
+              data: Record<string, unknown>;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description NOT_FOUND: Return <rmaNo> not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/stock': {
     parameters: {
       query?: never;
@@ -1541,11 +1855,17 @@ export interface paths {
                 locationCode: string;
                 sku: string;
                 lotNo: string | null;
-                qtyOnHandDelta: number;
-                qtyAllocatedDelta: number;
-                /** @description the stock row's on hand after this change */
-                qtyOnHandAfter: number;
-                qtyAllocatedAfter: number;
+                /** @example 12.5000 */
+                qtyOnHandDelta: string;
+                /** @example 12.5000 */
+                qtyAllocatedDelta: string;
+                /**
+                 * @description the stock row's on hand after this change
+                 * @example 12.5000
+                 */
+                qtyOnHandAfter: string;
+                /** @example 12.5000 */
+                qtyAllocatedAfter: string;
                 /** @enum {string} */
                 cause:
                   | 'grn'
@@ -1682,7 +2002,7 @@ export interface paths {
     put?: never;
     /**
      * Sandbox tenants only: run the real warehouse operations on a document or item, as staff would
-     * @description asn.received receives the ASN’s open lines in full at its warehouse’s RECEIVING location (one GRN); order.shipped allocates, releases, picks every task and ships the order, from whatever state it is in; stock.adjusted adjusts a stock row; cyclecount.variance counts one. The system runs them (the audit log names the API key), in one transaction: the real events, webhooks and feed entries follow, and an operation that cannot run changes nothing.
+     * @description asn.received receives the ASN’s open lines in full at its warehouse’s RECEIVING location (one GRN); order.shipped allocates, releases, picks every task and ships the order, from whatever state it is in; stock.adjusted adjusts a stock row; cyclecount.variance counts one; return.received receives the return’s open lines in full, restocked at RECEIVING. The system runs them (the audit log names the API key), in one transaction: the real events, webhooks and feed entries follow, and an operation that cannot run changes nothing.
      */
     post: {
       parameters: {
@@ -1715,7 +2035,7 @@ export interface paths {
                  */
                 simulationId?: string;
                 /** @enum {string} */
-                type?: 'asn.received' | 'order.shipped' | 'stock.adjusted' | 'cyclecount.variance';
+                type?: 'asn.received' | 'order.shipped' | 'stock.adjusted' | 'cyclecount.variance' | 'return.received';
                 /** @description the events the run appended, in order */
                 events?: {
                   /** Format: uuid */
@@ -1749,7 +2069,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description NOT_FOUND: no such ASN or order in the tenant */
+        /** @description NOT_FOUND: no such ASN, order or return in the tenant */
         404: {
           headers: {
             [name: string]: unknown;
@@ -3026,6 +3346,237 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'return.received': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * return.received
+     * @description Goods of a customer return (RMA) were received: each line with its disposition (restock and quarantine put stock on hand at locationCode; scrap writes no stock). status is the return’s after the receipt.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description the event id; the same on every retry, redelivery and replay (use it to drop duplicates) */
+          'webhook-id': string;
+          /** @description unix seconds of this attempt; refuse messages far from your clock */
+          'webhook-timestamp': string;
+          /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`; two signatures during a secret rotation’s grace period (the new secret first): accept the message when one verifies */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: uuid
+             * @description event id, equal to webhook-id
+             */
+            id: string;
+            /** @constant */
+            event: 'return.received';
+            /**
+             * Format: date-time
+             * @description when the event occurred
+             */
+            timestamp: string;
+            /** @description grows by one with each event of the return (rmaNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
+            sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
+            data: {
+              /** @description return number of the shop or ERP */
+              rmaNo: string;
+              /** @description the shipped order the goods came back from */
+              orderNo: string;
+              /** @description warehouse code */
+              warehouseCode: string;
+              /**
+               * Format: uuid
+               * @description the receipt, as the return inquiry lists it
+               */
+              receiptId: string;
+              /** @enum {array|boolean|number|object|string|null} */
+              status: 'partially_received' | 'received' | null;
+              lines: {
+                /** @description item SKU */
+                sku: string;
+                /** @description lot number, null when the item has no lots */
+                lotNo: string | null;
+                /**
+                 * @description quantity received on this receipt
+                 * @example 12.5000
+                 */
+                qty: string;
+                /** @enum {array|boolean|number|object|string|null} */
+                disposition: 'restock' | 'quarantine' | 'scrap' | null;
+                /** @description where it went on hand; null when scrapped */
+                locationCode: string | null;
+              }[];
+              /**
+               * Format: uuid
+               * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+               */
+              tenantId: string | null;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description gone: the subscription is disabled and not retried */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description received; any 2xx status counts as delivered */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description anything else is retried with exponential backoff */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  'return.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * return.completed
+     * @description A customer return is done: received in full (status received), or closed by staff with less received (status closed). Sent once per return.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description the event id; the same on every retry, redelivery and replay (use it to drop duplicates) */
+          'webhook-id': string;
+          /** @description unix seconds of this attempt; refuse messages far from your clock */
+          'webhook-timestamp': string;
+          /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`; two signatures during a secret rotation’s grace period (the new secret first): accept the message when one verifies */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: uuid
+             * @description event id, equal to webhook-id
+             */
+            id: string;
+            /** @constant */
+            event: 'return.completed';
+            /**
+             * Format: date-time
+             * @description when the event occurred
+             */
+            timestamp: string;
+            /** @description grows by one with each event of the return (rmaNo): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
+            sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
+            data: {
+              /** @description return number of the shop or ERP */
+              rmaNo: string;
+              /** @description the shipped order the goods came back from */
+              orderNo: string;
+              /** @description warehouse code */
+              warehouseCode: string;
+              /** @enum {array|boolean|number|object|string|null} */
+              status: 'received' | 'closed' | null;
+              lines: {
+                lineNo: number;
+                /** @description item SKU */
+                sku: string;
+                /** @description lot the return names, null when none */
+                lotNo: string | null;
+                /**
+                 * @description quantity the return announced
+                 * @example 12.5000
+                 */
+                qty: string;
+                /**
+                 * @description quantity received over all receipts
+                 * @example 12.5000
+                 */
+                receivedQty: string;
+              }[];
+              /**
+               * Format: uuid
+               * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+               */
+              tenantId: string | null;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description gone: the subscription is disabled and not retried */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description received; any 2xx status counts as delivered */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description anything else is retried with exponential backoff */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'import.completed': {
     parameters: {
       query?: never;
@@ -3676,6 +4227,48 @@ export interface components {
        */
       tenantId?: string;
     };
+    Return: {
+      /** @description the return merchandise authorisation number of the shop or ERP */
+      rmaNo: string;
+      /** @description the shipped sales order the goods come back from */
+      orderNo: string;
+      lines: {
+        sku: string;
+        /** @description at most what the order shipped of the sku, less earlier returns */
+        qty: number | string;
+        /** @description the lot coming back, when known; the receipt may name it instead */
+        lotNo?: string;
+        /** @description the customer's reason */
+        reason?: string;
+      }[];
+      /**
+       * Format: uuid
+       * @description the tenant, for a cross-tenant API key; a bound key may name only its own
+       */
+      tenantId?: string;
+    };
+    ReturnBulk: {
+      returns: {
+        /** @description the return merchandise authorisation number of the shop or ERP */
+        rmaNo: string;
+        /** @description the shipped sales order the goods come back from */
+        orderNo: string;
+        lines: {
+          sku: string;
+          /** @description at most what the order shipped of the sku, less earlier returns */
+          qty: number | string;
+          /** @description the lot coming back, when known; the receipt may name it instead */
+          lotNo?: string;
+          /** @description the customer's reason */
+          reason?: string;
+        }[];
+      }[];
+      /**
+       * Format: uuid
+       * @description the tenant, for a cross-tenant API key; a bound key may name only its own
+       */
+      tenantId?: string;
+    };
     Grn: {
       warehouseCode: string;
       /** @description links the receipt to an ASN; left out for a blind receipt */
@@ -3765,6 +4358,17 @@ export interface components {
            * @description the tenant, for a cross-tenant API key
            */
           tenantId?: string;
+        }
+      | {
+          /** @constant */
+          type: 'return.received';
+          /** @description the return whose open lines are received, in full, restocked at RECEIVING */
+          rmaNo: string;
+          /**
+           * Format: uuid
+           * @description the tenant, for a cross-tenant API key
+           */
+          tenantId?: string;
         };
     StockSnapshotRequest: {
       /**
@@ -3804,6 +4408,9 @@ export const pathsAsnGetParametersQueryStatusValues: ReadonlyArray<
 export const pathsOrdersGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/orders']['get']['parameters']['query']['status']
 > = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
+export const pathsReturnsGetParametersQueryStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/returns']['get']['parameters']['query']['status']
+> = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
 export const pathsStockMovementsGetParametersQueryCauseValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/stock/movements']['get']['parameters']['query']['cause']
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
@@ -3812,7 +4419,7 @@ export const pathsStockMovementsGetResponses200ContentApplicationJsonDataCauseVa
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
 export const pathsSimulationsPostResponses202ContentApplicationJsonDataTypeValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/simulations']['post']['responses']['202']['content']['application/json']['data']['type']
-> = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance'];
+> = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance', 'return.received'];
 export const pathsJobsJobIdDeleteResponses200ContentApplicationJsonDataFormatValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/jobs/{jobId}']['delete']['responses']['200']['content']['application/json']['data']['format']
 > = ['ndjson', 'csv'];
@@ -3825,6 +4432,15 @@ export const pathsImportsPostParametersQueryEntityValues: ReadonlyArray<
 export const pathsImportsPostParametersHeaderContentEncodingValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/imports']['post']['parameters']['header']['Content-Encoding']
 > = ['gzip', 'identity'];
+export const webhooksReturnReceivedPostRequestBodyContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<webhooks>['return.received']['post']['requestBody']['content']['application/json']['data']['status']
+> = ['partially_received', 'received'];
+export const webhooksReturnReceivedPostRequestBodyContentApplicationJsonDataLinesDispositionValues: ReadonlyArray<
+  FlattenedDeepRequired<webhooks>['return.received']['post']['requestBody']['content']['application/json']['data']['lines']['disposition']
+> = ['restock', 'quarantine', 'scrap'];
+export const webhooksReturnCompletedPostRequestBodyContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<webhooks>['return.completed']['post']['requestBody']['content']['application/json']['data']['status']
+> = ['received', 'closed'];
 export const webhooksImportCompletedPostRequestBodyContentApplicationJsonDataStateValues: ReadonlyArray<
   FlattenedDeepRequired<webhooks>['import.completed']['post']['requestBody']['content']['application/json']['data']['state']
 > = ['completed', 'failed', 'cancelled'];

@@ -36,6 +36,7 @@ export type JobStatus = BulkJobStatus | ImportStatus;
 export const LIST_CURSORS = {
   '/orders': 'cursor',
   '/asn': 'cursor',
+  '/returns': 'cursor',
   '/stock/movements': 'cursor',
   '/events': 'after',
 } as const;

@@ -3577,6 +3577,444 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/returns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's returns, oldest change first, by status */
+    get: {
+      parameters: {
+        query?: {
+          /** @description ISO 8601 timestamp; rows updated at or after it */
+          updatedSince?: string;
+          status?: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+          limit?: number;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description the tenant, for a cross-tenant user */
+          tenantId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page */
+        200: {
+          headers: {
+            /** @description pass it back as cursor for the next page; absent on the last page */
+            'X-Next-Cursor'?: string;
+            /** @description RFC 8288 rel="next": this query with the next cursor */
+            Link?: string;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ReturnSummary'][];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/returns/{rmaNo}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Return inquiry: the return, its lines and its receipts */
+    get: {
+      parameters: {
+        query?: {
+          /** @description the tenant, for a cross-tenant user */
+          tenantId?: string;
+        };
+        header?: never;
+        path: {
+          rmaNo: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the return */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Return'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/returns/{rmaNo}/receive': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Receive returned goods: per line restock (default location RECEIVING), quarantine (default QUARANTINE, created on first use) or scrap (no stock) */
+    post: {
+      parameters: {
+        query?: {
+          /** @description the tenant, for a cross-tenant user */
+          tenantId?: string;
+        };
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        };
+        path: {
+          rmaNo: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ReturnReceipt'];
+        };
+      };
+      responses: {
+        /** @description the return after the receipt */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Return'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description RECEIPT_EXCEEDS_RETURN (more than a line still expects), INVALID_STATE (not open or partially received) or an Idempotency-Key conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/returns/{rmaNo}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Cancel an open return (nothing received yet) */
+    post: {
+      parameters: {
+        query?: {
+          /** @description the tenant, for a cross-tenant user */
+          tenantId?: string;
+        };
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        };
+        path: {
+          rmaNo: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['CancelReturnBody'];
+        };
+      };
+      responses: {
+        /** @description the cancelled return */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Return'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description INVALID_STATE (the document's state forbids it) or an Idempotency-Key conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/returns/{rmaNo}/close': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Close a received return, or a partially received one whose rest will not come (return.completed is then sent) */
+    post: {
+      parameters: {
+        query?: {
+          /** @description the tenant, for a cross-tenant user */
+          tenantId?: string;
+        };
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        };
+        path: {
+          rmaNo: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['CloseReturnBody'];
+        };
+      };
+      responses: {
+        /** @description the closed return */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Return'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description INVALID_STATE (the document's state forbids it) or an Idempotency-Key conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/imports': {
     parameters: {
       query?: never;
@@ -4508,6 +4946,80 @@ export interface components {
     Adjustment: Record<string, unknown>;
     /** @description the count with its variance and what it adjusted */
     CycleCount: Record<string, unknown>;
+    ReturnSummary: {
+      /** Format: uuid */
+      id: string;
+      rmaNo: string;
+      orderNo: string;
+      warehouseCode: string;
+      /** @enum {string} */
+      status: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /**
+       * Format: date-time
+       * @description when every line was received in full
+       */
+      receivedAt: string | null;
+      /** Format: date-time */
+      closedAt: string | null;
+      /** Format: date-time */
+      cancelledAt: string | null;
+      lineCount: number;
+      /** @description quantity the return announces, over its lines */
+      qty: number;
+      /** @description quantity received so far, over its lines */
+      receivedQty: number;
+    };
+    Return: {
+      /** Format: uuid */
+      id: string;
+      rmaNo: string;
+      orderNo: string;
+      warehouseCode: string;
+      /** @enum {string} */
+      status: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /**
+       * Format: date-time
+       * @description when every line was received in full
+       */
+      receivedAt: string | null;
+      /** Format: date-time */
+      closedAt: string | null;
+      /** Format: date-time */
+      cancelledAt: string | null;
+      lines: {
+        lineNo: number;
+        sku: string;
+        lotNo: string | null;
+        qty: number;
+        receivedQty: number;
+        reason: string | null;
+      }[];
+      receipts: {
+        /** Format: uuid */
+        id: string;
+        /** Format: date-time */
+        createdAt: string;
+        lines: {
+          lineNo: number;
+          returnLineNo: number;
+          sku: string;
+          lotNo: string | null;
+          qty: number;
+          /** @enum {string} */
+          disposition: 'restock' | 'quarantine' | 'scrap';
+          /** @description null when scrapped */
+          locationCode: string | null;
+        }[];
+      }[];
+    };
     StockMovementsPage: {
       data: {
         /** @description the entry, in the order entries were written */
@@ -4660,6 +5172,8 @@ export interface components {
         | 'order.cancelled'
         | 'stock.adjusted'
         | 'cyclecount.variance'
+        | 'return.received'
+        | 'return.completed'
         | 'import.completed'
         | 'webhook.disabled'
       )[];
@@ -4680,6 +5194,8 @@ export interface components {
         | 'order.cancelled'
         | 'stock.adjusted'
         | 'cyclecount.variance'
+        | 'return.received'
+        | 'return.completed'
         | 'import.completed'
         | 'webhook.disabled'
       )[];
@@ -4704,6 +5220,8 @@ export interface components {
         | 'order.cancelled'
         | 'stock.adjusted'
         | 'cyclecount.variance'
+        | 'return.received'
+        | 'return.completed'
         | 'import.completed'
         | 'webhook.disabled'
       )[];
@@ -4757,6 +5275,23 @@ export interface components {
       lotNo?: string;
       countedQty: number;
     };
+    ReturnReceipt: {
+      lines: {
+        sku: string;
+        qty: number;
+        /** @description the lot received; default the return line's */
+        lotNo?: string;
+        /**
+         * @description restock: on hand, available; quarantine: on hand, never allocated; scrap: recorded only
+         * @enum {string}
+         */
+        disposition: 'restock' | 'quarantine' | 'scrap';
+        /** @description restock: default RECEIVING, not a quarantine location; quarantine: a location of type quarantine, default QUARANTINE */
+        locationCode?: string;
+      }[];
+    };
+    CancelReturnBody: Record<string, unknown>;
+    CloseReturnBody: Record<string, unknown>;
   };
   responses: never;
   parameters: {
@@ -4787,6 +5322,9 @@ export const pathsWebhooksIdDeliveriesGetParametersQueryStatusValues: ReadonlyAr
 export const pathsStockMovementsGetParametersQueryCauseValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/stock/movements']['get']['parameters']['query']['cause']
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
+export const pathsReturnsGetParametersQueryStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/returns']['get']['parameters']['query']['status']
+> = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
 export const pathsImportsPostParametersQueryEntityValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/imports']['post']['parameters']['query']['entity']
 > = ['items', 'partners', 'locations', 'asn', 'orders'];
@@ -4843,6 +5381,19 @@ export const importStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
   'failed',
   'cancelled',
 ];
+export const returnSummaryStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ReturnSummary']['status']
+> = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
+export const returnStatusValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Return']['status']> = [
+  'open',
+  'partially_received',
+  'received',
+  'closed',
+  'cancelled',
+];
+export const returnReceiptsLinesDispositionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['Return']['receipts']['lines']['disposition']
+> = ['restock', 'quarantine', 'scrap'];
 export const stockMovementsPageDataCauseValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['StockMovementsPage']['data']['cause']
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
@@ -4890,6 +5441,8 @@ export const filterTestEventsValues: ReadonlyArray<
   'order.cancelled',
   'stock.adjusted',
   'cyclecount.variance',
+  'return.received',
+  'return.completed',
   'import.completed',
   'webhook.disabled',
 ];
@@ -4905,6 +5458,8 @@ export const createSubscriptionEventsValues: ReadonlyArray<
   'order.cancelled',
   'stock.adjusted',
   'cyclecount.variance',
+  'return.received',
+  'return.completed',
   'import.completed',
   'webhook.disabled',
 ];
@@ -4923,10 +5478,15 @@ export const updateSubscriptionEventsValues: ReadonlyArray<
   'order.cancelled',
   'stock.adjusted',
   'cyclecount.variance',
+  'return.received',
+  'return.completed',
   'import.completed',
   'webhook.disabled',
 ];
 export const updateSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
+export const returnReceiptLinesDispositionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ReturnReceipt']['lines']['disposition']
+> = ['restock', 'quarantine', 'scrap'];
 export type operations = Record<string, never>;

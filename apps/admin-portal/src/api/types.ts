@@ -38,3 +38,9 @@ export type ImportJob = Schemas['Import'];
 export type ImportAccepted = Schemas['ImportAccepted'];
 export type ImportEntity = ImportJob['entity'];
 export type ImportState = ImportJob['state'];
+
+export type ReturnSummary = Schemas['ReturnSummary'];
+export type ReturnDocument = Schemas['Return'];
+export type ReturnStatus = ReturnDocument['status'];
+export type ReturnReceiptInput = Schemas['ReturnReceipt'];
+export type Disposition = ReturnReceiptInput['lines'][number]['disposition'];

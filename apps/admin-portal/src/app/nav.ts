@@ -19,6 +19,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'API keys', to: '/api-keys', module: 'api-keys' },
   { label: 'Webhooks', to: '/webhooks', module: 'webhooks' },
   { label: 'Users', to: '/users', module: 'users' },
+  { label: 'Returns', to: '/returns', module: 'inbound' },
   { label: 'Stock history', to: '/stock', module: 'inventory' },
   { label: 'Imports', to: '/imports', anyModule: ['warehouses', 'inbound', 'orders'] },
   { label: 'Audit log', to: '/audit', module: 'audit' },

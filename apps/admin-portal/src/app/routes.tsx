@@ -9,6 +9,7 @@ const page = (load: () => Promise<React.ComponentType>) => async () => ({ Compon
 const apiKeys = () => import('../pages/api-keys');
 const webhooks = () => import('../pages/webhooks');
 const users = () => import('../pages/users');
+const returns = () => import('../pages/returns');
 
 const routes: RouteObject[] = [
   { path: '/sign-in', element: <SignInPage /> },
@@ -46,6 +47,14 @@ const routes: RouteObject[] = [
               { index: true, lazy: page(async () => (await users()).UsersPage) },
               { path: 'new', lazy: page(async () => (await users()).CreateUserPage) },
               { path: ':id', lazy: page(async () => (await users()).UserDetailPage) },
+            ],
+          },
+          {
+            path: 'returns',
+            element: <RequireModule module="inbound" />,
+            children: [
+              { index: true, lazy: page(async () => (await returns()).ReturnsPage) },
+              { path: ':rmaNo', lazy: page(async () => (await returns()).ReturnDetailPage) },
             ],
           },
           {

@@ -30,7 +30,8 @@ export const ADMIN_TAGS = {
   webhooks: 'webhook subscriptions, their deliveries, recovery and replay (module webhooks)',
   overview: "the admin portal's first page",
   imports: "file imports of items, partners, locations, ASNs and orders (each entity its module's permission)",
-  operations: 'allocate, release, pick, ship, adjust and count (modules orders and inventory)',
+  operations:
+    'allocate, release, pick, ship, adjust and count (modules orders and inventory); receive returns (module inbound)',
 } as const;
 export type AdminTag = keyof typeof ADMIN_TAGS;
 

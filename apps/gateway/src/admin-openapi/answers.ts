@@ -1,7 +1,7 @@
 import type { PartialSchemaMap } from 'joi';
 import { adminModules, roles } from '@wms/identity';
 import { API_VERSIONS, Joi } from '@wms/platform';
-import { movementSchema } from '@wms/warehouse';
+import { DISPOSITIONS, RETURN_STATUSES, movementSchema } from '@wms/warehouse';
 import { IMPORT_MODULES } from '../routes/imports.routes.js';
 
 const apiVersionAnswer = Joi.string().valid(...API_VERSIONS);
@@ -25,6 +25,19 @@ const tenantId = id.allow(null).description('null: a cross-tenant record');
 const requestId = Joi.string().guid().description('the id of this request (X-Request-Id)');
 const moduleList = Joi.array().items(Joi.link('#AdminModule'));
 const described = (description: string) => Joi.object().unknown(true).description(description);
+
+const returnHeaderKeys = {
+  id,
+  rmaNo: Joi.string(),
+  orderNo: Joi.string(),
+  warehouseCode: Joi.string(),
+  status: Joi.string().valid(...RETURN_STATUSES),
+  createdAt: instant,
+  updatedAt: instant,
+  receivedAt: instant.allow(null).description('when every line was received in full'),
+  closedAt: instant.allow(null),
+  cancelledAt: instant.allow(null),
+};
 
 const publicUserKeys = {
   id,
@@ -335,6 +348,42 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
   Shipment: described('the shipment (SHP-…) with its lines'),
   Adjustment: described('the adjustment with the stock row after it'),
   CycleCount: described('the count with its variance and what it adjusted'),
+  ReturnSummary: record({
+    ...returnHeaderKeys,
+    lineCount: count,
+    qty: Joi.number().description('quantity the return announces, over its lines'),
+    receivedQty: Joi.number().description('quantity received so far, over its lines'),
+  }),
+  Return: record({
+    ...returnHeaderKeys,
+    lines: Joi.array().items(
+      record({
+        lineNo: count,
+        sku: Joi.string(),
+        lotNo: Joi.string().allow(null),
+        qty: Joi.number(),
+        receivedQty: Joi.number(),
+        reason: Joi.string().allow(null),
+      }).label('ReturnLine'),
+    ),
+    receipts: Joi.array().items(
+      record({
+        id,
+        createdAt: instant,
+        lines: Joi.array().items(
+          record({
+            lineNo: count,
+            returnLineNo: count,
+            sku: Joi.string(),
+            lotNo: Joi.string().allow(null),
+            qty: Joi.number(),
+            disposition: Joi.string().valid(...DISPOSITIONS),
+            locationCode: Joi.string().allow(null).description('null when scrapped'),
+          }).label('ReturnReceiptLine'),
+        ),
+      }).label('ReturnReceipt'),
+    ),
+  }),
   StockMovementsPage: record({
     data: Joi.array().items(movementSchema),
     nextCursor: Joi.string().allow(null).description('null on the last page'),

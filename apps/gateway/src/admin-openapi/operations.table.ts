@@ -1,13 +1,25 @@
 import type { AdminModule } from '@wms/identity';
+import { Joi } from '@wms/platform';
 import {
   adjustmentSchema,
   confirmPickSchema,
   cycleCountSchema,
   movementsQuerySchema,
+  returnReceiptSchema,
   shipSchema,
 } from '@wms/warehouse';
-import { tenantQuerySchema } from '../routes/operations.routes.js';
-import { GUARDED, INVALID, NOT_FOUND, error, moduleAccess, ok, type AdminRoute } from './admin-route.js';
+import { returnListQuerySchema, tenantQuerySchema } from '../routes/operations.routes.js';
+import {
+  GUARDED,
+  INVALID,
+  NEXT_PAGE_HEADERS,
+  NOT_FOUND,
+  error,
+  listOf,
+  moduleAccess,
+  ok,
+  type AdminRoute,
+} from './admin-route.js';
 
 const CONFLICT: AdminRoute['responses'] = {
   409: error("INVALID_STATE (the document's state forbids it) or an Idempotency-Key conflict"),
@@ -31,11 +43,11 @@ const operation = (
   ...(method === 'post' ? { idempotent: true } : {}),
   ...extra,
   responses: {
-    ...responses,
     ...INVALID,
     ...GUARDED,
     ...NOT_FOUND,
     ...(method === 'post' ? CONFLICT : {}),
+    ...responses,
   },
 });
 
@@ -96,4 +108,52 @@ export const OPERATION_ROUTES: AdminRoute[] = [
     { 200: ok('one page; nextCursor is null on the last', 'StockMovementsPage') },
     { query: movementsQuerySchema },
   ),
+  ...returnRoutes(),
 ];
+
+/** Customer returns (module inbound): the list, the inquiry, receive, cancel and close. */
+function returnRoutes(): AdminRoute[] {
+  const empty = (label: string) => ({ body: Joi.object({}).label(label), bodyName: label, bodyRequired: false });
+  return [
+    operation(
+      'inbound',
+      'get',
+      '/returns',
+      "The tenant's returns, oldest change first, by status",
+      { 200: { description: 'one page', body: listOf('ReturnSummary'), headers: NEXT_PAGE_HEADERS } },
+      { query: returnListQuerySchema },
+    ),
+    operation('inbound', 'get', '/returns/:rmaNo', 'Return inquiry: the return, its lines and its receipts', {
+      200: ok('the return', 'Return'),
+    }),
+    operation(
+      'inbound',
+      'post',
+      '/returns/:rmaNo/receive',
+      'Receive returned goods: per line restock (default location RECEIVING), quarantine (default QUARANTINE, created on first use) or scrap (no stock)',
+      {
+        200: ok('the return after the receipt', 'Return'),
+        409: error(
+          'RECEIPT_EXCEEDS_RETURN (more than a line still expects), INVALID_STATE (not open or partially received) or an Idempotency-Key conflict',
+        ),
+      },
+      { body: returnReceiptSchema, bodyName: 'ReturnReceipt' },
+    ),
+    operation(
+      'inbound',
+      'post',
+      '/returns/:rmaNo/cancel',
+      'Cancel an open return (nothing received yet)',
+      { 200: ok('the cancelled return', 'Return') },
+      empty('CancelReturnBody'),
+    ),
+    operation(
+      'inbound',
+      'post',
+      '/returns/:rmaNo/close',
+      'Close a received return, or a partially received one whose rest will not come (return.completed is then sent)',
+      { 200: ok('the closed return', 'Return') },
+      empty('CloseReturnBody'),
+    ),
+  ];
+}

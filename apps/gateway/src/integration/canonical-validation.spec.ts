@@ -59,7 +59,7 @@ function nearCanonical(schema: Joi.Schema): fc.Arbitrary<unknown> {
   });
 }
 
-const registry = createIngestRegistry({ masterData: {}, asns: {}, orders: {} } as unknown as Parameters<
+const registry = createIngestRegistry({ masterData: {}, asns: {}, orders: {}, returns: {} } as unknown as Parameters<
   typeof createIngestRegistry
 >[0]);
 const routes = integrationRoutes(registry.list());

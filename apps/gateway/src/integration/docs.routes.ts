@@ -10,7 +10,7 @@ import {
   unknownVersion,
 } from '@wms/platform';
 import { EventsService } from '@wms/events';
-import { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
+import { AsnService, MasterDataService, OrdersService, ReturnsService } from '@wms/warehouse';
 import { buildOpenApiDocument, createIngestRegistry } from '@wms/ingest';
 import { webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
@@ -39,7 +39,12 @@ export function integrationOpenApiDocument(): Record<string, unknown> {
     sequelize: createSequelize({ databaseUrl: 'postgres://127.0.0.1/openapi-document', databasePoolMax: 2 }),
   };
   const orders = new OrdersService(db, new EventsService(db));
-  const ingest = createIngestRegistry({ masterData: new MasterDataService(db), asns: new AsnService(db), orders });
+  const ingest = createIngestRegistry({
+    masterData: new MasterDataService(db),
+    asns: new AsnService(db),
+    orders,
+    returns: new ReturnsService(db),
+  });
   return openApiDocumentForVersion(openApiDocumentOf({ ingest }), NEWEST_API_VERSION);
 }
 

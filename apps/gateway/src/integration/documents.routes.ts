@@ -15,6 +15,7 @@ import {
   type GrnInput,
   type MovementsQuery,
   type OrderStatus,
+  type ReturnStatus,
   type StockQuery,
   type WriteContext,
 } from '@wms/warehouse';
@@ -26,10 +27,11 @@ import { versionOf } from './api-version.middleware.js';
 
 const checkOrderQuery = compileValidator(ROUTES.order.query!, 'Query validation failed');
 const checkAsnQuery = compileValidator(ROUTES.asn.query!, 'Query validation failed');
+const checkReturnQuery = compileValidator(ROUTES.return.query!, 'Query validation failed');
 const checkStockQuery = compileValidator<StockQuery>(ROUTES.stock.query!, 'Query validation failed');
 
 /**
- * GRN creation, order cancel, and the inquiries and lists of orders, ASNs and stock, added to the
+ * GRN creation, order cancel, and the inquiries and lists of orders, ASNs, returns and stock, added to the
  * integration router itself (a router of their own would cost every inquiry its dispatch). (ASN and
  * order creation are entities of the ingest registry: entities.routes.ts.) Writes run in one
  * transaction with their idempotency record; reads are one statement each.
@@ -93,6 +95,10 @@ export function documentRoutes(
     checkAsnQuery(req.query);
     return services.asns.inquire(tenantId, String(req.params.asnNo));
   });
+  read(ROUTES.return, (req, tenantId) => {
+    checkReturnQuery(req.query);
+    return services.returns.inquire(tenantId, String(req.params.rmaNo));
+  });
 
   write(ROUTES.grn, 201, (req, context) => {
     const { tenantId: _named, ...input } = validate<GrnInput & { tenantId?: string }>(ROUTES.grn.body, req.body);
@@ -122,6 +128,11 @@ export function documentRoutes(
     router,
     ROUTES.asns,
     list<AsnStatus>(services, ROUTES.asns.query, (tenantId, query) => services.asns.list(tenantId, query)),
+  );
+  mount(
+    router,
+    ROUTES.returns,
+    list<ReturnStatus>(services, ROUTES.returns.query, (tenantId, query) => services.returns.list(tenantId, query)),
   );
 }
 

@@ -3,6 +3,7 @@ import { Joi, listQuerySchema, type RouteAnswer } from '@wms/platform';
 import {
   ASN_STATUSES,
   ORDER_STATUSES,
+  RETURN_STATUSES,
   SIMULATION_TYPES,
   documentedSimulationSchema,
   grnSchema,
@@ -57,6 +58,8 @@ const ENTITY_ERRORS: Record<number, RouteAnswer> = {
 
 type EntityHandler = IngestHandler<unknown, IngestEntity>;
 
+const keyFieldOf = (handler: EntityHandler) => handler.keyField ?? 'referenceNo';
+
 /** POST /<entity>: one entry, written in the gateway. */
 export function singleWriteRoute(handler: EntityHandler): IntegrationRoute {
   const document = handler.singleStatus === 201;
@@ -93,7 +96,7 @@ export function bulkWriteRoute(handler: EntityHandler): IntegrationRoute {
     description:
       (merging
         ? 'Entries are processed in order; a later entry with the same natural key updates the earlier one. '
-        : `Entries are processed in order under the key referenceNo; a referenceNo that exists (earlier in the body too) is an entry error 409 DUPLICATE_REFERENCE. Body: { ${bulkFieldOf(handler)}: [...] }. `) +
+        : `Entries are processed in order under the key ${keyFieldOf(handler)}; a ${keyFieldOf(handler)} that exists (earlier in the body too) is an entry error 409 DUPLICATE_REFERENCE. Body: { ${bulkFieldOf(handler)}: [...] }. `) +
       'The call waits up to BULK_SYNC_TIMEOUT_MS for the job, then answers 202 with a statusUrl. ' +
       'With ?dryRun=true every entry is validated and written in a transaction that is rolled back; ' +
       'entries that would be created report id null.',
@@ -204,8 +207,21 @@ export const INTEGRATION_ROUTES = {
       404: error('NOT_FOUND: ASN <no> not found'),
     },
   },
+  return: {
+    method: 'get',
+    path: '/returns/:rmaNo',
+    scope: 'read',
+    summary: 'Return inquiry: the return, its lines with receivedQty, and its receipts with their dispositions',
+    tag: 'documents',
+    query: Joi.object({ tenantId: tenantIdField }),
+    responses: {
+      200: { description: 'the return', body: successSchema(describedObject('the return')) },
+      404: error('NOT_FOUND: Return <rmaNo> not found'),
+    },
+  },
   orders: listRoute('Orders', '/orders', ORDER_STATUSES),
   asns: listRoute('ASNs', '/asn', ASN_STATUSES),
+  returns: listRoute('Returns', '/returns', RETURN_STATUSES),
   stock: {
     method: 'get',
     path: '/stock',
@@ -276,11 +292,12 @@ export const INTEGRATION_ROUTES = {
     description:
       'asn.received receives the ASN’s open lines in full at its warehouse’s RECEIVING location (one GRN); ' +
       'order.shipped allocates, releases, picks every task and ships the order, from whatever state it is in; ' +
-      'stock.adjusted adjusts a stock row; cyclecount.variance counts one. The system runs them (the audit log ' +
+      'stock.adjusted adjusts a stock row; cyclecount.variance counts one; return.received receives the return’s open ' +
+      'lines in full, restocked at RECEIVING. The system runs them (the audit log ' +
       'names the API key), in one transaction: the real events, webhooks and feed entries follow, and an ' +
       'operation that cannot run changes nothing.',
     tag: 'sandbox',
-    // The route checks the type, then the fields of that type; the document shows the four bodies.
+    // The route checks the type, then the fields of that type; the document shows each type's body.
     body: simulationTypeSchema.keys({ tenantId: tenantIdField }).required(),
     documentedBody: documentedSimulationSchema({ tenantId: tenantIdField }),
     bodyName: 'Simulation',
@@ -299,7 +316,7 @@ export const INTEGRATION_ROUTES = {
       },
       400: error('VALIDATION_FAILED or REFERENCE_NOT_FOUND (sku, warehouse, location)'),
       403: error('NOT_A_SANDBOX: the tenant is not a sandbox'),
-      404: error('NOT_FOUND: no such ASN or order in the tenant'),
+      404: error('NOT_FOUND: no such ASN, order or return in the tenant'),
       409: error(
         'INSUFFICIENT_STOCK, NOTHING_TO_RECEIVE, NO_VARIANCE, INVALID_STATE or BELOW_ALLOCATED: the operation cannot run; nothing changed',
       ),

@@ -150,6 +150,8 @@ describe('what keys and subscriptions a user may create', () => {
       ['order.cancelled', 'orders'],
       ['stock.adjusted', 'inventory'],
       ['cyclecount.variance', 'inventory'],
+      ['return.received', 'inbound'],
+      ['return.completed', 'inbound'],
       ['import.completed', 'warehouses'],
     ] as Array<[string, AdminModule]>)('%s needs read on %s', async (event, module) => {
       const without = await manager(['webhooks']);

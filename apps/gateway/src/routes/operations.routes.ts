@@ -1,9 +1,16 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { AdminModule, TokenService } from '@wms/identity';
-import { Joi, unitOfWork, validate, type Runtime } from '@wms/platform';
+import { Joi, listQuerySchema, unitOfWork, validate, type ListQuery, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
-import { movementsQuerySchema, type MovementsQuery, type WriteContext } from '@wms/warehouse';
+import {
+  RETURN_STATUSES,
+  movementsQuerySchema,
+  type MovementsQuery,
+  type ReturnStatus,
+  type WriteContext,
+} from '@wms/warehouse';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { idempotency } from '../integration/idempotency.middleware.js';
 
@@ -11,8 +18,12 @@ export const tenantQuerySchema = Joi.object({
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant user'),
 });
 
+export const returnListQuerySchema = listQuerySchema(RETURN_STATUSES)
+  .keys({ tenantId: tenantQuerySchema.extract('tenantId') })
+  .label('ReturnListQuery');
+
 /**
- * The warehouse operations (allocate, release, pick, ship, adjust, count) and a stock item's history, for JWT users with the module's
+ * The warehouse operations (allocate, release, pick, ship, adjust, count, returns) and a stock item's history, for JWT users with the module's
  * permission (read for GET, write otherwise). A tenant-bound user acts in its tenant; a cross-tenant user names
  * one with the `tenantId` query parameter. Each write runs in one transaction with the events it appends, and
  * takes an Idempotency-Key with the integration API's rules, per user.
@@ -110,5 +121,63 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
     write(201, (req, context) => services.cycleCounts.record(context, req.body, req.principal!.sub)),
   );
 
+  returnRoutes(router, services, guard('inbound'), idempotent, write);
   return router;
+}
+
+type Write = (status: 200 | 201, work: (req: Request, context: WriteContext) => Promise<unknown>) => RequestHandler;
+
+/** Customer returns, received by staff with the inbound module: the list, the inquiry, receive, cancel and close. */
+function returnRoutes(
+  router: Router,
+  services: Services,
+  guard: RequestHandler[],
+  idempotent: RequestHandler,
+  write: Write,
+): void {
+  const rmaNo = (req: Request) => String(req.params.rmaNo);
+  const emptyBody = (req: Request, label: string) => validate(Joi.object({}).label(label), req.body ?? {});
+
+  router.get('/returns', ...guard, async (req, res) => {
+    const { tenantId, ...query } = validate<ListQuery<ReturnStatus> & { tenantId?: string }>(
+      returnListQuerySchema,
+      req.query,
+      'Query validation failed',
+    );
+    const page = await services.returns.list(tenantScopeOf(req.principal!, tenantId, true)!, query);
+    setNextPage(req, res, page.nextCursor);
+    res.json(page.data);
+  });
+
+  router.get('/returns/:rmaNo', ...guard, async (req, res) => {
+    const query = validate<{ tenantId?: string }>(tenantQuerySchema, req.query, 'Query validation failed');
+    res.json(await services.returns.inquire(tenantScopeOf(req.principal!, query.tenantId, true)!, rmaNo(req)));
+  });
+
+  router.post(
+    '/returns/:rmaNo/receive',
+    ...guard,
+    idempotent,
+    write(200, (req, context) => services.returnReceipts.receive(context, rmaNo(req), req.body, req.principal!.sub)),
+  );
+
+  router.post(
+    '/returns/:rmaNo/cancel',
+    ...guard,
+    idempotent,
+    write(200, (req, context) => {
+      emptyBody(req, 'CancelReturnBody');
+      return services.returnReceipts.cancel(context, rmaNo(req));
+    }),
+  );
+
+  router.post(
+    '/returns/:rmaNo/close',
+    ...guard,
+    idempotent,
+    write(200, (req, context) => {
+      emptyBody(req, 'CloseReturnBody');
+      return services.returnReceipts.close(context, rmaNo(req));
+    }),
+  );
 }

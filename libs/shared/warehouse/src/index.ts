@@ -1,4 +1,4 @@
-/** The warehouse: master data, inbound, outbound, inventory and its ledger, documents, numbering, sandbox simulations, and the write kernel their writes share. */
+/** The warehouse: master data, inbound, outbound, inventory and its ledger, returns, documents, numbering, sandbox simulations, and the write kernel their writes share. */
 export * from './documents/index.js';
 export * from './inbound/index.js';
 export * from './inventory/index.js';
@@ -6,6 +6,7 @@ export * from './ledger/index.js';
 export * from './master-data/index.js';
 export * from './numbering/index.js';
 export * from './outbound/index.js';
+export * from './returns/index.js';
 export * from './sandbox/index.js';
 export * from './warehouses/index.js';
 export * from './writes/index.js';

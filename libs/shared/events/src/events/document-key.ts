@@ -19,6 +19,9 @@ export function documentKeyOf(event: EventName, data: Record<string, unknown>): 
     case 'stock.adjusted':
     case 'cyclecount.variance':
       return `stock:${JSON.stringify([tenantId, data.warehouseCode, data.locationCode, data.sku, data.lotNo ?? null])}`;
+    case 'return.received':
+    case 'return.completed':
+      return `return:${JSON.stringify([tenantId, data.rmaNo])}`;
     case 'import.completed':
       return `import:${JSON.stringify([tenantId, data.importId])}`;
     case 'webhook.test':

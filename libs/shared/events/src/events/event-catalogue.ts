@@ -144,6 +144,48 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
       variance: quantity('countedQty − systemQty'),
     }),
   },
+  'return.received': {
+    // Receiving returned goods is inbound work: the returns' operations take the inbound module.
+    module: 'inbound',
+    description:
+      'Goods of a customer return (RMA) were received: each line with its disposition (restock and quarantine put stock on hand at locationCode; scrap writes no stock). status is the return’s after the receipt.',
+    data: data({
+      rmaNo: code('return number of the shop or ERP'),
+      orderNo: code('the shipped order the goods came back from'),
+      warehouseCode: code('warehouse code'),
+      receiptId: Joi.string().uuid().description('the receipt, as the return inquiry lists it'),
+      status: Joi.valid('partially_received', 'received'),
+      lines: Joi.array().items(
+        fields({
+          sku: code('item SKU'),
+          lotNo,
+          qty: quantity('quantity received on this receipt'),
+          disposition: Joi.valid('restock', 'quarantine', 'scrap'),
+          locationCode: Joi.string().allow(null).description('where it went on hand; null when scrapped'),
+        }),
+      ),
+    }),
+  },
+  'return.completed': {
+    module: 'inbound',
+    description:
+      'A customer return is done: received in full (status received), or closed by staff with less received (status closed). Sent once per return.',
+    data: data({
+      rmaNo: code('return number of the shop or ERP'),
+      orderNo: code('the shipped order the goods came back from'),
+      warehouseCode: code('warehouse code'),
+      status: Joi.valid('received', 'closed'),
+      lines: Joi.array().items(
+        fields({
+          lineNo: Joi.number().integer(),
+          sku: code('item SKU'),
+          lotNo: Joi.string().allow(null).description('lot the return names, null when none'),
+          qty: quantity('quantity the return announced'),
+          receivedQty: quantity('quantity received over all receipts'),
+        }),
+      ),
+    }),
+  },
   'import.completed': {
     description:
       'A file import ended: state completed (its last chunk was written; the counts cover every row of the file), failed (a chunk could not be written; what was written stays) or cancelled (DELETE /jobs/{jobId} or the portal; what was written stays). processed says how far it got; errorsUrl (null when no row failed) lists the rows that failed.',

@@ -42,6 +42,27 @@ export interface EventDataMap {
     countedQty: number;
     variance: number;
   };
+  'return.received': {
+    rmaNo: string;
+    orderNo: string;
+    warehouseCode: string;
+    receiptId: string;
+    status: 'partially_received' | 'received';
+    lines: Array<{
+      sku: string;
+      lotNo: string | null;
+      qty: number;
+      disposition: 'restock' | 'quarantine' | 'scrap';
+      locationCode: string | null;
+    }>;
+  };
+  'return.completed': {
+    rmaNo: string;
+    orderNo: string;
+    warehouseCode: string;
+    status: 'received' | 'closed';
+    lines: Array<{ lineNo: number; sku: string; lotNo: string | null; qty: number; receivedQty: number }>;
+  };
   'import.completed': {
     importId: string;
     entity: string;
@@ -76,6 +97,8 @@ export const businessEventNames = [
   'order.cancelled',
   'stock.adjusted',
   'cyclecount.variance',
+  'return.received',
+  'return.completed',
   'import.completed',
 ] as const satisfies readonly BusinessEventName[];
 

@@ -77,6 +77,8 @@ describe('what key scopes and event types reach (scopesBeyond, eventsBeyond)', (
       'read on inbound (asn.completed)',
       'read on inventory (stock.adjusted)',
       'read on inventory (cyclecount.variance)',
+      'read on inbound (return.received)',
+      'read on inbound (return.completed)',
       'read on warehouses (import.completed)',
     ]);
   });

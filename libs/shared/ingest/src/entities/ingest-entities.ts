@@ -1,8 +1,9 @@
-import type { AsnService, MasterDataService, OrdersService } from '@wms/warehouse';
+import type { AsnService, MasterDataService, OrdersService, ReturnsService } from '@wms/warehouse';
 import { IngestRegistry, type IngestEntityOf } from '../integration/index.js';
 import { masterDataIngestHandlers } from './master-data.ingest.js';
 import { asnIngestHandler } from './asn.ingest.js';
 import { orderIngestHandler } from './orders.ingest.js';
+import { returnIngestHandler } from './returns.ingest.js';
 
 /**
  * The entities of the integration API (single and bulk writes): a capability that accepts them adds its
@@ -12,11 +13,13 @@ export function createIngestRegistry(services: {
   masterData: MasterDataService;
   asns: AsnService;
   orders: OrdersService;
+  returns: ReturnsService;
 }) {
   return new IngestRegistry([
     ...masterDataIngestHandlers(services.masterData),
     asnIngestHandler(services.asns),
     orderIngestHandler(services.orders),
+    returnIngestHandler(services.returns),
   ]);
 }
 

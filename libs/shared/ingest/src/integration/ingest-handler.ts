@@ -9,6 +9,8 @@ interface IngestHandlerBase<Entry, Entity extends string> {
   entity: Entity;
   /** The bulk body's array field when it differs from `entity` (`/asn/bulk` takes `{ asns: [...] }`). */
   bulkField?: string;
+  /** The field a document is created under, as the bulk route's description names it; default `referenceNo`. */
+  keyField?: string;
   /** Singular name for documentation (`Item`). */
   title: string;
   /** At most this many entries per bulk request; more is refused with 400. */

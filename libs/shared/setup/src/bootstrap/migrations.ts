@@ -47,7 +47,8 @@ export const migrations: Migration[] = [
   apiKeysMigrations.keyOutcomes,
   ingestMigrations.bulkJobTurns,
   ingestMigrations.importChunkTurns,
+  warehouseMigrations.stockLedger,
   apiKeysMigrations.keyApiVersions,
   webhooksMigrations.subscriptionApiVersions,
-  warehouseMigrations.stockLedger,
+  warehouseMigrations.returns,
 ];

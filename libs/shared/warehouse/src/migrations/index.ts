@@ -2,13 +2,14 @@ import type { Migration } from '@wms/platform';
 import { masterData } from './0003-master-data.js';
 import { documents } from './0006-documents.js';
 import { operations } from './0007-operations.js';
-import { stockLedger } from './0058-stock-ledger.js';
+import { stockLedger } from './0059-stock-ledger.js';
+import { returns } from './0062-returns.js';
 
 /**
  * The warehouse library's migrations, by name. Setup lists every library's in the one order they are applied
  * (libs/shared/setup/src/bootstrap/migrations.ts); a shipped migration keeps its name and place there.
  */
-export const warehouseMigrations = { masterData, documents, operations, stockLedger } satisfies Record<
+export const warehouseMigrations = { masterData, documents, operations, stockLedger, returns } satisfies Record<
   string,
   Migration
 >;

@@ -3,7 +3,13 @@ import { Joi, validate } from '@wms/platform';
 import { adjustmentSchema, cycleCountSchema, lotNumber } from '../inventory/index.js';
 
 /** What a sandbox simulation runs, named by the event it ends in. */
-export const SIMULATION_TYPES = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance'] as const;
+export const SIMULATION_TYPES = [
+  'asn.received',
+  'order.shipped',
+  'stock.adjusted',
+  'cyclecount.variance',
+  'return.received',
+] as const;
 export type SimulationType = (typeof SIMULATION_TYPES)[number];
 
 /** Where a simulated stock change happens when the body names less. */
@@ -19,7 +25,8 @@ export type SimulationInput =
   | { type: 'asn.received'; asnNo: string }
   | { type: 'order.shipped'; orderNo: string; carrier?: string; trackingNo?: string }
   | ({ type: 'stock.adjusted'; sku: string; qtyDelta: number; reason?: string } & StockPlace)
-  | ({ type: 'cyclecount.variance'; sku: string; countedQty: number } & StockPlace);
+  | ({ type: 'cyclecount.variance'; sku: string; countedQty: number } & StockPlace)
+  | { type: 'return.received'; rmaNo: string };
 
 const code = () => Joi.string().trim().min(1).max(100);
 /** The quantities follow the staff operations' own rules (numeric(18,4): up to 1e12, at most 4 decimals). */
@@ -57,6 +64,10 @@ export const SIMULATION_SCHEMAS: Record<SimulationType, Joi.ObjectSchema> = {
     countedQty: countedQty.description('what was counted; must differ from on hand'),
     ...stockPlace,
   }).label('CycleCountSimulation'),
+  'return.received': Joi.object({
+    type: typeOf('return.received'),
+    rmaNo: code().required().description('the return whose open lines are received, in full, restocked at RECEIVING'),
+  }).label('ReturnReceivedSimulation'),
 };
 
 /** What is checked first: the type, which decides the rest of the body's schema. */
@@ -69,7 +80,7 @@ export const simulationTypeSchema = Joi.object({
   .unknown(true)
   .label('Simulation');
 
-/** A simulation body, as the OpenAPI document shows it: one of the four, told apart by `type`. */
+/** A simulation body, as the OpenAPI document shows it: one of them, told apart by `type`. */
 export function documentedSimulationSchema(extra: PartialSchemaMap = {}): AlternativesSchema {
   return Joi.alternatives()
     .try(...SIMULATION_TYPES.map((type) => SIMULATION_SCHEMAS[type].keys(extra)))

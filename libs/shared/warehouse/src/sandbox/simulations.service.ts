@@ -6,6 +6,7 @@ import type { WriteContext } from '../writes/index.js';
 import { GrnService } from '../inbound/index.js';
 import { AdjustmentsService, CycleCountsService } from '../inventory/index.js';
 import { AllocationService, OrdersService, PickingService, ShippingService } from '../outbound/index.js';
+import { ReturnReceiptsService } from '../returns/index.js';
 import { RECEIVING_LOCATION_CODE, WarehousesService } from '../warehouses/index.js';
 import {
   validateSimulation,
@@ -58,6 +59,7 @@ class Operations {
   readonly shipping: ShippingService;
   readonly adjustments: AdjustmentsService;
   readonly cycleCounts: CycleCountsService;
+  readonly returnReceipts: ReturnReceiptsService;
 
   constructor(db: Database, events: Pick<EventsService, 'append'>) {
     const noting: Pick<EventsService, 'append'> = {
@@ -74,6 +76,7 @@ class Operations {
     this.shipping = new ShippingService(db, noting);
     this.adjustments = new AdjustmentsService(db, noting);
     this.cycleCounts = new CycleCountsService(db, noting);
+    this.returnReceipts = new ReturnReceiptsService(db, noting);
   }
 }
 
@@ -141,6 +144,9 @@ export class SimulationsService {
         }
         return;
       }
+      case 'return.received':
+        await operations.returnReceipts.receiveOpenLines(context, input.rmaNo);
+        return;
     }
   }
 

@@ -26,6 +26,8 @@ const SEQUENCE_OF: Record<EventName, string> = {
   'order.cancelled': 'the sales order (orderNo)',
   'stock.adjusted': 'the stock position (warehouseCode, locationCode, sku, lotNo), shared with cyclecount.variance',
   'cyclecount.variance': 'the stock position (warehouseCode, locationCode, sku, lotNo), shared with stock.adjusted',
+  'return.received': 'the return (rmaNo)',
+  'return.completed': 'the return (rmaNo)',
   'import.completed': 'the import (importId)',
   'webhook.test': 'the subscription (subscriptionId)',
   'webhook.disabled': 'the disabled subscription (subscriptionId)',

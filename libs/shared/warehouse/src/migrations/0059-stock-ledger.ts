@@ -14,7 +14,7 @@ const MONTHS_AHEAD = 3;
  * their NDJSON file kept in chunks.
  */
 export const stockLedger: Migration = {
-  name: '0058-stock-ledger',
+  name: '0059-stock-ledger',
   async up({ sequelize }) {
     await sequelize.transaction(async (transaction) => {
       await sequelize.query(

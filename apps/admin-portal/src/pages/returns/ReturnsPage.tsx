@@ -1,0 +1,103 @@
+import { Anchor, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { usePrincipal } from '../../auth';
+import {
+  ErrorNotice,
+  Loading,
+  PageHeader,
+  TenantField,
+  formatDateTime,
+  formatNumber,
+  useApi,
+  useTenants,
+} from '../../components';
+import { ReturnStatusBadge } from './ReturnStatusBadge';
+import { STATUS_LABELS, returnsApi, type ReturnStatus, type ReturnSummary } from './returns-api';
+
+/** The path of a return's page; a cross-tenant user's carries the tenant. */
+export function returnPath(rmaNo: string, tenantId: string | undefined): string {
+  const path = `/returns/${encodeURIComponent(rmaNo)}`;
+  return tenantId ? `${path}?tenantId=${tenantId}` : path;
+}
+
+/**
+ * A tenant's customer returns (RMAs), oldest change first, filtered by status; each opens its page, where staff
+ * receive it. A cross-tenant user picks the tenant first.
+ */
+export default function ReturnsPage() {
+  const principal = usePrincipal();
+  const tenants = useTenants();
+  const [tenantId, setTenantId] = useState(principal.tenantId ?? '');
+  const [status, setStatus] = useState<ReturnStatus | ''>('');
+  const chosen = Boolean(principal.tenantId || tenantId);
+  const list = useApi(['returns', tenantId, status], () =>
+    chosen ? returnsApi.list(tenantId || undefined, status || undefined) : Promise.resolve(null),
+  );
+
+  return (
+    <Stack>
+      <PageHeader
+        title="Returns"
+        description="Customer returns (RMAs) announced by the shop or ERP for shipped orders; open one to receive it."
+      />
+      <Group align="flex-end">
+        <TenantField value={tenantId} onChange={setTenantId} tenants={tenants} noneLabel="Choose a tenant" />
+        <Select
+          label="Status"
+          data={[
+            { value: '', label: 'Any status' },
+            ...(Object.keys(STATUS_LABELS) as ReturnStatus[]).map((value) => ({ value, label: STATUS_LABELS[value] })),
+          ]}
+          value={status}
+          onChange={(value) => setStatus((value ?? '') as ReturnStatus | '')}
+          allowDeselect={false}
+        />
+      </Group>
+      {!chosen && <Text c="dimmed">Choose a tenant to see its returns.</Text>}
+      {list.error && <ErrorNotice error={list.error} />}
+      {chosen && !list.data && list.loading && <Loading />}
+      {list.data && list.data.length === 0 && <Text c="dimmed">No returns.</Text>}
+      {list.data && list.data.length > 0 && (
+        <ReturnsTable returns={list.data} tenantId={principal.tenantId ? undefined : tenantId} />
+      )}
+    </Stack>
+  );
+}
+
+function ReturnsTable({ returns, tenantId }: { returns: ReturnSummary[]; tenantId: string | undefined }) {
+  return (
+    <Table striped withTableBorder verticalSpacing="sm" data-testid="returns-table">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>RMA</Table.Th>
+          <Table.Th>Order</Table.Th>
+          <Table.Th>Warehouse</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th ta="right">Received / announced</Table.Th>
+          <Table.Th>Changed</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {returns.map((row) => (
+          <Table.Tr key={row.id}>
+            <Table.Td>
+              <Anchor component={Link} to={returnPath(row.rmaNo, tenantId)} className="mono">
+                {row.rmaNo}
+              </Anchor>
+            </Table.Td>
+            <Table.Td className="mono">{row.orderNo}</Table.Td>
+            <Table.Td>{row.warehouseCode}</Table.Td>
+            <Table.Td>
+              <ReturnStatusBadge status={row.status} />
+            </Table.Td>
+            <Table.Td ta="right">
+              {formatNumber(row.receivedQty)} / {formatNumber(row.qty)}
+            </Table.Td>
+            <Table.Td>{formatDateTime(row.updatedAt)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}

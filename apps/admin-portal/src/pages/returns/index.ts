@@ -1,0 +1,2 @@
+export { default, default as ReturnsPage } from './ReturnsPage';
+export { default as ReturnDetailPage } from './ReturnDetailPage';

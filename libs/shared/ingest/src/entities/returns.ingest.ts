@@ -1,0 +1,26 @@
+import { stringField, type IngestHandler } from '../integration/index.js';
+import type { ReturnsService } from '@wms/warehouse';
+import { returnRefSchema, returnSchema, type ReturnInput } from '@wms/warehouse';
+import { DOCUMENT_BULK_LIMIT } from './asn.ingest.js';
+
+/**
+ * Customer returns (RMAs) as an entity of the integration API: POST /returns (201 with the created return)
+ * and POST /returns/bulk with `{ returns: [...] }`. Returns are created, never updated: an entry whose rmaNo
+ * exists (earlier in the same bulk included) is an entry error 409 DUPLICATE_REFERENCE.
+ */
+export function returnIngestHandler(service: ReturnsService): IngestHandler<ReturnInput, 'returns'> {
+  return {
+    entity: 'returns',
+    title: 'Return',
+    keyField: 'rmaNo',
+    maxEntries: DOCUMENT_BULK_LIMIT,
+    batchSize: DOCUMENT_BULK_LIMIT,
+    entrySchema: returnSchema,
+    refSchema: returnRefSchema,
+    singleStatus: 201,
+    mergeDuplicates: false,
+    singleStatement: false,
+    keyOf: (entry) => stringField(entry, 'rmaNo'),
+    writeBatch: (context, entries) => service.createReturns(context, entries),
+  };
+}

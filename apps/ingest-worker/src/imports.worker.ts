@@ -5,6 +5,7 @@ import {
   closeWithin,
   createRedis,
   queuePrefix,
+  queueTelemetry,
   runWithContext,
   type CallerWrites,
   type Runtime,
@@ -80,7 +81,13 @@ export function startImportsWorker(
   const worker = new Worker<ImportTurnData, void, typeof IMPORT_JOB_NAME>(
     IMPORTS_QUEUE,
     createImportProcessor(runner, queue),
-    { connection, prefix, concurrency: config.imports.concurrency, ...IMPORT_WORKER_LOCKS },
+    {
+      connection,
+      prefix,
+      concurrency: config.imports.concurrency,
+      ...IMPORT_WORKER_LOCKS,
+      telemetry: queueTelemetry(),
+    },
   );
   worker.on('failed', (job, error) =>
     logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'import turn failed'),

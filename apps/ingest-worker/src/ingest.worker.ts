@@ -1,5 +1,13 @@
 import { MetricsTime, Worker } from 'bullmq';
-import { closeRedis, createRedis, closeWithin, openCallerWrites, type Runtime, queuePrefix } from '@wms/platform';
+import {
+  closeRedis,
+  createRedis,
+  closeWithin,
+  openCallerWrites,
+  type Runtime,
+  queuePrefix,
+  queueTelemetry,
+} from '@wms/platform';
 import type { IngestServices } from './services.js';
 import {
   BulkJobDispatcher,
@@ -43,6 +51,7 @@ export function startIngestWorker(
     {
       connection,
       prefix: queuePrefix(config),
+      telemetry: queueTelemetry(),
       concurrency: options.concurrency ?? config.ingestConcurrency,
       ...INGEST_WORKER_LOCKS,
       // BullMQ's completed/failed totals, which its Prometheus export reads; it also reads every kept

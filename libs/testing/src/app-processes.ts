@@ -34,7 +34,9 @@ export async function startAppProcess(app: AppName, env: NodeJS.ProcessEnv): Pro
   const port = await freePort();
   const portVariable = app === 'gateway' ? 'PORT' : 'WORKER_HEALTH_PORT';
   let output = '';
-  const child = spawn(process.execPath, [join(root, 'apps', app, 'dist', 'main.js')], {
+  // As tools/entrypoint.sh starts it: the tracing bootstrap first (it does nothing without an OTLP endpoint).
+  const tracing = join(root, 'libs', 'shared', 'platform', 'dist', 'tracing', 'register.js');
+  const child = spawn(process.execPath, ['--import', tracing, join(root, 'apps', app, 'dist', 'main.js')], {
     env: { ...env, [portVariable]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

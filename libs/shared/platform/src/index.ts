@@ -17,3 +17,4 @@ export * from './read-replicas/index.js';
 export * from './redis/index.js';
 export * from './runtime/index.js';
 export * from './validation/index.js';
+export * from './tracing/index.js';

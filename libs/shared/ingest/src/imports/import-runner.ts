@@ -11,7 +11,7 @@ import {
   type IngestRegistry,
 } from '../integration/index.js';
 import { BulkAlreadyWritten } from '@wms/warehouse';
-import { VALIDATION_PREFERENCES, currentContext, runWithContext, toErrorDetails } from '@wms/platform';
+import { VALIDATION_PREFERENCES, currentContext, inStoredTrace, runWithContext, toErrorDetails } from '@wms/platform';
 import { importStageSeconds } from '../bulk-jobs/index.js';
 import { entryFromCsv } from './import-format.js';
 import { appendImportEnded } from './import-events.js';
@@ -76,7 +76,12 @@ export class ImportRunner {
     await this.repository.markRunning(importId);
     for (const chunk of ordered) {
       try {
-        if (await this.writeChunk(job, handler, chunk)) return 'written';
+        // Each chunk is a span of the upload's trace, linked to the turn that wrote it.
+        const attributes = { 'wms.import.id': job.id, 'wms.import.chunk': chunk.chunk };
+        const written = await inStoredTrace('import chunk', job.traceContext, attributes, () =>
+          this.writeChunk(job, handler, chunk),
+        );
+        if (written) return 'written';
       } catch (error) {
         const attempts = await this.repository.chunkFailed(importId, chunk.chunk);
         if (attempts >= MAX_CHUNK_ATTEMPTS)

@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { QueueSettings } from '@wms/platform';
+import { queueTelemetry, type QueueSettings } from '@wms/platform';
 
 /**
  * The imports queue: a queue of its own, beside the ingest queue, so bulk calls never wait in line behind
@@ -50,6 +50,7 @@ export function createImportsQueue(settings: QueueSettings): ImportsQueue {
     prefix: settings.prefix,
     defaultJobOptions: importJobOptions,
     streams: { events: { maxLen: 1_000 } },
+    telemetry: queueTelemetry(),
   });
 }
 
@@ -58,13 +59,20 @@ export function importSlots(chains: number): number[] {
   return Array.from({ length: chains }, (_unused, slot) => slot);
 }
 
+/**
+ * A turn serves whichever of the tenant's imports has a chunk left, and adds the next turn: carried on, its
+ * trace would run through every turn the tenant ever has. Each turn is a trace of its own instead, and each
+ * chunk a span of its import's trace (ImportRunner).
+ */
+const IMPORT_TURN_TELEMETRY = { omitContext: true };
+
 /** Adds the first turn of each of the tenant's chains named (those already there are left as they are). */
 export async function addImportTurns(queue: ImportsQueue, tenantId: string, slots: number[]): Promise<void> {
   await queue.addBulk(
     slots.map((slot) => ({
       name: IMPORT_JOB_NAME,
       data: { tenantId, slot, phase: 0 as const },
-      opts: { jobId: importTurnId(tenantId, slot, 0) },
+      opts: { jobId: importTurnId(tenantId, slot, 0), telemetry: IMPORT_TURN_TELEMETRY },
     })),
   );
 }
@@ -72,5 +80,9 @@ export async function addImportTurns(queue: ImportsQueue, tenantId: string, slot
 /** Adds the turn after this one, at the end of the queue. */
 export async function addNextTurn(queue: ImportsQueue, turn: ImportTurnData): Promise<void> {
   const phase = turn.phase === 0 ? 1 : 0;
-  await queue.add(IMPORT_JOB_NAME, { ...turn, phase }, { jobId: importTurnId(turn.tenantId, turn.slot, phase) });
+  await queue.add(
+    IMPORT_JOB_NAME,
+    { ...turn, phase },
+    { jobId: importTurnId(turn.tenantId, turn.slot, phase), telemetry: IMPORT_TURN_TELEMETRY },
+  );
 }

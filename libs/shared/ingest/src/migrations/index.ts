@@ -5,6 +5,7 @@ import { bulkJobResultStatus } from './0023-bulk-job-result-status.js';
 import { imports } from './0040-imports.js';
 import { importTenantTurns } from './0047-import-tenant-turns.js';
 import { bulkJobTurns } from './0054-bulk-job-turns.js';
+import { importTraceContext } from './0058-import-trace-context.js';
 
 /**
  * The ingest library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -17,4 +18,5 @@ export const ingestMigrations = {
   imports,
   importTenantTurns,
   bulkJobTurns,
+  importTraceContext,
 } satisfies Record<string, Migration>;

@@ -5,6 +5,7 @@ import { apiKeysMigrations } from '@wms/api-keys';
 import { warehouseMigrations } from '@wms/warehouse';
 import { ingestMigrations } from '@wms/ingest';
 import { webhooksMigrations } from '@wms/webhooks';
+import { eventsMigrations } from '@wms/events';
 
 /**
  * Every migration, in the order it is applied: the one list the migrator runs. Each library owns its
@@ -40,4 +41,6 @@ export const migrations: Migration[] = [
   identityMigrations.sandboxTenants,
   apiKeysMigrations.keyOutcomes,
   ingestMigrations.bulkJobTurns,
+  eventsMigrations.eventTraceContext,
+  ingestMigrations.importTraceContext,
 ];

@@ -1,0 +1,13 @@
+export {
+  activeSpanContext,
+  activeTraceCarrier,
+  callerTraceId,
+  contextOf,
+  flushTracing,
+  forwardedTraceHeaders,
+  traceIdOf,
+  tracingStarted,
+  type TraceCarrier,
+} from './trace-context.js';
+export { inStoredTrace } from './spans.js';
+export { queueTelemetry } from './queue-telemetry.js';

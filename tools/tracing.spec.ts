@@ -68,7 +68,7 @@ describe('tracing across the three processes', () => {
     };
     const json = { ...ctx.env, ...tracing, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
     // Three processes loading the SDK at once on a machine the other test files also load: be patient.
-    const patient = { readyWithinMs: 150_000 };
+    const patient = { readyWithinMs: 240_000 };
     apps = await Promise.all([
       startAppProcess('gateway', json, patient),
       startAppProcess('ingest-worker', { ...ctx.env, ...tracing, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, patient),
@@ -76,7 +76,7 @@ describe('tracing across the three processes', () => {
     ]);
     gateway = apps[0]!;
     token = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
-  }, 240_000);
+  }, 300_000);
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.kill('SIGTERM')));

@@ -184,7 +184,9 @@ describe('tools/entrypoint.sh', () => {
     expect(run(['gateway'], { NODE_MAX_OLD_SPACE_MB: '768' })).toBe(
       `--max-old-space-size=768 --import ${tracing} ${launcher} gateway`,
     );
-    expect(run([], { NODE_MAX_OLD_SPACE_MB: '2048' })).toBe(`--max-old-space-size=2048 --import ${tracing} ${launcher}`);
+    expect(run([], { NODE_MAX_OLD_SPACE_MB: '2048' })).toBe(
+      `--max-old-space-size=2048 --import ${tracing} ${launcher}`,
+    );
   });
 
   it('refuses a NODE_MAX_OLD_SPACE_MB that is not a whole number of MB above 0', () => {

@@ -52,6 +52,7 @@ describe('tracing across the three processes', () => {
     ctx = await createTestContext('tracing', {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       RETENTION_SWEEP_INTERVAL_MS: '1000',
+      WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT: '1100',
     });
     tenantId = await defaultTenantId(ctx);
     key = (await createApiKey(ctx, { tenantId })).rawKey;
@@ -60,7 +61,9 @@ describe('tracing across the three processes', () => {
       locations: [{ warehouseCode: 'MAIN', code: 'T-01' }],
     });
     for (const event of ['import.completed', 'stock.adjusted'])
-      secrets.push((await createSubscription(ctx, { url: receiver.urlFor(`/${event}`), events: [event], tenantId })).secret);
+      secrets.push(
+        (await createSubscription(ctx, { url: receiver.urlFor(`/${event}`), events: [event], tenantId })).secret,
+      );
     const tracing = {
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_TRACES_SAMPLER_ARG: '1',
@@ -71,7 +74,11 @@ describe('tracing across the three processes', () => {
     const patient = { readyWithinMs: 240_000 };
     apps = await Promise.all([
       startAppProcess('gateway', json, patient),
-      startAppProcess('ingest-worker', { ...ctx.env, ...tracing, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, patient),
+      startAppProcess(
+        'ingest-worker',
+        { ...ctx.env, ...tracing, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+        patient,
+      ),
       startAppProcess('webhook-worker', json, patient),
     ]);
     gateway = apps[0]!;
@@ -212,7 +219,8 @@ describe('tracing across the three processes', () => {
   });
 
   it('the maintenance scheduler runs are each a trace of their own, not one trace that grows', async () => {
-    const runs = () => otlp.spans().filter((span) => span.kind === OTLP.consumer && span.name === 'process maintenance');
+    const runs = () =>
+      otlp.spans().filter((span) => span.kind === OTLP.consumer && span.name === 'process maintenance');
     await waitFor(() => runs().length >= 3, 30_000, 'three maintenance runs');
     const traces = new Set(runs().map((span) => span.traceId));
     expect(traces.size).toBe(runs().length);
@@ -227,7 +235,11 @@ describe('tracing across the three processes', () => {
       locations: [{ warehouseCode: 'FAN', code: 'F-01' }],
     });
     for (let n = 0; n < subscribers; n += 1)
-      await createSubscription(ctx, { url: receiver.urlFor('/fan-out'), events: ['stock.adjusted'], tenantId: fanOutTenant.id });
+      await createSubscription(ctx, {
+        url: receiver.urlFor('/fan-out'),
+        events: ['stock.adjusted'],
+        tenantId: fanOutTenant.id,
+      });
     const before = otlp.spans().length;
     const traceId = newTraceId();
 

@@ -75,7 +75,9 @@ interface OtlpRequest {
 function valueOf(value: AnyValue | undefined): unknown {
   if (!value) return undefined;
   if (value.arrayValue) return (value.arrayValue.values ?? []).map(valueOf);
-  return value.stringValue ?? value.boolValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue);
+  return (
+    value.stringValue ?? value.boolValue ?? (value.intValue !== undefined ? Number(value.intValue) : value.doubleValue)
+  );
 }
 
 function attributesOf(list: KeyValue[] | undefined): Record<string, unknown> {
@@ -90,12 +92,16 @@ function decode(body: Buffer, contentType: string): OtlpRequest {
   const plain = ExportRequest.toObject(message, { longs: String, bytes: Array, defaults: false }) as {
     resourceSpans?: Array<{
       resource?: { attributes?: KeyValue[] };
-      scopeSpans?: Array<{ spans?: Array<Omit<OtlpSpan, 'traceId' | 'spanId' | 'parentSpanId' | 'links'> & {
-        traceId: number[];
-        spanId: number[];
-        parentSpanId?: number[];
-        links?: Array<{ traceId: number[]; spanId: number[] }>;
-      }> }>;
+      scopeSpans?: Array<{
+        spans?: Array<
+          Omit<OtlpSpan, 'traceId' | 'spanId' | 'parentSpanId' | 'links'> & {
+            traceId: number[];
+            spanId: number[];
+            parentSpanId?: number[];
+            links?: Array<{ traceId: number[]; spanId: number[] }>;
+          }
+        >;
+      }>;
     }>;
   };
   return {

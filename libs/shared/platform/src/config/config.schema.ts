@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { DEFAULT_SAMPLE_RATIO, DEFAULT_SAMPLER, OTLP_PROTOCOLS } from '../tracing/settings.js';
+import { DEFAULT_SAMPLE_RATIO, DEFAULT_SAMPLER, OTLP_PROTOCOLS } from '../tracing/index.js';
 
 /**
  * Every environment variable the service reads, with its default and a one-line description.

@@ -11,3 +11,4 @@ export {
 } from './trace-context.js';
 export { inStoredTrace } from './spans.js';
 export { queueTelemetry } from './queue-telemetry.js';
+export { DEFAULT_SAMPLE_RATIO, DEFAULT_SAMPLER, OTLP_PROTOCOLS } from './settings.js';

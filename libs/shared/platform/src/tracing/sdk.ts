@@ -68,9 +68,9 @@ export async function startTracing(settings: TracingSettings): Promise<void> {
     serviceName: settings.serviceName,
     resource: defaultResource().merge(
       resourceFromAttributes({
-      'service.namespace': 'wms',
-      'service.version': serviceVersion(),
-      'wms.process.role': settings.app,
+        'service.namespace': 'wms',
+        'service.version': serviceVersion(),
+        'wms.process.role': settings.app,
       }),
     ),
     instrumentations: instrumentations(),

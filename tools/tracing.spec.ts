@@ -249,14 +249,33 @@ describe('tracing across the three processes', () => {
       body: { warehouseCode: 'FAN', locationCode: 'F-01', sku: 'FAN', qtyDelta: 1, reason: 'fan-out' },
     });
     expect(adjusted.status).toBe(201);
-    await receiver.waitForRequests('/fan-out', subscribers, 120_000);
+    await receiver.waitForRequests('/fan-out', subscribers, 180_000);
     const attempts = () => spansOf(traceId).filter((span) => span.name === 'webhook deliver');
-    await waitFor(() => attempts().length >= subscribers, 30_000, 'every attempt span exported');
+    // A loaded machine may time an attempt out and retry it: every attempt recorded is counted, none twice.
+    const recorded = async () => {
+      const [rows] = (await ctx.runtime.db.sequelize.query(
+        `SELECT count(a.id)::int AS attempts, count(DISTINCT d.id) FILTER (WHERE d.status = 'succeeded')::int AS succeeded
+           FROM webhook_deliveries d LEFT JOIN webhook_delivery_attempts a ON a.delivery_id = d.id
+          WHERE d.subscription_id IN (SELECT id FROM webhook_subscriptions WHERE tenant_id = $1)`,
+        { bind: [fanOutTenant.id] },
+      )) as [Array<{ attempts: number; succeeded: number }>, unknown];
+      return rows[0]!;
+    };
+    await waitFor(
+      async () => {
+        const { attempts: made, succeeded } = await recorded();
+        return succeeded === subscribers && attempts().length === made;
+      },
+      120_000,
+      'every delivery succeeded and each attempt exported',
+    );
 
-    expect(attempts()).toHaveLength(subscribers);
-    expect(spansOf(traceId).filter((span) => span.kind === OTLP.client)).toHaveLength(subscribers);
+    const made = attempts().length;
+    expect(new Set(attempts().map((span) => span.attributes['wms.webhook.delivery.id'])).size).toBe(subscribers);
+    expect(spansOf(traceId).filter((span) => span.kind === OTLP.client)).toHaveLength(made);
     // 2 per attempt in the event's trace (attempt + HTTP client) and the gateway request's few.
-    expect(spansOf(traceId).length).toBeLessThanOrEqual(2 * subscribers + 50);
-    expect(otlp.spans().length - before).toBeLessThanOrEqual(SPANS_PER_ATTEMPT * subscribers);
-  }, 240_000);
+    expect(spansOf(traceId).length).toBeLessThanOrEqual(2 * made + 50);
+    expect(otlp.spans().length - before).toBeLessThanOrEqual(SPANS_PER_ATTEMPT * made);
+    console.log('FANOUT', otlp.spans().length - before, spansOf(traceId).length, made);
+  }, 420_000);
 });

@@ -27,9 +27,12 @@ import {
 const BASE = '/api/v1/integration/v1';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const OTLP = { server: 2, client: 3, producer: 4, consumer: 5 } as const;
-/** A bound per delivery attempt: its `webhook deliver` span, its HTTP client span, and the statements and
- * Redis commands of reading, pacing and recording it in the batch job that runs it. */
-const SPANS_PER_ATTEMPT = 8;
+/**
+ * What one delivery attempt may export in all: its `webhook deliver` span and HTTP client span, and its share
+ * of the relay's pass and the batch jobs (their adds, processing and batched statements). Measured: 1,000
+ * deliveries exported about 2,200 spans, 2,000 of them in the event's trace.
+ */
+const SPANS_PER_ATTEMPT = 3;
 
 const traceIdOf = (header: unknown) => /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/.exec(String(header))?.slice(1);
 const newTraceId = () => Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
@@ -277,6 +280,5 @@ describe('tracing across the three processes', () => {
     // 2 per attempt in the event's trace (attempt + HTTP client) and the gateway request's few.
     expect(spansOf(traceId).length).toBeLessThanOrEqual(2 * made + 50);
     expect(otlp.spans().length - before).toBeLessThanOrEqual(SPANS_PER_ATTEMPT * made);
-    console.log('FANOUT', otlp.spans().length - before, spansOf(traceId).length, made);
   }, 420_000);
 });

@@ -9,11 +9,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openRuntime } from '@wms/platform';
 import { createServices } from '../../apps/gateway/dist/services.js';
-import { ROUNDS, benchApiKey, compareRounds, freePort, prepareBenchEnv, startApp, startHelper } from './lib.mjs';
+import { ROUNDS, compareRounds, freePort, prepareBenchEnv, startApp, startHelper } from './lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_TRACING_SECONDS ?? 5);
 const BULKS = Number(process.env.BENCH_TRACING_BULKS ?? 40);
 const BULK_SIZE = 100;
+const INQUIRY_SKU = 'BENCH-TRACED';
 const CONNECTIONS = 16;
 const BULK_CLIENTS = 4;
 const bootstrap = join(
@@ -27,14 +28,29 @@ const bootstrap = join(
 async function startSide(name, tracing) {
   const bench = await prepareBenchEnv(name, { BULK_SYNC_TIMEOUT_MS: '60000', ...tracing });
   const runtime = openRuntime(bench.config, { name: `bench-${name}`, redisRole: 'producer' });
-  const { key } = await benchApiKey(createServices(runtime.db, bench.config), name);
+  const services = createServices(runtime.db, bench.config);
+  const tenant = await services.tenants.findByCode('DEFAULT');
+  // A rate limit no load here reaches: the bench measures the path, not the limiter's refusals.
+  const key = await services.apiKeys.create(
+    { name, scopes: ['read', 'write'], tenantId: tenant.id, rateLimitPerMinute: 1_000_000 },
+    null,
+  );
   const port = freePort();
   const execArgv = ['--import', bootstrap];
   const gateway = await startApp('gateway', bench.env, { port, execArgv });
   const worker = await startApp('ingest-worker', bench.env, { execArgv });
+  const url = `http://127.0.0.1:${port}/api/v1/integration/v1`;
+  const headers = { 'x-api-key': key.rawKey, 'content-type': 'application/json' };
+  // The item the inquiry asks for.
+  const item = await fetch(`${url}/items`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ sku: INQUIRY_SKU, name: 'Traced', baseUomCode: 'EA' }),
+  });
+  if (!item.ok) throw new Error(`${name}: the inquiry's item was not created (${item.status})`);
   return {
-    url: `http://127.0.0.1:${port}/api/v1/integration/v1`,
-    headers: { 'x-api-key': key.rawKey, 'content-type': 'application/json' },
+    url,
+    headers,
     gateway,
     async stop() {
       await gateway.stop();
@@ -64,7 +80,7 @@ export default async function tracingBench() {
     const inquiry = (side, duration) => ({
       load: {
         options: {
-          url: `${side.url}/stock?sku=BENCH-TRACED-1`,
+          url: `${side.url}/stock?sku=${INQUIRY_SKU}`,
           headers: side.headers,
           connections: CONNECTIONS,
           duration,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { INDEX_FILE, firstSentence, generateIndex, readRecord } from './adr-index.mjs';
+import { AREAS, INDEX_FILE, firstSentence, generateIndex, readRecord, renderIndex } from './adr-index.mjs';
 
 describe('the ADR index', () => {
   it('is what tools/adr-index.mjs generates from the records (run it after adding a record)', () => {
@@ -23,16 +23,40 @@ describe('the ADR index', () => {
     const long = `${'word '.repeat(80)}end.`;
     const record = readRecord(
       '0999-example.md',
-      `# 0999 An example\n\n## Context\nWhy.\n\n## Decision\nDo the thing. Then more.\n\n## Consequences\nNone.\n`,
+      `# 0999 An example\nArea: quality\n\n## Context\nWhy.\n\n## Decision\nDo the thing. Then more.\n\n## Consequences\nNone.\n`,
     );
 
     expect(record).toMatchObject({ number: '0999', title: 'An example', summary: 'Do the thing.' });
     expect(firstSentence(long)).toMatch(/^(word )+word…$/);
   });
 
-  it('names the record that supersedes an older one', () => {
-    const index = generateIndex();
+  it("groups the records by area, a table per area in the areas' order, records in number order", () => {
+    const record = (number: string, area: string) => ({
+      number,
+      title: `Record ${number}`,
+      file: `${number}-record.md`,
+      area,
+      summary: 'Holds.',
+    });
 
-    expect(index).toMatch(/\| 0003 \| .* Superseded by \[0165\]\(0165-libraries-by-layer\.md\)\. \|/);
+    const index = renderIndex([record('0001', 'quality'), record('0002', 'platform'), record('0003', 'platform')]);
+
+    const headings = index.split('\n').filter((line) => line.startsWith('## '));
+    expect(headings).toEqual([`## ${AREAS.platform}`, `## ${AREAS.quality}`]);
+    const platform = index.slice(index.indexOf(AREAS.platform), index.indexOf(AREAS.quality));
+    expect(platform.match(/^\| \d{4} /gm)).toEqual(['| 0002 ', '| 0003 ']);
+  });
+
+  it('refuses a record without a known area, naming it', () => {
+    const text = `# 0999. An example\n\nSummary: Holds.\n\n## Decision\nDo it.\n`;
+
+    expect(() => readRecord('0999-example.md', text)).toThrow(/0999-example\.md: no "Area: <platform\|access/);
+    expect(() => readRecord('0999-example.md', text.replace('Summary', 'Area: kitchen\nSummary'))).toThrow(
+      /0999-example\.md/,
+    );
+  });
+
+  it("says that a change amends its area's record", () => {
+    expect(readFileSync(INDEX_FILE, 'utf8')).toMatch(/A change amends its area's record/);
   });
 });

@@ -1,9 +1,9 @@
 // Bulk ingest end to end (client → gateway → BullMQ → ingest worker → PostgreSQL → answer) against the
-// physical limit here: the same rows written by a plain multi-row upsert with `pg` alone. The gateway, the
-// ingest worker, the raw upsert (processes/raw-upsert.mjs) and the load generator (processes/loadgen.mjs)
-// are processes of their own; the apps run at the production log level (their lines go to a file). Rounds
-// alternate the sides; figures as median (min–max). Also single upserts/s through the gateway. Loopback
-// only; every phase is bounded in requests.
+// physical limit here: the same rows upserted with `pg` alone, one `INSERT … SELECT FROM unnest(…)` per
+// batch. The gateway, the ingest worker, the raw upsert (processes/raw-upsert.mjs) and the load generator
+// (processes/loadgen.mjs) are processes of their own; the apps run at the production log level (their
+// lines go to a file). Rounds alternate the sides; figures as median (min–max). Also single upserts/s
+// through the gateway. Loopback only; every phase is bounded in requests.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -156,7 +156,7 @@ function report(rounds, single, processes) {
   console.log(
     `${rounds.length} rounds of ${BATCHES} bulks of ${BATCH} items, ${CLIENTS} clients each side, median (min–max):`,
   );
-  console.log(`  raw pg multi-row upsert: ${spread(rounds.map((round) => round.raw.rate))} items/s`);
+  console.log(`  raw pg unnest upsert: ${spread(rounds.map((round) => round.raw.rate))} items/s`);
   console.log(
     `  bulk end to end via gateway + ingest worker: ${spread(rounds.map((round) => round.e2e.rate))} items/s`,
   );

@@ -1,16 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HEALTH_TIMEOUTS, configVariables } from '@wms/platform';
-import { APPS, MODELS, builds, configOf, madeUpSecrets, portNumber, probesOf, root } from './builds.js';
+import { APPS, MODELS, configOf, describeEachBuild, madeUpSecrets, portNumber, probesOf, root } from './builds.js';
 
-// No kustomize binary and no cluster where the tests run: the manifests are built by the stand-in in
-// kustomize.ts and each object validated against its API's schema (kubernetes-models); here, what each
-// object must be, against the apps' configuration. references.spec.ts checks how the objects refer to
-// each other; probes.spec.ts, the probes and scrapes against the running apps.
+// No cluster where the tests run: the manifests are built by `kubectl kustomize` and each object validated
+// against its API's schema (kubernetes-models); here, what each object must be, against the apps'
+// configuration. references.spec.ts checks how the objects refer to each other; probes.spec.ts, the probes and scrapes against the running apps.
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 const SECRET_KEYS = ['JWT_SECRET', 'METRICS_TOKEN', 'SECRETS_ENCRYPTION_KEYS', 'DATABASE_URL', 'REDIS_URL'];
 
-describe.each(builds().map((build) => [build.name, build] as const))('the Kubernetes manifests: %s', (_name, build) => {
+describeEachBuild('the Kubernetes manifests', (build) => {
   it('validates every object against the schema of its kind (Kubernetes, KEDA, Prometheus Operator)', () => {
     const kinds = build.objects.map((object) => `${object.apiVersion}/${object.kind}`);
 
@@ -45,16 +44,16 @@ describe.each(builds().map((build) => [build.name, build] as const))('the Kubern
         .map((deployment) => deployment.metadata.name)
         .sort(),
     ).toEqual([...APPS].sort());
+    const config = build.get('ConfigMap', 'wms-config').metadata.name;
+    // kustomize's content hash in the generated name: a changed setting rolls the Deployments.
+    expect(config).toMatch(/^wms-config-[a-z0-9]{10}$/);
     const images = new Set<string>();
     for (const app of APPS) {
       const container = build.container(app);
       images.add(container.image!);
       expect(container.args).toEqual([app]);
       expect(container.command).toBeUndefined();
-      expect(container.envFrom).toEqual([
-        { configMapRef: { name: 'wms-config' } },
-        { secretRef: { name: 'wms-secrets' } },
-      ]);
+      expect(container.envFrom).toEqual([{ configMapRef: { name: config } }, { secretRef: { name: 'wms-secrets' } }]);
     }
     const migrate = build.podSpec('Job', 'migrate').containers[0]!;
     images.add(migrate.image!);

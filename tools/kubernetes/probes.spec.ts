@@ -6,11 +6,10 @@ import {
   type AppProcess,
   type TestContext,
 } from '@wms/testing';
-import { APPS, Build, PRODUCTION, probesOf, type App } from './builds.js';
+import { APPS, Build, PRODUCTION, describeBuilt, probesOf, type App } from './builds.js';
 
 // The manifests' probes and scrapes against the apps themselves: the three built apps run as processes, and
 // every path a probe asks for, and every series a ScaledObject reads, must be one they answer.
-const build = Build.of(PRODUCTION);
 const METRICS_TOKEN = 'kubernetes-probes-metrics-token';
 
 /** The selectors of a PromQL expression: metric name, then its label matchers. */
@@ -27,7 +26,8 @@ function selectorsIn(
   }));
 }
 
-describe('the Kubernetes probes and scrapes, against the running apps', () => {
+describeBuilt('the Kubernetes probes and scrapes, against the running apps', () => {
+  const build = Build.of(PRODUCTION);
   let ctx: TestContext;
   const running = {} as Record<App, AppProcess>;
 

@@ -11,16 +11,17 @@ import {
   PRODUCTION,
   builds as build,
   configOf,
+  describeBuilt,
   madeUpSecrets,
   portNumber,
+  readEnvFile,
   root,
 } from './builds.js';
-import { readEnvFile } from './kustomize.js';
 
 // How the built objects refer to each other and to the apps: autoscalers to Deployments and to the queue
 // metrics, Services, the Ingress, ServiceMonitors and NetworkPolicies to pods and ports, the Secret to git.
 const builds = build();
-const production = builds[1];
+const production = builds[1]!;
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
 
 function manifestFiles(dir: string): string[] {
@@ -33,7 +34,7 @@ function manifestFiles(dir: string): string[] {
   );
 }
 
-describe('the Kubernetes scaling', () => {
+describeBuilt('the Kubernetes scaling', () => {
   it.each(builds.map((build) => [build.name, build] as const))(
     '%s: the gateway scales on CPU, one autoscaler per Deployment',
     (_name, build) => {
@@ -105,7 +106,7 @@ describe('the Kubernetes scaling', () => {
   );
 });
 
-describe('the Kubernetes network and monitoring', () => {
+describeBuilt('the Kubernetes network and monitoring', () => {
   it.each(builds.map((build) => [build.name, build] as const))(
     '%s: the Ingress and the Services reach the apps’ own ports',
     (_name, build) => {
@@ -214,10 +215,10 @@ describe('the Kubernetes network and monitoring', () => {
   );
 });
 
-describe('the Kubernetes secrets and the production overlay', () => {
+describeBuilt('the Kubernetes secrets and the production overlay', () => {
   it('commits no secret: the base Secret and the overlay’s example are empty, the overlay’s file is git-ignored', () => {
     const base = builds[0]!.entries('Secret', 'wms-secrets');
-    const example = readEnvFile(read(`${PRODUCTION}/secrets.env.example`), 'secrets.env.example');
+    const example = readEnvFile(read(`${PRODUCTION}/secrets.env.example`));
 
     expect(Object.values(base).filter(Boolean)).toEqual([]);
     expect(Object.values(example).filter(Boolean)).toEqual([]);

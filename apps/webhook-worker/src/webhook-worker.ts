@@ -101,7 +101,9 @@ export function startWebhookWorker(
       telemetry: queueTelemetry(),
       // A live worker renews its locks every lockDuration / 2, however long an attempt takes, so the lock only
       // has to outlast a stalled event loop. A worker that died (kill -9, OOM) leaves its deliveries locked for
-      // at most the lock plus one stalled check: they are attempted again within about 15 s, not a minute.
+      // at most the lock plus one stalled check: they are attempted again within about 15 s, not a minute. A
+      // false stall (an event loop blocked for 10 s, a Redis frozen longer than the lock) repeats an attempt:
+      // delivery is at least once, and the older attempt's late answer cannot overwrite the newer state.
       lockDuration: options.lockDurationMs ?? WEBHOOK_LOCK_MS,
       stalledInterval: options.stalledIntervalMs ?? WEBHOOK_STALLED_CHECK_MS,
       maxStalledCount: 3,

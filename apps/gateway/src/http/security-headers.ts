@@ -6,7 +6,7 @@ import helmet from 'helmet';
  * Security Cheat Sheet lists them for APIs: nothing may frame, load or cache the answer, and its type is not
  * sniffed. Helmet's defaults are written for HTML documents (a page's script and style sources, legacy
  * browser switches); on a JSON answer they protect nothing, and each header is work for Node's HTTP code on
- * every answer (docs/adr/0063-security-headers-for-json-answers.md).
+ * every answer (docs/adr/0023-hostile-input-is-a-4xx.md).
  */
 export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Cache-Control', 'no-store'],

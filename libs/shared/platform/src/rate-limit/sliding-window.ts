@@ -15,7 +15,7 @@ import type { RedisDeadline } from '../redis/index.js';
  *
  * A key costs Redis one entry per busy millisecond of the window, whatever its rate: a log with one member
  * per request held up to a million for a key at its limit of 1,000,000 a minute
- * (docs/adr/0025-rate-limit-sliding-log-per-millisecond.md). Both keys carry the key's id as a hash tag, so
+ * (docs/adr/0029-api-key-guard-and-verification-cache.md). Both keys carry the key's id as a hash tag, so
  * on a cluster they share a slot.
  *
  * Returns { admitted, count before them, milliseconds until the oldest counted request leaves }.

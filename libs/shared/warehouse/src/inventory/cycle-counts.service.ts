@@ -45,7 +45,7 @@ const COUNT_REASON = 'cycle count';
  * `cyclecount.variance` (variance = countedQty − systemQty) and adjusts on hand to the count, through the
  * adjustment record and `stock.adjusted` (reason "cycle count"). On hand never goes below allocated: when
  * fewer are counted than orders reserve, on hand comes down to the allocated quantity and the rest is
- * recorded as `unresolvedQty` for a supervisor (docs/adr/0059-adjustments-and-cycle-counts.md).
+ * recorded as `unresolvedQty` for a supervisor (docs/adr/0056-allocation-fefo.md).
  */
 export class CycleCountsService {
   private readonly rows: StockKeyRepository;

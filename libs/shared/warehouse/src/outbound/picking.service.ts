@@ -21,7 +21,7 @@ export type ConfirmedPick = PickTaskView & { orderStatus: OrderStatus };
 
 /**
  * Release and picking. Release needs a fully allocated order (a partly allocated,
- * `open` one is refused: docs/adr/0057-release-picking-and-short-picks.md) and makes one pick task per
+ * `open` one is refused: docs/adr/0056-allocation-fefo.md) and makes one pick task per
  * allocation. Confirming a task moves what was picked off its stock row onto the order line; the last
  * open task confirmed makes the order `picked`.
  */

@@ -207,7 +207,8 @@ describe('operating the three processes', () => {
     expect(String(delivered!.headers.traceparent)).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
     const attempts = webhook.lines().filter((line) => line.msg === 'webhook delivery attempt');
     expect(attempts.map((line) => line.outcome).sort()).toEqual(['failed', 'retry', 'succeeded']);
-    for (const line of attempts) expect(line).toMatchObject({ requestId, trace_id: TRACE_ID, event: 'order.cancelled' });
+    for (const line of attempts)
+      expect(line).toMatchObject({ requestId, trace_id: TRACE_ID, event: 'order.cancelled' });
     const scraped = await scrapeMetrics(webhook.url, TOKEN);
     const moved = (name: string, labels?: Record<string, string>) =>
       scraped.value(name, labels) - before.webhook!.value(name, labels);

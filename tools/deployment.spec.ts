@@ -178,10 +178,15 @@ describe('tools/entrypoint.sh', () => {
     }
   };
   const launcher = join(root, 'tools/start.mjs');
+  const tracing = join(root, 'libs/shared/platform/dist/tracing/register.js');
 
-  it('starts the launcher with the old-space limit NODE_MAX_OLD_SPACE_MB names, passing the app on', () => {
-    expect(run(['gateway'], { NODE_MAX_OLD_SPACE_MB: '768' })).toBe(`--max-old-space-size=768 ${launcher} gateway`);
-    expect(run([], { NODE_MAX_OLD_SPACE_MB: '2048' })).toBe(`--max-old-space-size=2048 ${launcher}`);
+  it('starts the launcher with the old-space limit NODE_MAX_OLD_SPACE_MB names and the tracing bootstrap, passing the app on', () => {
+    expect(run(['gateway'], { NODE_MAX_OLD_SPACE_MB: '768' })).toBe(
+      `--max-old-space-size=768 --import ${tracing} ${launcher} gateway`,
+    );
+    expect(run([], { NODE_MAX_OLD_SPACE_MB: '2048' })).toBe(
+      `--max-old-space-size=2048 --import ${tracing} ${launcher}`,
+    );
   });
 
   it('refuses a NODE_MAX_OLD_SPACE_MB that is not a whole number of MB above 0', () => {
@@ -207,8 +212,8 @@ describe('tools/entrypoint.sh', () => {
         ? ''
         : `--max-old-space-size=${Math.floor((Math.floor(limit / 1048576) * 3) / 4 / processes)} `;
 
-    expect(run(['webhook-worker'], {})).toBe(`${share(1)}${launcher} webhook-worker`);
-    expect(run([], {})).toBe(`${share(3)}${launcher}`);
+    expect(run(['webhook-worker'], {})).toBe(`${share(1)}--import ${tracing} ${launcher} webhook-worker`);
+    expect(run([], {})).toBe(`${share(3)}--import ${tracing} ${launcher}`);
   });
 });
 

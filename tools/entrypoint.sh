@@ -8,6 +8,10 @@
 #                        memory limit (cgroup v2 or v1), shared by the apps the launcher runs (all three
 #                        without an argument); no container limit: V8's own default. The quarter left over
 #                        is for what lives outside that heap (young generation, code, buffers, sockets).
+#
+# Tracing: every process loads the tracing bootstrap first (`--import`, a module flag, not a V8 setting), so
+# OpenTelemetry's instrumentations see express, pg and ioredis before the app imports them. With no
+# OTEL_EXPORTER_OTLP_ENDPOINT it reads the environment and does nothing else (docs/operations.md, "Tracing").
 set -eu
 
 case "${1:-all}" in
@@ -44,8 +48,10 @@ else
   heap_mb="${limit:+$((limit / 1048576 * 3 / 4 / processes))}"
 fi
 
-launcher="$(dirname "$0")/start.mjs"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+launcher="$root/tools/start.mjs"
+tracing="$root/libs/shared/platform/dist/tracing/register.js"
 if [ -n "$heap_mb" ]; then
-  exec node --max-old-space-size="$heap_mb" "$launcher" "$@"
+  exec node --max-old-space-size="$heap_mb" --import "$tracing" "$launcher" "$@"
 fi
-exec node "$launcher" "$@"
+exec node --import "$tracing" "$launcher" "$@"

@@ -170,7 +170,7 @@ describe('operating the three processes', () => {
     const doneLine = () => ingest.lines().find((line) => line.msg === 'ingest job done' && line.jobId === jobId);
     await waitFor(() => doneLine() !== undefined, 15_000, "the worker's 'ingest job done' line");
     const done = doneLine();
-    expect(done).toMatchObject({ requestId, traceId: TRACE_ID, entity: 'items', created: 2, errors: 1 });
+    expect(done).toMatchObject({ requestId, trace_id: TRACE_ID, entity: 'items', created: 2, errors: 1 });
     const scraped = await scrapeMetrics(ingest.url, TOKEN);
     const moved = (name: string, labels?: Record<string, string>) =>
       scraped.value(name, labels) - before.ingest!.value(name, labels);
@@ -207,7 +207,8 @@ describe('operating the three processes', () => {
     expect(String(delivered!.headers.traceparent)).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
     const attempts = webhook.lines().filter((line) => line.msg === 'webhook delivery attempt');
     expect(attempts.map((line) => line.outcome).sort()).toEqual(['failed', 'retry', 'succeeded']);
-    for (const line of attempts) expect(line).toMatchObject({ requestId, traceId: TRACE_ID, event: 'order.cancelled' });
+    for (const line of attempts)
+      expect(line).toMatchObject({ requestId, trace_id: TRACE_ID, event: 'order.cancelled' });
     const scraped = await scrapeMetrics(webhook.url, TOKEN);
     const moved = (name: string, labels?: Record<string, string>) =>
       scraped.value(name, labels) - before.webhook!.value(name, labels);

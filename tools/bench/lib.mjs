@@ -145,7 +145,7 @@ function withStop(child) {
   };
 }
 
-export async function waitForReady(url, timeoutMs = 20_000) {
+export async function waitForReady(url, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -4,6 +4,7 @@ import {
   closeWithin,
   createRedis,
   queuePrefix,
+  queueTelemetry,
   runWithContext,
   type TenantWrites,
   type Runtime,
@@ -84,7 +85,13 @@ export function startImportsWorker(
   const worker = new Worker<ImportChunkData, void, typeof IMPORT_JOB_NAME>(
     IMPORTS_QUEUE,
     createImportProcessor(runner, turns),
-    { connection, prefix, concurrency: config.imports.concurrency, ...IMPORT_WORKER_LOCKS },
+    {
+      connection,
+      prefix,
+      concurrency: config.imports.concurrency,
+      ...IMPORT_WORKER_LOCKS,
+      telemetry: queueTelemetry(),
+    },
   );
   worker.on('failed', (job, error) =>
     logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'import chunk failed'),

@@ -1,5 +1,13 @@
 import { MetricsTime, Worker } from 'bullmq';
-import { closeRedis, createRedis, closeWithin, openTenantWrites, type Runtime, queuePrefix } from '@wms/platform';
+import {
+  closeRedis,
+  createRedis,
+  closeWithin,
+  openTenantWrites,
+  type Runtime,
+  queuePrefix,
+  queueTelemetry,
+} from '@wms/platform';
 import type { IngestServices } from './services.js';
 import {
   BulkJobRunner,
@@ -45,6 +53,7 @@ export function startIngestWorker(
     {
       connection,
       prefix: queuePrefix(config),
+      telemetry: queueTelemetry(),
       concurrency: options.concurrency ?? config.ingestConcurrency,
       ...INGEST_WORKER_LOCKS,
       // BullMQ's completed/failed totals, which its Prometheus export reads; it also reads every kept

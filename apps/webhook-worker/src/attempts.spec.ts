@@ -36,7 +36,7 @@ describe('the webhook attempt line', () => {
         msg: 'webhook delivery attempt',
         requestId: 'request-1',
         jobId: 'job-1',
-        traceId: 'a'.repeat(32),
+        trace_id: 'a'.repeat(32),
         deliveryId: 'delivery-1',
         subscriptionId: 'subscription-1',
         attemptNo: 1,

@@ -8,6 +8,7 @@ import {
   type Database,
   type Logger,
   queuePrefix,
+  queueTelemetry,
   unredactedChild,
 } from '@wms/platform';
 import {
@@ -97,6 +98,7 @@ export function startWebhookWorker(
       connection: options.connection,
       prefix: queuePrefix(config),
       concurrency: config.webhook.concurrency,
+      telemetry: queueTelemetry(),
       // A live worker renews its locks every lockDuration / 2, however long an attempt takes, so the lock only
       // has to outlast a stalled event loop. A worker that died (kill -9, OOM) leaves its deliveries locked for
       // at most the lock plus one stalled check: they are attempted again within about 15 s, not a minute. A

@@ -28,13 +28,19 @@ function exited(child: ChildProcess): Promise<void> {
 
 /**
  * Starts `apps/<app>/dist/main.js` over `env` on a free port (the gateway's PORT, a worker's health probe)
- * and resolves once it answers ready.
+ * and resolves once it answers ready (within `readyWithinMs`).
  */
-export async function startAppProcess(app: AppName, env: NodeJS.ProcessEnv): Promise<AppProcess> {
+export async function startAppProcess(
+  app: AppName,
+  env: NodeJS.ProcessEnv,
+  { readyWithinMs = 60_000 }: { readyWithinMs?: number } = {},
+): Promise<AppProcess> {
   const port = await freePort();
   const portVariable = app === 'gateway' ? 'PORT' : 'WORKER_HEALTH_PORT';
   let output = '';
-  const child = spawn(process.execPath, [join(root, 'apps', app, 'dist', 'main.js')], {
+  // As tools/entrypoint.sh starts it: the tracing bootstrap first (it does nothing without an OTLP endpoint).
+  const tracing = join(root, 'libs', 'shared', 'platform', 'dist', 'tracing', 'register.js');
+  const child = spawn(process.execPath, ['--import', tracing, join(root, 'apps', app, 'dist', 'main.js')], {
     env: { ...env, [portVariable]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -50,7 +56,10 @@ export async function startAppProcess(app: AppName, env: NodeJS.ProcessEnv): Pro
     }
   };
   // A process migrates and seeds before it listens: on a loaded machine that takes a while.
-  await waitFor(answers, 60_000, `${app} to answer ready`);
+  await waitFor(answers, readyWithinMs, `${app} to answer ready`).catch((error: Error) => {
+    child.kill('SIGKILL');
+    throw new Error(`${error.message}; its output:\n${output.slice(-2_000)}`);
+  });
   return {
     child,
     url,

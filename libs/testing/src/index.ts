@@ -13,3 +13,4 @@ export * from './wait.js';
 export * from './app-processes.js';
 export * from './maintenance.js';
 export * from './uploads.js';
+export * from './otlp-receiver.js';

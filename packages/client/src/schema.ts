@@ -3982,7 +3982,7 @@ export interface components {
         result?: components['schemas']['BulkResult'] | unknown;
         /** @description the bulk call that created the job */
         requestId?: string;
-        /** @description W3C trace id of that call, when it sent a traceparent */
+        /** @description W3C trace id of that call: its traceparent's, or the trace tracing started for it */
         traceId?: string;
       };
       /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import { explicitLineLogger, parseTraceparent, runWithContext, type Logger } from '@wms/platform';
+import { activeSpanContext, callerTraceId, explicitLineLogger, runWithContext, type Logger } from '@wms/platform';
 
 /** An answer that has gone out: the request's path without its query, and the time from its arrival. */
 export interface Answered {
@@ -12,8 +12,10 @@ export interface Answered {
 export type AnsweredHook = (req: Request, res: Response, answered: Answered) => void;
 
 /**
- * Gives each request its id (and the trace id of a valid W3C `traceparent`, when sent), runs the rest of the chain inside an AsyncLocalStorage context (so every
- * log line carries the id) and logs one line when the answer has gone out. `onAnswered` shares that one
+ * Gives each request its id and its trace id, runs the rest of the chain inside an AsyncLocalStorage context
+ * (so every log line carries the id) and logs one line when the answer has gone out. With tracing on, the
+ * trace is the HTTP server span's (it continues a caller's `traceparent`, or starts one here); with tracing
+ * off, the trace id of a caller's valid `traceparent`, read by OpenTelemetry's W3C propagator. `onAnswered` shares that one
  * listener, clock and path (the API-key request log records through it).
  */
 export function requestContext(logger: Logger, onAnswered?: AnsweredHook): RequestHandler {
@@ -24,7 +26,8 @@ export function requestContext(logger: Logger, onAnswered?: AnsweredHook): Reque
     const requestId = randomUUID();
     const started = process.hrtime.bigint();
     req.requestId = requestId;
-    const traceId = parseTraceparent(req.get('traceparent'))?.traceId;
+    const span = activeSpanContext();
+    const traceId = span?.traceId ?? callerTraceId(req.headers);
     if (traceId) req.traceId = traceId;
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
@@ -41,7 +44,8 @@ export function requestContext(logger: Logger, onAnswered?: AnsweredHook): Reque
       lines[level](
         {
           requestId,
-          traceId,
+          trace_id: traceId,
+          span_id: span?.spanId,
           method: req.method,
           path: answered.path,
           statusCode: res.statusCode,

@@ -7,7 +7,7 @@ declare global {
     interface Request {
       /** UUID v4 of this request; also in every answer body and the X-Request-Id header. */
       requestId: string;
-      /** W3C trace id of a valid `traceparent` the client sent; travels with the jobs and events it causes. */
+      /** The trace id of this request (its span's, or a caller's `traceparent`'s); travels with the jobs and events it causes. */
       traceId?: string;
       /** The verified JWT payload, set by the JWT guard. */
       principal?: AccessTokenPayload;

@@ -18,3 +18,4 @@ export * from './redis/index.js';
 export * from './runtime/index.js';
 export * from './validation/index.js';
 export * from './versions/index.js';
+export * from './tracing/index.js';

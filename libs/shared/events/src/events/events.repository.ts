@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { currentContext, parseWithExactQuantities, routedRead } from '@wms/platform';
+import { activeTraceCarrier, currentContext, parseWithExactQuantities, routedRead } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { documentKeyOf } from './document-key.js';
 import type { AppendedEvent, EventName, PublishedEvent } from './event-types.js';
@@ -27,17 +27,19 @@ export class EventsRepository {
     // pg_notify inside the transaction is delivered only if and when it commits. The request (or job) that
     // causes the event is remembered with it, so the webhook deliveries it leads to can be joined to it.
     // The document's counter row is taken in the event's transaction: a second writer of the same document
-    // waits for this one to commit, so sequences grow in commit order and are never given twice.
+    // waits for this one to commit, so sequences grow in commit order and are never given twice. With
+    // tracing on, the active span's W3C context is kept too: the event's deliveries continue that trace.
     const context = currentContext();
+    const trace = activeTraceCarrier();
     const [rows] = (await this.db.sequelize.query(
       `WITH counter AS (
          INSERT INTO document_sequences (document_key, last_sequence) VALUES ($7, 1)
          ON CONFLICT (document_key) DO UPDATE SET last_sequence = document_sequences.last_sequence + 1
          RETURNING last_sequence
        ), inserted AS (
-         INSERT INTO events (tenant_id, event, data, relayed_at, request_id, trace_id, document_key, sequence)
+         INSERT INTO events (tenant_id, event, data, relayed_at, request_id, trace_id, document_key, sequence, trace_context)
          SELECT $1::uuid, $2::text, $3::jsonb, CASE WHEN $4::boolean THEN now() END, $5::text, $6::text,
-                $7::text, counter.last_sequence
+                $7::text, counter.last_sequence, $8::jsonb
            FROM counter
          RETURNING id, tenant_id AS "tenantId", event, occurred_at AS "occurredAt", sequence::float8 AS sequence
        )
@@ -51,6 +53,7 @@ export class EventsRepository {
           context?.requestId ?? null,
           context?.traceId ?? null,
           documentKeyOf(row.event, row.data),
+          trace ? JSON.stringify(trace) : null,
         ],
         transaction,
       },

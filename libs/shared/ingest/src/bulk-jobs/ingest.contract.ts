@@ -1,7 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { BulkResult } from '../integration/index.js';
 import type { IngestEntity } from '../entities/index.js';
-import { defaultJobOptions, type QueueSettings } from '@wms/platform';
+import { defaultJobOptions, queueTelemetry, type QueueSettings } from '@wms/platform';
 import { turnPriority } from '../dispatch/index.js';
 
 /**
@@ -95,5 +95,6 @@ export function createIngestQueue(settings: QueueSettings): IngestQueue {
     defaultJobOptions: ingestJobOptions,
     // Nobody reads the event stream (waiting gateways hear PostgreSQL): keep it short.
     streams: { events: { maxLen: 1_000 } },
+    telemetry: queueTelemetry(),
   });
 }

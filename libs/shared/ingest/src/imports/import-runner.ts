@@ -11,7 +11,7 @@ import {
   type IngestRegistry,
 } from '../integration/index.js';
 import { BulkAlreadyWritten } from '@wms/warehouse';
-import { VALIDATION_PREFERENCES, currentContext, runWithContext, toErrorDetails } from '@wms/platform';
+import { VALIDATION_PREFERENCES, currentContext, inStoredTrace, runWithContext, toErrorDetails } from '@wms/platform';
 import { importStageSeconds } from '../bulk-jobs/index.js';
 import { entryFromCsv } from './import-format.js';
 import { appendImportEnded } from './import-events.js';
@@ -62,8 +62,10 @@ export class ImportRunner {
     if (!chunk) return next();
     await this.repository.markRunning(importId);
     try {
+      // Each chunk is a span of the upload's trace (the context stored with the import), whichever turn runs it.
+      const attributes = { 'wms.import.id': job.id, 'wms.import.chunk': chunk.chunk };
       return await runWithContext({ ...currentContext(), requestId: importId }, () =>
-        this.writeChunk(job, handler, chunk),
+        inStoredTrace('import chunk', job.traceContext, attributes, () => this.writeChunk(job, handler, chunk)),
       );
     } catch (error) {
       const attempts = await this.repository.chunkFailed(importId, chunk.chunk);

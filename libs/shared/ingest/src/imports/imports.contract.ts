@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { QueueSettings } from '@wms/platform';
+import { queueTelemetry, type QueueSettings } from '@wms/platform';
 import { turnPriority, type QueueEntry } from '../dispatch/index.js';
 
 /**
@@ -56,8 +56,16 @@ export function createImportsQueue(settings: QueueSettings): ImportsQueue {
     prefix: settings.prefix,
     defaultJobOptions: importJobOptions,
     streams: { events: { maxLen: 1_000 } },
+    telemetry: queueTelemetry(),
   });
 }
+
+/**
+ * A chunk written queues its tenant's next chunk, often of another file: carried on, one trace would run
+ * through every chunk the tenant ever imports. A chunk's job starts no trace of its own context; the chunk
+ * is a span of its upload's trace instead, from the context stored with the import (ImportRunner).
+ */
+const IMPORT_CHUNK_TELEMETRY = { omitContext: true };
 
 /** A queued chunk's job: its id, and its tenant's turn as its priority. */
 export function importChunkJob(chunk: QueuedChunk): QueueEntry<ImportsQueue> {
@@ -65,7 +73,7 @@ export function importChunkJob(chunk: QueuedChunk): QueueEntry<ImportsQueue> {
   return {
     name: IMPORT_JOB_NAME,
     data: { tenantId, importId, chunk: chunk.chunk },
-    opts: { jobId: chunk.id, priority: turnPriority(chunk.turn) },
+    opts: { jobId: chunk.id, priority: turnPriority(chunk.turn), telemetry: IMPORT_CHUNK_TELEMETRY },
   };
 }
 

@@ -3,7 +3,7 @@ import type { Readable, Transform } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { Database } from '@wms/platform';
+import { activeTraceCarrier, type Database, type TraceCarrier } from '@wms/platform';
 import type { ImportFormat } from './import-format.js';
 
 export type ImportState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -105,9 +105,11 @@ export class ImportsRepository {
       const total = copy.rowCount;
       const { columns } = finish(total);
       const owner = job.owner;
+      const trace = activeTraceCarrier();
       await client.query(
-        `INSERT INTO imports (id, tenant_id, api_key_id, user_id, entity, format, columns, total, chunk_rows, request_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        `INSERT INTO imports (id, tenant_id, api_key_id, user_id, entity, format, columns, total, chunk_rows, request_id,
+                              trace_context)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           job.id,
           job.tenantId,
@@ -119,6 +121,8 @@ export class ImportsRepository {
           total,
           job.chunkRows,
           job.requestId,
+          // The upload's trace: its chunks, written turn by turn later, are spans of it.
+          trace ? JSON.stringify(trace) : null,
         ],
       );
       await client.query(
@@ -146,9 +150,10 @@ export class ImportsRepository {
     return rows[0]!.n;
   }
 
-  async load(id: string): Promise<StoredImport | null> {
-    const rows = await this.db.sequelize.query<StoredImport>(
-      `SELECT ${IMPORT_COLUMNS} FROM imports i WHERE i.id = $1`,
+  /** The import with the W3C context of its upload, for the runner's chunk spans. */
+  async load(id: string): Promise<(StoredImport & { traceContext: TraceCarrier | null }) | null> {
+    const rows = await this.db.sequelize.query<StoredImport & { traceContext: TraceCarrier | null }>(
+      `SELECT ${IMPORT_COLUMNS}, i.trace_context AS "traceContext" FROM imports i WHERE i.id = $1`,
       {
         bind: [id],
         type: QueryTypes.SELECT,

@@ -109,7 +109,9 @@ const jobStatus = successSchema(
     state: Joi.string().valid('queued', 'active', 'completed', 'failed'),
     result: Joi.alternatives(Joi.link('#BulkResult'), Joi.valid(null)).description('the bulk result once completed'),
     requestId: Joi.string().description('the bulk call that created the job'),
-    traceId: Joi.string().description('W3C trace id of that call, when it sent a traceparent'),
+    traceId: Joi.string().description(
+      "W3C trace id of that call: its traceparent's, or the trace tracing started for it",
+    ),
   }),
 );
 

@@ -6,6 +6,7 @@ import { imports } from './0040-imports.js';
 import { importTenantTurns } from './0047-import-tenant-turns.js';
 import { bulkJobTurns } from './0054-bulk-job-turns.js';
 import { importChunkTurns } from './0055-import-chunk-turns.js';
+import { importTraceContext } from './0058-import-trace-context.js';
 
 /**
  * The ingest library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -19,4 +20,5 @@ export const ingestMigrations = {
   importTenantTurns,
   bulkJobTurns,
   importChunkTurns,
+  importTraceContext,
 } satisfies Record<string, Migration>;

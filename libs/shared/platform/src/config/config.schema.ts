@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { DEFAULT_SAMPLE_RATIO, DEFAULT_SAMPLER, OTLP_PROTOCOLS } from '../tracing/index.js';
 
 /**
  * Every environment variable the service reads, with its default and a one-line description.
@@ -318,6 +319,48 @@ export const configVariables = {
   LOG_LEVEL: {
     schema: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
     description: 'pino log level',
+  },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    schema: Joi.string().uri({ scheme: ['http', 'https'] }),
+    description:
+      'OpenTelemetry collector (OTLP) base URL, e.g. http://otel-collector:4318; unset = no tracing: nothing is loaded, started or exported',
+  },
+  OTEL_EXPORTER_OTLP_PROTOCOL: {
+    schema: Joi.string()
+      .valid(...OTLP_PROTOCOLS)
+      .default('http/protobuf'),
+    description: 'how spans are sent: http/protobuf, http/json or grpc',
+  },
+  OTEL_EXPORTER_OTLP_HEADERS: {
+    schema: Joi.string(),
+    description: "headers of each export (key=value,…), e.g. a tracing vendor's API key; keep it in the Secret",
+  },
+  OTEL_SERVICE_NAME: {
+    schema: Joi.string(),
+    description: 'service.name of the spans; unset = the app: gateway, ingest-worker or webhook-worker',
+  },
+  OTEL_TRACES_SAMPLER: {
+    schema: Joi.string()
+      .valid(
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      )
+      .default(DEFAULT_SAMPLER),
+    description:
+      "which traces are kept; the default follows a caller's sampled traceparent and keeps OTEL_TRACES_SAMPLER_ARG of the others",
+  },
+  OTEL_TRACES_SAMPLER_ARG: {
+    schema: Joi.number().min(0).max(1).default(DEFAULT_SAMPLE_RATIO),
+    description: 'the ratio of traces started here that are kept (1 = every request)',
+  },
+  OTEL_RESOURCE_ATTRIBUTES: {
+    schema: Joi.string(),
+    description:
+      'more resource attributes (key=value,…), e.g. deployment.environment.name=production; service.version and wms.process.role are set',
   },
 } satisfies Record<string, VariableSpec>;
 

@@ -4,7 +4,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContext {
   requestId: string;
   jobId?: string;
-  /** W3C trace id (32 hex) when the client sent a `traceparent`; carried with jobs and events. */
+  /**
+   * The W3C trace id of the work: the active span's with tracing on, else the one a caller's `traceparent`
+   * named; carried with jobs and events.
+   */
   traceId?: string;
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/index.js';
+import { flushTracing } from '../tracing/index.js';
 
 /**
  * Runs `stop` once on SIGTERM or SIGINT and exits 0 when it finishes, or 1 when it throws or takes
@@ -15,16 +16,19 @@ export function installShutdown(logger: Logger, timeoutMs: number, stop: () => P
       process.exit(1);
     }, timeoutMs);
     timer.unref();
-    stop().then(
-      () => {
-        logger.info('stopped');
-        process.exit(0);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    // The spans of the last requests and jobs are exported before the process goes (a no-op with tracing off).
+    stop()
+      .then(flushTracing)
+      .then(
+        () => {
+          logger.info('stopped');
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { currentContext } from '../context/index.js';
+import { activeSpanContext } from '../tracing/index.js';
 
 export type { Logger };
 
@@ -79,13 +80,18 @@ export function createLogger(options: { level: string; name: string; destination
     {
       ...plain,
       redact: { paths: redactedPaths, censor: '[redacted]' },
-      // The request id (or job id) of whatever is running is put on every line without passing loggers around.
+      // The request id (or job id) of whatever is running is put on every line without passing loggers around,
+      // and the trace and span of the active span (tracing on) so a line leads to its trace; with tracing off,
+      // the trace id a caller's traceparent named.
       mixin() {
         const context = currentContext();
-        if (!context) return {};
+        const span = activeSpanContext();
+        const trace = span ? { trace_id: span.traceId, span_id: span.spanId } : undefined;
+        if (!context) return trace ?? {};
         const { requestId, jobId, traceId } = context;
-        if (traceId) return jobId ? { requestId, jobId, traceId } : { requestId, traceId };
-        return jobId ? { requestId, jobId } : { requestId };
+        const ids = jobId ? { requestId, jobId } : { requestId };
+        if (trace) return { ...ids, ...trace };
+        return traceId ? { ...ids, trace_id: traceId } : ids;
       },
     },
     destination,

@@ -47,6 +47,8 @@ export const migrations: Migration[] = [
   apiKeysMigrations.keyOutcomes,
   ingestMigrations.bulkJobTurns,
   ingestMigrations.importChunkTurns,
+  eventsMigrations.eventTraceContext,
+  ingestMigrations.importTraceContext,
   warehouseMigrations.stockLedger,
   apiKeysMigrations.keyApiVersions,
   webhooksMigrations.subscriptionApiVersions,

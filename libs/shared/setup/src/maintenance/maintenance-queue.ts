@@ -1,5 +1,5 @@
 import { Queue, type ConnectionOptions, type JobSchedulerTemplateOptions } from 'bullmq';
-import { defaultJobOptions, type Config } from '@wms/platform';
+import { defaultJobOptions, queueTelemetry, type Config } from '@wms/platform';
 
 /**
  * The maintenance queue: periodic work (retention, the imports purge, the request log's partitions, the
@@ -22,8 +22,12 @@ export type MaintenancePayload = Record<string, never>;
 export type MaintenanceJobResult = Record<string, number>;
 export type MaintenanceQueue = Queue<MaintenancePayload, MaintenanceJobResult, MaintenanceJobName>;
 
-/** A failed pass is tried again soon; the next interval makes a fresh job anyway. */
+/**
+ * A failed pass is tried again soon; the next interval makes a fresh job anyway. Each run is a trace of its
+ * own: without `omitContext` every run would carry on the trace of the one before, one trace for ever.
+ */
 export const MAINTENANCE_JOB_OPTIONS: JobSchedulerTemplateOptions = {
+  telemetry: { omitContext: true },
   attempts: 3,
   backoff: { type: 'exponential', delay: 1_000 },
   removeOnComplete: { age: 24 * 3_600, count: 1_000 },
@@ -46,6 +50,7 @@ export function createMaintenanceQueue(connection: ConnectionOptions, prefix: st
     connection,
     prefix,
     defaultJobOptions,
+    telemetry: queueTelemetry(),
   });
 }
 

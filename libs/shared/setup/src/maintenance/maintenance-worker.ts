@@ -1,5 +1,5 @@
 import { UnrecoverableError, Worker, type ConnectionOptions } from 'bullmq';
-import { closeWithin, type Logger } from '@wms/platform';
+import { closeWithin, queueTelemetry, type Logger } from '@wms/platform';
 import {
   MAINTENANCE_QUEUE,
   createMaintenanceQueue,
@@ -32,7 +32,7 @@ export function startMaintenanceWorker(
       logger.debug({ job: job.name, jobId: job.id, result }, 'maintenance pass done');
       return result;
     },
-    { connection, prefix, concurrency: 1 },
+    { connection, prefix, concurrency: 1, telemetry: queueTelemetry() },
   );
   worker.on('failed', (job, error) =>
     logger.warn({ err: error, job: job?.name, attempt: job?.attemptsMade }, 'maintenance pass failed'),

@@ -1,5 +1,5 @@
 import { MicroBatcher } from '@wms/platform';
-import { PreparedStatement, parseWithExactQuantities, type Database } from '@wms/platform';
+import { PreparedStatement, parseWithExactQuantities, type Database, type TraceCarrier } from '@wms/platform';
 import type { EventName } from '@wms/events';
 import type { DeliveryStatus } from './webhook.types.js';
 
@@ -34,6 +34,8 @@ export interface DeliveryWork {
   /** The request (and W3C trace) that caused the event, for the attempt's log line. */
   requestId: string | null;
   traceId: string | null;
+  /** The W3C context of the work that committed the event (tracing on): the attempt is a span of its trace. */
+  traceContext: TraceCarrier | null;
 }
 
 export interface AttemptRecord {
@@ -146,7 +148,8 @@ const loadStatement = new PreparedStatement<Omit<DeliveryWork, 'data'> & { data:
           s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data::text AS data, s.api_version AS "apiVersion",
           e.occurred_at AS "occurredAt",
           CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
-          e.request_id AS "requestId", e.trace_id AS "traceId", e.sequence::float8 AS sequence,
+          e.request_id AS "requestId", e.trace_id AS "traceId", e.trace_context AS "traceContext",
+          e.sequence::float8 AS sequence,
           s.max_deliveries_per_second AS "maxDeliveriesPerSecond", s.ordered, d.document_key AS "documentKey",
           d.sequence::float8 AS "documentSequence"
      FROM webhook_deliveries d

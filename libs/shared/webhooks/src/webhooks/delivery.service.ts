@@ -1,12 +1,13 @@
 import type { KeyObject } from 'node:crypto';
 import type { Config } from '@wms/platform';
-import { ACROSS_TENANTS, childTraceparent, type TenantWrites } from '@wms/platform';
+import { ACROSS_TENANTS, type TenantWrites } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import { TenantsService } from '@wms/identity';
 import { deliveryJobId } from './webhook-delivery.contract.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
 import { createWebhookSender, type SendResult, type WebhookSender } from './http-sender.js';
+import { sendInEventTrace } from './delivery-trace.js';
 import { SecretBox } from './secret-box.js';
 import type { Pace, SubscriberGate } from './subscriber-gate.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
@@ -150,13 +151,14 @@ export class WebhookDeliveryService {
       work.apiVersion,
     );
     const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
-    // The trace the causing request came with goes on to the subscriber, from a span of our own.
-    if (work.traceId) headers.traceparent = childTraceparent(work.traceId);
     const started = performance.now();
     let result: SendResult | undefined;
     let failure: { message: string; code?: string } | undefined;
     try {
-      result = await this.sender.post(work.url, body, headers);
+      // The trace of the work that committed the event goes on to the subscriber (delivery-trace.ts).
+      result = await sendInEventTrace(work, headers, run.attemptNo, (traced) =>
+        this.sender.post(work.url, body, traced),
+      );
     } catch (error) {
       failure = describeError(error);
     } finally {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Joi } from '@wms/platform';
 import { Queue, type ConnectionOptions } from 'bullmq';
-import { defaultJobOptions } from '@wms/platform';
+import { defaultJobOptions, queueTelemetry } from '@wms/platform';
 
 /**
  * The webhook delivery queue. A first attempt of freshly relayed deliveries travels as one `deliver-batch`
@@ -116,5 +116,6 @@ export function createWebhookDeliveryQueue(
       attempts: maxAttempts,
       backoff: { type: WEBHOOK_BACKOFF_TYPE },
     },
+    telemetry: queueTelemetry(),
   });
 }

@@ -229,6 +229,29 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
     },
     {
       tenantId,
+      event: 'return.received',
+      data: {
+        rmaNo: 'RMA-1',
+        orderNo: 'SO-20250101-000001',
+        warehouseCode: 'WH1',
+        receiptId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        status: 'received',
+        lines: [{ sku: 'SKU-1', lotNo: null, qty: 2, disposition: 'restock', locationCode: 'RECEIVING' }],
+      },
+    },
+    {
+      tenantId,
+      event: 'return.completed',
+      data: {
+        rmaNo: 'RMA-1',
+        orderNo: 'SO-20250101-000001',
+        warehouseCode: 'WH1',
+        status: 'received',
+        lines: [{ lineNo: 1, sku: 'SKU-1', lotNo: null, qty: 2, receivedQty: 2 }],
+      },
+    },
+    {
+      tenantId,
       event: 'import.completed',
       data: {
         importId: '0b9e6a36-3f5e-4f8e-9c1d-2a7e4b5c6d7e',

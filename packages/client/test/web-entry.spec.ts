@@ -22,7 +22,7 @@ export async function run(body: string, headers: Headers, file: File): Promise<n
   for await (const order of wms.paginate('/orders', { limit: 10 })) void order;
   void aliases;
   if (asn.data.asnNo === undefined) return 0;
-  if (written.data.created && event.event === 'stock.adjusted') return event.data.qtyDelta;
+  if (written.data.created && event.event === 'stock.adjusted') return Number(event.data.qtyDelta);
   return new WmsApiError({ statusCode: 400, message: 'x' }).statusCode;
 }
 `;

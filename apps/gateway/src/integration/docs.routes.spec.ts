@@ -21,8 +21,7 @@ describe('OpenAPI document and docs page', () => {
     expect(Object.keys(response.body.paths).sort()).toEqual(
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
-        ...['/imports', '/jobs/{jobId}/errors'],
-        ...['/stock/movements', '/stock/snapshots', '/jobs/{jobId}/file'],
+        ...['/imports', '/jobs/{jobId}/errors', '/jobs/{jobId}/file'],
         ...[
           '/asn',
           '/asn/bulk',

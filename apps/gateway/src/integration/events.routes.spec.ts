@@ -40,8 +40,8 @@ describe('GET /api/v1/integration/v1/events (reconciliation feed)', () => {
     await relayOnce();
     const { rawKey } = await createApiKey(ctx, { scopes: ['read'], tenantId: tenant.id });
 
-    const first = await feed(rawKey, '?limit=5');
-    const second = await feed(rawKey, `?limit=5&after=${first.body.nextCursor}`);
+    const first = await feed(rawKey, '?limit=6');
+    const second = await feed(rawKey, `?limit=6&after=${first.body.nextCursor}`);
     const end = await feed(rawKey, `?after=${second.body.nextCursor}`);
 
     expect(first.status).toBe(200);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { UPLOAD_LEASE_MS } from '@wms/ingest';
+import { redisKey } from '@wms/platform';
 import {
   createApiKey,
   createTenantWithWarehouse,
@@ -56,6 +57,14 @@ describe('upload slots shared by tenant, and a minimum upload rate', () => {
       await openUpload(first.url, await newKey(busyTenant)),
       await openUpload(second.url, await newKey(busyTenant)),
     ];
+    // A line written is not yet a slot taken: wait until both gateways hold their lease.
+    const leases = redisKey(ctx.env.REDIS_KEY_PREFIX!, 'upload-slots', busyTenant);
+    await waitFor(
+      () => ctx.runtime.redis.zcard(leases),
+      (count) => count === 2,
+      10_000,
+      'both held uploads counted across gateways',
+    );
 
     const refused = holdUpload(first.url, `${IMPORTS}?entity=items`, {
       'x-api-key': await newKey(busyTenant),

@@ -119,8 +119,10 @@ describe('webhook subscription filters API', () => {
     ]);
     // The feed positions (which order a tenant's latest events) are given by the relay.
     await ctx.runtime.db.sequelize.query(
-      `UPDATE events SET relayed_at = now(), feed_position = nextval('events_feed_position_seq')
-        WHERE id IN (SELECT id FROM events WHERE relayed_at IS NULL ORDER BY seq)`,
+      `UPDATE events e SET relayed_at = now(), feed_position = o.position
+         FROM (SELECT id, nextval('events_feed_position_seq') AS position
+                 FROM (SELECT id FROM events WHERE relayed_at IS NULL ORDER BY seq) pending) o
+        WHERE e.id = o.id`,
     );
 
     const response = await request<{ tested: number; matched: number; events: Array<{ matched: boolean }> }>(

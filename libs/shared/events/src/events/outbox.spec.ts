@@ -217,8 +217,8 @@ describe('events outbox and relay', () => {
     await appendEvents(ctx, sampleEvents(other.id));
     await relayOver(ctx, queue).fanOut();
 
-    const first = await ctx.services.events.listForTenant(tenant.id, null, 5);
-    const second = await ctx.services.events.listForTenant(tenant.id, first.nextCursor, 5);
+    const first = await ctx.services.events.listForTenant(tenant.id, null, 6);
+    const second = await ctx.services.events.listForTenant(tenant.id, first.nextCursor, 6);
     const third = await ctx.services.events.listForTenant(tenant.id, second.nextCursor, 5);
 
     expect([...first.events, ...second.events].map((event) => event.id)).toEqual(appended.map((event) => event.id));

@@ -22,6 +22,17 @@ function tenantOf(req: Request): string | null {
   return who.tenantId ?? namedTenant(req) ?? ACROSS_TENANTS;
 }
 
+/**
+ * Before a read answers that work has ended (a bulk job, an import, a snapshot: committed by a worker), the
+ * tenant's position is stored as if the read had written: the worker stores its own only after the commit,
+ * and a caller told "completed" in between must not then read a replica without the work's rows. Without
+ * read replicas nothing is held.
+ */
+export async function beforeTellingOfWrites(res: Response): Promise<void> {
+  const record = (res.locals as { recordToldWrites?: () => Promise<void> }).recordToldWrites;
+  if (record) await record();
+}
+
 /** A refused request (4xx) wrote nothing; any other answer to a write may follow a commit. */
 function mayHaveWritten(res: Response): boolean {
   return res.statusCode < 400 || res.statusCode >= 500;
@@ -38,6 +49,15 @@ function mayHaveWritten(res: Response): boolean {
 export function readsFollowWrites(routing: ReadRouting, logger: Logger): RequestHandler {
   return (req, res, next) => {
     if (req.method === 'GET' || req.method === 'HEAD') {
+      res.locals.recordToldWrites = async () => {
+        const tenant = tenantOf(req);
+        if (tenant === null) return;
+        await routing
+          .afterWrite(tenant)
+          .catch((error: unknown) =>
+            logger.warn({ err: error }, "a tenant's write position was not stored: its next read may miss the write"),
+          );
+      };
       routing.runReads(() => tenantOf(req), next);
       return;
     }

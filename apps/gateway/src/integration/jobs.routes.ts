@@ -6,6 +6,10 @@ import { INTEGRATION_ROUTES } from './route-table.js';
 import type { IngestJobs } from '@wms/ingest';
 import { isSnapshotId, type StockSnapshotsService } from '@wms/warehouse';
 import { snapshotPaths } from './snapshots.routes.js';
+import { beforeTellingOfWrites } from '../http/reads-follow-writes.js';
+
+/** States after which a job writes nothing more: telling them is telling of the job's writes. */
+const ENDED = new Set(['completed', 'failed', 'cancelled']);
 
 /**
  * GET /jobs/:jobId: a bulk job of this API key (another key's job is not found), with the request id of
@@ -19,12 +23,14 @@ export function jobsRoutes(jobs: IngestJobs, imports: ImportsService, snapshots:
     if (isImportId(jobId)) {
       const view = await imports.view(jobId, req.apiKey!.id);
       if (!view) throw AppError.notFound(`Job ${jobId} not found`);
+      if (ENDED.has(view.state)) await beforeTellingOfWrites(res);
       res.json(successEnvelope(view, req.requestId));
       return;
     }
     if (isSnapshotId(jobId)) {
       const snapshot = await snapshots.find(jobId, req.apiKey!.id);
       if (!snapshot) throw AppError.notFound(`Job ${jobId} not found`);
+      if (ENDED.has(snapshot.state)) await beforeTellingOfWrites(res);
       res.json(successEnvelope(snapshots.view(snapshot, snapshotPaths(jobId).fileUrl), req.requestId));
       return;
     }
@@ -32,6 +38,7 @@ export function jobsRoutes(jobs: IngestJobs, imports: ImportsService, snapshots:
     if (!job) throw AppError.notFound(`Job ${jobId} not found`);
     // data.requestId names the bulk call that created the job (the envelope's is this request's own).
     const { state, result, requestId, traceId } = job;
+    if (ENDED.has(state)) await beforeTellingOfWrites(res);
     res.json(successEnvelope({ jobId, state, result, requestId, ...(traceId ? { traceId } : {}) }, req.requestId));
   });
   return router;

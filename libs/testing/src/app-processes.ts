@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { endsWithThisProcess } from './child-processes.js';
 import { freePort } from './redis-servers.js';
 import { waitFor } from './wait.js';
 
@@ -40,10 +41,12 @@ export async function startAppProcess(
   let output = '';
   // As tools/entrypoint.sh starts it: the tracing bootstrap first (it does nothing without an OTLP endpoint).
   const tracing = join(root, 'libs', 'shared', 'platform', 'dist', 'tracing', 'register.js');
-  const child = spawn(process.execPath, ['--import', tracing, join(root, 'apps', app, 'dist', 'main.js')], {
-    env: { ...env, [portVariable]: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = endsWithThisProcess(
+    spawn(process.execPath, ['--import', tracing, join(root, 'apps', app, 'dist', 'main.js')], {
+      env: { ...env, [portVariable]: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const url = `http://127.0.0.1:${port}`;

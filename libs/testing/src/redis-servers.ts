@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { endsWithThisProcess } from './child-processes.js';
 import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
@@ -85,7 +86,7 @@ export async function startRedisServer(
   ];
   let child: ChildProcess;
   const launch = async () => {
-    child = spawn('redis-server', argv, { stdio: 'ignore' });
+    child = endsWithThisProcess(spawn('redis-server', argv, { stdio: 'ignore' }));
     await waitFor(() => answers(port), 10_000);
   };
   await launch();

@@ -12,6 +12,7 @@ import {
   startTestWebhookWorker,
   startWebhookReceiver,
   verifyReceived,
+  waitFor,
   type JsonNode,
   type TestContext,
   type TestGateway,
@@ -176,6 +177,37 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     expect((newEntries as unknown as JsonNode[]).map((entry) => Object.keys(entry))).toEqual(
       (oldEntries as unknown as JsonNode[]).map((entry) => Object.keys(entry)),
     );
+  });
+
+  it("when the stock's movements and a snapshot file are read, the huge quantity is exact under 2026-12-01 and a number under 2026-11-21", async () => {
+    const movement = async (key: string) =>
+      ((await call('GET', '/stock/movements?sku=PLAIN&cause=grn', key)).body.data as unknown as JsonNode[])[0]!;
+    expect(await movement(newKey)).toMatchObject({
+      qtyOnHandDelta: HUGE,
+      qtyOnHandAfter: HUGE,
+      qtyAllocatedAfter: '0.0000',
+    });
+    expect(await movement(oldKey)).toMatchObject({ qtyOnHandDelta: Number(HUGE), qtyOnHandAfter: Number(HUGE) });
+
+    // The ingest worker the test before started writes the file; each key reads its own snapshot.
+    const fileLine = async (key: string) => {
+      const accepted = await call('POST', '/stock/snapshots', key, {});
+      expect(accepted.status).toBe(202);
+      const jobId = String(accepted.body.jobId);
+      await waitFor(
+        async () => String((await call('GET', `/jobs/${jobId}`, key)).body.data?.state) === 'completed',
+        20_000,
+        'the snapshot to be written',
+      );
+      const file = await fetch(`${gateway.url}${BASE}/jobs/${jobId}/file`, { headers: { 'x-api-key': key } });
+      return (await file.text()).trimEnd();
+    };
+    const newLine = await fileLine(newKey);
+    const oldLine = await fileLine(oldKey);
+    expect(JSON.parse(newLine)).toMatchObject({ qtyOnHand: HUGE, qtyAllocated: '0.0000', qtyAvailable: HUGE });
+    expect(newLine).toContain(`"${HUGE}"`);
+    expect(JSON.parse(oldLine)).toMatchObject({ qtyOnHand: Number(HUGE), qtyAllocated: 0, qtyAvailable: Number(HUGE) });
+    expect(oldLine).not.toContain(`"${HUGE}"`);
   });
 
   it('when events are relayed, the feed and each subscription get the version they are on, signed over the body received, the huge quantity exact', async () => {

@@ -97,7 +97,7 @@ export function documentRoutes(
   });
   read(ROUTES.return, (req, tenantId) => {
     checkReturnQuery(req.query);
-    return services.returns.inquire(tenantId, String(req.params.rmaNo));
+    return services.returns.inquire(tenantId, String(req.params.rmaNo), 'decimal');
   });
 
   write(ROUTES.grn, 201, (req, context) => {
@@ -121,7 +121,8 @@ export function documentRoutes(
       'Query validation failed',
     );
     const tenantId = await keyTenant(req, services, query.tenantId);
-    const page = await services.ledger.movements(tenantId, query);
+    // Read as exact decimal strings: the version renderer keeps them, or makes numbers of them for 2026-11-21.
+    const page = await services.ledger.movements(tenantId, query, 'decimal');
     res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: req.requestId });
   });
   mount(
@@ -132,7 +133,9 @@ export function documentRoutes(
   mount(
     router,
     ROUTES.returns,
-    list<ReturnStatus>(services, ROUTES.returns.query, (tenantId, query) => services.returns.list(tenantId, query)),
+    list<ReturnStatus>(services, ROUTES.returns.query, (tenantId, query) =>
+      services.returns.list(tenantId, query, 'decimal'),
+    ),
   );
 }
 

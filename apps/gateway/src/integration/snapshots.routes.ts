@@ -1,11 +1,12 @@
 import './request.types.js';
 import { once } from 'node:events';
 import { Router } from 'express';
-import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
+import { AppError, closeWithin, quantityFormatOf, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
 import type { AcceptedEnvelope } from '@wms/ingest';
 import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
 import type { Services } from '../services.js';
 import { jsonBody, mount } from './scope.js';
+import { versionOf } from './api-version.middleware.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
 
@@ -24,8 +25,8 @@ export const snapshotPaths = (id: string) => ({ statusUrl: `${JOBS_PATH}/${id}`,
 
 /**
  * POST /stock/snapshots (202 with the job) and GET /jobs/:jobId/file, the NDJSON file of a completed
- * snapshot, written as it is read, a few chunks at a time (GET /jobs/:jobId is the jobs routes'). Another
- * key's snapshot is not found.
+ * snapshot, written as it is read, a few chunks at a time, its quantities as the request's version sends them
+ * (GET /jobs/:jobId is the jobs routes'). Another key's snapshot is not found.
  */
 export function snapshotRoutes(services: Services, snapshots: StockSnapshotsService): Router {
   const router = Router();
@@ -48,7 +49,7 @@ export function snapshotRoutes(services: Services, snapshots: StockSnapshotsServ
     res.status(200).type('application/x-ndjson');
     res.set('Content-Disposition', `attachment; filename="${snapshot.id}.ndjson"`);
     try {
-      for await (const text of snapshots.file(snapshot)) {
+      for await (const text of snapshots.file(snapshot, quantityFormatOf(versionOf(req)))) {
         if (!res.write(text)) await once(res, 'drain');
       }
       res.end();

@@ -1,4 +1,4 @@
-import { AppError, type Database, type ListPage } from '@wms/platform';
+import { AppError, type Database, type ListPage, type QuantityFormat } from '@wms/platform';
 import { MovementsRepository } from './movements.repository.js';
 import { encodeMovementCursor, type MovementView, type MovementsQuery } from './movement.schemas.js';
 
@@ -10,12 +10,20 @@ export class StockLedgerService {
     this.repository = new MovementsRepository(db);
   }
 
-  /** One page of movements, oldest first; an unknown sku or warehouse is 400 REFERENCE_NOT_FOUND. */
-  async movements(tenantId: string, query: MovementsQuery): Promise<ListPage<MovementView>> {
+  /**
+   * One page of movements, oldest first; an unknown sku or warehouse is 400 REFERENCE_NOT_FOUND. Quantities
+   * come as JSON numbers, or as exact decimal strings (`format` 'decimal') for an answer the API's version
+   * renders.
+   */
+  async movements(
+    tenantId: string,
+    query: MovementsQuery,
+    format: QuantityFormat = 'number',
+  ): Promise<ListPage<MovementView>> {
     const ids = await this.repository.resolve(tenantId, query);
     if (!ids.itemKnown) throw AppError.referenceNotFound(`Item SKU ${query.sku} not found`);
     if (!ids.warehouseKnown) throw AppError.referenceNotFound(`Warehouse code ${query.warehouseCode} not found`);
-    const rows = await this.repository.list(tenantId, ids, query);
+    const rows = await this.repository.list(tenantId, ids, query, format);
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     return {

@@ -28,10 +28,11 @@ export interface MovementView {
   locationCode: string;
   sku: string;
   lotNo: string | null;
-  qtyOnHandDelta: number;
-  qtyAllocatedDelta: number;
-  qtyOnHandAfter: number;
-  qtyAllocatedAfter: number;
+  /** Numbers, or exact four-place decimal strings when read for a versioned answer. */
+  qtyOnHandDelta: number | string;
+  qtyAllocatedDelta: number | string;
+  qtyOnHandAfter: number | string;
+  qtyAllocatedAfter: number | string;
   cause: StockCause;
   documentNo: string | null;
   caller: { type: 'api_key' | 'user'; id: string } | null;

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import { routedRead, type Database } from '@wms/platform';
-import { isoSql } from '../inventory/index.js';
+import { routedRead, type Database, type QuantityFormat } from '@wms/platform';
+import { isoSql, qtySql } from '../inventory/index.js';
 import type { MovementCursor, MovementView, MovementsQuery } from './movement.schemas.js';
 
 /** The references a movements query names, resolved in the tenant; null where one is unknown. */
@@ -11,10 +11,12 @@ export interface MovementFilterIds {
   warehouseKnown: boolean;
 }
 
-const MOVEMENT_COLUMNS = `m.id::text AS id, ${isoSql('m.at')} AS at, w.code AS "warehouseCode", l.code AS "locationCode",
-  i.sku, NULLIF(m.lot_no, '') AS "lotNo", m.qty_on_hand_delta::float8 AS "qtyOnHandDelta",
-  m.qty_allocated_delta::float8 AS "qtyAllocatedDelta", m.qty_on_hand_after::float8 AS "qtyOnHandAfter",
-  m.qty_allocated_after::float8 AS "qtyAllocatedAfter", m.cause, m.document_no AS "documentNo",
+const movementColumns = (
+  format: QuantityFormat,
+) => `m.id::text AS id, ${isoSql('m.at')} AS at, w.code AS "warehouseCode",
+  l.code AS "locationCode", i.sku, NULLIF(m.lot_no, '') AS "lotNo",
+  ${qtySql('m.qty_on_hand_delta', format)} AS "qtyOnHandDelta", ${qtySql('m.qty_allocated_delta', format)} AS "qtyAllocatedDelta",
+  ${qtySql('m.qty_on_hand_after', format)} AS "qtyOnHandAfter", ${qtySql('m.qty_allocated_after', format)} AS "qtyAllocatedAfter", m.cause, m.document_no AS "documentNo",
   CASE WHEN m.api_key_id IS NOT NULL THEN json_build_object('type', 'api_key', 'id', m.api_key_id)
        WHEN m.user_id IS NOT NULL THEN json_build_object('type', 'user', 'id', m.user_id) END AS caller,
   json_build_object('at', to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', m.id::text) AS cursor`;
@@ -47,10 +49,11 @@ export class MovementsRepository {
     tenantId: string,
     ids: MovementFilterIds,
     query: MovementsQuery,
+    format: QuantityFormat,
   ): Promise<(MovementView & { cursor: MovementCursor })[]> {
     return routedRead(this.db, (from) =>
       from.sequelize.query<MovementView & { cursor: MovementCursor }>(
-        `SELECT ${MOVEMENT_COLUMNS}
+        `SELECT ${movementColumns(format)}
            FROM stock_movements m
            JOIN items i ON i.id = m.item_id
            JOIN warehouses w ON w.id = m.warehouse_id

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { dateSql, isoSql } from '../inventory/index.js';
+import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import { balanceAsOfSql } from '../writes/index.js';
 
 export type SnapshotState = 'queued' | 'running' | 'completed' | 'failed';
@@ -28,15 +28,16 @@ const SNAPSHOT_COLUMNS = `s.id, s.tenant_id AS "tenantId", s.api_key_id AS "apiK
 /**
  * The file of a snapshot, written by one statement: every stock row of the tenant (of its warehouse, when
  * one is named) with a balance at the snapshot's time, one JSON line each in warehouse, location, sku and
- * lot order, stored in chunks of CHUNK_LINES lines.
+ * lot order, its quantities exact decimal strings (read out as the reader's version sends them), stored in
+ * chunks of CHUNK_LINES lines.
  */
 const WRITE_FILE_SQL = `WITH snap AS (SELECT id, tenant_id, warehouse_id, as_of FROM stock_snapshots WHERE id = $1),
   lines AS (
     SELECT row_number() OVER (ORDER BY w.code, l.code, i.sku, s.lot_no) AS n,
            json_build_object('warehouseCode', w.code, 'locationCode', l.code, 'sku', i.sku,
              'lotNo', NULLIF(s.lot_no, ''), 'expiryDate', ${dateSql('s.expiry_date')},
-             'qtyOnHand', b.qty_on_hand::float8, 'qtyAllocated', b.qty_allocated::float8,
-             'qtyAvailable', (b.qty_on_hand - b.qty_allocated)::float8)::text AS line
+             'qtyOnHand', ${qtySql('b.qty_on_hand', 'decimal')}, 'qtyAllocated', ${qtySql('b.qty_allocated', 'decimal')},
+             'qtyAvailable', ${qtySql('b.qty_on_hand - b.qty_allocated', 'decimal')})::text AS line
       FROM snap
       JOIN stock_rows s ON s.tenant_id = snap.tenant_id AND (snap.warehouse_id IS NULL OR s.warehouse_id = snap.warehouse_id)
       JOIN items i ON i.id = s.item_id

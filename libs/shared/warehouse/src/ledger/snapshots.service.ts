@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, Joi, validate, type Database } from '@wms/platform';
+import { AppError, Joi, toDecimalString, validate, type Database, type QuantityFormat } from '@wms/platform';
 import { addStockSnapshotJob, type StockSnapshotsQueue } from './snapshots.contract.js';
 import { SnapshotsRepository, type StoredSnapshot } from './snapshots.repository.js';
 
@@ -30,6 +30,22 @@ export interface SnapshotView {
   finishedAt: string | null;
   /** Where the NDJSON file is, once completed. */
   fileUrl: string | null;
+}
+
+/** A quantity field of a snapshot line with its value: a decimal string, or a number (files of before 2026-12-01). */
+const LINE_QUANTITY =
+  /("(?:qtyOnHand|qtyAllocated|qtyAvailable)"\s*:\s*)("-?\d+(?:\.\d+)?"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+
+/**
+ * Snapshot lines with their quantities as `format` sends them. The three fields are the only quantities of a
+ * line and the file is the service's own JSON, so they are rewritten in place rather than parsed line by line.
+ */
+export function quantitiesIn(lines: string, format: QuantityFormat): string {
+  return lines.replace(LINE_QUANTITY, (_match, name: string, value: string) => {
+    const quoted = value.startsWith('"');
+    if (format === 'decimal') return `${name}${quoted ? value : JSON.stringify(toDecimalString(Number(value)))}`;
+    return `${name}${quoted ? String(Number(value.slice(1, -1))) : value}`;
+  });
 }
 
 export function isSnapshotId(id: string): boolean {
@@ -92,11 +108,11 @@ export class StockSnapshotsService {
     };
   }
 
-  /** The NDJSON file of a completed snapshot, a few chunks at a time. */
-  async *file(snapshot: StoredSnapshot): AsyncGenerator<string> {
+  /** The NDJSON file of a completed snapshot, a few chunks at a time, its quantities in `format`. */
+  async *file(snapshot: StoredSnapshot, format: QuantityFormat = 'decimal'): AsyncGenerator<string> {
     for (let from = 0; ; from += CHUNKS_PER_READ) {
       const chunks = await this.repository.chunks(snapshot.id, from, CHUNKS_PER_READ);
-      for (const chunk of chunks) yield chunk.body;
+      for (const chunk of chunks) yield quantitiesIn(chunk.body, format);
       if (chunks.length < CHUNKS_PER_READ) return;
     }
   }

@@ -1,6 +1,13 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { cursorColumn, routedRead, type CursorPosition, type Database, type ListQuery } from '@wms/platform';
-import { isoSql } from '../inventory/index.js';
+import {
+  cursorColumn,
+  routedRead,
+  type CursorPosition,
+  type Database,
+  type ListQuery,
+  type QuantityFormat,
+} from '@wms/platform';
+import { isoSql, qtySql } from '../inventory/index.js';
 import type { ReturnStatus } from './return.schemas.js';
 
 /** A tenant's order as a return names it, locked so concurrent returns of one order count each other. */
@@ -54,16 +61,19 @@ const RETURN_HEADER = `r.id, r.rma_no AS "rmaNo", o.order_no AS "orderNo", w.cod
 
 const RETURN_FROM = `returns r JOIN sales_orders o ON o.id = r.order_id JOIN warehouses w ON w.id = r.warehouse_id`;
 
-/** The return's inquiry document in one statement: header, lines (received quantities) and receipts. */
-const RETURN_DOCUMENT = `SELECT ${RETURN_HEADER},
+/**
+ * The return's inquiry document in one statement: header, lines (received quantities) and receipts, its
+ * quantities in `format`.
+ */
+const returnDocument = (format: QuantityFormat) => `SELECT ${RETURN_HEADER},
   (SELECT COALESCE(json_agg(json_build_object(
-      'lineNo', l.line_no, 'sku', i.sku, 'lotNo', NULLIF(l.lot_no, ''), 'qty', l.qty::float8,
-      'receivedQty', l.received_qty::float8, 'reason', l.reason) ORDER BY l.line_no), '[]'::json)
+      'lineNo', l.line_no, 'sku', i.sku, 'lotNo', NULLIF(l.lot_no, ''), 'qty', ${qtySql('l.qty', format)},
+      'receivedQty', ${qtySql('l.received_qty', format)}, 'reason', l.reason) ORDER BY l.line_no), '[]'::json)
    FROM return_lines l JOIN items i ON i.id = l.item_id WHERE l.return_id = r.id) AS lines,
   (SELECT COALESCE(json_agg(json_build_object('id', rc.id, 'createdAt', ${isoSql('rc.created_at')}, 'lines',
       (SELECT json_agg(json_build_object(
           'lineNo', rl.line_no, 'returnLineNo', l.line_no, 'sku', i.sku, 'lotNo', NULLIF(rl.lot_no, ''),
-          'qty', rl.qty::float8, 'disposition', rl.disposition, 'locationCode', loc.code) ORDER BY rl.line_no)
+          'qty', ${qtySql('rl.qty', format)}, 'disposition', rl.disposition, 'locationCode', loc.code) ORDER BY rl.line_no)
        FROM return_receipt_lines rl JOIN return_lines l ON l.id = rl.return_line_id JOIN items i ON i.id = l.item_id
        LEFT JOIN locations loc ON loc.id = rl.location_id WHERE rl.receipt_id = rc.id))
     ORDER BY rc.created_at, rc.id), '[]'::json)
@@ -137,13 +147,17 @@ export class ReturnsRepository {
     tenantId: string,
     rmaNo: string,
     transaction?: Transaction,
+    format: QuantityFormat = 'number',
   ): Promise<Record<string, unknown> | null> {
     const query = (from: Database) =>
-      from.sequelize.query<Record<string, unknown>>(`${RETURN_DOCUMENT} WHERE r.tenant_id = $1 AND r.rma_no = $2`, {
-        bind: [tenantId, rmaNo],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
+      from.sequelize.query<Record<string, unknown>>(
+        `${returnDocument(format)} WHERE r.tenant_id = $1 AND r.rma_no = $2`,
+        {
+          bind: [tenantId, rmaNo],
+          type: QueryTypes.SELECT,
+          transaction,
+        },
+      );
     const rows = transaction ? await query(this.db) : await routedRead(this.db, query);
     return rows[0] ?? null;
   }
@@ -252,13 +266,14 @@ export class ReturnsRepository {
   async list(
     tenantId: string,
     query: ListQuery<ReturnStatus>,
+    format: QuantityFormat,
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
     return routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${RETURN_HEADER},
            (SELECT count(*)::int FROM return_lines l WHERE l.return_id = r.id) AS "lineCount",
-           (SELECT COALESCE(sum(l.qty), 0)::float8 FROM return_lines l WHERE l.return_id = r.id) AS qty,
-           (SELECT COALESCE(sum(l.received_qty), 0)::float8 FROM return_lines l WHERE l.return_id = r.id) AS "receivedQty",
+           (SELECT ${qtySql('COALESCE(sum(l.qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS qty,
+           (SELECT ${qtySql('COALESCE(sum(l.received_qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS "receivedQty",
            ${cursorColumn('r.updated_at', 'r.id')}
          FROM ${RETURN_FROM}
          WHERE r.tenant_id = $1

@@ -1,4 +1,12 @@
-import { AppError, toPage, type Database, type ErrorDetail, type ListPage, type ListQuery } from '@wms/platform';
+import {
+  AppError,
+  toPage,
+  type Database,
+  type ErrorDetail,
+  type ListPage,
+  type ListQuery,
+  type QuantityFormat,
+} from '@wms/platform';
 import type { EntryOutcome, WriteContext } from '../writes/index.js';
 import { documentInvalid } from '../documents/index.js';
 import { lotProblem } from '../inventory/index.js';
@@ -47,15 +55,22 @@ export class ReturnsService {
     return outcomes;
   }
 
-  /** The return inquiry: the return, its lines with receivedQty, and its receipts. */
-  async inquire(tenantId: string, rmaNo: string): Promise<Record<string, unknown>> {
-    const document = await this.repository.findDocument(tenantId, rmaNo);
+  /**
+   * The return inquiry: the return, its lines with receivedQty, and its receipts. Quantities come as JSON
+   * numbers, or as exact decimal strings (`format` 'decimal') for an answer the API's version renders.
+   */
+  async inquire(tenantId: string, rmaNo: string, format: QuantityFormat = 'number'): Promise<Record<string, unknown>> {
+    const document = await this.repository.findDocument(tenantId, rmaNo, undefined, format);
     if (!document) throw AppError.notFound(`Return ${rmaNo} not found`);
     return document;
   }
 
-  async list(tenantId: string, query: ListQuery<ReturnStatus>): Promise<ListPage<Record<string, unknown>>> {
-    return toPage(await this.repository.list(tenantId, query), query.limit);
+  async list(
+    tenantId: string,
+    query: ListQuery<ReturnStatus>,
+    format: QuantityFormat = 'number',
+  ): Promise<ListPage<Record<string, unknown>>> {
+    return toPage(await this.repository.list(tenantId, query, format), query.limit);
   }
 
   private async createOne(
@@ -88,7 +103,8 @@ export class ReturnsService {
     if (!row) {
       throw AppError.conflict('DUPLICATE_REFERENCE', `Return with rmaNo ${input.rmaNo} already exists`);
     }
-    const document = await this.repository.findDocument(tenantId, input.rmaNo, transaction);
+    // The created return as the integration API answers it (single or bulk): exact, for the version renderer.
+    const document = await this.repository.findDocument(tenantId, input.rmaNo, transaction, 'decimal');
     return { ok: true, created: true, data: { id: row.id, rmaNo: input.rmaNo }, document: document! };
   }
 }

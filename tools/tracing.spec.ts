@@ -2,6 +2,7 @@ import {
   TEST_ADMIN,
   createApiKey,
   createMasterData,
+  createSandboxTenant,
   createSubscription,
   createTestContext,
   defaultTenantId,
@@ -45,6 +46,7 @@ describe('tracing across the three processes', () => {
   let apps: AppProcess[] = [];
   let gateway: AppProcess;
   let key: string;
+  let sandboxKey: string;
   let token: string;
   let tenantId: string;
   const secrets: string[] = [];
@@ -63,10 +65,23 @@ describe('tracing across the three processes', () => {
       items: [{ sku: 'TRACED' }],
       locations: [{ warehouseCode: 'MAIN', code: 'T-01' }],
     });
-    for (const event of ['import.completed', 'stock.adjusted'])
+    for (const event of ['import.completed', 'stock.adjusted', 'bulk.completed'])
       secrets.push(
         (await createSubscription(ctx, { url: receiver.urlFor(`/${event}`), events: [event], tenantId })).secret,
       );
+    // A sandbox tenant, for a simulation: its events go to a path of their own.
+    const { tenant: sandbox } = await createSandboxTenant(ctx);
+    sandboxKey = (await createApiKey(ctx, { tenantId: sandbox.id })).rawKey;
+    await createMasterData(ctx, sandbox.id, { items: [{ sku: 'SIMULATED' }] });
+    secrets.push(
+      (
+        await createSubscription(ctx, {
+          url: receiver.urlFor('/sandbox'),
+          events: ['stock.adjusted'],
+          tenantId: sandbox.id,
+        })
+      ).secret,
+    );
     const tracing = {
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_TRACES_SAMPLER_ARG: '1',
@@ -120,7 +135,7 @@ describe('tracing across the three processes', () => {
     return { client, attempt };
   }
 
-  it('a bulk call continues the caller trace: the gateway request, its SQL and queue add, the ingest job', async () => {
+  it('a bulk call continues the caller trace: the gateway request, its SQL and queue add, the ingest job, and the subscriber of its bulk.completed', async () => {
     const traceId = newTraceId();
     const accepted = await request<AcceptedJobAnswer>(gateway.url, 'POST', `${BASE}/items/bulk`, {
       headers: { 'x-api-key': key, traceparent: traceparent(traceId), prefer: 'respond-async' },
@@ -153,7 +168,12 @@ describe('tracing across the three processes', () => {
     expect(job.name).toBe('process ingest');
     expect(job.parentSpanId).toBe(add.spanId);
     expect(find(traceId, 'ingest-worker', isSql)).toBeDefined();
-  }, 90_000);
+    // Answered 202, the call is told of the job's end: the event carries the job's context to the subscriber.
+    const { client, attempt } = await deliveredInTrace('/bulk.completed', traceId);
+    expect(attempt.attributes['wms.event.type']).toBe('bulk.completed');
+    expect(client.kind).toBe(OTLP.client);
+    expect(client.parentSpanId).toBe(attempt.spanId);
+  }, 120_000);
 
   it('a file import continues the caller trace to the subscriber of its import.completed event', async () => {
     const traceId = newTraceId();
@@ -194,6 +214,25 @@ describe('tracing across the three processes', () => {
     expect(attempt.links).toHaveLength(1);
   }, 90_000);
 
+  it('a sandbox simulation continues the caller trace to the subscriber of the event it caused', async () => {
+    const traceId = newTraceId();
+    const simulated = await request(gateway.url, 'POST', `${BASE}/simulations`, {
+      headers: { 'x-api-key': sandboxKey, traceparent: traceparent(traceId) },
+      body: { type: 'stock.adjusted', sku: 'SIMULATED', qtyDelta: 2 },
+    });
+    expect(simulated.status).toBe(202);
+
+    const { client, attempt } = await deliveredInTrace('/sandbox', traceId);
+
+    const server = find(traceId, 'gateway', (span) => span.kind === OTLP.server)!;
+    expect(server.parentSpanId).toBe(CALLER_SPAN);
+    expect(server.attributes['http.route']).toBe(`${BASE}/simulations`);
+    expect(find(traceId, 'gateway', isSql)).toBeDefined();
+    expect(attempt.attributes['wms.event.type']).toBe('stock.adjusted');
+    expect(client.kind).toBe(OTLP.client);
+    expect(client.parentSpanId).toBe(attempt.spanId);
+  }, 90_000);
+
   it('a call without a traceparent starts a trace at the gateway', async () => {
     const answered = await request(gateway.url, 'GET', `${BASE}/stock?sku=TRACED`, { headers: { 'x-api-key': key } });
     expect(answered.status).toBe(200);
@@ -215,7 +254,7 @@ describe('tracing across the three processes', () => {
 
   it('no exported span holds an API key, a token, a webhook secret, a password or a request body value', () => {
     const exported = JSON.stringify(otlp.spans());
-    for (const secret of [key, token, ...secrets, TEST_ADMIN.password, 'Body value never in a span'])
+    for (const secret of [key, sandboxKey, token, ...secrets, TEST_ADMIN.password, 'Body value never in a span'])
       expect(exported).not.toContain(secret);
     const headers = otlp.spans().flatMap((span) => Object.keys(span.attributes).filter((name) => /header/.test(name)));
     expect(headers).toEqual([]);

@@ -4,8 +4,8 @@ import { ingestEntries, ingestJobDuration, ingestJobs, ingestQueueWait } from '@
 import {
   BulkJobRefused,
   ingestJobSummary,
+  type BulkJobEnds,
   type BulkJobRunner,
-  type BulkJobsRepository,
   type BulkResult,
   type IngestJobData,
   type IngestJobName,
@@ -23,7 +23,7 @@ export type IngestJob = Job<IngestJobData, IngestJobResult, IngestJobName>;
  */
 export function createIngestProcessor(
   runner: BulkJobRunner,
-  repository: BulkJobsRepository,
+  ends: Pick<BulkJobEnds, 'fail'>,
   logger: Logger,
   tenantWrites: TenantWrites | null = null,
 ) {
@@ -48,7 +48,7 @@ export function createIngestProcessor(
         ingestJobs.labels(entity, 'failed').inc();
         const refused = error instanceof BulkJobRefused;
         if (refused || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-          await repository
+          await ends
             .fail(jobId, (error as Error).message)
             .catch((failError: unknown) => log.warn({ err: failError }, 'could not record the failed bulk job'));
         }

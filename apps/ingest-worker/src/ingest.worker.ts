@@ -10,6 +10,7 @@ import {
 } from '@wms/platform';
 import type { IngestServices } from './services.js';
 import {
+  BulkJobEnds,
   BulkJobRunner,
   BulkJobsRepository,
   INGEST_QUEUE,
@@ -43,13 +44,15 @@ export function startIngestWorker(
 ): IngestWorkerHandle {
   const { config, logger } = runtime;
   const repository = new BulkJobsRepository(runtime.db);
-  const runner = new BulkJobRunner(runtime.db, services.ingest, repository);
+  // A job's end is stored with `bulk.completed` for a caller answered 202.
+  const ends = new BulkJobEnds(runtime.db, repository, services.events);
+  const runner = new BulkJobRunner(runtime.db, services.ingest, repository, ends);
   const connection = createRedis(config, 'worker', 'ingest-worker');
   // With read replicas, a bulk job's and an import chunk's writes become their tenant's last write.
   const tenantWrites = openTenantWrites(runtime);
   const worker = new Worker<IngestJobData, IngestJobResult, IngestJobName>(
     INGEST_QUEUE,
-    createIngestProcessor(runner, repository, logger, tenantWrites),
+    createIngestProcessor(runner, ends, logger, tenantWrites),
     {
       connection,
       prefix: queuePrefix(config),
@@ -76,7 +79,7 @@ export function startIngestWorker(
   worker.on('error', (error) => logger.error({ err: error }, 'ingest worker error'));
   const queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   queue.on('error', () => undefined);
-  const dispatcher = createBulkJobDispatcher(repository, queue, logger);
+  const dispatcher = createBulkJobDispatcher(repository, ends, queue, logger);
   dispatcher.start(runtime.redis);
   // File imports: a queue of their own, so a bulk call never waits in line behind a file.
   const imports = startImportsWorker(runtime, services, tenantWrites);

@@ -265,6 +265,21 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
         errorsUrl: '/api/v1/integration/v1/jobs/0b9e6a36-3f5e-4f8e-9c1d-2a7e4b5c6d7e/errors',
       },
     },
+    {
+      tenantId,
+      event: 'bulk.completed',
+      data: {
+        jobId: 'ingest-6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c',
+        entity: 'orders',
+        state: 'completed',
+        status: 'partial',
+        total: 3,
+        created: 2,
+        updated: 0,
+        failed: 1,
+        statusUrl: '/api/v1/integration/v1/jobs/ingest-6f1d2c3b-4a5e-4f60-8b7c-9d0e1f2a3b4c',
+      },
+    },
   ];
 }
 

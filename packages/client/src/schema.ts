@@ -3684,6 +3684,116 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  'bulk.completed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * bulk.completed
+     * @description A bulk call answered 202 (Prefer: respond-async, or its wait ran past BULK_SYNC_TIMEOUT_MS) ended: state completed (status success, or partial when some entries were refused; GET statusUrl for each entry) or failed (nothing was written; send the call again). A bulk call answered 200 or 207 carried its result and sends no event.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description the event id; the same on every retry, redelivery and replay (use it to drop duplicates) */
+          'webhook-id': string;
+          /** @description unix seconds of this attempt; refuse messages far from your clock */
+          'webhook-timestamp': string;
+          /** @description space-separated `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`; two signatures during a secret rotation’s grace period (the new secret first): accept the message when one verifies */
+          'webhook-signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /**
+             * Format: uuid
+             * @description event id, equal to webhook-id
+             */
+            id: string;
+            /** @constant */
+            event: 'bulk.completed';
+            /**
+             * Format: date-time
+             * @description when the event occurred
+             */
+            timestamp: string;
+            /** @description grows by one with each event of the bulk job (jobId): an event whose sequence is not above the last one applied for that document is stale and can be dropped (null only for events written before sequences existed). A subscription with `ordered: true` receives one document’s events one at a time, in this order. */
+            sequence: number | null;
+            /**
+             * @description present (true) only on events of a sandbox tenant, whose operations may be simulations; absent on every other event
+             * @constant
+             */
+            sandbox?: true;
+            data: {
+              /** @description the bulk job, as the 202 and GET /jobs/{jobId} name it */
+              jobId: string;
+              /** @description items, partners, locations, asn, orders or returns */
+              entity: string;
+              /** @enum {array|boolean|number|object|string|null} */
+              state: 'completed' | 'failed' | null;
+              /**
+               * @description the bulk result status; null when failed
+               * @enum {array|boolean|number|object|string|null}
+               */
+              status: 'success' | 'partial' | null;
+              /** @description entries in the call */
+              total: number;
+              /** @description entries that created a record */
+              created: number;
+              /** @description entries that updated a record */
+              updated: number;
+              /** @description entries refused; listed in the result at statusUrl */
+              failed: number;
+              /** @description path of the job: its state and, once completed, the bulk result */
+              statusUrl: string;
+              /**
+               * Format: uuid
+               * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+               */
+              tenantId: string | null;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description gone: the subscription is disabled and not retried */
+        410: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description received; any 2xx status counts as delivered */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description anything else is retried with exponential backoff */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   'webhook.test': {
     parameters: {
       query?: never;
@@ -4444,6 +4554,9 @@ export const webhooksReturnCompletedPostRequestBodyContentApplicationJsonDataSta
 export const webhooksImportCompletedPostRequestBodyContentApplicationJsonDataStateValues: ReadonlyArray<
   FlattenedDeepRequired<webhooks>['import.completed']['post']['requestBody']['content']['application/json']['data']['state']
 > = ['completed', 'failed', 'cancelled'];
+export const webhooksBulkCompletedPostRequestBodyContentApplicationJsonDataStateValues: ReadonlyArray<
+  FlattenedDeepRequired<webhooks>['bulk.completed']['post']['requestBody']['content']['application/json']['data']['state']
+> = ['completed', 'failed'];
 export const errorEnvelopeCodeValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['ErrorEnvelope']['code']
 > = [

@@ -1,4 +1,4 @@
-export { http, ok, ApiError, API_BASE, useTokenSource, type TokenSource, type Page } from './client';
+export { http, ok, okPage, ApiError, API_BASE, useTokenSource, type TokenSource, type Page } from './client';
 export { signIn, renewSession, signOut } from './auth';
 export { apiKeysApi } from './api-keys';
 export { overviewApi, tenantsApi, type NewTenantInput } from './other';

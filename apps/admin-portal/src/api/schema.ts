@@ -5175,6 +5175,7 @@ export interface components {
         | 'return.received'
         | 'return.completed'
         | 'import.completed'
+        | 'bulk.completed'
         | 'webhook.disabled'
       )[];
       /** Format: uuid */
@@ -5197,6 +5198,7 @@ export interface components {
         | 'return.received'
         | 'return.completed'
         | 'import.completed'
+        | 'bulk.completed'
         | 'webhook.disabled'
       )[];
       /** Format: uuid */
@@ -5223,6 +5225,7 @@ export interface components {
         | 'return.received'
         | 'return.completed'
         | 'import.completed'
+        | 'bulk.completed'
         | 'webhook.disabled'
       )[];
       description?: string;
@@ -5444,6 +5447,7 @@ export const filterTestEventsValues: ReadonlyArray<
   'return.received',
   'return.completed',
   'import.completed',
+  'bulk.completed',
   'webhook.disabled',
 ];
 export const createSubscriptionEventsValues: ReadonlyArray<
@@ -5461,6 +5465,7 @@ export const createSubscriptionEventsValues: ReadonlyArray<
   'return.received',
   'return.completed',
   'import.completed',
+  'bulk.completed',
   'webhook.disabled',
 ];
 export const createSubscriptionApiVersionValues: ReadonlyArray<
@@ -5481,6 +5486,7 @@ export const updateSubscriptionEventsValues: ReadonlyArray<
   'return.received',
   'return.completed',
   'import.completed',
+  'bulk.completed',
   'webhook.disabled',
 ];
 export const updateSubscriptionApiVersionValues: ReadonlyArray<

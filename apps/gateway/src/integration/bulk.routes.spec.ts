@@ -1,3 +1,4 @@
+import { QueryTypes } from 'sequelize';
 import {
   createApiKey,
   createTestContext,
@@ -21,6 +22,8 @@ describe('integration bulk upserts through the ingest worker', () => {
   let gateway: TestGateway;
   let worker: TestWorker;
   let key: string;
+  /** Every job this file's calls were answered 202 for: each, and only these, tell their end. */
+  const acceptedJobs: string[] = [];
 
   beforeAll(async () => {
     ctx = await createTestContext('bulk-routes');
@@ -184,6 +187,7 @@ describe('integration bulk upserts through the ingest worker', () => {
     );
 
     expect(response.status).toBe(202);
+    acceptedJobs.push(response.body.jobId);
     expect(response.body).toEqual({
       status: 'accepted',
       jobId: expect.any(String),
@@ -212,6 +216,7 @@ describe('integration bulk upserts through the ingest worker', () => {
       { items: [item('OWN-1')] },
       { prefer: 'respond-async' },
     );
+    acceptedJobs.push(accepted.body.jobId);
     const otherKey = (await createApiKey(ctx, { tenantId: await defaultTenantId(ctx) })).rawKey;
 
     const response = await request(gateway.url, 'GET', accepted.body.statusUrl, { headers: { 'x-api-key': otherKey } });
@@ -232,6 +237,7 @@ describe('integration bulk upserts through the ingest worker', () => {
     );
 
     expect(response.status).toBe(202);
+    acceptedJobs.push(response.body.jobId);
     const queued = await request<JobStateAnswer>(impatient.url, 'GET', response.body.statusUrl, {
       headers: { 'x-api-key': key },
     });
@@ -250,5 +256,34 @@ describe('integration bulk upserts through the ingest worker', () => {
     );
     expect(done.body.data?.result).toMatchObject({ status: 'success', created: 2 });
     expect(await countItems('LATE-')).toBe(2);
+  });
+
+  it('when a call was answered 202, its end is told by one bulk.completed with its counts; a call answered 200 or 207 sends none', async () => {
+    // The events as the outbox holds them (the feed lists what the relay has passed on; no relay runs here).
+    const told = await waitFor(
+      () =>
+        ctx.runtime.db.sequelize.query<{ data: JsonNode }>(
+          "SELECT data FROM events WHERE event = 'bulk.completed' ORDER BY id",
+          { type: QueryTypes.SELECT },
+        ),
+      (events) => events.length >= acceptedJobs.length,
+      20_000,
+      'a bulk.completed for every call answered 202',
+    );
+
+    expect(told.map((event) => String(event.data.jobId)).sort()).toEqual([...acceptedJobs].sort());
+    const late = told.find((event) => String(event.data.jobId) === acceptedJobs[acceptedJobs.length - 1])!;
+    expect(late.data).toEqual({
+      jobId: acceptedJobs[acceptedJobs.length - 1],
+      entity: 'items',
+      state: 'completed',
+      status: 'success',
+      total: 2,
+      created: 2,
+      updated: 0,
+      failed: 0,
+      statusUrl: `${BASE}/jobs/${acceptedJobs[acceptedJobs.length - 1]}`,
+      tenantId: await defaultTenantId(ctx),
+    });
   });
 });

@@ -100,9 +100,11 @@ function bulkWrite(
       lane: respondAsync ? 'async' : 'sync',
       entries,
     });
-    const outcome = respondAsync
+    let outcome = respondAsync
       ? jobs.leave(submitted)
       : await jobs.waitForResult(submitted, runtime.config.bulkSyncTimeoutMs);
+    // A 202 after the wait tells the caller of the job's end by `bulk.completed` (respond-async jobs always do).
+    if (outcome.state === 'pending' && !respondAsync) outcome = await jobs.answerAccepted(jobId);
     if (outcome.state === 'completed') {
       // The stored result is JSON text: it goes out (and into the idempotency record) as it is.
       const answer = bulkEnvelopeText(outcome.result, req.requestId);

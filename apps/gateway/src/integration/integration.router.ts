@@ -39,7 +39,7 @@ export function integrationRouter(
   const imports = createImportsService(runtime, services, lifecycle);
   router.use(importsRoutes(services, imports, idempotent));
   const snapshots = createSnapshotsService(runtime, lifecycle);
-  router.use(snapshotRoutes(services, snapshots));
+  router.use(snapshotRoutes(services, snapshots, idempotent));
   router.use(jobsRoutes(jobs, imports, snapshots));
   router.use(simulationRoutes(runtime, services, idempotent));
   return router;

@@ -1,6 +1,6 @@
 import './request.types.js';
 import { once } from 'node:events';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { AppError, closeWithin, quantityFormatOf, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
 import type { AcceptedEnvelope } from '@wms/ingest';
 import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
@@ -24,13 +24,17 @@ export function createSnapshotsService(runtime: Runtime, lifecycle: AppLifecycle
 export const snapshotPaths = (id: string) => ({ statusUrl: `${JOBS_PATH}/${id}`, fileUrl: `${JOBS_PATH}/${id}/file` });
 
 /**
- * POST /stock/snapshots (202 with the job) and GET /jobs/:jobId/file, the NDJSON file of a completed
+ * POST /stock/snapshots (202 with the job; Idempotency-Key replays it) and GET /jobs/:jobId/file, the NDJSON file of a completed
  * snapshot, written as it is read, a few chunks at a time, its quantities as the request's version sends them
  * (GET /jobs/:jobId is the jobs routes'). Another key's snapshot is not found.
  */
-export function snapshotRoutes(services: Services, snapshots: StockSnapshotsService): Router {
+export function snapshotRoutes(
+  services: Services,
+  snapshots: StockSnapshotsService,
+  idempotency: RequestHandler,
+): Router {
   const router = Router();
-  mount(router, ROUTES.snapshots, ...jsonBody, async (req, res) => {
+  mount(router, ROUTES.snapshots, ...jsonBody, idempotency, async (req, res) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
     const jobId = await snapshots.request(tenantId, req.apiKey!.id, req.body);
     const accepted: AcceptedEnvelope = {

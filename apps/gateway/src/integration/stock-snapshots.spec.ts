@@ -1,4 +1,6 @@
 import { QueryTypes } from 'sequelize';
+import { queuePrefix } from '@wms/platform';
+import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
 import {
   createApiKey,
   createMasterData,
@@ -21,6 +23,8 @@ describe('stock snapshot exports', () => {
   let ctx: TestContext;
   let gateway: TestGateway;
   let key: string;
+  let keyId: string;
+  let tenantId: string;
   let otherKey: string;
 
   beforeAll(async () => {
@@ -32,7 +36,8 @@ describe('stock snapshot exports', () => {
       items: [{ sku: 'PLAIN' }, { sku: 'LOT', tracking: 'lot' }],
       locations: ['A-01', 'B-01'].map((code) => ({ warehouseCode: 'WH1', code })),
     });
-    key = (await createApiKey(ctx, { tenantId: tenant.id })).rawKey;
+    tenantId = tenant.id;
+    ({ rawKey: key, id: keyId } = await createApiKey(ctx, { tenantId: tenant.id }));
     otherKey = (await createApiKey(ctx, { tenantId: tenant.id })).rawKey;
   });
   afterAll(() => ctx.close());
@@ -134,6 +139,21 @@ describe('stock snapshot exports', () => {
     expect([status.status, file.status]).toEqual([404, 404]);
   });
 
+  it('when a snapshot request is repeated with its Idempotency-Key, the first answer is replayed and one snapshot is made', async () => {
+    const send = () =>
+      request(gateway.url, 'POST', `${BASE}/stock/snapshots`, {
+        body: { warehouseCode: 'WH1' },
+        headers: { 'x-api-key': key, 'idempotency-key': 'snapshot-once' },
+      });
+    const first = await send();
+    const again = await send();
+
+    expect([first.status, again.status]).toEqual([202, 202]);
+    expect(again.headers.get('idempotent-replay')).toBe('true');
+    expect(again.body.jobId).toBe(first.body.jobId);
+    await finished(String(first.body.jobId));
+  });
+
   it('when a snapshot request is bad, it answers 400 and queues nothing', async () => {
     const before = await ctx.runtime.db.sequelize.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM stock_snapshots',
@@ -158,5 +178,26 @@ describe('stock snapshot exports', () => {
       },
     );
     expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it("when a stored snapshot's job never reached Redis, or Redis lost it, the ingest worker's dispatcher adds it and the file is written", async () => {
+    // A gateway whose Redis did not answer: the snapshot is stored (202) and no job is queued.
+    const unqueued = await new StockSnapshotsService(ctx.runtime.db, null).request(tenantId, keyId, {});
+    const neverQueued = await finished(unqueued);
+
+    // A job Redis lost after it was handed over: the dispatcher looks it up again and adds it.
+    const queue = createStockSnapshotsQueue({ connection: ctx.runtime.redis, prefix: queuePrefix(ctx.config) });
+    await queue.pause();
+    const accepted = await call('POST', '/stock/snapshots', {});
+    await queue.obliterate({ force: true });
+    await queue.resume();
+    await ctx.runtime.db.sequelize.query(
+      "UPDATE stock_snapshots SET dispatched_at = now() - interval '1 hour' WHERE id = $1",
+      { bind: [accepted.body.jobId] },
+    );
+    const lost = await finished(String(accepted.body.jobId));
+    await queue.close();
+
+    expect([neverQueued.state, lost.state]).toEqual(['completed', 'completed']);
   });
 });

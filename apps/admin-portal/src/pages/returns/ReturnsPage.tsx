@@ -1,4 +1,4 @@
-import { Anchor, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { usePrincipal } from '../../auth';
@@ -21,9 +21,16 @@ export function returnPath(rmaNo: string, tenantId: string | undefined): string 
   return tenantId ? `${path}?tenantId=${tenantId}` : path;
 }
 
+/** Pages after the first that "Load more" added, for the list they belong to. */
+interface MorePages {
+  list: string;
+  rows: ReturnSummary[];
+  nextCursor: string | null;
+}
+
 /**
- * A tenant's customer returns (RMAs), oldest change first, filtered by status; each opens its page, where staff
- * receive it. A cross-tenant user picks the tenant first.
+ * A tenant's customer returns (RMAs), oldest change first, filtered by status, a page at a time ("Load more"
+ * reads the next); each opens its page, where staff receive it. A cross-tenant user picks the tenant first.
  */
 export default function ReturnsPage() {
   const principal = usePrincipal();
@@ -34,6 +41,26 @@ export default function ReturnsPage() {
   const list = useApi(['returns', tenantId, status], () =>
     chosen ? returnsApi.list(tenantId || undefined, status || undefined) : Promise.resolve(null),
   );
+  const listKey = `${tenantId}/${status}`;
+  const [more, setMore] = useState<MorePages | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreFailure, setMoreFailure] = useState<unknown>();
+  const added = more?.list === listKey ? more : null;
+  const rows = list.data ? [...list.data.items, ...(added?.rows ?? [])] : null;
+  const nextCursor = added ? added.nextCursor : (list.data?.nextCursor ?? null);
+
+  const loadMore = async (cursor: string) => {
+    setLoadingMore(true);
+    setMoreFailure(undefined);
+    try {
+      const page = await returnsApi.list(tenantId || undefined, status || undefined, cursor);
+      setMore({ list: listKey, rows: [...(added?.rows ?? []), ...page.items], nextCursor: page.nextCursor });
+    } catch (error) {
+      setMoreFailure(error);
+    } finally {
+      setLoadingMore(false);
+    }
+  };
 
   return (
     <Stack>
@@ -57,9 +84,15 @@ export default function ReturnsPage() {
       {!chosen && <Text c="dimmed">Choose a tenant to see its returns.</Text>}
       {list.error && <ErrorNotice error={list.error} />}
       {chosen && !list.data && list.loading && <Loading />}
-      {list.data && list.data.length === 0 && <Text c="dimmed">No returns.</Text>}
-      {list.data && list.data.length > 0 && (
-        <ReturnsTable returns={list.data} tenantId={principal.tenantId ? undefined : tenantId} />
+      {rows && rows.length === 0 && <Text c="dimmed">No returns.</Text>}
+      {rows && rows.length > 0 && <ReturnsTable returns={rows} tenantId={principal.tenantId ? undefined : tenantId} />}
+      {moreFailure !== undefined && <ErrorNotice error={moreFailure} />}
+      {nextCursor && (
+        <Group>
+          <Button variant="light" loading={loadingMore} onClick={() => void loadMore(nextCursor)}>
+            Load more
+          </Button>
+        </Group>
       )}
     </Stack>
   );

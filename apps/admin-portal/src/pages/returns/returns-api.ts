@@ -1,11 +1,12 @@
-import { http, ok, type ReturnReceiptInput, type ReturnStatus } from '../../api';
+import { http, ok, okPage, type ReturnReceiptInput, type ReturnStatus } from '../../api';
 
 export type { Disposition, ReturnDocument, ReturnReceiptInput, ReturnStatus, ReturnSummary } from '../../api';
 
 /** The staff API of returns (module inbound); a cross-tenant user names the tenant. */
 export const returnsApi = {
-  list: (tenantId: string | undefined, status: ReturnStatus | undefined) =>
-    ok(http.GET('/returns', { params: { query: { tenantId, status, limit: 100 } } })),
+  /** One page of returns, oldest change first; `cursor` is the page before's `nextCursor`. */
+  list: (tenantId: string | undefined, status: ReturnStatus | undefined, cursor?: string) =>
+    okPage(http.GET('/returns', { params: { query: { tenantId, status, cursor, limit: 100 } } })),
   get: (rmaNo: string, tenantId: string | undefined) =>
     ok(http.GET('/returns/{rmaNo}', { params: { path: { rmaNo }, query: { tenantId } } })),
   receive: (rmaNo: string, tenantId: string | undefined, body: ReturnReceiptInput) =>

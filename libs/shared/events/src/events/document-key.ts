@@ -2,7 +2,7 @@ import type { EventName } from './event-types.js';
 
 /**
  * The document an event is about, as the key of its `sequence` counter: the order, the ASN, the stock position
- * (warehouse, location, SKU, lot), the import or, for the operational events, the subscription. Parts are JSON-encoded, so
+ * (warehouse, location, SKU, lot), the import, the bulk job or, for the operational events, the subscription. Parts are JSON-encoded, so
  * no code containing a separator can make two documents share a key.
  */
 export function documentKeyOf(event: EventName, data: Record<string, unknown>): string {
@@ -24,6 +24,8 @@ export function documentKeyOf(event: EventName, data: Record<string, unknown>): 
       return `return:${JSON.stringify([tenantId, data.rmaNo])}`;
     case 'import.completed':
       return `import:${JSON.stringify([tenantId, data.importId])}`;
+    case 'bulk.completed':
+      return `bulk:${JSON.stringify([tenantId, data.jobId])}`;
     case 'webhook.test':
     case 'webhook.disabled':
       return `webhook:${JSON.stringify([data.subscriptionId])}`;

@@ -203,6 +203,23 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
       errorsUrl: Joi.string().allow(null).description('path of the failed rows (NDJSON, or CSV with Accept: text/csv)'),
     }),
   },
+  'bulk.completed': {
+    description:
+      'A bulk call answered 202 (Prefer: respond-async, or its wait ran past BULK_SYNC_TIMEOUT_MS) ended: state completed (status success, or partial when some entries were refused; GET statusUrl for each entry) or failed (nothing was written; send the call again). A bulk call answered 200 or 207 carried its result and sends no event.',
+    // Bulk calls are mostly master data, whose module is `warehouses` (as for import.completed).
+    module: 'warehouses',
+    data: data({
+      jobId: code('the bulk job, as the 202 and GET /jobs/{jobId} name it'),
+      entity: code('items, partners, locations, asn, orders or returns'),
+      state: Joi.valid('completed', 'failed'),
+      status: Joi.valid('success', 'partial', null).description('the bulk result status; null when failed'),
+      total: quantity('entries in the call'),
+      created: quantity('entries that created a record'),
+      updated: quantity('entries that updated a record'),
+      failed: quantity('entries refused; listed in the result at statusUrl'),
+      statusUrl: Joi.string().description('path of the job: its state and, once completed, the bulk result'),
+    }),
+  },
   'webhook.test': {
     description: 'Sent by POST /api/v1/webhooks/{id}/test to that subscription only, whatever its event filter.',
     module: 'webhooks',

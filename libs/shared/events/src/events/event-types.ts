@@ -74,6 +74,17 @@ export interface EventDataMap {
     failed: number;
     errorsUrl: string | null;
   };
+  'bulk.completed': {
+    jobId: string;
+    entity: string;
+    state: 'completed' | 'failed';
+    status: 'success' | 'partial' | null;
+    total: number;
+    created: number;
+    updated: number;
+    failed: number;
+    statusUrl: string;
+  };
   'webhook.test': { subscriptionId: string; message: string };
   'webhook.disabled': {
     subscriptionId: string;
@@ -100,6 +111,7 @@ export const businessEventNames = [
   'return.received',
   'return.completed',
   'import.completed',
+  'bulk.completed',
 ] as const satisfies readonly BusinessEventName[];
 
 export const WEBHOOK_DISABLED_EVENT = 'webhook.disabled' satisfies EventName;

@@ -80,6 +80,7 @@ describe('what key scopes and event types reach (scopesBeyond, eventsBeyond)', (
       'read on inbound (return.received)',
       'read on inbound (return.completed)',
       'read on warehouses (import.completed)',
+      'read on warehouses (bulk.completed)',
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import type { Logger } from '@wms/platform';
 import { JobDispatcher, type DispatchSource, type DispatcherOptions } from '../dispatch/index.js';
 import { ingestJobData, ingestJobPriority, type IngestQueue } from './ingest.contract.js';
+import type { BulkJobEnds } from './bulk-job-ends.js';
 import type { BulkJobsRepository, DispatchRow } from './bulk-jobs.repository.js';
 
 export type BulkJobDispatcher = JobDispatcher<DispatchRow, IngestQueue>;
@@ -10,7 +11,10 @@ export type BulkJobDispatcher = JobDispatcher<DispatchRow, IngestQueue>;
  * at its tenant's turn. A job BullMQ failed without the worker recording it (stalled too often) is marked
  * failed, or, when its entries are written already, retried so that its result is stored.
  */
-export function bulkJobSource(repository: BulkJobsRepository): DispatchSource<DispatchRow, IngestQueue> {
+export function bulkJobSource(
+  repository: BulkJobsRepository,
+  ends: BulkJobEnds,
+): DispatchSource<DispatchRow, IngestQueue> {
   return {
     label: 'bulk jobs',
     dispatch: (limit, staleMs, hand) => repository.dispatch(limit, staleMs, hand),
@@ -21,7 +25,7 @@ export function bulkJobSource(repository: BulkJobsRepository): DispatchSource<Di
     }),
     async failed(row, retry) {
       if (row.state === 'written') await retry();
-      else await repository.fail(row.id, 'the ingest queue gave the job up');
+      else await ends.fail(row.id, 'the ingest queue gave the job up');
     },
   };
 }
@@ -29,9 +33,10 @@ export function bulkJobSource(repository: BulkJobsRepository): DispatchSource<Di
 /** Feeds the ingest queue from the bulk_jobs table (every ingest worker runs one). */
 export function createBulkJobDispatcher(
   repository: BulkJobsRepository,
+  ends: BulkJobEnds,
   queue: IngestQueue,
   logger: Logger,
   options: DispatcherOptions = {},
 ): BulkJobDispatcher {
-  return new JobDispatcher(bulkJobSource(repository), queue, logger, options);
+  return new JobDispatcher(bulkJobSource(repository, ends), queue, logger, options);
 }

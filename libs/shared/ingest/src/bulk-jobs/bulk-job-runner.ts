@@ -1,13 +1,8 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import {
-  bulkResultText,
-  runBulk,
-  type BulkJobHooks,
-  type BulkResult,
-  type IngestRegistry,
-} from '../integration/index.js';
+import { runBulk, type BulkJobHooks, type BulkResult, type IngestRegistry } from '../integration/index.js';
 import { BulkAlreadyWritten } from '@wms/warehouse';
+import type { BulkJobEnds } from './bulk-job-ends.js';
 import type { BulkJobsRepository, StoredBulkJob } from './bulk-jobs.repository.js';
 import { JobWriteGuard } from './job-guard.js';
 
@@ -26,13 +21,14 @@ export interface BulkJobRun {
  * once and every run reports the same result: a completed job answers its stored result; a job written
  * but not completed answers from the rows its statement stored; otherwise the bulk runs with its writes
  * tied to the job's row (a claim in its transaction, or the guarded statement) and the result is stored
- * with them.
+ * with them (`ends`, which also tells a caller answered 202 that the job ended).
  */
 export class BulkJobRunner {
   constructor(
     private readonly db: Database,
     private readonly registry: IngestRegistry,
     private readonly repository: BulkJobsRepository,
+    private readonly ends: BulkJobEnds,
   ) {}
 
   async run(jobId: string): Promise<BulkJobRun> {
@@ -63,9 +59,7 @@ export class BulkJobRunner {
       guard: new JobWriteGuard(this.repository, job.id, written),
       claim: (transaction: Transaction) => this.repository.claim(job.id, transaction),
       // Another run that completed first stored the same result (from the same written rows).
-      complete: async (result, transaction) => {
-        await this.repository.complete(job.id, bulkResultText(result), transaction);
-      },
+      complete: (result, transaction) => this.ends.complete(job.id, result, transaction),
     };
   }
 }

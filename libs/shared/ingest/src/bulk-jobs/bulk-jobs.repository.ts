@@ -69,6 +69,17 @@ export interface DispatchRow {
   handedBefore: boolean;
 }
 
+/** A job that has just ended, and whether its caller, answered 202, is told of its end (`bulk.completed`). */
+export interface EndedBulkJob {
+  id: string;
+  entity: IngestJobName;
+  tenantId: string;
+  tellsEnd: boolean;
+}
+
+/** What a statement that ends a job returns (EndedBulkJob). */
+const ENDED_COLUMNS = `id, entity, tenant_id AS "tenantId", (lane = 'async' OR answered_accepted) AS "tellsEnd"`;
+
 const STATUS_COLUMNS = `id, entity, tenant_id AS "tenantId", api_key_id AS "apiKeyId", request_id AS "requestId",
   trace_id AS "traceId", state, lane, turn`;
 
@@ -106,10 +117,10 @@ const loadStatement = new PreparedStatement<StoredBulkJob>(
   'bulk-job-load',
   `SELECT ${STATUS_COLUMNS}, entries, outcome, result, result_status AS "resultStatus" FROM bulk_jobs WHERE id = $1`,
 );
-const completeStatement = new PreparedStatement<{ id: string }>(
+const completeStatement = new PreparedStatement<EndedBulkJob>(
   'bulk-job-complete',
   `UPDATE bulk_jobs SET state = 'completed', result = $2, result_status = $3, outcome = NULL, finished_at = now()
-    WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
+    WHERE id = $1 AND state IN ('queued', 'written') RETURNING ${ENDED_COLUMNS}`,
 );
 
 // A handler's guarded statement is the same text every time: it is prepared once per connection, under a
@@ -182,15 +193,28 @@ export class BulkJobsRepository {
    * Stores the result of a job not yet completed: in the transaction given, else on a connection of its
    * own. False when another run completed it first.
    */
-  async complete(id: string, result: BulkResultText, transaction?: Transaction): Promise<boolean> {
+  /** Stores the result of a job not ended yet; answers the job, or null when another run ended it first. */
+  async complete(id: string, result: BulkResultText, transaction?: Transaction): Promise<EndedBulkJob | null> {
     const values = [id, result.json, result.status];
-    if (!transaction) return (await completeStatement.rows(this.db.sequelize, values)).length === 1;
-    const [, affected] = (await this.db.sequelize.query(completeStatement.text, {
+    if (!transaction) return (await completeStatement.rows(this.db.sequelize, values))[0] ?? null;
+    const rows = await this.db.sequelize.query<EndedBulkJob>(completeStatement.text, {
       bind: values,
-      type: QueryTypes.UPDATE,
+      type: QueryTypes.SELECT,
       transaction,
-    })) as [unknown, number];
-    return affected === 1;
+    });
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The gateway's wait for the job ran out and it answers 202: the job will tell its end (`bulk.completed`).
+   * False when the job ended meanwhile: the caller is answered its outcome instead.
+   */
+  async markAnsweredAccepted(id: string): Promise<boolean> {
+    const rows = await this.db.sequelize.query(
+      `UPDATE bulk_jobs SET answered_accepted = true WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
+      { bind: [id], type: QueryTypes.SELECT },
+    );
+    return rows.length === 1;
   }
 
   /**
@@ -215,11 +239,14 @@ export class BulkJobsRepository {
   }
 
   /** Marks a job that was never written as failed (every attempt failed, or it can never run). */
-  async fail(id: string, error: string): Promise<void> {
-    await this.db.sequelize.query(
-      `UPDATE bulk_jobs SET state = 'failed', error = $2, finished_at = now() WHERE id = $1 AND state = 'queued'`,
-      { bind: [id, error.slice(0, 1_000)], type: QueryTypes.UPDATE },
+  /** Marks a job not yet written failed; answers the job, or null when it had ended or was written. */
+  async fail(id: string, error: string, transaction?: Transaction): Promise<EndedBulkJob | null> {
+    const rows = await this.db.sequelize.query<EndedBulkJob>(
+      `UPDATE bulk_jobs SET state = 'failed', error = $2, finished_at = now() WHERE id = $1 AND state = 'queued'
+       RETURNING ${ENDED_COLUMNS}`,
+      { bind: [id, error.slice(0, 1_000)], type: QueryTypes.SELECT, ...(transaction ? { transaction } : {}) },
     );
+    return rows[0] ?? null;
   }
 
   /**

@@ -1,8 +1,10 @@
+import { QueryTypes } from 'sequelize';
 import { randomUUID } from 'node:crypto';
 import { createIngestQueue, type IngestJobName, type IngestQueue } from './ingest.contract.js';
 import { queuePrefix } from '@wms/platform';
 import { createLogger } from '@wms/platform';
 import { createBulkJobDispatcher } from './bulk-job-dispatcher.js';
+import { BulkJobEnds } from './bulk-job-ends.js';
 import { BulkJobRunner } from './bulk-job-runner.js';
 import { BulkJobsRepository, type NewBulkJob } from './bulk-jobs.repository.js';
 import { createApiKey, createMasterData, createTestContext, defaultTenantId, type TestContext } from '@wms/testing';
@@ -12,7 +14,7 @@ const item = (sku: string, name = `Item ${sku}`) => ({ sku, name, baseUomCode: '
 /** A repository whose first `complete` fails, as a worker killed between its write and its result would. */
 class CrashAfterWrite extends BulkJobsRepository {
   crashes = 1;
-  override async complete(...args: Parameters<BulkJobsRepository['complete']>): Promise<boolean> {
+  override async complete(...args: Parameters<BulkJobsRepository['complete']>) {
     if (this.crashes-- > 0) throw new Error('worker died');
     return super.complete(...args);
   }
@@ -22,6 +24,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
   let ctx: TestContext;
   let repository: BulkJobsRepository;
   let runner: BulkJobRunner;
+  let ends: BulkJobEnds;
   let queue: IngestQueue;
   let tenantId: string;
   let apiKeyId: string;
@@ -29,7 +32,8 @@ describe('bulk jobs stored in PostgreSQL', () => {
   beforeAll(async () => {
     ctx = await createTestContext('bulk-jobs');
     repository = new BulkJobsRepository(ctx.runtime.db);
-    runner = new BulkJobRunner(ctx.runtime.db, ctx.services.ingest, repository);
+    ends = new BulkJobEnds(ctx.runtime.db, repository, ctx.services.events);
+    runner = new BulkJobRunner(ctx.runtime.db, ctx.services.ingest, repository, ends);
     queue = createIngestQueue({ connection: ctx.runtime.redis, prefix: queuePrefix(ctx.config) });
     tenantId = await defaultTenantId(ctx);
     apiKeyId = (await createApiKey(ctx, { tenantId })).id;
@@ -84,7 +88,13 @@ describe('bulk jobs stored in PostgreSQL', () => {
   });
 
   it('when a run stops after its write, the next run writes nothing and reports what the first run did', async () => {
-    const crashing = new BulkJobRunner(ctx.runtime.db, ctx.services.ingest, new CrashAfterWrite(ctx.runtime.db));
+    const crashingRows = new CrashAfterWrite(ctx.runtime.db);
+    const crashing = new BulkJobRunner(
+      ctx.runtime.db,
+      ctx.services.ingest,
+      crashingRows,
+      new BulkJobEnds(ctx.runtime.db, crashingRows, ctx.services.events),
+    );
     const job = newJob('items', [item('HALF-1'), item('HALF-2')]);
     await repository.submit(job);
 
@@ -124,6 +134,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
   it('when Redis does not have a stored job, the dispatcher adds it; a job Redis still has is not added twice', async () => {
     const dispatcher = createBulkJobDispatcher(
       repository,
+      ends,
       queue,
       createLogger({ level: 'silent', name: 'test-dispatcher' }),
     );
@@ -141,6 +152,50 @@ describe('bulk jobs stored in PostgreSQL', () => {
     const again = await queue.getJob(job.id);
     expect(again?.data).toEqual({ tenantId, apiKeyId, requestId: job.requestId });
     await queue.obliterate({ force: true });
+  });
+
+  it('when a job whose caller was answered 202 ends, bulk.completed is appended with its end; a caller answered its result is told nothing', async () => {
+    const told = async (jobId: string) =>
+      ctx.runtime.db.sequelize.query<{ data: Record<string, unknown> }>(
+        "SELECT data FROM events WHERE event = 'bulk.completed' AND data->>'jobId' = $1",
+        { bind: [jobId], type: QueryTypes.SELECT },
+      );
+    const asynchronous = { ...newJob('items', [item('TOLD-1'), { sku: 'TOLD-BAD' }]), lane: 'async' as const };
+    const waited = newJob('items', [item('TOLD-2')]);
+    const answered = newJob('items', [item('TOLD-3')]);
+    const refused = { ...newJob('items', [item('TOLD-4')]), lane: 'async' as const };
+    for (const job of [asynchronous, waited, answered, refused]) await repository.submit(job);
+    // The gateway's wait for `waited` ran out (202); `answered` ended before, so marking it is refused.
+    expect(await repository.markAnsweredAccepted(waited.id)).toBe(true);
+
+    await runner.run(asynchronous.id);
+    await runner.run(waited.id);
+    await runner.run(answered.id);
+    expect(await repository.markAnsweredAccepted(answered.id)).toBe(false);
+    await ends.fail(refused.id, 'the ingest queue gave the job up');
+
+    expect((await told(asynchronous.id)).map((row) => row.data)).toEqual([
+      {
+        jobId: asynchronous.id,
+        entity: 'items',
+        state: 'completed',
+        status: 'partial',
+        total: 2,
+        created: 1,
+        updated: 0,
+        failed: 1,
+        statusUrl: `/api/v1/integration/v1/jobs/${asynchronous.id}`,
+        tenantId,
+      },
+    ]);
+    expect((await told(waited.id)).map((row) => row.data)).toMatchObject([{ state: 'completed', created: 1 }]);
+    expect(await told(answered.id)).toEqual([]);
+    expect((await told(refused.id)).map((row) => row.data)).toMatchObject([
+      { state: 'failed', status: null, total: 0, created: 0, failed: 0 },
+    ]);
+    // A run of a job that had ended already tells nothing again.
+    await runner.run(asynchronous.id);
+    expect(await told(asynchronous.id)).toHaveLength(1);
   });
 
   it('when a finished job is older than the retention, the purge deletes it and keeps unfinished ones', async () => {

@@ -6,7 +6,9 @@ export {
   type StoredBulkJob,
   type Submission,
   type DispatchRow,
+  type EndedBulkJob,
 } from './bulk-jobs.repository.js';
+export { BulkJobEnds } from './bulk-job-ends.js';
 export { JobWriteGuard } from './job-guard.js';
 export { BulkJobRunner, BulkJobRefused, type BulkJobRun } from './bulk-job-runner.js';
 export { bulkJobSource, createBulkJobDispatcher, type BulkJobDispatcher } from './bulk-job-dispatcher.js';

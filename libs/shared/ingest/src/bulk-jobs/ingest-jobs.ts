@@ -133,6 +133,20 @@ export class IngestJobs {
   }
 
   /**
+   * The wait ran out and the caller is to be answered 202: the job is marked to tell its end with
+   * `bulk.completed`. A job that ended meanwhile is answered by its outcome instead (it would tell no one).
+   * Should PostgreSQL not answer, the 202 stands and the caller polls its statusUrl.
+   */
+  async answerAccepted(jobId: string): Promise<JobOutcome> {
+    try {
+      if (await this.repository.markAnsweredAccepted(jobId)) return { state: 'pending' };
+    } catch {
+      return { state: 'pending' };
+    }
+    return this.outcome(jobId);
+  }
+
+  /**
    * A job of this key, as PostgreSQL knows it (Redis only tells a running job from a waiting one), or null
    * when there is no such job of this key.
    */

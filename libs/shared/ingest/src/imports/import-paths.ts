@@ -1,5 +1,6 @@
+import { INTEGRATION_JOBS_PATH } from '../integration/index.js';
+
 /** Where an import is read: the integration API's jobs for a key's import, the admin API for a portal upload. */
-export const INTEGRATION_JOBS_PATH = '/api/v1/integration/v1/jobs';
 export const ADMIN_IMPORTS_PATH = '/api/v1/imports';
 
 export function importStatusPath(job: { id: string; apiKeyId: string | null }): string {

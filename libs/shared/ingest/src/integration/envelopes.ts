@@ -38,6 +38,9 @@ export interface BulkResult {
 
 export type BulkEnvelope = BulkResult & { requestId: string };
 
+/** Where a job of the integration API is read: `GET <path>/{jobId}` (bulk jobs, imports, snapshots). */
+export const INTEGRATION_JOBS_PATH = '/api/v1/integration/v1/jobs';
+
 export interface AcceptedEnvelope {
   status: 'accepted';
   jobId: string;

@@ -6,6 +6,7 @@ export {
   bulkEnvelope,
   bulkEnvelopeText,
   bulkResultText,
+  INTEGRATION_JOBS_PATH,
   type BulkResultText,
   type SuccessEnvelope,
   type BulkEntryResult,

@@ -7,6 +7,7 @@ import { importTenantTurns } from './0047-import-tenant-turns.js';
 import { bulkJobTurns } from './0054-bulk-job-turns.js';
 import { importChunkTurns } from './0055-import-chunk-turns.js';
 import { importTraceContext } from './0058-import-trace-context.js';
+import { bulkJobAnsweredAccepted } from './0064-bulk-job-answered-accepted.js';
 
 /**
  * The ingest library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -21,4 +22,5 @@ export const ingestMigrations = {
   bulkJobTurns,
   importChunkTurns,
   importTraceContext,
+  bulkJobAnsweredAccepted,
 } satisfies Record<string, Migration>;

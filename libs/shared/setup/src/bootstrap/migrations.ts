@@ -53,4 +53,6 @@ export const migrations: Migration[] = [
   apiKeysMigrations.keyApiVersions,
   webhooksMigrations.subscriptionApiVersions,
   warehouseMigrations.returns,
+  warehouseMigrations.snapshotDispatch,
+  ingestMigrations.bulkJobAnsweredAccepted,
 ];

@@ -22,7 +22,7 @@ export {
   type SnapshotRequest,
   type SnapshotView,
 } from './snapshots.service.js';
-export type { StoredSnapshot, SnapshotState } from './snapshots.repository.js';
+export type { StoredSnapshot, SnapshotState, SnapshotDispatchUnit } from './snapshots.repository.js';
 export {
   STOCK_SNAPSHOTS_QUEUE,
   STOCK_SNAPSHOT_JOB_NAME,

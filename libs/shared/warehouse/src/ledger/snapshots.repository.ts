@@ -18,6 +18,12 @@ export interface StoredSnapshot {
   finishedAt: string | null;
 }
 
+/** A snapshot as the job dispatcher hands it to BullMQ. */
+export interface SnapshotDispatchUnit {
+  id: string;
+  handedBefore: boolean;
+}
+
 /** Lines of the NDJSON file per stored chunk. */
 const CHUNK_LINES = 1_000;
 
@@ -101,6 +107,40 @@ export class SnapshotsRepository {
         transaction,
       });
       await this.db.sequelize.query(WRITE_FILE_SQL, { bind: [id], transaction });
+    });
+  }
+
+  /** Notes that the snapshot's job was handed to BullMQ (the gateway added it at once). */
+  async markDispatched(id: string): Promise<void> {
+    await this.db.sequelize.query('UPDATE stock_snapshots SET dispatched_at = now() WHERE id = $1', { bind: [id] });
+  }
+
+  /**
+   * Locks up to `limit` unfinished snapshots whose job was never handed to BullMQ, or handed more than
+   * `staleMs` ago, runs `hand` over them and notes the hand-over, in one transaction (the bulk jobs' way).
+   */
+  async dispatch(
+    limit: number,
+    staleMs: number,
+    hand: (units: SnapshotDispatchUnit[]) => Promise<string[]>,
+  ): Promise<number> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const units = await this.db.sequelize.query<SnapshotDispatchUnit>(
+        `SELECT id, dispatched_at IS NOT NULL AS "handedBefore" FROM stock_snapshots
+          WHERE state IN ('queued', 'running')
+            AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
+          ORDER BY dispatched_at NULLS FIRST
+          LIMIT $1
+          FOR UPDATE SKIP LOCKED`,
+        { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
+      );
+      if (!units.length) return 0;
+      const handed = await hand(units);
+      await this.db.sequelize.query('UPDATE stock_snapshots SET dispatched_at = now() WHERE id = ANY($1::text[])', {
+        bind: [units.map((unit) => unit.id)],
+        transaction,
+      });
+      return handed.length;
     });
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, Joi, toDecimalString, validate, type Database, type QuantityFormat } from '@wms/platform';
 import { addStockSnapshotJob, type StockSnapshotsQueue } from './snapshots.contract.js';
-import { SnapshotsRepository, type StoredSnapshot } from './snapshots.repository.js';
+import { SnapshotsRepository, type SnapshotDispatchUnit, type StoredSnapshot } from './snapshots.repository.js';
 
 export const SNAPSHOT_ID_PREFIX = 'snapshot-';
 const CHUNKS_PER_READ = 20;
@@ -77,13 +77,24 @@ export class StockSnapshotsService {
       throw AppError.referenceNotFound(`Warehouse code ${input.warehouseCode} not found`);
     const id = `${SNAPSHOT_ID_PREFIX}${randomUUID()}`;
     await this.repository.create({ id, tenantId, apiKeyId, warehouseId, asOf: input.asOf ?? now.toISOString() });
+    // The snapshot is stored: it is accepted. Queued now when Redis answers; otherwise the ingest worker's
+    // dispatcher hands it over once Redis is back (it also adds again a job Redis lost).
     try {
       await addStockSnapshotJob(this.queue!, id);
-    } catch (error) {
-      await this.repository.fail(id, 'the job could not be queued');
-      throw error;
+      await this.repository.markDispatched(id);
+    } catch {
+      // left to the dispatcher
     }
     return id;
+  }
+
+  /** Unfinished snapshots' jobs, for the dispatcher: see SnapshotsRepository.dispatch. */
+  dispatch(
+    limit: number,
+    staleMs: number,
+    hand: (units: SnapshotDispatchUnit[]) => Promise<string[]>,
+  ): Promise<number> {
+    return this.repository.dispatch(limit, staleMs, hand);
   }
 
   /** The snapshot of this key, or null. */

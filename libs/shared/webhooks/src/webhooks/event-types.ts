@@ -29,6 +29,7 @@ const SEQUENCE_OF: Record<EventName, string> = {
   'return.received': 'the return (rmaNo)',
   'return.completed': 'the return (rmaNo)',
   'import.completed': 'the import (importId)',
+  'bulk.completed': 'the bulk job (jobId)',
   'webhook.test': 'the subscription (subscriptionId)',
   'webhook.disabled': 'the disabled subscription (subscriptionId)',
 };

@@ -1,10 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, Joi, toDecimalString, validate, type Database, type QuantityFormat } from '@wms/platform';
+import {
+  AppError,
+  Joi,
+  settleWithin,
+  toDecimalString,
+  validate,
+  type Database,
+  type QuantityFormat,
+} from '@wms/platform';
 import { addStockSnapshotJob, type StockSnapshotsQueue } from './snapshots.contract.js';
 import { SnapshotsRepository, type SnapshotDispatchUnit, type StoredSnapshot } from './snapshots.repository.js';
 
 export const SNAPSHOT_ID_PREFIX = 'snapshot-';
 const CHUNKS_PER_READ = 20;
+/** How long handing a stored snapshot to BullMQ may take before the dispatcher is left to do it. */
+const REDIS_WRITE_MS = 500;
 
 export interface SnapshotRequest {
   asOf?: string;
@@ -77,14 +87,11 @@ export class StockSnapshotsService {
       throw AppError.referenceNotFound(`Warehouse code ${input.warehouseCode} not found`);
     const id = `${SNAPSHOT_ID_PREFIX}${randomUUID()}`;
     await this.repository.create({ id, tenantId, apiKeyId, warehouseId, asOf: input.asOf ?? now.toISOString() });
-    // The snapshot is stored: it is accepted. Queued now when Redis answers; otherwise the ingest worker's
-    // dispatcher hands it over once Redis is back (it also adds again a job Redis lost).
-    try {
-      await addStockSnapshotJob(this.queue!, id);
-      await this.repository.markDispatched(id);
-    } catch {
-      // left to the dispatcher
-    }
+    // The snapshot is stored: it is accepted. Queued now when Redis answers in time (a Redis that hangs must
+    // not hold the request); otherwise the ingest worker's dispatcher hands it over once Redis is back (it also
+    // adds again a job Redis lost). Adding twice is a no-op: the job's id is the snapshot's.
+    const added = this.queue ? await settleWithin(addStockSnapshotJob(this.queue, id), REDIS_WRITE_MS) : undefined;
+    if (added !== undefined) await this.repository.markDispatched(id).catch(() => undefined);
     return id;
   }
 

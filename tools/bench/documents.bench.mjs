@@ -83,9 +83,8 @@ async function gatewayAgainstBare() {
     const service = (load) => ({ load, pid: gateway.pid });
     const baseline = (load) => ({ load, pid: bare.pid });
 
-    // Warm-up: JIT, pools, prepared statements on both sides, as long as one measured side and round: with
-    // one second, the first case measured paid the gateway's warm-up (about 40 % more CPU a request than
-    // the same case measured later in the run).
+    // Warm-up: JIT, pools, prepared statements on both sides, as long as one measured side and round (a
+    // shorter one left the first case measured paying the gateway's warm-up, whichever case came first).
     for (const url of [
       `${base}/stock?sku=BENCH-LOT&warehouseCode=MAIN`,
       `${bareBase}/stock?sku=BENCH-LOT&warehouseCode=MAIN`,

@@ -19,12 +19,16 @@ export class BulkJobEnds {
 
   /** Stores the result, in `transaction` when the bulk wrote in one (its writes and its end commit together). */
   async complete(jobId: string, result: BulkResult, transaction?: Transaction): Promise<void> {
+    const text = bulkResultText(result);
     const end = async (within: Transaction) => {
-      const ended = await this.repository.complete(jobId, bulkResultText(result), within);
+      const ended = await this.repository.complete(jobId, text, within);
       if (ended?.tellsEnd) await this.tell(ended, result, within);
     };
-    if (transaction) await end(transaction);
-    else await this.db.sequelize.transaction(end);
+    if (transaction) return end(transaction);
+    // The usual case, a caller waiting for the answer: one statement, no transaction. Otherwise the result
+    // and bulk.completed commit together (or nothing, when another run ended the job first).
+    if (await this.repository.completeUntold(jobId, text)) return;
+    await this.db.sequelize.transaction(end);
   }
 
   /** Marks the job failed (when it was neither written nor ended) and tells a caller answered 202. */

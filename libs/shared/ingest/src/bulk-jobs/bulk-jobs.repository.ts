@@ -117,10 +117,16 @@ const loadStatement = new PreparedStatement<StoredBulkJob>(
   'bulk-job-load',
   `SELECT ${STATUS_COLUMNS}, entries, outcome, result, result_status AS "resultStatus" FROM bulk_jobs WHERE id = $1`,
 );
+const COMPLETE = `UPDATE bulk_jobs SET state = 'completed', result = $2, result_status = $3, outcome = NULL,
+    finished_at = now() WHERE id = $1 AND state IN ('queued', 'written')`;
 const completeStatement = new PreparedStatement<EndedBulkJob>(
   'bulk-job-complete',
-  `UPDATE bulk_jobs SET state = 'completed', result = $2, result_status = $3, outcome = NULL, finished_at = now()
-    WHERE id = $1 AND state IN ('queued', 'written') RETURNING ${ENDED_COLUMNS}`,
+  `${COMPLETE} RETURNING ${ENDED_COLUMNS}`,
+);
+// A job whose caller still waits for its answer tells no one of its end: completed without a transaction.
+const completeUntoldStatement = new PreparedStatement<{ id: string }>(
+  'bulk-job-complete-untold',
+  `${COMPLETE} AND lane = 'sync' AND NOT answered_accepted RETURNING id`,
 );
 
 // A handler's guarded statement is the same text every time: it is prepared once per connection, under a
@@ -193,6 +199,15 @@ export class BulkJobsRepository {
    * Stores the result of a job not yet completed: in the transaction given, else on a connection of its
    * own. False when another run completed it first.
    */
+  /**
+   * Stores the result of a job whose caller waits for it (sync lane, not answered 202), in one prepared
+   * statement. False when the job is to tell its end (store it with `complete` in a transaction then) or
+   * another run ended it first.
+   */
+  async completeUntold(id: string, result: BulkResultText): Promise<boolean> {
+    return (await completeUntoldStatement.rows(this.db.sequelize, [id, result.json, result.status])).length === 1;
+  }
+
   /** Stores the result of a job not ended yet; answers the job, or null when another run ended it first. */
   async complete(id: string, result: BulkResultText, transaction?: Transaction): Promise<EndedBulkJob | null> {
     const values = [id, result.json, result.status];

@@ -11,9 +11,13 @@ import { createApiKey, createMasterData, createTestContext, defaultTenantId, typ
 
 const item = (sku: string, name = `Item ${sku}`) => ({ sku, name, baseUomCode: 'EA' });
 
-/** A repository whose first `complete` fails, as a worker killed between its write and its result would. */
+/** A repository whose first storing of a result fails, as a worker killed between its write and its result would. */
 class CrashAfterWrite extends BulkJobsRepository {
   crashes = 1;
+  override async completeUntold(...args: Parameters<BulkJobsRepository['completeUntold']>) {
+    if (this.crashes-- > 0) throw new Error('worker died');
+    return super.completeUntold(...args);
+  }
   override async complete(...args: Parameters<BulkJobsRepository['complete']>) {
     if (this.crashes-- > 0) throw new Error('worker died');
     return super.complete(...args);

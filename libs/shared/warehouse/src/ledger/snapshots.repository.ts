@@ -70,7 +70,8 @@ export class SnapshotsRepository {
     asOf: string;
   }): Promise<void> {
     await this.db.sequelize.query(
-      'INSERT INTO stock_snapshots (id, tenant_id, api_key_id, warehouse_id, as_of) VALUES ($1, $2, $3, $4, $5)',
+      `INSERT INTO stock_snapshots (id, tenant_id, api_key_id, warehouse_id, as_of, dispatched_at)
+       VALUES ($1, $2, $3, $4, $5, now())`,
       { bind: [input.id, input.tenantId, input.apiKeyId, input.warehouseId, input.asOf], type: QueryTypes.INSERT },
     );
   }
@@ -110,9 +111,9 @@ export class SnapshotsRepository {
     });
   }
 
-  /** Notes that the snapshot's job was handed to BullMQ (the gateway added it at once). */
-  async markDispatched(id: string): Promise<void> {
-    await this.db.sequelize.query('UPDATE stock_snapshots SET dispatched_at = now() WHERE id = $1', { bind: [id] });
+  /** The snapshot's job could not be handed to BullMQ: the dispatcher hands it on its next pass. */
+  async notDispatched(id: string): Promise<void> {
+    await this.db.sequelize.query('UPDATE stock_snapshots SET dispatched_at = NULL WHERE id = $1', { bind: [id] });
   }
 
   /**

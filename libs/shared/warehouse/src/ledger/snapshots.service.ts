@@ -87,11 +87,12 @@ export class StockSnapshotsService {
       throw AppError.referenceNotFound(`Warehouse code ${input.warehouseCode} not found`);
     const id = `${SNAPSHOT_ID_PREFIX}${randomUUID()}`;
     await this.repository.create({ id, tenantId, apiKeyId, warehouseId, asOf: input.asOf ?? now.toISOString() });
-    // The snapshot is stored: it is accepted. Queued now when Redis answers in time (a Redis that hangs must
-    // not hold the request); otherwise the ingest worker's dispatcher hands it over once Redis is back (it also
-    // adds again a job Redis lost). Adding twice is a no-op: the job's id is the snapshot's.
+    // The snapshot is stored, as handed over (a bulk job's way): it is accepted. Queued now when Redis answers
+    // in time (a Redis that hangs must not hold the request); otherwise the ingest worker's dispatcher hands it
+    // over (at once when marked, else on its recheck), as it adds again a job Redis lost. Adding twice is a
+    // no-op: the job's id is the snapshot's.
     const added = this.queue ? await settleWithin(addStockSnapshotJob(this.queue, id), REDIS_WRITE_MS) : undefined;
-    if (added !== undefined) await this.repository.markDispatched(id).catch(() => undefined);
+    if (added === undefined) await this.repository.notDispatched(id).catch(() => undefined);
     return id;
   }
 

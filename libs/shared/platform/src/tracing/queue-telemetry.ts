@@ -1,10 +1,6 @@
-import type { ContextManager, Span, Telemetry, Tracer } from 'bullmq';
+import { SpanKind, type ContextManager, type Span, type Telemetry, type Tracer } from 'bullmq';
 import { BullMQOtel } from 'bullmq-otel';
 import { tracingStarted } from './trace-context.js';
-
-/** BullMQ's span kinds a trace keeps (its enum's values): a job's add and its processing. */
-const PRODUCER = 3;
-const CONSUMER = 4;
 
 /** A span BullMQ may start and end that records nothing and leaves the context as it was. */
 const unrecorded: Span = {
@@ -26,7 +22,9 @@ class JobTracer implements Tracer {
 
   startSpan(name: string, options?: { kind: number }, ctx?: unknown): Span {
     const kind = options?.kind;
-    return kind === PRODUCER || kind === CONSUMER ? this.inner.startSpan(name, options, ctx) : unrecorded;
+    return kind === SpanKind.PRODUCER || kind === SpanKind.CONSUMER
+      ? this.inner.startSpan(name, options, ctx)
+      : unrecorded;
   }
 }
 

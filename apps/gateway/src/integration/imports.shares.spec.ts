@@ -46,6 +46,16 @@ describe('upload slots shared by tenant, and a minimum upload rate', () => {
     await held.write(`${itemLine(`HELD-${randomUUID()}`)}\n`);
     return held;
   }
+  /** A line written is not yet a slot taken: waits until the gateways hold `count` leases of the tenant. */
+  async function leasesHeld(tenantId: string, count: number): Promise<void> {
+    const leases = redisKey(ctx.env.REDIS_KEY_PREFIX!, 'upload-slots', tenantId);
+    await waitFor(
+      () => ctx.runtime.redis.zcard(leases),
+      (held) => held === count,
+      10_000,
+      `${count} upload lease(s) of the tenant held across gateways`,
+    );
+  }
   const uploadOne = (url: string, key: string, sku: string) =>
     upload(url, `${IMPORTS}?entity=items`, { 'x-api-key': key, ...ndjson }, `${itemLine(sku)}\n`);
 
@@ -57,14 +67,7 @@ describe('upload slots shared by tenant, and a minimum upload rate', () => {
       await openUpload(first.url, await newKey(busyTenant)),
       await openUpload(second.url, await newKey(busyTenant)),
     ];
-    // A line written is not yet a slot taken: wait until both gateways hold their lease.
-    const leases = redisKey(ctx.env.REDIS_KEY_PREFIX!, 'upload-slots', busyTenant);
-    await waitFor(
-      () => ctx.runtime.redis.zcard(leases),
-      (count) => count === 2,
-      10_000,
-      'both held uploads counted across gateways',
-    );
+    await leasesHeld(busyTenant, 2);
 
     const refused = holdUpload(first.url, `${IMPORTS}?entity=items`, {
       'x-api-key': await newKey(busyTenant),
@@ -92,6 +95,7 @@ describe('upload slots shared by tenant, and a minimum upload rate', () => {
     const tenantId = await newTenant();
     const key = await newKey(tenantId);
     const orphan = await openUpload(doomed.url, key);
+    await leasesHeld(tenantId, 1);
     expect((await uploadOne(survivor.url, key, 'WHILE-HELD')).status).toBe(503);
 
     await doomed.kill();

@@ -48,6 +48,39 @@ export function cursorColumn(timeColumn: string, idColumn: string): string {
   return `json_build_object('updatedAt', to_char(${timeColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', ${idColumn}) AS cursor`;
 }
 
+/** The parts of an integration list's statement over one table of documents, with their binds from `$1`. */
+export interface DocumentListSql {
+  /** The select-list item `… AS cursor` (see `cursorColumn`). */
+  cursor: string;
+  /** WHERE, ORDER BY and LIMIT: the tenant's rows in (updated_at, id) order after the cursor, `limit + 1` of them. */
+  page: string;
+  bind: unknown[];
+}
+
+/**
+ * The one shape of the document lists (orders, ASNs, returns): the table aliased `alias` has `tenant_id`,
+ * `updated_at`, `status` and `id`; the filters are optional, each bound as null when absent.
+ */
+export function documentListSql(alias: string, tenantId: string, query: ListQuery): DocumentListSql {
+  return {
+    cursor: cursorColumn(`${alias}.updated_at`, `${alias}.id`),
+    page: `WHERE ${alias}.tenant_id = $1
+         AND ($2::timestamptz IS NULL OR ${alias}.updated_at >= $2::timestamptz)
+         AND ($3::text IS NULL OR ${alias}.status = $3)
+         AND ($4::timestamptz IS NULL OR (${alias}.updated_at, ${alias}.id) > ($4::timestamptz, $5::uuid))
+       ORDER BY ${alias}.updated_at, ${alias}.id
+       LIMIT $6`,
+    bind: [
+      tenantId,
+      query.updatedSince ?? null,
+      query.status ?? null,
+      query.cursor?.updatedAt ?? null,
+      query.cursor?.id ?? null,
+      query.limit + 1,
+    ],
+  };
+}
+
 export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.updatedAt, position.id])).toString('base64url');
 }

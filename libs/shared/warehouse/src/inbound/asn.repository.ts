@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { cursorColumn, routedRead, type Database } from '@wms/platform';
+import { documentListSql, routedRead, type Database } from '@wms/platform';
 import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { AsnStatus } from './asn.schemas.js';
@@ -191,28 +191,14 @@ export class AsnRepository {
     tenantId: string,
     query: ListQuery<AsnStatus>,
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
+    const list = documentListSql('a', tenantId, query);
     return routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${ASN_HEADER},
-         ${cursorColumn('a.updated_at', 'a.id')}
+         ${list.cursor}
        FROM asns a JOIN warehouses w ON w.id = a.warehouse_id JOIN partners p ON p.id = a.supplier_id
-       WHERE a.tenant_id = $1
-         AND ($2::timestamptz IS NULL OR a.updated_at >= $2::timestamptz)
-         AND ($3::text IS NULL OR a.status = $3)
-         AND ($4::timestamptz IS NULL OR (a.updated_at, a.id) > ($4::timestamptz, $5::uuid))
-       ORDER BY a.updated_at, a.id
-       LIMIT $6`,
-        {
-          bind: [
-            tenantId,
-            query.updatedSince ?? null,
-            query.status ?? null,
-            query.cursor?.updatedAt ?? null,
-            query.cursor?.id ?? null,
-            query.limit + 1,
-          ],
-          type: QueryTypes.SELECT,
-        },
+       ${list.page}`,
+        { bind: list.bind, type: QueryTypes.SELECT },
       ),
     );
   }

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import { PreparedStatement, cursorColumn, routedRead, type Database, type QuantityFormat } from '@wms/platform';
+import { PreparedStatement, documentListSql, routedRead, type Database, type QuantityFormat } from '@wms/platform';
 import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import type { CursorPosition, ListQuery } from '@wms/platform';
 import type { OrderStatus } from './order.schemas.js';
@@ -186,28 +186,14 @@ export class OrdersRepository {
     tenantId: string,
     query: ListQuery<OrderStatus>,
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
+    const list = documentListSql('o', tenantId, query);
     return routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${ORDER_HEADER},
-         ${cursorColumn('o.updated_at', 'o.id')}
+         ${list.cursor}
        ${ORDER_FROM}
-       WHERE o.tenant_id = $1
-         AND ($2::timestamptz IS NULL OR o.updated_at >= $2::timestamptz)
-         AND ($3::text IS NULL OR o.status = $3)
-         AND ($4::timestamptz IS NULL OR (o.updated_at, o.id) > ($4::timestamptz, $5::uuid))
-       ORDER BY o.updated_at, o.id
-       LIMIT $6`,
-        {
-          bind: [
-            tenantId,
-            query.updatedSince ?? null,
-            query.status ?? null,
-            query.cursor?.updatedAt ?? null,
-            query.cursor?.id ?? null,
-            query.limit + 1,
-          ],
-          type: QueryTypes.SELECT,
-        },
+       ${list.page}`,
+        { bind: list.bind, type: QueryTypes.SELECT },
       ),
     );
   }

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import {
-  cursorColumn,
+  documentListSql,
   routedRead,
   type CursorPosition,
   type Database,
@@ -268,31 +268,17 @@ export class ReturnsRepository {
     query: ListQuery<ReturnStatus>,
     format: QuantityFormat,
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
+    const list = documentListSql('r', tenantId, query);
     return routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${RETURN_HEADER},
            (SELECT count(*)::int FROM return_lines l WHERE l.return_id = r.id) AS "lineCount",
            (SELECT ${qtySql('COALESCE(sum(l.qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS qty,
            (SELECT ${qtySql('COALESCE(sum(l.received_qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS "receivedQty",
-           ${cursorColumn('r.updated_at', 'r.id')}
+           ${list.cursor}
          FROM ${RETURN_FROM}
-         WHERE r.tenant_id = $1
-           AND ($2::timestamptz IS NULL OR r.updated_at >= $2::timestamptz)
-           AND ($3::text IS NULL OR r.status = $3)
-           AND ($4::timestamptz IS NULL OR (r.updated_at, r.id) > ($4::timestamptz, $5::uuid))
-         ORDER BY r.updated_at, r.id
-         LIMIT $6`,
-        {
-          bind: [
-            tenantId,
-            query.updatedSince ?? null,
-            query.status ?? null,
-            query.cursor?.updatedAt ?? null,
-            query.cursor?.id ?? null,
-            query.limit + 1,
-          ],
-          type: QueryTypes.SELECT,
-        },
+         ${list.page}`,
+        { bind: list.bind, type: QueryTypes.SELECT },
       ),
     );
   }

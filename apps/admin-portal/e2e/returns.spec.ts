@@ -106,7 +106,31 @@ describe('admin portal: returns list and receive form', () => {
       { code: 'RECEIVING', qty: 2 },
     ]);
   }, 120_000);
+
+  it('reads a list longer than a page with "Load more", in order, and stops when there is no more', async () => {
+    const { page } = portal;
+    await tenantWithManyReturns(ctx, 'RETMANY', MANY_RETURNS);
+
+    await page.getByRole('link', { name: 'Returns' }).click();
+    await page.getByRole('heading', { name: 'Returns', level: 1 }).waitFor();
+    await page.locator('input').and(page.getByLabel('Tenant')).click();
+    await page.getByRole('option', { name: /^RETMANY/ }).click();
+    const rmaCells = page.getByTestId('returns-table').locator('tbody tr td:first-child');
+    await rmaCells.nth(99).waitFor();
+    expect(await rmaCells.count()).toBe(100);
+
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await rmaCells.nth(MANY_RETURNS - 1).waitFor();
+    expect(await rmaCells.allTextContents()).toEqual(
+      Array.from({ length: MANY_RETURNS }, (_, n) => `RMA-MANY-${String(n + 1).padStart(3, '0')}`),
+    );
+    await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
+    await checkPage(portal, 'returns-load-more');
+  }, 120_000);
 });
+
+/** More returns than the portal's page of 100. */
+const MANY_RETURNS = 105;
 
 /** Tenant RETPORTAL whose order shipped PLAIN 4, and the return RMA-PORTAL of all of it; answers the tenant. */
 async function tenantWithReturn(ctx: TestContext): Promise<string> {
@@ -143,4 +167,51 @@ async function tenantWithReturn(ctx: TestContext): Promise<string> {
     if (!created?.ok) throw new Error('return not created');
   });
   return tenant.id;
+}
+
+/**
+ * Tenant `code` whose shipped order is returned in `count` returns of one each, RMA-MANY-001 on, each created
+ * after the one before (the list's order).
+ */
+async function tenantWithManyReturns(ctx: TestContext, code: string, count: number): Promise<void> {
+  const { tenant } = await createTenantWithWarehouse(ctx, code, 'WH1');
+  await createMasterData(ctx, tenant.id, {
+    items: [{ sku: 'MANY' }],
+    partners: [{ code: 'CUST', type: 'customer' }],
+    locations: [{ warehouseCode: 'WH1', code: 'A-01' }],
+  });
+  const context = { tenantId: tenant.id };
+  const orderNo = await ctx.runtime.db.sequelize.transaction(async (transaction) => {
+    const inTransaction = { ...context, transaction };
+    await ctx.services.grns.receive(inTransaction, {
+      warehouseCode: 'WH1',
+      lines: [{ sku: 'MANY', uomCode: 'EA', qty: count, locationCode: 'A-01' }],
+    });
+    const [order] = await ctx.services.orders.createOrders(inTransaction, [
+      {
+        warehouseCode: 'WH1',
+        customerCode: 'CUST',
+        priority: 0,
+        referenceNo: 'MANY-RETURNS',
+        lines: [{ lineNo: 1, sku: 'MANY', uomCode: 'EA', qtyOrdered: count }],
+      },
+    ]);
+    if (!order?.ok) throw new Error('order not created');
+    const no = order.data.orderNo as string;
+    await ctx.services.allocation.allocate(inTransaction, no);
+    await ctx.services.picking.release(inTransaction, no);
+    await ctx.services.picking.pickAll(inTransaction, no);
+    await ctx.services.shipping.ship(inTransaction, no, {});
+    return no;
+  });
+  // One transaction each: the list orders by the time of the last change, and a transaction's rows share one.
+  for (let n = 1; n <= count; n += 1) {
+    const rmaNo = `RMA-MANY-${String(n).padStart(3, '0')}`;
+    const [created] = await ctx.runtime.db.sequelize.transaction((transaction) =>
+      ctx.services.returns.createReturns({ ...context, transaction }, [
+        { rmaNo, orderNo, lines: [{ sku: 'MANY', qty: 1, reason: 'unwanted' }] },
+      ]),
+    );
+    if (!created?.ok) throw new Error(`${rmaNo} not created`);
+  }
 }

@@ -181,6 +181,12 @@ describe('inventory ledger', () => {
       caller: { type: 'api_key', id: keyId },
     });
     expect(page.data[1]!.caller).toMatchObject({ type: 'user' });
+    // A location code filters every item's entries at it, in its warehouse or any; an unknown one finds none.
+    const atB01 = await movements(key, 'locationCode=B-01&limit=500');
+    expect(atB01.data.length).toBeGreaterThan(0);
+    expect(new Set(atB01.data.map((m) => `${String(m.locationCode)}/${String(m.sku)}`))).toEqual(new Set(['B-01/LOT']));
+    expect((await movements(key, 'warehouseCode=WH1&locationCode=B-01&limit=500')).data).toEqual(atB01.data);
+    expect((await movements(key, 'locationCode=Z-99')).data).toEqual([]);
     const lot = await movements(key, 'sku=LOT&lotNo=L1&cause=adjustment');
     expect(lot.data).toEqual([
       expect.objectContaining({
@@ -285,6 +291,27 @@ describe('inventory ledger', () => {
     const until = String(all.data[4]!.at);
     const window = await movements(key, `sku=PLAIN&since=${since}&until=${until}`);
     expect(window.data.map((m) => m.qtyOnHandAfter)).toEqual([6, 10]);
+
+    // With since and a cursor, the later of the two is where the page starts.
+    const fromSecond = `sku=PLAIN&since=${String(all.data[1]!.at)}&limit=2`;
+    const sincePage = await movements(key, fromSecond);
+    const afterCursor = await movements(key, `${fromSecond}&cursor=${sincePage.nextCursor}`);
+    expect([...sincePage.data, ...afterCursor.data].map((m) => m.qtyOnHandAfter)).toEqual([3, 6, 10, 15]);
+    const firstPage = await movements(key, 'sku=PLAIN&limit=1');
+    const sinceAfterCursor = await movements(
+      key,
+      `sku=PLAIN&since=${String(all.data[3]!.at)}&cursor=${firstPage.nextCursor}`,
+    );
+    expect(sinceAfterCursor.data.map((m) => m.qtyOnHandAfter)).toEqual([10, 15]);
+
+    // Every item of the tenant (its own index), paged the same way.
+    const tenantWide: JsonNode[] = [];
+    for (let cursor: string | null = ''; cursor !== null;) {
+      const page = await movements(key, `limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      tenantWide.push(...page.data);
+      cursor = page.nextCursor;
+    }
+    expect(tenantWide).toEqual(all.data);
   });
 
   it('when stock is asked for asOf a time, it answers the balances of that moment in the inquiry shape', async () => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { dropDatabase, loadConfig } from '@wms/platform';
-import { freePort, testEnv, uniqueDatabaseName, uniqueRedisPrefix, waitFor } from '@wms/testing';
+import { closeRedis, createRedis, dropDatabase, loadConfig } from '@wms/platform';
+import { deleteRedisKeys, freePort, testEnv, uniqueDatabaseName, uniqueRedisPrefix, waitFor } from '@wms/testing';
 
 // The launcher as an orchestrator runs it (tools/entrypoint.sh): with MIGRATE_ON_START=false an app does not
 // migrate but waits, not listening, until a `migrate` run (Kubernetes: the release's Job) has done it.
@@ -49,7 +49,14 @@ describe('MIGRATE_ON_START=false', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exit;
     }
-    await dropDatabase(loadConfig(env).databaseUrl);
+    const config = loadConfig(env);
+    await dropDatabase(config.databaseUrl);
+    const redis = createRedis(config, 'worker', 'migrate-on-start');
+    try {
+      await deleteRedisKeys(redis, config.redisKeyPrefix);
+    } finally {
+      await closeRedis(redis);
+    }
   });
 
   it('an app waits, not listening, until a migrate run has applied every migration, then starts', async () => {

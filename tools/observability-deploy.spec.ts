@@ -5,7 +5,13 @@ import { closeRedis, createRedis, loadConfig, type ProcessMetrics } from '@wms/p
 import { gatewayProcessMetrics, ingestProcessMetrics, webhookProcessMetrics } from '@wms/setup';
 import { createIngestQueue } from '@wms/ingest';
 import { createWebhookDeliveryQueue } from '@wms/webhooks';
-import { parseExposition, promqlMetricNames as metricsIn, testEnv, uniqueRedisPrefix } from '@wms/testing';
+import {
+  deleteRedisKeys,
+  parseExposition,
+  promqlMetricNames as metricsIn,
+  testEnv,
+  uniqueRedisPrefix,
+} from '@wms/testing';
 
 // No Docker engine runs where the tests run: the observability profile is checked by reading its files,
 // and every metric the dashboard queries against what the apps' real registries export.
@@ -119,6 +125,7 @@ describe('the observability profile', () => {
       return exported;
     } finally {
       await Promise.all([ingestQueue.close(), webhookQueue.close()]);
+      await deleteRedisKeys(redis, config.redisKeyPrefix);
       await closeRedis(redis);
     }
   }

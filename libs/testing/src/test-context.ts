@@ -11,6 +11,7 @@ import {
   runMigrations,
   openRuntime,
   type Config,
+  type RedisClient,
   type Runtime,
 } from '@wms/platform';
 import { migrations, runSeed } from '@wms/setup';
@@ -191,7 +192,7 @@ export async function createTestContext(
       await Promise.allSettled(closeHooks.map((hook) => hook()));
       await Promise.allSettled(workers.map((worker) => worker.close()));
       await Promise.allSettled(gateways.map((gateway) => gateway.close()));
-      await deleteRedisKeys(runtime, redisPrefix);
+      await deleteRedisKeys(runtime.redis, redisPrefix);
       await runtime.close();
       await dropDatabase(config.databaseUrl);
     },
@@ -232,9 +233,10 @@ async function connected(runtime: Runtime): Promise<void> {
   });
 }
 
-async function deleteRedisKeys(runtime: Runtime, prefix: string): Promise<void> {
+/** Deletes every key of a test's prefix, for a spec whose processes use Redis without a test context. */
+export async function deleteRedisKeys(redis: RedisClient, prefix: string): Promise<void> {
   // Queue keys carry the prefix in braces on a cluster; on a cluster each master holds its own keys.
-  for (const node of keyNodes(runtime.redis)) {
+  for (const node of keyNodes(redis)) {
     for (const pattern of [`${prefix}:*`, `{${prefix}}:*`]) {
       let cursor = '0';
       do {

@@ -20,10 +20,13 @@ export class StockLedgerService {
     query: MovementsQuery,
     format: QuantityFormat = 'number',
   ): Promise<ListPage<MovementView>> {
-    const ids = await this.repository.resolve(tenantId, query);
-    if (!ids.itemKnown) throw AppError.referenceNotFound(`Item SKU ${query.sku} not found`);
-    if (!ids.warehouseKnown) throw AppError.referenceNotFound(`Warehouse code ${query.warehouseCode} not found`);
-    const rows = await this.repository.list(tenantId, ids, query, format);
+    const rows = await this.repository.list(tenantId, query, format);
+    if (!rows.length) {
+      // An empty page may be an unknown sku or warehouse: a page with entries names known ones.
+      const known = await this.repository.references(tenantId, query);
+      if (!known.itemKnown) throw AppError.referenceNotFound(`Item SKU ${query.sku} not found`);
+      if (!known.warehouseKnown) throw AppError.referenceNotFound(`Warehouse code ${query.warehouseCode} not found`);
+    }
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
     return {

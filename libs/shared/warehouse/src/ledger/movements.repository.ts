@@ -3,12 +3,8 @@ import { PreparedStatement, routedRead, type Database, type QuantityFormat } fro
 import { isoSql, qtySql } from '../inventory/index.js';
 import type { MovementCursor, MovementView, MovementsQuery } from './movement.schemas.js';
 
-/** The references a movements query names, resolved in the tenant; null where one is unknown or not asked for. */
-export interface MovementFilterIds {
-  itemId: string | null;
-  warehouseId: string | null;
-  /** The locations of the code asked for (one per warehouse that has it; none when no warehouse has). */
-  locationIds: string[] | null;
+/** Whether the references a movements query names exist in the tenant (true for one not named). */
+export interface MovementReferences {
   itemKnown: boolean;
   warehouseKnown: boolean;
 }
@@ -24,20 +20,25 @@ const movementColumns = (
   json_build_object('at', to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', m.id::text) AS cursor`;
 
 /**
- * A page of movements after the lower bound, oldest first. $1 tenant id, $2 warehouse id, $3 location ids,
- * $4 lot and $5 cause (each null for any), $6 since and $9 until ('-infinity', 'infinity' when open), $7 and $8
- * the cursor's time and id ('-infinity' and -1 without one), $10 the rows to read; with `ofItem`, $11 the item.
- * As a prepared statement PostgreSQL may plan it once, without the values, so its shape leaves no choice that
- * needs them: the page is read from the ledger alone (every filter a column of it) and only its rows are
- * joined to their names; the lower bound is one key, the later of since and the cursor, so the index seeks
- * to it (two bounds would leave the scan to start at either), and the months before it are pruned.
+ * A page of movements after the lower bound, oldest first. $1 tenant id, $2 warehouse code, $3 location code
+ * (in that warehouse, or any), $4 lot and $5 cause (each null for any), $6 since and $9 until ('-infinity',
+ * 'infinity' when open), $7 and $8 the cursor's time and id ('-infinity' and -1 without one), $10 the rows to
+ * read; with `ofItem`, $11 the sku. The codes are resolved inside (an unknown one matches nothing; the
+ * service tells it apart from an empty page only when the page is empty). As a prepared statement
+ * PostgreSQL may plan it once, without the values, so its shape leaves no choice that needs them: the page is
+ * read from the ledger alone (each filter a column of it) and only its rows are joined to their codes; the
+ * lower bound is one key, the later of since and the cursor, so the index seeks to it (two bounds would leave
+ * the scan to start at either), and the months before it are pruned.
  */
 const movementsSql = (format: QuantityFormat, ofItem: boolean) => `
-  WITH page AS (
+  WITH warehouse AS (SELECT id FROM warehouses WHERE tenant_id = $1 AND code = $2),
+  page AS (
     SELECT * FROM stock_movements m
-     WHERE m.tenant_id = $1${ofItem ? ' AND m.item_id = $11' : ''}
-       AND ($2::uuid IS NULL OR m.warehouse_id = $2)
-       AND ($3::uuid[] IS NULL OR m.location_id = ANY ($3::uuid[]))
+     WHERE m.tenant_id = $1${ofItem ? ' AND m.item_id = (SELECT id FROM items WHERE tenant_id = $1 AND sku = $11)' : ''}
+       AND ($2::text IS NULL OR m.warehouse_id = (SELECT id FROM warehouse))
+       AND ($3::text IS NULL OR m.location_id = ANY (ARRAY(
+             SELECT l.id FROM locations l
+              WHERE l.tenant_id = $1 AND l.code = $3 AND ($2::text IS NULL OR l.warehouse_id = (SELECT id FROM warehouse)))))
        AND ($4::text IS NULL OR m.lot_no = $4)
        AND ($5::text IS NULL OR m.cause = $5)
        AND m.at >= GREATEST($6::timestamptz, $7::timestamptz)
@@ -70,44 +71,30 @@ const tenantStatements = statementsOf('stock-movements-of-tenant', false);
 export class MovementsRepository {
   constructor(private readonly db: Database) {}
 
-  async resolve(
+  /** Whether the sku and warehouse a query names exist: asked only when its page came back empty. */
+  async references(
     tenantId: string,
-    query: Pick<MovementsQuery, 'sku' | 'warehouseCode' | 'locationCode'>,
-  ): Promise<MovementFilterIds> {
+    query: Pick<MovementsQuery, 'sku' | 'warehouseCode'>,
+  ): Promise<MovementReferences> {
     const [row] = await routedRead(this.db, (from) =>
-      from.sequelize.query<{ itemId: string | null; warehouseId: string | null; locationIds: string[] | null }>(
-        `WITH warehouse AS (SELECT id FROM warehouses WHERE tenant_id = $1 AND code = $3)
-         SELECT (SELECT id FROM items WHERE tenant_id = $1 AND sku = $2) AS "itemId",
-                (SELECT id FROM warehouse) AS "warehouseId",
-                CASE WHEN $4::text IS NOT NULL THEN ARRAY(
-                  SELECT id FROM locations
-                   WHERE tenant_id = $1 AND code = $4 AND ($3::text IS NULL OR warehouse_id = (SELECT id FROM warehouse)))
-                END AS "locationIds"`,
-        {
-          bind: [tenantId, query.sku ?? null, query.warehouseCode ?? null, query.locationCode ?? null],
-          type: QueryTypes.SELECT,
-        },
+      from.sequelize.query<MovementReferences>(
+        `SELECT ($2::text IS NULL OR EXISTS (SELECT 1 FROM items WHERE tenant_id = $1 AND sku = $2)) AS "itemKnown",
+                ($3::text IS NULL OR EXISTS (SELECT 1 FROM warehouses WHERE tenant_id = $1 AND code = $3)) AS "warehouseKnown"`,
+        { bind: [tenantId, query.sku ?? null, query.warehouseCode ?? null], type: QueryTypes.SELECT },
       ),
     );
-    return {
-      itemId: row!.itemId,
-      warehouseId: row!.warehouseId,
-      locationIds: row!.locationIds,
-      itemKnown: query.sku === undefined || row!.itemId !== null,
-      warehouseKnown: query.warehouseCode === undefined || row!.warehouseId !== null,
-    };
+    return row!;
   }
 
   async list(
     tenantId: string,
-    ids: MovementFilterIds,
     query: MovementsQuery,
     format: QuantityFormat,
   ): Promise<(MovementView & { cursor: MovementCursor })[]> {
     const bind = [
       tenantId,
-      ids.warehouseId,
-      ids.locationIds,
+      query.warehouseCode ?? null,
+      query.locationCode ?? null,
       query.lotNo ?? null,
       query.cause ?? null,
       query.since ?? '-infinity',
@@ -117,9 +104,9 @@ export class MovementsRepository {
       query.limit + 1,
     ];
     return routedRead(this.db, (from) =>
-      ids.itemId === null
+      query.sku === undefined
         ? tenantStatements[format].rows(from.sequelize, bind)
-        : itemStatements[format].rows(from.sequelize, [...bind, ids.itemId]),
+        : itemStatements[format].rows(from.sequelize, [...bind, query.sku]),
     );
   }
 }

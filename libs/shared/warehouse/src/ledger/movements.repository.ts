@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { PreparedStatement, routedRead, type Database, type QuantityFormat } from '@wms/platform';
-import { isoSql, qtySql } from '../inventory/index.js';
+import { qtySql } from '../inventory/index.js';
 import type { MovementCursor, MovementView, MovementsQuery } from './movement.schemas.js';
 
 /** Whether the references a movements query names exist in the tenant (true for one not named). */
@@ -9,15 +9,56 @@ export interface MovementReferences {
   warehouseKnown: boolean;
 }
 
-const movementColumns = (
-  format: QuantityFormat,
-) => `m.id::text AS id, ${isoSql('m.at')} AS at, w.code AS "warehouseCode",
+/**
+ * An entry as the statement reads it: plain columns, its time to the microsecond (the cursor's precision);
+ * the answer's shape (the time to the millisecond, the caller, the cursor) is made from it in `toMovement`.
+ */
+interface MovementRecord {
+  id: string;
+  at: string;
+  warehouseCode: string;
+  locationCode: string;
+  sku: string;
+  lotNo: string | null;
+  qtyOnHandDelta: number | string;
+  qtyAllocatedDelta: number | string;
+  qtyOnHandAfter: number | string;
+  qtyAllocatedAfter: number | string;
+  cause: MovementView['cause'];
+  documentNo: string | null;
+  apiKeyId: string | null;
+  userId: string | null;
+}
+
+const movementColumns = (format: QuantityFormat) => `m.id::text AS id,
+  to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, w.code AS "warehouseCode",
   l.code AS "locationCode", i.sku, NULLIF(m.lot_no, '') AS "lotNo",
   ${qtySql('m.qty_on_hand_delta', format)} AS "qtyOnHandDelta", ${qtySql('m.qty_allocated_delta', format)} AS "qtyAllocatedDelta",
-  ${qtySql('m.qty_on_hand_after', format)} AS "qtyOnHandAfter", ${qtySql('m.qty_allocated_after', format)} AS "qtyAllocatedAfter", m.cause, m.document_no AS "documentNo",
-  CASE WHEN m.api_key_id IS NOT NULL THEN json_build_object('type', 'api_key', 'id', m.api_key_id)
-       WHEN m.user_id IS NOT NULL THEN json_build_object('type', 'user', 'id', m.user_id) END AS caller,
-  json_build_object('at', to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', m.id::text) AS cursor`;
+  ${qtySql('m.qty_on_hand_after', format)} AS "qtyOnHandAfter", ${qtySql('m.qty_allocated_after', format)} AS "qtyAllocatedAfter",
+  m.cause, m.document_no AS "documentNo", m.api_key_id AS "apiKeyId", m.user_id AS "userId"`;
+
+type MovementRow = MovementView & { cursor: MovementCursor };
+
+/** The answer's movement and its cursor; the time truncated to the millisecond, as `isoSql` writes times. */
+function toMovement(record: MovementRecord): MovementRow {
+  const { apiKeyId, userId } = record;
+  return {
+    id: record.id,
+    at: `${record.at.slice(0, 23)}Z`,
+    warehouseCode: record.warehouseCode,
+    locationCode: record.locationCode,
+    sku: record.sku,
+    lotNo: record.lotNo,
+    qtyOnHandDelta: record.qtyOnHandDelta,
+    qtyAllocatedDelta: record.qtyAllocatedDelta,
+    qtyOnHandAfter: record.qtyOnHandAfter,
+    qtyAllocatedAfter: record.qtyAllocatedAfter,
+    cause: record.cause,
+    documentNo: record.documentNo,
+    caller: apiKeyId ? { type: 'api_key', id: apiKeyId } : userId ? { type: 'user', id: userId } : null,
+    cursor: { at: record.at, id: record.id },
+  };
+}
 
 /**
  * A page of movements after the lower bound, oldest first. $1 tenant id, $2 warehouse code, $3 location code
@@ -54,10 +95,9 @@ const movementsSql = (format: QuantityFormat, ofItem: boolean) => `
     JOIN locations l ON l.id = m.location_id
    ORDER BY m.at, m.id`;
 
-type MovementRow = MovementView & { cursor: MovementCursor };
-const statementsOf = (name: string, ofItem: boolean): Record<QuantityFormat, PreparedStatement<MovementRow>> => ({
-  number: new PreparedStatement<MovementRow>(name, movementsSql('number', ofItem)),
-  decimal: new PreparedStatement<MovementRow>(`${name}-decimal`, movementsSql('decimal', ofItem)),
+const statementsOf = (name: string, ofItem: boolean): Record<QuantityFormat, PreparedStatement<MovementRecord>> => ({
+  number: new PreparedStatement<MovementRecord>(name, movementsSql('number', ofItem)),
+  decimal: new PreparedStatement<MovementRecord>(`${name}-decimal`, movementsSql('decimal', ofItem)),
 });
 /** One item's movements (index (tenant, item, at, id)), and every item's (index (tenant, at, id)). */
 const itemStatements = statementsOf('stock-movements-of-item', true);
@@ -86,11 +126,7 @@ export class MovementsRepository {
     return row!;
   }
 
-  async list(
-    tenantId: string,
-    query: MovementsQuery,
-    format: QuantityFormat,
-  ): Promise<(MovementView & { cursor: MovementCursor })[]> {
+  async list(tenantId: string, query: MovementsQuery, format: QuantityFormat): Promise<MovementRow[]> {
     const bind = [
       tenantId,
       query.warehouseCode ?? null,
@@ -103,10 +139,11 @@ export class MovementsRepository {
       query.until ?? 'infinity',
       query.limit + 1,
     ];
-    return routedRead(this.db, (from) =>
+    const records = await routedRead(this.db, (from) =>
       query.sku === undefined
         ? tenantStatements[format].rows(from.sequelize, bind)
         : itemStatements[format].rows(from.sequelize, [...bind, query.sku]),
     );
+    return records.map(toMovement);
   }
 }

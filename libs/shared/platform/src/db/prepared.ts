@@ -30,10 +30,11 @@ export async function withStatementClient<T>(
 
 /**
  * A statement outside any transaction, run as a named prepared statement (pg's `{ name, text, values }`)
- * on a client of the database's statement pool: PostgreSQL parses and plans it once per connection, and
- * the hot paths that use it (the inquiries, the bulk job rows, the webhook worker's loads and records) skip
- * Sequelize's parameter rewriting and result formatting. A statement inside a transaction goes through
- * `sequelize.query` with the transaction (ADR 0130).
+ * on a client of the database's statement pool: PostgreSQL parses it once per connection (and plans it
+ * once when it keeps a generic plan of it), and the hot paths that use it (the inquiries, a page of stock
+ * movements, the bulk job rows, the webhook worker's loads and records) skip Sequelize's parameter
+ * rewriting and result formatting. A statement inside a transaction goes through `sequelize.query` with
+ * the transaction (ADR 0130).
  */
 export class PreparedStatement<Row> {
   constructor(

@@ -10,25 +10,10 @@ export interface MovementReferences {
 }
 
 /**
- * An entry as the statement reads it: plain columns, its time to the microsecond (the cursor's precision);
- * the answer's shape (the time to the millisecond, the caller, the cursor) is made from it in `toMovement`.
+ * An entry as the statement reads it: the answer's columns with the caller's ids for its caller, and its time
+ * to the microsecond (the cursor's precision); `toMovement` makes the answer's shape from it.
  */
-interface MovementRecord {
-  id: string;
-  at: string;
-  warehouseCode: string;
-  locationCode: string;
-  sku: string;
-  lotNo: string | null;
-  qtyOnHandDelta: number | string;
-  qtyAllocatedDelta: number | string;
-  qtyOnHandAfter: number | string;
-  qtyAllocatedAfter: number | string;
-  cause: MovementView['cause'];
-  documentNo: string | null;
-  apiKeyId: string | null;
-  userId: string | null;
-}
+type MovementRecord = Omit<MovementView, 'caller'> & { apiKeyId: string | null; userId: string | null };
 
 const movementColumns = (format: QuantityFormat) => `m.id::text AS id,
   to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, w.code AS "warehouseCode",
@@ -40,23 +25,12 @@ const movementColumns = (format: QuantityFormat) => `m.id::text AS id,
 type MovementRow = MovementView & { cursor: MovementCursor };
 
 /** The answer's movement and its cursor; the time truncated to the millisecond, as `isoSql` writes times. */
-function toMovement(record: MovementRecord): MovementRow {
-  const { apiKeyId, userId } = record;
+function toMovement({ apiKeyId, userId, ...movement }: MovementRecord): MovementRow {
   return {
-    id: record.id,
-    at: `${record.at.slice(0, 23)}Z`,
-    warehouseCode: record.warehouseCode,
-    locationCode: record.locationCode,
-    sku: record.sku,
-    lotNo: record.lotNo,
-    qtyOnHandDelta: record.qtyOnHandDelta,
-    qtyAllocatedDelta: record.qtyAllocatedDelta,
-    qtyOnHandAfter: record.qtyOnHandAfter,
-    qtyAllocatedAfter: record.qtyAllocatedAfter,
-    cause: record.cause,
-    documentNo: record.documentNo,
+    ...movement,
+    at: `${movement.at.slice(0, 23)}Z`,
     caller: apiKeyId ? { type: 'api_key', id: apiKeyId } : userId ? { type: 'user', id: userId } : null,
-    cursor: { at: record.at, id: record.id },
+    cursor: { at: movement.at, id: movement.id },
   };
 }
 

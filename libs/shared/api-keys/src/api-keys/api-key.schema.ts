@@ -1,5 +1,5 @@
 import { API_VERSIONS, Joi } from '@wms/platform';
-import { decodeCursor, LIST_LIMIT_MAX } from '@wms/platform';
+import { cursorSchema, decodeCursor, INSTANT_MAX, LIST_LIMIT_MAX } from '@wms/platform';
 import { canonicalOrigin, isIpOrCidr } from './network-rules.js';
 
 /** An API key as an admin creates or edits it; every bad field is named in the 400's details. */
@@ -24,7 +24,10 @@ const apiVersion = Joi.string()
   .valid(...API_VERSIONS)
   .messages({ 'any.only': `{{#label}} must be one of ${API_VERSIONS.join(', ')}` });
 
-const expiresAt = Joi.date().iso().greater('now').messages({ 'date.greater': '{{#label}} must be in the future' });
+const expiresAt = Joi.date().iso().greater('now').max(INSTANT_MAX).messages({
+  'date.greater': '{{#label}} must be in the future',
+  'date.max': '{{#label}} must be an ISO 8601 time before 9999-12-31',
+});
 
 export const createApiKeySchema = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),
@@ -76,10 +79,7 @@ export function parseExpiryWindow(value: string, helpers: Joi.CustomHelpers): nu
 export const listApiKeysQuerySchema = Joi.object({
   tenantId: Joi.string().uuid(),
   limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
-  cursor: Joi.string()
-    .max(200)
-    .custom((value: string, helpers) => decodeCursor(value) ?? helpers.error('any.invalid'))
-    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
+  cursor: cursorSchema(decodeCursor),
   expiringWithin: Joi.string().custom(parseExpiryWindow).messages({
     'duration.invalid': '{{#label}} must be an ISO 8601 duration such as P14D, PT12H or P1W',
     'duration.range': '{{#label}} must be longer than zero and at most 366 days',

@@ -1,4 +1,4 @@
-import { Joi } from '@wms/platform';
+import { Joi, cursorSchema, isStorableText } from '@wms/platform';
 import { LIST_LIMIT_MAX } from '@wms/platform';
 import { adminModules, roles, type AdminModule, type Role } from '../access/index.js';
 import type { UserStatus } from './user.model.js';
@@ -92,7 +92,9 @@ export function encodeUserCursor(email: string): string {
 export function decodeUserCursor(cursor: string): string | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return Array.isArray(value) && value.length === 1 && typeof value[0] === 'string' ? value[0] : null;
+    if (!Array.isArray(value) || value.length !== 1) return null;
+    const [email] = value;
+    return typeof email === 'string' && isStorableText(email) ? email : null;
   } catch {
     return null;
   }
@@ -104,10 +106,7 @@ export const listUsersQuerySchema = Joi.object<ListUsersQuery>({
   role: roleSchema,
   q: Joi.string().trim().min(1).max(254),
   limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
-  cursor: Joi.string()
-    .max(400)
-    .custom((value: string, helpers) => decodeUserCursor(value) ?? helpers.error('any.invalid'))
-    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
+  cursor: cursorSchema(decodeUserCursor, 400),
 });
 
 export interface RegisterInput {

@@ -3,3 +3,4 @@ export { Joi, isStorableText } from './joi.js';
 export { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 export { isUuid } from './uuid.js';
 export { compileCanonicalCheck, canonicalJsonSchema, type CanonicalCheck } from './canonical.js';
+export { INSTANT_MAX, INSTANT_MIN, isCursorTime, isoInstant, isoInstantDate } from './instant.js';

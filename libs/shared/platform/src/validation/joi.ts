@@ -58,6 +58,7 @@ export declare namespace Joi {
   type StringSchema<T = string> = BaseJoi.StringSchema<T>;
   type NumberSchema<T = number> = BaseJoi.NumberSchema<T>;
   type BooleanSchema<T = boolean> = BaseJoi.BooleanSchema<T>;
+  type DateSchema<T = Date> = BaseJoi.DateSchema<T>;
   type Description = BaseJoi.Description;
   type CustomHelpers<T = any> = BaseJoi.CustomHelpers<T>;
   type ErrorReport = BaseJoi.ErrorReport;

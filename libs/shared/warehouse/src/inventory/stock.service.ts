@@ -1,4 +1,4 @@
-import { Joi } from '@wms/platform';
+import { Joi, isoInstant } from '@wms/platform';
 import type { Database, QuantityFormat } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { lotNumber } from './fields.js';
@@ -37,9 +37,9 @@ export const stockQuerySchema = Joi.object<StockQuery & { tenantId?: string }>({
   sku: Joi.string().trim().min(1).max(100).required(),
   warehouseCode: Joi.string().trim().min(1).max(100).description('when left out, every warehouse of the tenant'),
   lotNo: lotNumber(),
-  asOf: Joi.string()
-    .isoDate()
-    .description('ISO 8601 time: the stock as it was at that moment (the same shape), from the inventory ledger'),
+  asOf: isoInstant().description(
+    'ISO 8601 time: the stock as it was at that moment (the same shape), from the inventory ledger',
+  ),
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
 }).label('StockQuery');
 

@@ -1,4 +1,4 @@
-import { Joi, LIST_LIMIT_MAX } from '@wms/platform';
+import { Joi, LIST_LIMIT_MAX, cursorSchema, isCursorTime, isoInstant } from '@wms/platform';
 import { lotNumber } from '../inventory/index.js';
 import { STOCK_CAUSES, type StockCause } from '../writes/index.js';
 
@@ -48,30 +48,32 @@ export function decodeMovementCursor(text: string): MovementCursor | null {
     const value: unknown = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return null;
     const [at, id] = value;
-    if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return null;
-    if (typeof id !== 'string' || !/^\d{1,19}$/.test(id)) return null;
+    if (!isCursorTime(at) || !isEntryId(id)) return null;
     return { at, id };
   } catch {
     return null;
   }
 }
 
+const BIGINT_MAX = 2n ** 63n - 1n;
+
+/** A ledger entry's id: a bigint PostgreSQL can hold, as digits. */
+function isEntryId(value: unknown): value is string {
+  return typeof value === 'string' && /^\d{1,19}$/.test(value) && BigInt(value) <= BIGINT_MAX;
+}
+
 const code = () => Joi.string().trim().min(1).max(100);
 
 export const movementsQuerySchema = Joi.object<MovementsQuery & { tenantId?: string }>({
   sku: code().description('one item; when left out, every item of the tenant'),
-  since: Joi.string().isoDate().description('ISO 8601 time; entries at or after it'),
-  until: Joi.string().isoDate().description('ISO 8601 time; entries before it'),
+  since: isoInstant().description('ISO 8601 time; entries at or after it'),
+  until: isoInstant().description('ISO 8601 time; entries before it'),
   warehouseCode: code(),
   locationCode: code(),
   lotNo: lotNumber(),
   cause: Joi.string().valid(...STOCK_CAUSES),
   limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
-  cursor: Joi.string()
-    .max(200)
-    .custom((value: string, helpers) => decodeMovementCursor(value) ?? helpers.error('any.invalid'))
-    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' })
-    .description('nextCursor of the previous page'),
+  cursor: cursorSchema(decodeMovementCursor).description('nextCursor of the previous page'),
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
 }).label('MovementsQuery');
 

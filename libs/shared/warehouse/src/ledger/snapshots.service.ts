@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   Joi,
+  isoInstant,
   settleWithin,
   toDecimalString,
   validate,
@@ -22,7 +23,7 @@ export interface SnapshotRequest {
 }
 
 export const snapshotRequestSchema = Joi.object<SnapshotRequest & { tenantId?: string }>({
-  asOf: Joi.string().isoDate().description('ISO 8601 time the stock is taken at; default: now'),
+  asOf: isoInstant().description('ISO 8601 time the stock is taken at; default: now'),
   warehouseCode: Joi.string().trim().min(1).max(100).description('one warehouse; when left out, every one'),
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
 }).label('StockSnapshotRequest');

@@ -1,6 +1,6 @@
 import { API_VERSIONS, Joi } from '@wms/platform';
 import { subscribableEventNames } from '@wms/events';
-import { decodeCursor, LIST_LIMIT_MAX } from '@wms/platform';
+import { cursorSchema, decodeCursor, isoInstantDate, LIST_LIMIT_MAX } from '@wms/platform';
 import { filterProblem } from './event-filter.js';
 
 const eventsList = Joi.array()
@@ -41,10 +41,7 @@ export const createSubscriptionSchema = Joi.object({
 
 const pageKeys = {
   limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
-  cursor: Joi.string()
-    .max(200)
-    .custom((value: string, helpers) => decodeCursor(value) ?? helpers.error('any.invalid'))
-    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
+  cursor: cursorSchema(decodeCursor),
 };
 
 /** The subscriptions list: a cross-tenant user may narrow it to one tenant; a page at a time. */
@@ -79,11 +76,7 @@ export const filterTestSchema = Joi.object({
 export const listDeliveriesSchema = Joi.object({
   status: Joi.string().valid('pending', 'succeeded', 'failed'),
   event: Joi.string().max(100),
-  limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
-  cursor: Joi.string()
-    .max(200)
-    .custom((value: string, helpers) => decodeCursor(value) ?? helpers.error('any.invalid'))
-    .messages({ 'any.invalid': '{{#label}} is not a cursor this API issued' }),
+  ...pageKeys,
 });
 
 /** How many attempts of one delivery the log shows (the worker makes at most WEBHOOK_MAX_ATTEMPTS a run). */
@@ -102,8 +95,8 @@ export const RECOVER_WINDOW_DAYS = 14;
 export const RECOVER_MAX_PER_CALL = 1_000;
 
 export const recoverSchema = Joi.object({
-  since: Joi.date().iso().required(),
-  until: Joi.date().iso(),
+  since: isoInstantDate().required(),
+  until: isoInstantDate(),
   limit: Joi.number().integer().min(1).max(RECOVER_MAX_PER_CALL).default(RECOVER_MAX_PER_CALL),
 });
 

@@ -17,6 +17,7 @@ import { requestContext } from './http/request-context.js';
 import { refuseNulInTarget } from './http/request-target.js';
 import { httpMetrics } from './http/http-metrics.js';
 import { readsFollowWrites } from './http/reads-follow-writes.js';
+import { caseSensitiveRouter } from './http/router.js';
 import { metricsRoute } from './routes/metrics.routes.js';
 import { QUEUE_CONSOLE_PATH, queueConsoleRoutes, queueConsoleSessionRoutes } from './routes/queue-console.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
@@ -65,6 +66,8 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.disable('x-powered-by');
   app.set('trust proxy', parseTrustProxy(config.trustProxy));
   app.set('etag', false);
+  // Before the first route, which builds the app's router with it (see http/router.ts).
+  app.set('case sensitive routing', true);
 
   // Producer queues share the gateway's fail-fast Redis connection; closing them leaves it to runtime.close().
   const webhookQueue = createWebhookDeliveryQueue(runtime.redis, queuePrefix(config), config.webhook.maxAttempts);
@@ -111,7 +114,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
     '/api/v1/imports',
     importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens, services.tenants),
   );
-  const api = express.Router();
+  const api = caseSensitiveRouter();
   api.use(parseJsonBody());
   // Every way of trying a password shares one per-address budget of failures.
   api.post(['/auth/login', '/auth/register', '/auth/change-password'], apiKeyAccess.loginThrottle);

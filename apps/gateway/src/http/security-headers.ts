@@ -18,8 +18,12 @@ export const API_SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['X-Frame-Options', 'DENY'],
 ];
 
-/** Paths whose answers are JSON for programs: everything else (the portal, /docs, the queue console) is a page. */
-const API_PREFIX = '/api/';
+/**
+ * Paths whose answers are JSON for programs: everything else (the portal, /docs, the queue console) is a page.
+ * Compared without case: another spelling of an API path is a 404 (routing is case-sensitive), and that
+ * answer is JSON too.
+ */
+const API_PREFIX = /^\/api\//i;
 
 /**
  * Security headers on every answer: the API set above under /api/, and helmet() with its defaults
@@ -28,7 +32,7 @@ const API_PREFIX = '/api/';
 export function securityHeaders(): RequestHandler {
   const pageHeaders = helmet();
   return (req, res, next) => {
-    if (!req.url.startsWith(API_PREFIX)) {
+    if (!API_PREFIX.test(req.url)) {
       pageHeaders(req, res, next);
       return;
     }

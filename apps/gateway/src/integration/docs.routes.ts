@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import express, { Router, type RequestHandler } from 'express';
+import express, { type Router, type RequestHandler } from 'express';
 import type { Services } from '../services.js';
 import {
   API_VERSIONS,
@@ -17,6 +17,7 @@ import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
 import { integrationRoutes } from './route-table.js';
 import { CHANGELOG_PAGE } from './changelog.page.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
 
@@ -116,7 +117,7 @@ document.getElementById('api-document').addEventListener('change', (event) => {
 
 /** GET /docs: the OpenAPI documents (integration and admin) rendered by Swagger UI, served from its npm package. */
 export function docsRoutes(): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   // The gateway's strict page policy: Swagger UI needs no inline script or style, nor anything from elsewhere.
   router.use(strictPageCsp);
   router.get('/', (_req, res) => {

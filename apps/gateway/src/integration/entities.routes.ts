@@ -1,5 +1,5 @@
 import './request.types.js';
-import { Router, type RequestHandler } from 'express';
+import { type Router, type RequestHandler } from 'express';
 import { AppError, compileValidator, unitOfWork, validate, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
 import {
@@ -21,6 +21,7 @@ import { jsonBody, mount } from './scope.js';
 import type { IngestJobs } from '@wms/ingest';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { bulkWriteRoute, singleWriteRoute } from './route-table.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export const INTEGRATION_BASE_PATH = '/api/v1/integration/v1';
 
@@ -35,7 +36,7 @@ export function entityRoutes(
   jobs: IngestJobs,
   idempotency: RequestHandler,
 ): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   for (const handler of services.ingest.list()) {
     const single = singleWriteRoute(handler);
     mount(router, single, ...jsonBody, idempotency, singleWrite(runtime, services, handler, single));

@@ -1,17 +1,18 @@
 import './request.types.js';
-import { Router } from 'express';
+import { type Router } from 'express';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { keyTenant } from './key-tenant.js';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * GET /events: the reconciliation feed. A client that missed webhooks reads the
  * key's tenant events oldest first and keeps `nextCursor` for its next call.
  */
 export function eventFeedRoutes(services: Pick<Services, 'events' | 'tenants'>): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const route = INTEGRATION_ROUTES.events;
   mount(router, route, async (req, res) => {
     const query = validate<{ after?: string; limit: number; tenantId?: string }>(

@@ -1,6 +1,6 @@
 import './request.types.js';
 import { once } from 'node:events';
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { type Router, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
 import {
@@ -18,6 +18,7 @@ import {
 import { mount } from './scope.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * POST /imports (a file, streamed: no JSON body parser runs), GET /jobs/:jobId/errors and DELETE
@@ -25,7 +26,7 @@ import { IMPORT_ROUTES } from './imports.route-table.js';
  * Another key's import is not found.
  */
 export function importsRoutes(services: Services, imports: ImportsService, idempotency: RequestHandler): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   mount(router, IMPORT_ROUTES.upload, fileFingerprint, idempotency, async (req, res) => {
     const tenantId = await closingUnread(req, res, () => keyTenant(req, services, req.query.tenantId));
     const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey!.id }, tenantId);

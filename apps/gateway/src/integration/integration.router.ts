@@ -1,5 +1,5 @@
 import './request.types.js';
-import { Router, type RequestHandler } from 'express';
+import { type Router, type RequestHandler } from 'express';
 import type { AppLifecycle, Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
 import { useErrorFormat } from '../http/errors.js';
@@ -14,6 +14,7 @@ import { createImportsService, importsRoutes } from './imports.routes.js';
 import { simulationRoutes } from './simulations.routes.js';
 import { apiVersion } from './api-version.middleware.js';
 import { createSnapshotsService, snapshotRoutes } from './snapshots.routes.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
@@ -28,7 +29,7 @@ export function integrationRouter(
   guard: RequestHandler,
 ): Router {
   const jobs = new IngestJobs(runtime, lifecycle);
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(inOrder(guard, envelopeErrors, apiVersion));
   const idempotent = idempotency(services, runtime.logger);
   // The inquiries first, on this router itself: they are the most frequent calls, and no entity route

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import { AppError } from '@wms/platform';
 import { isImportId, successEnvelope, type ImportsService } from '@wms/ingest';
 import { mount } from './scope.js';
@@ -7,6 +7,7 @@ import type { IngestJobs } from '@wms/ingest';
 import { isSnapshotId, type StockSnapshotsService } from '@wms/warehouse';
 import { snapshotPaths } from './snapshots.routes.js';
 import { beforeTellingOfWrites } from '../http/reads-follow-writes.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /** States after which a job writes nothing more: telling them is telling of the job's writes. */
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -17,7 +18,7 @@ const ENDED = new Set(['completed', 'failed', 'cancelled']);
  * (`snapshot-…`) the snapshot's.
  */
 export function jobsRoutes(jobs: IngestJobs, imports: ImportsService, snapshots: StockSnapshotsService): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   mount(router, INTEGRATION_ROUTES.job, async (req, res) => {
     const jobId = String(req.params.jobId);
     if (isImportId(jobId)) {

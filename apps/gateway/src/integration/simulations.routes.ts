@@ -1,11 +1,12 @@
 import './request.types.js';
-import { Router, type RequestHandler } from 'express';
+import { type Router, type RequestHandler } from 'express';
 import { AppError, unitOfWork, type Runtime } from '@wms/platform';
 import { successEnvelope } from '@wms/ingest';
 import type { Services } from '../services.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { jsonBody, mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * POST /simulations: a sandbox tenant's key runs real warehouse operations (SimulationsService). The tenant is
@@ -13,7 +14,7 @@ import { INTEGRATION_ROUTES } from './route-table.js';
  * entry and the stored answer share one transaction, so a simulation that cannot run leaves nothing behind.
  */
 export function simulationRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const route = INTEGRATION_ROUTES.simulations;
   const sandboxOnly: RequestHandler = async (req, res, next) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body));

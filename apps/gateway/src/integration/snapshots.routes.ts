@@ -1,6 +1,6 @@
 import './request.types.js';
 import { once } from 'node:events';
-import { Router, type RequestHandler } from 'express';
+import { type Router, type RequestHandler } from 'express';
 import { AppError, closeWithin, quantityFormatOf, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
 import type { AcceptedEnvelope } from '@wms/ingest';
 import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
@@ -9,6 +9,7 @@ import { jsonBody, mount } from './scope.js';
 import { versionOf } from './api-version.middleware.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 const JOBS_PATH = '/api/v1/integration/v1/jobs';
 
@@ -33,7 +34,7 @@ export function snapshotRoutes(
   snapshots: StockSnapshotsService,
   idempotency: RequestHandler,
 ): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   mount(router, ROUTES.snapshots, ...jsonBody, idempotency, async (req, res) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
     const jobId = await snapshots.request(tenantId, req.apiKey!.id, req.body);

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { Router, type RequestHandler } from 'express';
+import express, { type Router, type RequestHandler } from 'express';
 import { strictPageCsp } from '../http/page-csp.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export const ADMIN_PORTAL_PATH = '/admin';
 
@@ -28,7 +29,7 @@ const NOT_THE_PORTAL = /^\/queues(\/|$)/;
  * Without a build, /admin answers 503 saying how to build it.
  */
 export function adminPortalRoutes(portalDir = DEFAULT_PORTAL_DIR): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const skipForeign: RequestHandler = (req, _res, next) => (NOT_THE_PORTAL.test(req.path) ? next('router') : next());
   router.use(skipForeign, strictPageCsp);
 

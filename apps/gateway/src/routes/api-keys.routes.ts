@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { type Router, type Request, type RequestHandler } from 'express';
 import {
   createApiKeySchema,
   listApiKeysQuerySchema,
@@ -12,6 +12,7 @@ import type { Services } from '../services.js';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 const uuid = Joi.string().uuid();
 
@@ -25,7 +26,7 @@ function actorOf(req: Request): ApiKeyActor {
  * change to a key (PATCH of any field, revoke, activate, roll, revoke-previous) needs the reach its create would.
  */
 export function apiKeysRoutes(services: Services, tokens: TokenService): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(requireJwt(tokens), requireModule('api-keys'));
   router.param('id', (_req, _res, next, id: string) => {
     if (uuid.validate(id).error) throw AppError.notFound(`API key ${id} not found`);

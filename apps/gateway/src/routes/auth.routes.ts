@@ -1,9 +1,10 @@
-import { Router, type Request, type Response } from 'express';
+import { type Router, type Request, type Response } from 'express';
 import { loginSchema, refreshSchema } from '@wms/identity';
 import { AppError, validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 import { readCookie } from '../http/cookies.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * A browser session (the admin portal) asks for `refreshCookie: true`: its refresh token then travels only
@@ -20,7 +21,7 @@ export const SESSION_HINT_COOKIE = 'wms_session';
 const SESSION_HINT_PATH = '/admin';
 
 export function authRoutes(services: Services, options: { secureCookies: boolean; refreshTtlSeconds: number }): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const jwt = requireJwt(services.auth.tokens);
   const cookieOptions = (req: Request) => ({
     httpOnly: true,

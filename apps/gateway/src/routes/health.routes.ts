@@ -1,8 +1,9 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import { checkDependencies, type Runtime } from '@wms/platform';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export function healthRoutes(runtime: Pick<Runtime, 'db' | 'redis'>): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/live', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { type Router, type Request } from 'express';
 import { hasModulePermission, type AdminModule, type Principal, type TokenService } from '@wms/identity';
 import { AppError, Joi, validate } from '@wms/platform';
 import type { ImportsService, StoredImport } from '@wms/ingest';
@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { acceptFile, closingUnread, sendErrors } from '../integration/imports.routes.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /** The module whose permissions cover importing an entity: master data is the warehouses' module. */
 export const IMPORT_MODULES: Record<string, AdminModule> = {
@@ -45,7 +46,7 @@ export function importsAdminRoutes(
   tokens: TokenService,
   tenants: Pick<Services['tenants'], 'findById'>,
 ): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(requireJwt(tokens));
 
   router.get('/', async (req, res) => {

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler } from 'express';
+import { type Router, type Request, type RequestHandler } from 'express';
 import type { AdminModule, TokenService } from '@wms/identity';
 import { Joi, listQuerySchema, unitOfWork, validate, type ListQuery, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
@@ -13,6 +13,7 @@ import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { idempotency } from '../integration/idempotency.middleware.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export const tenantQuerySchema = Joi.object({
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant user'),
@@ -29,7 +30,7 @@ export const returnListQuerySchema = listQuerySchema(RETURN_STATUSES)
  * takes an Idempotency-Key with the integration API's rules, per user.
  */
 export function operationsRoutes(runtime: Runtime, services: Services, tokens: TokenService): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const guard = (module: AdminModule): RequestHandler[] => [requireJwt(tokens), requireModule(module)];
   // After the guard, so a refused token or permission is never stored as an answer; keys are per user.
   const idempotent = idempotency(services, runtime.logger, (req) => ({ userId: req.principal!.sub }));

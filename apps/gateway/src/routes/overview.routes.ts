@@ -1,10 +1,11 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import type { Queue } from 'bullmq';
 import { within } from '@wms/platform';
 import type { TokenService } from '@wms/identity';
 import type { QueueDepth } from '@wms/overview';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /** How long the overview waits for Redis before showing the queues as unavailable. */
 const QUEUE_COUNT_TIMEOUT_MS = 1_000;
@@ -37,7 +38,7 @@ export function overviewRoutes(
   tokens: TokenService,
   queues: { ingest: Queue; webhook: Queue },
 ): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/', requireJwt(tokens), async (req, res) => {
     const readQueues = () =>
       Promise.all([depthOf('ingest', queues.ingest), depthOf('webhook-delivery', queues.webhook)]);

@@ -1,4 +1,4 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { type Router, type Request, type RequestHandler, type Response } from 'express';
 import helmet from 'helmet';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -10,6 +10,7 @@ import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
 import { readCookie } from '../http/cookies.js';
 import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export const QUEUE_CONSOLE_PATH = '/admin/queues';
 export const QUEUE_CONSOLE_COOKIE = 'wms_queue_console';
@@ -123,7 +124,7 @@ export function queueConsoleRoutes(
     serverAdapter,
     options: { uiConfig: { boardTitle: 'WMS queues' } },
   });
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(
     consoleAuth(tokens, db),
     consoleCsp,
@@ -209,7 +210,7 @@ function consoleAuth(tokens: TokenService, db: Database): RequestHandler {
  * DELETE ends it. The admin portal calls POST, then sends the browser to /admin/queues/.
  */
 export function queueConsoleSessionRoutes(tokens: TokenService, secureCookies: boolean): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const cookieOptions = (req: Request) => ({
     httpOnly: true,
     sameSite: 'strict' as const,

@@ -1,15 +1,16 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import { createTenantSchema, type TokenService } from '@wms/identity';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { crossTenantAdminRequired, requireAdminRole, requireJwt } from '../http/jwt-guard.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * Tenants are managed by role admin only. A tenant-bound admin sees its own tenant and nothing else;
  * creating tenants is for cross-tenant admins.
  */
 export function tenantsRoutes(services: Services, tokens: TokenService): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(requireJwt(tokens), requireAdminRole);
 
   router.post('/', async (req, res) => {

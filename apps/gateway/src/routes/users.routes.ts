@@ -1,15 +1,16 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import type { TokenService } from '@wms/identity';
 import type { Services } from '../services.js';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * Users admin (module `users`); the privilege and tenant rules live in UsersService. The list is in e-mail
  * order, a page at a time (`limit`, `cursor`; see next-page.ts).
  */
 export function usersRoutes(services: Services, tokens: TokenService): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(requireJwt(tokens), requireModule('users'));
 
   router.post('/', async (req, res) => {

@@ -1,13 +1,14 @@
-import { Router } from 'express';
+import { type Router } from 'express';
 import type { TokenService } from '@wms/identity';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { createWarehouseSchema, listWarehousesQuerySchema } from '@wms/warehouse';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 export function warehousesRoutes(services: Services, tokens: TokenService): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(requireJwt(tokens), requireModule('warehouses'));
 
   router.post('/', async (req, res) => {

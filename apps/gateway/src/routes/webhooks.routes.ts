@@ -1,4 +1,4 @@
-import { Router, type NextFunction, type Request } from 'express';
+import { type Router, type NextFunction, type Request } from 'express';
 import { assertEventsWithinReach, readableEvents, type TokenService } from '@wms/identity';
 import { validate, type CursorPosition, type Logger } from '@wms/platform';
 import type { Services } from '../services.js';
@@ -13,6 +13,7 @@ import {
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
+import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * Webhook subscriptions (module `webhooks`). A tenant-bound user sees only its tenant's. Each event type
@@ -26,7 +27,7 @@ export function webhooksRoutes(
   enqueuer: DeliveryEnqueuer,
   logger: Logger,
 ): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(requireJwt(tokens), requireModule('webhooks'));
   const viewer = (principal: { tenantId: string | null }) => ({ tenantId: principal.tenantId });
 

@@ -6,6 +6,7 @@ import { DEFAULT_TENANT_CODE, TenantsService } from '../tenants/index.js';
 import {
   changePasswordSchema,
   createDecoyHash,
+  emailForLookup,
   hashPassword,
   registerSchema,
   toPublicUser,
@@ -27,10 +28,6 @@ export interface LoginResult extends TokenPair {
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const ACCOUNT_NOT_ACTIVE = 'Account is inactive or locked';
 export const INVALID_CURRENT_PASSWORD = 'Current password is incorrect';
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 export function principalOf(user: UserAttributes): Principal {
   return {
@@ -73,7 +70,7 @@ export class AuthService {
   }
 
   async login(email: string, password: string): Promise<LoginResult> {
-    const user = await this.findForLogin(normalizeEmail(email));
+    const user = await this.findForLogin(emailForLookup(email));
     if (!user) {
       this.decoyHash ??= createDecoyHash(this.config.bcryptRounds);
       await verifyPassword(password, this.decoyHash);

@@ -3,7 +3,6 @@ export {
   INVALID_CREDENTIALS,
   ACCOUNT_NOT_ACTIVE,
   INVALID_CURRENT_PASSWORD,
-  normalizeEmail,
   principalOf,
   sessionVersionOf,
   type LoginResult,

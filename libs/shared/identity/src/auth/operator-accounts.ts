@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@wms/platform';
 import { AppError } from '@wms/platform';
-import { hashPassword } from '../users/index.js';
+import { emailForLookup, hashPassword } from '../users/index.js';
 import { AccountLocksRepository, type AccountRow } from './account-locks.repository.js';
-import { normalizeEmail } from './auth.service.js';
 import { RefreshTokensRepository } from './refresh-tokens.repository.js';
 
 export interface PasswordReset {
@@ -51,8 +50,9 @@ export class OperatorAccounts {
   }
 
   private async find(email: string): Promise<AccountRow> {
-    const account = await this.locks.findByEmail(normalizeEmail(email));
-    if (!account) throw AppError.notFound(`No user with e-mail ${normalizeEmail(email)}`);
+    const normalized = emailForLookup(email);
+    const account = await this.locks.findByEmail(normalized);
+    if (!account) throw AppError.notFound(`No user with e-mail ${normalized}`);
     return account;
   }
 }

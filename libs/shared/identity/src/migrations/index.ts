@@ -5,6 +5,7 @@ import { adminLists } from './0015-admin-lists.js';
 import { refreshTokenFamilies } from './0030-refresh-token-families.js';
 import { listFilterIndexes } from './0036-list-filter-indexes.js';
 import { sandboxTenants } from './0050-sandbox-tenants.js';
+import { normalisedEmails } from './0090-normalised-emails.js';
 
 /**
  * The identity library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -17,4 +18,5 @@ export const identityMigrations = {
   refreshTokenFamilies,
   listFilterIndexes,
   sandboxTenants,
+  normalisedEmails,
 } satisfies Record<string, Migration>;

@@ -29,3 +29,4 @@ export {
   type ChangePasswordInput,
 } from './users.schema.js';
 export { hashPassword, verifyPassword, createDecoyHash } from './passwords.js';
+export { emailForLookup, hasInvisibleCharacters, normalizeEmail } from './email.js';

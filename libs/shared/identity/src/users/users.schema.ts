@@ -2,17 +2,25 @@ import { Joi, cursorSchema, isStorableText } from '@wms/platform';
 import { LIST_LIMIT_MAX } from '@wms/platform';
 import { adminModules, roles, type AdminModule, type Role } from '../access/index.js';
 import type { UserStatus } from './user.model.js';
+import { hasInvisibleCharacters, normalizeEmail } from './email.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** bcrypt reads only the first 72 bytes; a longer password would be silently cut, so it is refused. */
 export const PASSWORD_MAX_BYTES = 72;
 
-/** Syntax only: private domains such as `.local` or `.test` are accepted (the seeded admin is `admin@wms.local`). */
+/** An e-mail as it is compared and stored (`normalizeEmail`); invisible characters are refused. */
+const normalizedEmail = (value: string, helpers: Joi.CustomHelpers) =>
+  hasInvisibleCharacters(value) ? helpers.error('email.invisible') : normalizeEmail(value);
+
+/**
+ * Syntax only: private domains such as `.local` or `.test` are accepted (the seeded admin is `admin@wms.local`).
+ * Normalised first, so the length and syntax checked are those of the form stored.
+ */
 export const emailSchema = Joi.string()
-  .trim()
-  .lowercase()
+  .custom(normalizedEmail)
   .max(254)
-  .email({ tlds: { allow: false } });
+  .email({ tlds: { allow: false } })
+  .messages({ 'email.invisible': '{{#label}} must not contain invisible characters' });
 
 export const passwordSchema = Joi.string()
   .min(PASSWORD_MIN_LENGTH)
@@ -146,7 +154,11 @@ export const changePasswordSchema = Joi.object<ChangePasswordInput>({
  * browser session asks for `refreshCookie: true`.
  */
 export const loginSchema = Joi.object<{ email: string; password: string; refreshCookie: boolean }>({
-  email: Joi.string().max(254).required(),
+  email: Joi.string()
+    .max(254)
+    .custom(normalizedEmail)
+    .messages({ 'email.invisible': '{{#label}} must not contain invisible characters' })
+    .required(),
   password: presentedPassword.required(),
   refreshCookie: Joi.boolean().default(false),
 });

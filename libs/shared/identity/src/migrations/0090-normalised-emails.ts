@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Migration } from '@wms/platform';
-import { normalizeEmail } from '../users/email.js';
+import { normalizeEmail } from '../users/index.js';
 
 /** Format characters and controls: what an e-mail stored before normalisation may hide (see users/email.ts). */
 const INVISIBLE = /[\p{Cf}\p{Cc}]/gu;

@@ -96,6 +96,17 @@ describe('operator commands: npm run wms -- users …', () => {
     expect(run.stdout).toContain(`${user.email}: password reset; status inactive;`);
   }, 60_000);
 
+  it('an e-mail is found in its normal form (fullwidth, any case); one with an invisible character is refused', async () => {
+    const { user } = await lockedUser();
+    const fullwidth = user.email.replace(/[a-z0-9]/g, (char) => String.fromCodePoint(char.codePointAt(0)! + 0xfee0));
+
+    const run = await wms(ctx, 'users', 'unlock', fullwidth.toUpperCase());
+    const hidden = await wms(ctx, 'users', 'unlock', `${user.email.slice(0, 2)}\u200b${user.email.slice(2)}`);
+
+    expect(run).toMatchObject({ code: 0, stdout: `${user.email}: unlocked; status active\n` });
+    expect(hidden).toMatchObject({ code: 1, stderr: 'The e-mail must not contain invisible characters\n' });
+  }, 60_000);
+
   it('an unknown e-mail is refused with exit code 1 and a message; a wrong command with the usage and 2', async () => {
     const unknown = await wms(ctx, 'users', 'unlock', 'nobody@example.test');
     const wrong = await wms(ctx, 'users', 'delete', 'nobody@example.test');

@@ -23,7 +23,7 @@ export function normalizeEmail(email: string): string {
 /** `normalizeEmail` of an e-mail a caller names, refused with 400 when it holds invisible characters. */
 export function emailForLookup(email: string): string {
   if (hasInvisibleCharacters(email))
-    throw AppError.validation('Request validation failed', [
+    throw AppError.validation('The e-mail must not contain invisible characters', [
       { path: 'email', message: 'email must not contain invisible characters' },
     ]);
   return normalizeEmail(email);

@@ -17,6 +17,7 @@ import {
 } from '../users/index.js';
 import { validate } from '@wms/platform';
 import { AccountLocksRepository } from './account-locks.repository.js';
+import { AddressLocksRepository, addressDigest } from './address-locks.repository.js';
 import { RefreshSessions } from './refresh-sessions.js';
 import { TokenService, type TokenPair } from './tokens.js';
 
@@ -55,6 +56,7 @@ export class AuthService {
   readonly sessions: RefreshSessions;
   private readonly users: UsersRepository;
   private readonly locks: AccountLocksRepository;
+  private readonly addressLocks: AddressLocksRepository;
   private readonly tenants: TenantsService;
   private decoyHash: string | undefined;
 
@@ -66,16 +68,14 @@ export class AuthService {
     this.sessions = new RefreshSessions(db, this.tokens);
     this.users = new UsersRepository(db);
     this.locks = new AccountLocksRepository(db);
+    this.addressLocks = new AddressLocksRepository(db);
     this.tenants = new TenantsService(db);
   }
 
   async login(email: string, password: string): Promise<LoginResult> {
-    const user = await this.findForLogin(emailForLookup(email));
-    if (!user) {
-      this.decoyHash ??= createDecoyHash(this.config.bcryptRounds);
-      await verifyPassword(password, this.decoyHash);
-      throw AppError.unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
-    }
+    const address = emailForLookup(email);
+    const user = await this.findForLogin(address);
+    if (!user) return this.refuseUnknown(address, password);
     if (user.status !== 'active') throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
     if (!(await verifyPassword(password, user.passwordHash))) {
       await this.users.recordFailedLogin(user.id, this.config.loginMaxFailedAttempts);
@@ -85,6 +85,22 @@ export class AuthService {
     // Locked by concurrent failures between our read and our write.
     if (!current) throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
     return this.session(current);
+  }
+
+  /**
+   * An e-mail without an account is answered as an account would be: a wrong password (after the same bcrypt
+   * work, against a decoy hash) that counts towards a lock of the address, and once locked, the locked answer
+   * without a password check. So neither the answers nor their order tell which e-mails have accounts.
+   */
+  private async refuseUnknown(address: string, password: string): Promise<never> {
+    const { loginLockSeconds, loginMaxFailedAttempts, bcryptRounds } = this.config;
+    const digest = addressDigest(address);
+    if (await this.addressLocks.isLocked(digest, loginLockSeconds))
+      throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
+    this.decoyHash ??= createDecoyHash(bcryptRounds);
+    await verifyPassword(password, this.decoyHash);
+    await this.addressLocks.recordFailure(digest, loginLockSeconds, loginMaxFailedAttempts);
+    throw AppError.unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
   }
 
   /**

@@ -19,3 +19,4 @@ export {
   type TokenPair,
   type TokenType,
 } from './tokens.js';
+export { AddressLocksRepository, ADDRESS_MEMORY_DAYS, addressDigest } from './address-locks.repository.js';

@@ -6,6 +6,7 @@ import { refreshTokenFamilies } from './0030-refresh-token-families.js';
 import { listFilterIndexes } from './0036-list-filter-indexes.js';
 import { sandboxTenants } from './0050-sandbox-tenants.js';
 import { normalisedEmails } from './0090-normalised-emails.js';
+import { loginAddressLocks } from './0091-login-address-locks.js';
 
 /**
  * The identity library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -19,4 +20,5 @@ export const identityMigrations = {
   listFilterIndexes,
   sandboxTenants,
   normalisedEmails,
+  loginAddressLocks,
 } satisfies Record<string, Migration>;

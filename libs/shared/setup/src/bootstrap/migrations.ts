@@ -56,4 +56,5 @@ export const migrations: Migration[] = [
   warehouseMigrations.snapshotDispatch,
   ingestMigrations.bulkJobAnsweredAccepted,
   identityMigrations.normalisedEmails,
+  identityMigrations.loginAddressLocks,
 ];

@@ -3,7 +3,7 @@ import type { Database } from '@wms/platform';
 import type { Logger } from '@wms/platform';
 import { BulkJobsRepository } from '@wms/ingest';
 import type { IdempotencyService } from '@wms/platform';
-import { AuditRepository } from '@wms/identity';
+import { AddressLocksRepository, AuditRepository } from '@wms/identity';
 import { DeliveredEventsRepository } from '@wms/webhooks';
 import { LedgerPartitionsRepository, StockSnapshotsService } from '@wms/warehouse';
 
@@ -18,6 +18,8 @@ export interface SweepResult {
   /** Months of the inventory ledger dropped (their balances kept as checkpoints). */
   stockLedgerMonths: number;
   stockSnapshots: number;
+  /** E-mails without an account whose failed sign-ins are no longer remembered. */
+  loginAddresses: number;
 }
 
 /** Deletes in bounded batches until a batch comes back short. */
@@ -33,13 +35,14 @@ async function drain(purge: () => Promise<number>): Promise<number> {
 /**
  * Retention, through the repositories of the tables' owners, of everything but the request log (which drops partitions): expired Idempotency-Key records,
  * finished bulk jobs, delivered events with their deliveries and attempts, audit entries when
- * AUDIT_RETENTION_DAYS is set, stock snapshot exports, and the inventory ledger's months older than STOCK_LEDGER_RETENTION_DAYS (the
+ * AUDIT_RETENTION_DAYS is set, stock snapshot exports, e-mails without an account not tried for ADDRESS_MEMORY_DAYS, and the inventory ledger's months older than STOCK_LEDGER_RETENTION_DAYS (the
  * sweep also makes its coming months' partitions). Each table is purged in batches of RETENTION_BATCH until none is left; a
  * table whose purge fails is logged and left for the next sweep, the others go on.
  */
 export class RetentionSweeper {
   private readonly deliveredEvents: DeliveredEventsRepository;
   private readonly audit: AuditRepository;
+  private readonly addressLocks: AddressLocksRepository;
   private readonly bulkJobs: BulkJobsRepository;
   private readonly ledger: LedgerPartitionsRepository;
   private readonly snapshots: StockSnapshotsService;
@@ -52,6 +55,7 @@ export class RetentionSweeper {
   ) {
     this.deliveredEvents = new DeliveredEventsRepository(db);
     this.audit = new AuditRepository(db);
+    this.addressLocks = new AddressLocksRepository(db);
     this.bulkJobs = new BulkJobsRepository(db);
     this.ledger = new LedgerPartitionsRepository(db);
     this.snapshots = new StockSnapshotsService(db);
@@ -80,6 +84,7 @@ export class RetentionSweeper {
       stockSnapshots: await run('stock_snapshots', () =>
         this.snapshots.purgeOlderThan(retention.stockSnapshotDays, RETENTION_BATCH),
       ),
+      loginAddresses: await run('login_address_locks', () => this.addressLocks.purgeForgotten(RETENTION_BATCH)),
     };
     if (Object.values(result).some((count) => count > 0)) this.logger.info(result, 'retention sweep deleted');
     return result;

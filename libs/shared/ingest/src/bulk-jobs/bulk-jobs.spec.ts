@@ -1,13 +1,28 @@
 import { QueryTypes } from 'sequelize';
 import { randomUUID } from 'node:crypto';
+import { Worker } from 'bullmq';
 import { createIngestQueue, type IngestJobName, type IngestQueue } from './ingest.contract.js';
-import { queuePrefix } from '@wms/platform';
-import { createLogger } from '@wms/platform';
+import {
+  closeRedis,
+  createLogger,
+  createRedis,
+  createSequelize,
+  describeDatabaseUrl,
+  queuePrefix,
+  type Database,
+} from '@wms/platform';
 import { createBulkJobDispatcher } from './bulk-job-dispatcher.js';
 import { BulkJobEnds } from './bulk-job-ends.js';
 import { BulkJobRunner } from './bulk-job-runner.js';
 import { BulkJobsRepository, type NewBulkJob } from './bulk-jobs.repository.js';
-import { createApiKey, createMasterData, createTestContext, defaultTenantId, type TestContext } from '@wms/testing';
+import {
+  createApiKey,
+  createMasterData,
+  createTestContext,
+  defaultTenantId,
+  waitFor,
+  type TestContext,
+} from '@wms/testing';
 
 const item = (sku: string, name = `Item ${sku}`) => ({ sku, name, baseUomCode: 'EA' });
 
@@ -156,6 +171,59 @@ describe('bulk jobs stored in PostgreSQL', () => {
     const again = await queue.getJob(job.id);
     expect(again?.data).toEqual({ tenantId, apiKeyId, requestId: job.requestId });
     await queue.obliterate({ force: true });
+  });
+
+  it("when a job's BullMQ job failed every attempt while its row is queued, the dispatcher ends it without waiting on its own lock", async () => {
+    // Arrange: every lock wait of this database's new sessions gives up after 5 s, so a pass that waited on
+    // a lock its own process holds fails instead of hanging (a deadlock detector, not a measure of speed).
+    const { database } = describeDatabaseUrl(ctx.config.databaseUrl);
+    await ctx.runtime.db.sequelize.query(`ALTER DATABASE "${database}" SET lock_timeout = '5s'`);
+    const bounded: Database = { sequelize: createSequelize(ctx.config) };
+    const boundedRows = new BulkJobsRepository(bounded);
+    const dispatcher = createBulkJobDispatcher(
+      boundedRows,
+      new BulkJobEnds(bounded, boundedRows, ctx.services.events),
+      queue,
+      createLogger({ level: 'silent', name: 'test-dispatcher' }),
+    );
+    const job = newJob('items', [item('GAVE-UP-1')]);
+    await repository.submit(job);
+    await queue.add('items', { tenantId, apiKeyId, requestId: job.requestId }, { jobId: job.id });
+    const connection = createRedis(ctx.config, 'worker', 'bulk-jobs-spec');
+    const failing = new Worker(
+      queue.name,
+      async () => {
+        throw new Error('every attempt fails');
+      },
+      { connection, prefix: queuePrefix(ctx.config) },
+    );
+    try {
+      await waitFor(
+        () => queue.getJobState(job.id),
+        (state) => state === 'failed',
+        30_000,
+        'the job to fail its only attempt',
+      );
+    } finally {
+      await failing.close();
+      await closeRedis(connection);
+    }
+    await ctx.runtime.db.sequelize.query(
+      "UPDATE bulk_jobs SET dispatched_at = now() - interval '1 hour' WHERE id = $1",
+      { bind: [job.id] },
+    );
+
+    try {
+      // Act
+      await dispatcher.runOnce();
+
+      // Assert
+      expect(await repository.status(job.id)).toMatchObject({ state: 'failed' });
+    } finally {
+      await bounded.sequelize.close();
+      await ctx.runtime.db.sequelize.query(`ALTER DATABASE "${database}" RESET lock_timeout`);
+      await queue.obliterate({ force: true });
+    }
   });
 
   it('when a job whose caller was answered 202 ends, bulk.completed is appended with its end; a caller answered its result is told nothing', async () => {

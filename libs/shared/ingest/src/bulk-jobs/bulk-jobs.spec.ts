@@ -238,12 +238,12 @@ describe('bulk jobs stored in PostgreSQL', () => {
     const refused = { ...newJob('items', [item('TOLD-4')]), lane: 'async' as const };
     for (const job of [asynchronous, waited, answered, refused]) await repository.submit(job);
     // The gateway's wait for `waited` ran out (202); `answered` ended before, so marking it is refused.
-    expect(await repository.markAnsweredAccepted(waited.id)).toBe(true);
+    expect(await repository.markAnsweredAccepted(waited.id, 1_000)).toBe(true);
 
     await runner.run(asynchronous.id);
     await runner.run(waited.id);
     await runner.run(answered.id);
-    expect(await repository.markAnsweredAccepted(answered.id)).toBe(false);
+    expect(await repository.markAnsweredAccepted(answered.id, 1_000)).toBe(false);
     await ends.fail(refused.id, 'the ingest queue gave the job up');
 
     expect((await told(asynchronous.id)).map((row) => row.data)).toEqual([

@@ -31,6 +31,13 @@ export interface PublicJob {
 const REDIS_READ_MS = 300;
 /** How long handing a stored job to BullMQ may take before the dispatcher is left to do it. */
 const REDIS_WRITE_MS = 500;
+/**
+ * Once a bulk call's wait ran out, how long its 202 may wait for the job's row lock (held by a run that is
+ * ending the job, say), and how long for PostgreSQL's answer at all: the answer comes at most this long
+ * after BULK_SYNC_TIMEOUT_MS.
+ */
+const ANSWER_LOCK_WAIT_MS = 500;
+const ANSWER_MS = 1_000;
 
 /** A submitted job and the signal that tells its wait when to look at its row. */
 export interface Submitted {
@@ -112,7 +119,7 @@ export class IngestJobs {
 
   /**
    * Waits for the job, at most `timeoutMs` (less when the gateway starts draining): its row is read once
-   * after each signal, the last time when the wait runs out.
+   * after each signal, the last time when the wait runs out (that read bounded by ANSWER_MS).
    */
   async waitForResult(submitted: Submitted, timeoutMs: number): Promise<JobOutcome> {
     const { jobId, signal } = submitted;
@@ -124,7 +131,9 @@ export class IngestJobs {
       for (;;) {
         if (waiting && !done()) await signal.next(deadline - Date.now(), this.draining.signal);
         waiting = true;
-        const outcome = await this.outcome(jobId);
+        // A PostgreSQL that does not answer holds no call past its deadline: the job stays pending.
+        const bound = Math.max(deadline - Date.now(), 0) + ANSWER_MS;
+        const outcome = (await settleWithin(this.outcome(jobId), bound)) ?? { state: 'pending' };
         if (outcome.state !== 'pending' || done()) return outcome;
       }
     } finally {
@@ -135,11 +144,16 @@ export class IngestJobs {
   /**
    * The wait ran out and the caller is to be answered 202: the job is marked to tell its end with
    * `bulk.completed`. A job that ended meanwhile is answered by its outcome instead (it would tell no one).
-   * Should PostgreSQL not answer, the 202 stands and the caller polls its statusUrl.
+   * Should PostgreSQL not answer within ANSWER_MS, or the job's row stay locked past ANSWER_LOCK_WAIT_MS,
+   * the 202 stands (the job is stored and runs) and the caller polls its statusUrl.
    */
   async answerAccepted(jobId: string): Promise<JobOutcome> {
+    return (await settleWithin(this.markOrRead(jobId), ANSWER_MS)) ?? { state: 'pending' };
+  }
+
+  private async markOrRead(jobId: string): Promise<JobOutcome> {
     try {
-      if (await this.repository.markAnsweredAccepted(jobId)) return { state: 'pending' };
+      if (await this.repository.markAnsweredAccepted(jobId, ANSWER_LOCK_WAIT_MS)) return { state: 'pending' };
     } catch {
       return { state: 'pending' };
     }

@@ -55,7 +55,7 @@ describe("a bulk call's deadline", () => {
         headers: { 'x-api-key': key },
       });
       expect(status.body.data).toMatchObject({ jobId: stored[0]!.id, state: 'queued' });
-      // The lock was held when the 202 was decided: the job is not marked to tell its end (its caller polls).
+      // The lock was held when the 202 was decided: the job is not marked yet.
       const marked = await holder.query<{ answered: boolean }>(
         'SELECT answered_accepted AS answered FROM bulk_jobs WHERE id = $1',
         [stored[0]!.id],
@@ -63,6 +63,17 @@ describe("a bulk call's deadline", () => {
       expect(marked.rows).toEqual([{ answered: false }]);
     } finally {
       await holder.query('ROLLBACK');
+    }
+    try {
+      // Once the lock is let go, the gateway marks the job after its answer: the job will tell its end.
+      await waitFor(
+        async () =>
+          (await holder.query<{ answered: boolean }>('SELECT answered_accepted AS answered FROM bulk_jobs')).rows,
+        (rows) => rows[0]?.answered === true,
+        30_000,
+        'the job to be marked answered 202',
+      );
+    } finally {
       await holder.end();
     }
   });

@@ -242,6 +242,24 @@ export class BulkJobsRepository {
   }
 
   /**
+   * A synchronous job that ended untold while its caller's 202 could not be marked (its row was locked):
+   * marks it answered 202 now and answers it with its stored result (null when it failed), once, or null
+   * when it is unfinished, was told already, or its caller got its result.
+   */
+  async claimUntoldEnd(
+    id: string,
+    transaction: Transaction,
+  ): Promise<(EndedBulkJob & { result: string | null }) | null> {
+    const rows = await this.db.sequelize.query<EndedBulkJob & { result: string | null }>(
+      `UPDATE bulk_jobs SET answered_accepted = true
+        WHERE id = $1 AND state IN ('completed', 'failed') AND lane = 'sync' AND NOT answered_accepted
+        RETURNING ${ENDED_COLUMNS}, result`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
    * Runs a job's one statement (`sqlOf(condition)`, with `bind` as its parameters) so that, atomically, it
    * locks the job's row if still `queued`, writes only then, and marks the row `written` with what it
    * returned. Answers the statement's rows: none when the row was not `queued` (another run has it).

@@ -270,6 +270,28 @@ describe('bulk jobs stored in PostgreSQL', () => {
     expect(await told(asynchronous.id)).toHaveLength(1);
   });
 
+  it("when a synchronous job ended untold before its caller's 202 was marked, its end is told late, once", async () => {
+    const told = async (jobId: string) =>
+      ctx.runtime.db.sequelize.query<{ data: Record<string, unknown> }>(
+        "SELECT data FROM events WHERE event = 'bulk.completed' AND data->>'jobId' = $1",
+        { bind: [jobId], type: QueryTypes.SELECT },
+      );
+    const ended = newJob('items', [item('LATE-TOLD-1')]);
+    const unfinished = newJob('items', [item('LATE-TOLD-2')]);
+    await runner.run(await submitted(ended));
+    await repository.submit(unfinished);
+
+    const first = await ends.tellLate(ended.id);
+    const again = await ends.tellLate(ended.id);
+
+    expect([first, again]).toEqual([true, false]);
+    expect((await told(ended.id)).map((row) => row.data)).toMatchObject([
+      { jobId: ended.id, state: 'completed', status: 'success', created: 1 },
+    ]);
+    expect(await ends.tellLate(unfinished.id)).toBe(false);
+    expect(await told(unfinished.id)).toEqual([]);
+  });
+
   it('when a finished job is older than the retention, the purge deletes it and keeps unfinished ones', async () => {
     const finished = newJob('items', [item('PURGE-1')]);
     const waiting = newJob('items', [item('PURGE-2')]);

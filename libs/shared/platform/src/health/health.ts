@@ -50,16 +50,17 @@ export async function checkReadiness(
   keySpace: KeySpaceClaim | undefined,
   timeouts = HEALTH_TIMEOUTS,
 ): Promise<Readiness> {
-  const [dependencies, claim] = await Promise.all([
-    checkDependencies(sequelize, redis, timeouts),
-    keySpace
-      ? within(keySpace.check(), timeouts.postgresMs).then(
+  const dependencies = await checkDependencies(sequelize, redis, timeouts);
+  const up = dependencies.postgres === 'up' && dependencies.redis === 'up';
+  // Compared only once both answer: a PostgreSQL or Redis found down is not waited on a second time.
+  const claim =
+    up && keySpace
+      ? await within(keySpace.check(), timeouts.postgresMs).then(
           (found) => found.state,
           () => undefined,
         )
-      : undefined,
-  ]);
-  const ready = dependencies.postgres === 'up' && dependencies.redis === 'up' && claim !== 'taken';
+      : undefined;
+  const ready = up && claim !== 'taken';
   return { ready, dependencies, ...(claim ? { keySpace: claim } : {}) };
 }
 

@@ -15,7 +15,7 @@ export async function claimKeySpaceAtStart(claim: KeySpaceClaim, logger: Logger,
       logger.warn({ err: error }, 'the Redis key space could not be claimed yet; readiness compares it');
       return;
     }
-    logger.fatal(error.message);
+    // The check logged the refusal; stderr carries it too, since the exit may come before the log is written.
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }

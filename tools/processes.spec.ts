@@ -108,7 +108,11 @@ describe('app processes', () => {
       const ready = await answering(`http://127.0.0.1:${port}/health/ready`);
       worker.child.kill('SIGTERM');
 
-      expect(await ready.json()).toEqual({ status: 'ready', dependencies: { postgres: 'up', redis: 'up' } });
+      expect(await ready.json()).toEqual({
+        status: 'ready',
+        dependencies: { postgres: 'up', redis: 'up' },
+        keySpace: 'claimed',
+      });
       expect(await exitOf(worker.child)).toBe(0);
     },
   );

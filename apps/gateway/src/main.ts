@@ -1,4 +1,4 @@
-import { AppLifecycle, installShutdown, loadConfigOrExit, openRuntime } from '@wms/platform';
+import { AppLifecycle, claimKeySpaceAtStart, installShutdown, loadConfigOrExit, openRuntime } from '@wms/platform';
 import { createServices } from './services.js';
 import { createApp } from './app.js';
 import { createGatewayServer } from './http/server.js';
@@ -12,6 +12,9 @@ const server = createGatewayServer(createApp({ runtime, services, lifecycle }));
 server.keepAliveTimeout = 65_000;
 const drain = new ServerDrain(server);
 
+// Before the first request: a key space another database holds ends the process (REDIS_KEY_PREFIX); a
+// PostgreSQL or Redis away at start leaves the comparison to readiness.
+await claimKeySpaceAtStart(runtime.keySpace, runtime.logger);
 server.listen(config.port, () => runtime.logger.info({ port: config.port }, 'gateway listening'));
 
 installShutdown(runtime.logger, config.shutdownTimeoutMs, async () => {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import {
+  claimKeySpaceAtStart,
   closeWithin,
   installShutdown,
   loadConfigOrExit,
@@ -31,11 +32,14 @@ installShutdown(logger, config.shutdownTimeoutMs, async () => {
 await waitForDependencies(runtime.db.sequelize, runtime.redis, {
   onWait: (health) => logger.warn({ health }, 'waiting for PostgreSQL and Redis'),
 });
+// Before any job is taken: a key space another database holds ends the process (REDIS_KEY_PREFIX).
+await claimKeySpaceAtStart(runtime.keySpace, logger);
 webhookWorker = startWebhookWorker(config, runtime.db, logger, { connection: runtime.redis });
 metricsQueue = createMetricsQueue(runtime, config);
 if (config.workerHealthPort)
   healthServer = await startHealthServer(config.workerHealthPort, runtime.db.sequelize, runtime.redis, {
     metrics: webhookProcessMetrics([metricsQueue], () => readOutboxStats(runtime.db)),
     token: config.metricsToken,
+    keySpace: runtime.keySpace,
   });
 logger.info({ concurrency: config.webhook.concurrency }, 'webhook-worker started');

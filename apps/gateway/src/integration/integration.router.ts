@@ -28,7 +28,7 @@ export function integrationRouter(
   lifecycle: AppLifecycle,
   guard: RequestHandler,
 ): Router {
-  const jobs = new IngestJobs(runtime, lifecycle);
+  const jobs = new IngestJobs(runtime, lifecycle, services.events);
   const router = caseSensitiveRouter();
   router.use(inOrder(guard, envelopeErrors, apiVersion));
   const idempotent = idempotency(services, runtime.logger);

@@ -6,6 +6,7 @@ export * from './db/index.js';
 export * from './errors/index.js';
 export * from './health/index.js';
 export * from './idempotency/index.js';
+export * from './key-space/index.js';
 export * from './lifecycle/index.js';
 export * from './logging/index.js';
 export * from './metrics/index.js';

@@ -39,6 +39,19 @@ export class BulkJobEnds {
     });
   }
 
+  /**
+   * Tells the end of a synchronous job answered 202 whose mark came too late (the job ended meanwhile,
+   * untold): once, whoever asks again. False when there was nothing to tell.
+   */
+  async tellLate(jobId: string): Promise<boolean> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      const ended = await this.repository.claimUntoldEnd(jobId, transaction);
+      if (!ended) return false;
+      await this.tell(ended, ended.result ? (JSON.parse(ended.result) as BulkResult) : null, transaction);
+      return true;
+    });
+  }
+
   private async tell(job: EndedBulkJob, result: BulkResult | null, transaction: Transaction): Promise<void> {
     await this.events.append(transaction, {
       tenantId: job.tenantId,

@@ -222,14 +222,41 @@ export class BulkJobsRepository {
 
   /**
    * The gateway's wait for the job ran out and it answers 202: the job will tell its end (`bulk.completed`).
-   * False when the job ended meanwhile: the caller is answered its outcome instead.
+   * False when the job ended meanwhile: the caller is answered its outcome instead. The row's lock is
+   * waited for at most `lockWaitMs` (a run writing the job, a dispatcher's pass, a stuck session hold it):
+   * past that PostgreSQL refuses the statement (`lock_not_available`), and the job is not marked.
    */
-  async markAnsweredAccepted(id: string): Promise<boolean> {
-    const rows = await this.db.sequelize.query(
-      `UPDATE bulk_jobs SET answered_accepted = true WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
-      { bind: [id], type: QueryTypes.SELECT },
+  async markAnsweredAccepted(id: string, lockWaitMs: number): Promise<boolean> {
+    return this.db.sequelize.transaction(async (transaction) => {
+      await this.db.sequelize.query("SELECT set_config('lock_timeout', $1, true)", {
+        bind: [`${Math.max(1, Math.trunc(lockWaitMs))}ms`],
+        type: QueryTypes.SELECT,
+        transaction,
+      });
+      const rows = await this.db.sequelize.query(
+        `UPDATE bulk_jobs SET answered_accepted = true WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
+        { bind: [id], type: QueryTypes.SELECT, transaction },
+      );
+      return rows.length === 1;
+    });
+  }
+
+  /**
+   * A synchronous job that ended untold while its caller's 202 could not be marked (its row was locked):
+   * marks it answered 202 now and answers it with its stored result (null when it failed), once, or null
+   * when it is unfinished, was told already, or its caller got its result.
+   */
+  async claimUntoldEnd(
+    id: string,
+    transaction: Transaction,
+  ): Promise<(EndedBulkJob & { result: string | null }) | null> {
+    const rows = await this.db.sequelize.query<EndedBulkJob & { result: string | null }>(
+      `UPDATE bulk_jobs SET answered_accepted = true
+        WHERE id = $1 AND state IN ('completed', 'failed') AND lane = 'sync' AND NOT answered_accepted
+        RETURNING ${ENDED_COLUMNS}, result`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
     );
-    return rows.length === 1;
+    return rows[0] ?? null;
   }
 
   /**

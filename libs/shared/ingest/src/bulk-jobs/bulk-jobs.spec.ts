@@ -1,13 +1,28 @@
 import { QueryTypes } from 'sequelize';
 import { randomUUID } from 'node:crypto';
+import { Worker } from 'bullmq';
 import { createIngestQueue, type IngestJobName, type IngestQueue } from './ingest.contract.js';
-import { queuePrefix } from '@wms/platform';
-import { createLogger } from '@wms/platform';
+import {
+  closeRedis,
+  createLogger,
+  createRedis,
+  createSequelize,
+  describeDatabaseUrl,
+  queuePrefix,
+  type Database,
+} from '@wms/platform';
 import { createBulkJobDispatcher } from './bulk-job-dispatcher.js';
 import { BulkJobEnds } from './bulk-job-ends.js';
 import { BulkJobRunner } from './bulk-job-runner.js';
 import { BulkJobsRepository, type NewBulkJob } from './bulk-jobs.repository.js';
-import { createApiKey, createMasterData, createTestContext, defaultTenantId, type TestContext } from '@wms/testing';
+import {
+  createApiKey,
+  createMasterData,
+  createTestContext,
+  defaultTenantId,
+  waitFor,
+  type TestContext,
+} from '@wms/testing';
 
 const item = (sku: string, name = `Item ${sku}`) => ({ sku, name, baseUomCode: 'EA' });
 
@@ -158,6 +173,59 @@ describe('bulk jobs stored in PostgreSQL', () => {
     await queue.obliterate({ force: true });
   });
 
+  it("when a job's BullMQ job failed every attempt while its row is queued, the dispatcher ends it without waiting on its own lock", async () => {
+    // Arrange: every lock wait of this database's new sessions gives up after 5 s, so a pass that waited on
+    // a lock its own process holds fails instead of hanging (a deadlock detector, not a measure of speed).
+    const { database } = describeDatabaseUrl(ctx.config.databaseUrl);
+    await ctx.runtime.db.sequelize.query(`ALTER DATABASE "${database}" SET lock_timeout = '5s'`);
+    const bounded: Database = { sequelize: createSequelize(ctx.config) };
+    const boundedRows = new BulkJobsRepository(bounded);
+    const dispatcher = createBulkJobDispatcher(
+      boundedRows,
+      new BulkJobEnds(bounded, boundedRows, ctx.services.events),
+      queue,
+      createLogger({ level: 'silent', name: 'test-dispatcher' }),
+    );
+    const job = newJob('items', [item('GAVE-UP-1')]);
+    await repository.submit(job);
+    await queue.add('items', { tenantId, apiKeyId, requestId: job.requestId }, { jobId: job.id });
+    const connection = createRedis(ctx.config, 'worker', 'bulk-jobs-spec');
+    const failing = new Worker(
+      queue.name,
+      async () => {
+        throw new Error('every attempt fails');
+      },
+      { connection, prefix: queuePrefix(ctx.config) },
+    );
+    try {
+      await waitFor(
+        () => queue.getJobState(job.id),
+        (state) => state === 'failed',
+        30_000,
+        'the job to fail its only attempt',
+      );
+    } finally {
+      await failing.close();
+      await closeRedis(connection);
+    }
+    await ctx.runtime.db.sequelize.query(
+      "UPDATE bulk_jobs SET dispatched_at = now() - interval '1 hour' WHERE id = $1",
+      { bind: [job.id] },
+    );
+
+    try {
+      // Act
+      await dispatcher.runOnce();
+
+      // Assert
+      expect(await repository.status(job.id)).toMatchObject({ state: 'failed' });
+    } finally {
+      await bounded.sequelize.close();
+      await ctx.runtime.db.sequelize.query(`ALTER DATABASE "${database}" RESET lock_timeout`);
+      await queue.obliterate({ force: true });
+    }
+  });
+
   it('when a job whose caller was answered 202 ends, bulk.completed is appended with its end; a caller answered its result is told nothing', async () => {
     const told = async (jobId: string) =>
       ctx.runtime.db.sequelize.query<{ data: Record<string, unknown> }>(
@@ -170,12 +238,12 @@ describe('bulk jobs stored in PostgreSQL', () => {
     const refused = { ...newJob('items', [item('TOLD-4')]), lane: 'async' as const };
     for (const job of [asynchronous, waited, answered, refused]) await repository.submit(job);
     // The gateway's wait for `waited` ran out (202); `answered` ended before, so marking it is refused.
-    expect(await repository.markAnsweredAccepted(waited.id)).toBe(true);
+    expect(await repository.markAnsweredAccepted(waited.id, 1_000)).toBe(true);
 
     await runner.run(asynchronous.id);
     await runner.run(waited.id);
     await runner.run(answered.id);
-    expect(await repository.markAnsweredAccepted(answered.id)).toBe(false);
+    expect(await repository.markAnsweredAccepted(answered.id, 1_000)).toBe(false);
     await ends.fail(refused.id, 'the ingest queue gave the job up');
 
     expect((await told(asynchronous.id)).map((row) => row.data)).toEqual([
@@ -200,6 +268,28 @@ describe('bulk jobs stored in PostgreSQL', () => {
     // A run of a job that had ended already tells nothing again.
     await runner.run(asynchronous.id);
     expect(await told(asynchronous.id)).toHaveLength(1);
+  });
+
+  it("when a synchronous job ended untold before its caller's 202 was marked, its end is told late, once", async () => {
+    const told = async (jobId: string) =>
+      ctx.runtime.db.sequelize.query<{ data: Record<string, unknown> }>(
+        "SELECT data FROM events WHERE event = 'bulk.completed' AND data->>'jobId' = $1",
+        { bind: [jobId], type: QueryTypes.SELECT },
+      );
+    const ended = newJob('items', [item('LATE-TOLD-1')]);
+    const unfinished = newJob('items', [item('LATE-TOLD-2')]);
+    await runner.run(await submitted(ended));
+    await repository.submit(unfinished);
+
+    const first = await ends.tellLate(ended.id);
+    const again = await ends.tellLate(ended.id);
+
+    expect([first, again]).toEqual([true, false]);
+    expect((await told(ended.id)).map((row) => row.data)).toMatchObject([
+      { jobId: ended.id, state: 'completed', status: 'success', created: 1 },
+    ]);
+    expect(await ends.tellLate(unfinished.id)).toBe(false);
+    expect(await told(unfinished.id)).toEqual([]);
   });
 
   it('when a finished job is older than the retention, the purge deletes it and keeps unfinished ones', async () => {

@@ -2,7 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { Job } from 'bullmq';
 import { AppError, closeWithin, settleWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
 import type { BulkResult, BulkResultText } from '../integration/index.js';
+import type { EventsService } from '@wms/events';
+import { BulkJobEnds } from './bulk-job-ends.js';
 import { BulkJobSignals, type JobSignal } from './bulk-job-signals.js';
+import { LateAcceptedMarks } from './late-accepted-marks.js';
 import { BulkJobsRepository, type NewBulkJob, type Submission } from './bulk-jobs.repository.js';
 import {
   ingestJobData,
@@ -31,6 +34,13 @@ export interface PublicJob {
 const REDIS_READ_MS = 300;
 /** How long handing a stored job to BullMQ may take before the dispatcher is left to do it. */
 const REDIS_WRITE_MS = 500;
+/**
+ * Once a bulk call's wait ran out, how long its 202 may wait for the job's row lock (held by a run that is
+ * ending the job, say), and how long for PostgreSQL's answer at all: the answer comes at most this long
+ * after BULK_SYNC_TIMEOUT_MS.
+ */
+const ANSWER_LOCK_WAIT_MS = 500;
+const ANSWER_MS = 1_000;
 
 /** A submitted job and the signal that tells its wait when to look at its row. */
 export interface Submitted {
@@ -51,10 +61,13 @@ export class IngestJobs {
   private readonly queue: IngestQueue;
   private readonly signals: BulkJobSignals;
   private readonly draining = new AbortController();
+  private readonly lateMarks: LateAcceptedMarks;
 
-  constructor(runtime: Runtime, lifecycle: AppLifecycle) {
+  constructor(runtime: Runtime, lifecycle: AppLifecycle, events: Pick<EventsService, 'append'>) {
     const { config } = runtime;
     this.repository = new BulkJobsRepository(runtime.db);
+    const ends = new BulkJobEnds(runtime.db, this.repository, events);
+    this.lateMarks = new LateAcceptedMarks(this.repository, ends, runtime.logger);
     // Producer connection: fails fast when Redis is away (the dispatcher hands the stored job over later).
     this.queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
     this.queue.on('error', () => undefined);
@@ -64,6 +77,7 @@ export class IngestJobs {
     setMaxListeners(0, this.draining.signal);
     lifecycle.onDrain(() => this.draining.abort());
     lifecycle.onClose(async () => {
+      await this.lateMarks.close(2_000);
       await this.signals.close();
       // BullMQ's close waits for a connection that may never come when Redis is away: bound it.
       await closeWithin(this.queue, 2_000);
@@ -112,7 +126,7 @@ export class IngestJobs {
 
   /**
    * Waits for the job, at most `timeoutMs` (less when the gateway starts draining): its row is read once
-   * after each signal, the last time when the wait runs out.
+   * after each signal, the last time when the wait runs out (that read bounded by ANSWER_MS).
    */
   async waitForResult(submitted: Submitted, timeoutMs: number): Promise<JobOutcome> {
     const { jobId, signal } = submitted;
@@ -124,7 +138,9 @@ export class IngestJobs {
       for (;;) {
         if (waiting && !done()) await signal.next(deadline - Date.now(), this.draining.signal);
         waiting = true;
-        const outcome = await this.outcome(jobId);
+        // A PostgreSQL that does not answer holds no call past its deadline: the job stays pending.
+        const bound = Math.max(deadline - Date.now(), 0) + ANSWER_MS;
+        const outcome = (await settleWithin(this.outcome(jobId), bound)) ?? { state: 'pending' };
         if (outcome.state !== 'pending' || done()) return outcome;
       }
     } finally {
@@ -135,15 +151,28 @@ export class IngestJobs {
   /**
    * The wait ran out and the caller is to be answered 202: the job is marked to tell its end with
    * `bulk.completed`. A job that ended meanwhile is answered by its outcome instead (it would tell no one).
-   * Should PostgreSQL not answer, the 202 stands and the caller polls its statusUrl.
+   * Should PostgreSQL not answer within ANSWER_MS, or the job's row stay locked past ANSWER_LOCK_WAIT_MS,
+   * the 202 stands (the job is stored and runs) and the job is marked after the answer (LateAcceptedMarks).
    */
   async answerAccepted(jobId: string): Promise<JobOutcome> {
+    const answered = await settleWithin(this.markOrRead(jobId), ANSWER_MS);
+    if (answered) return answered;
+    // Not known in time whether the job was marked, or ended untold: it is marked (or told) after the 202.
+    this.lateMarks.add(jobId);
+    return { state: 'pending' };
+  }
+
+  private async markOrRead(jobId: string): Promise<JobOutcome> {
     try {
-      if (await this.repository.markAnsweredAccepted(jobId)) return { state: 'pending' };
+      if (await this.repository.markAnsweredAccepted(jobId, ANSWER_LOCK_WAIT_MS)) return { state: 'pending' };
     } catch {
+      this.lateMarks.add(jobId);
       return { state: 'pending' };
     }
-    return this.outcome(jobId);
+    // The job ended: its outcome is the answer, unless the read failed (then the 202 goes, told later).
+    const outcome = await this.outcome(jobId);
+    if (outcome.state === 'pending') this.lateMarks.add(jobId);
+    return outcome;
   }
 
   /**

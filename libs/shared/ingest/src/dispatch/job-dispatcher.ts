@@ -22,7 +22,10 @@ export interface DispatchSource<Unit extends DispatchUnit, Q extends Queue> {
   dispatch(limit: number, staleMs: number, hand: (units: Unit[]) => Promise<string[]>): Promise<number>;
   /** The unit's job: its name, its small payload and its options (its priority among them). */
   job(unit: Unit): QueueEntry<Q>;
-  /** BullMQ failed the unit's job every attempt: `retry` gives it another run; or the unit is ended. */
+  /**
+   * BullMQ failed the unit's job every attempt: `retry` gives it another run; or the unit is ended. Called
+   * after the pass that found it has committed, so ending it may take the unit's row lock.
+   */
   failed(unit: Unit, retry: () => Promise<void>): Promise<void>;
   /** Before each pass: units that should be queued and are not yet (imports: turns of tenants short of them). */
   beforePass?(): Promise<void>;
@@ -42,7 +45,9 @@ export interface DispatcherOptions {
  * deliveries: units the producer could not hand over (Redis away) are added, and unfinished units handed
  * over a while ago are looked up in Redis again, so a job Redis lost is added again; on start and on every
  * Redis (re)connection every unfinished unit is looked up at once. Adding is idempotent (the job id is the
- * unit's), so several dispatchers (one per worker process) share the work through the rows' locks.
+ * unit's), so several dispatchers (one per worker process) share the work through the rows' locks. A unit
+ * whose job BullMQ gave up on is ended (or retried) once the pass's transaction has let its row go: ending
+ * it on another connection while the pass still holds the row would wait on a lock this process holds.
  */
 export class JobDispatcher<Unit extends DispatchUnit, Q extends Queue> {
   private readonly loop: PollLoop;
@@ -73,7 +78,9 @@ export class JobDispatcher<Unit extends DispatchUnit, Q extends Queue> {
     let added = 0;
     for (;;) {
       const staleMs = recheckAll ? 0 : this.recheckAfterMs;
-      const pass = await this.source.dispatch(this.batchSize, staleMs, (units) => this.hand(units));
+      const failed: Unit[] = [];
+      const pass = await this.source.dispatch(this.batchSize, staleMs, (units) => this.hand(units, failed));
+      await this.endFailed(failed);
       added += pass;
       // A full batch may have more behind it; a recheck of everything goes on until none is left unchecked.
       if (pass < this.batchSize) return added;
@@ -97,7 +104,8 @@ export class JobDispatcher<Unit extends DispatchUnit, Q extends Queue> {
     this.loop.wake();
   }
 
-  private async hand(units: Unit[]): Promise<string[]> {
+  /** Adds the units Redis does not know; collects in `failed` those whose job BullMQ gave up on. */
+  private async hand(units: Unit[], failed: Unit[]): Promise<string[]> {
     const states = await this.bounded(
       Promise.all(units.map((unit) => (unit.handedBefore ? this.queue.getJobState(unit.id) : 'unknown'))),
     );
@@ -107,13 +115,28 @@ export class JobDispatcher<Unit extends DispatchUnit, Q extends Queue> {
       const lost = missing.filter((unit) => unit.handedBefore).length;
       if (lost) this.logger.warn({ jobs: lost }, `${this.source.label} unknown to Redis were dispatched again`);
     }
-    for (const [index, unit] of units.entries()) {
-      if (states[index] !== 'failed') continue;
-      await this.source.failed(unit, async () => {
-        await (await Job.fromId(this.queue, unit.id))?.retry('failed');
-      });
-    }
+    failed.push(...units.filter((_unit, index) => states[index] === 'failed'));
     return missing.map((unit) => unit.id);
+  }
+
+  /**
+   * Ends or retries, each on its own, the units whose job BullMQ gave up on. One that fails stays
+   * unfinished, its hand-over recorded: the pass after `recheckAfterMs` finds its job failed again.
+   */
+  private async endFailed(units: Unit[]): Promise<void> {
+    for (const unit of units) {
+      const retry = async () => {
+        await this.bounded((async () => (await Job.fromId(this.queue, unit.id))?.retry('failed'))());
+      };
+      await this.source
+        .failed(unit, retry)
+        .catch((error: unknown) =>
+          this.logger.warn(
+            { err: error, jobId: unit.id },
+            `${this.source.label}: a job BullMQ gave up on was not ended`,
+          ),
+        );
+    }
   }
 
   private jobOf(unit: Unit): QueueEntry<Q> {

@@ -75,7 +75,8 @@ export const configVariables = {
     schema: Joi.string()
       .pattern(/^[A-Za-z0-9_-]+$/)
       .default('wms'),
-    description: 'prefix of every Redis key and BullMQ queue (lets several deployments share one Redis)',
+    description:
+      'prefix of every Redis key and BullMQ queue; one per deployment (several share one Redis under different prefixes), claimed by its database at start',
   },
   JWT_SECRET: {
     schema: Joi.string().min(16).required(),

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { RedisClient } from '../redis/index.js';
+import type { KeySpaceClaim } from '../key-space/index.js';
 import { within } from '../lifecycle/index.js';
 
 export interface DependencyHealth {
@@ -30,6 +31,37 @@ export async function checkDependencies(
     ),
   ]);
   return { postgres, redis: redisState };
+}
+
+export interface Readiness {
+  ready: boolean;
+  dependencies: DependencyHealth;
+  /** The Redis key space's claim, when PostgreSQL and Redis told it: `taken` by another database is not ready. */
+  keySpace?: 'claimed' | 'taken';
+}
+
+/**
+ * A process is ready when PostgreSQL and Redis answer and its Redis key space is its database's (claimed
+ * again here when Redis lost the claim); another database's claim found later makes it unready.
+ */
+export async function checkReadiness(
+  sequelize: Sequelize,
+  redis: RedisClient,
+  keySpace: KeySpaceClaim | undefined,
+  timeouts = HEALTH_TIMEOUTS,
+): Promise<Readiness> {
+  const dependencies = await checkDependencies(sequelize, redis, timeouts);
+  const up = dependencies.postgres === 'up' && dependencies.redis === 'up';
+  // Compared only once both answer: a PostgreSQL or Redis found down is not waited on a second time.
+  const claim =
+    up && keySpace
+      ? await within(keySpace.check(), timeouts.postgresMs).then(
+          (found) => found.state,
+          () => undefined,
+        )
+      : undefined;
+  const ready = up && claim !== 'taken';
+  return { ready, dependencies, ...(claim ? { keySpace: claim } : {}) };
 }
 
 /** Waits until PostgreSQL and Redis both answer; workers start only then. */

@@ -1,2 +1,9 @@
-export { checkDependencies, waitForDependencies, HEALTH_TIMEOUTS, type DependencyHealth } from './health.js';
+export {
+  checkDependencies,
+  checkReadiness,
+  waitForDependencies,
+  HEALTH_TIMEOUTS,
+  type DependencyHealth,
+  type Readiness,
+} from './health.js';
 export { startHealthServer, type HealthServerMetrics } from './health-server.js';

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import { createSequelize, type Database } from '../db/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
 import { closeRedis, createRedis, type RedisClient, type RedisRole } from '../redis/index.js';
+import { KeySpaceClaim } from '../key-space/index.js';
 
 /** The connections one process holds. Apps open one at start and close it on SIGTERM. */
 export interface Runtime {
@@ -9,6 +10,8 @@ export interface Runtime {
   logger: Logger;
   db: Database;
   redis: RedisClient;
+  /** This deployment's hold on its Redis key space: claimed at start, compared by readiness. */
+  keySpace: KeySpaceClaim;
   /** Registers what must stop before the connections close (flushers, subscribers); run newest first. */
   onClose(hook: () => Promise<void>): void;
   close(): Promise<void>;
@@ -26,6 +29,7 @@ export function openRuntime(config: Config, options: { name: string; redisRole: 
     logger,
     db,
     redis,
+    keySpace: new KeySpaceClaim(db, redis, config.redisKeyPrefix, logger),
     onClose(hook) {
       hooks.push(hook);
     },

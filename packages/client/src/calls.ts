@@ -40,12 +40,16 @@ export const writeInit = (options: CallOptions = {}) => ({
   signal: options.signal,
 });
 
-/** The init of a bulk call: a write's, plus `Prefer: respond-async` and `?dryRun`. */
+/**
+ * The init of a bulk call: a write's, plus `Prefer: respond-async` and `?dryRun=true` when asked. A real run
+ * sends no query at all, as a curl user would, so the same body with the same Idempotency-Key is one request
+ * whichever of the two sent it.
+ */
 export const bulkInit = (options: BulkOptions = {}) => {
   const init = writeInit(options);
   return {
     ...init,
     headers: options.respondAsync ? { ...init.headers, prefer: 'respond-async' } : init.headers,
-    params: { query: { dryRun: options.dryRun ?? false } },
+    ...(options.dryRun ? { params: { query: { dryRun: true } } } : {}),
   };
 };

@@ -1,6 +1,6 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { answer, type Transport } from './calls.js';
-import { DEFAULT_RETRIES, retryingFetch, type RetryOptions } from './retrying-fetch.js';
+import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, retryingFetch, type RetryOptions } from './retrying-fetch.js';
 import type { paths } from './schema.js';
 import * as resources from './resources.js';
 import { uploadBody, type UploadBody, type UploadOptions, type UploadSource } from './uploads.js';
@@ -18,8 +18,18 @@ export interface ClientOptions {
   apiKey: string;
   /** A fetch to send with (default: the global fetch). */
   fetch?: (request: Request) => Promise<Response>;
-  /** Attempts after the first on 429, 503 and network errors (default 3), or the retry settings. */
+  /**
+   * Attempts after the first (default 3), or the retry settings. Only a repeatable call is sent again (a GET,
+   * or a POST, which always carries an Idempotency-Key): on 429 and 503 after their Retry-After, on a network
+   * error or a timed-out attempt after a jittered backoff.
+   */
   retries?: number | Partial<RetryOptions>;
+  /**
+   * How long one attempt may take, its answer read included, in milliseconds (default 60 000, above the
+   * service's default bulk wait of 30 s); an upload has its own (UploadOptions.timeoutMs). An attempt past it is
+   * abandoned and, when repeatable, sent again; past the last one the call rejects with a `TimeoutError`.
+   */
+  timeoutMs?: number;
 }
 
 function retryOptionsOf(retries: ClientOptions['retries']): RetryOptions {
@@ -32,11 +42,12 @@ function transportOf(options: ClientOptions): Transport {
   const baseUrl = root.endsWith(INTEGRATION_BASE) ? root : `${root}${INTEGRATION_BASE}`;
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const retry = retryOptionsOf(options.retries);
-  /** The openapi-fetch client itself, with the key, the retries and the Idempotency-Key: any route, answers not thrown. */
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  /** The openapi-fetch client itself, with the key, the retries, the timeout and the Idempotency-Key: any route, answers not thrown. */
   const api: Client<paths> = createFetchClient<paths>({
     baseUrl,
     headers: { 'x-api-key': options.apiKey, 'wms-version': API_VERSION },
-    fetch: retryingFetch(send, retry),
+    fetch: retryingFetch(send, { ...retry, timeoutMs }),
   });
   return { api, baseUrl, apiKey: options.apiKey, send, retry };
 }

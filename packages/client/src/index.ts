@@ -7,7 +7,7 @@ export { createClient, INTEGRATION_BASE, type ClientOptions, type WmsClient } fr
 export type { BulkOptions, CallOptions } from './calls.js';
 export type { WaitOptions } from './resources.js';
 export { JobWaitTimeoutError, WebhookVerificationError, WmsApiError, type WmsErrorDetail } from './errors.js';
-export type { RetryOptions } from './retrying-fetch.js';
+export { DEFAULT_TIMEOUT_MS, type RetryOptions } from './retrying-fetch.js';
 export type { UploadOptions, UploadSource } from './uploads.js';
 export type { ReceivedHeaders } from './webhooks.js';
 export type * from './types.js';

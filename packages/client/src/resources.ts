@@ -3,7 +3,7 @@ import { answer, bulkInit, writeInit, type BulkOptions, type CallOptions, type T
 import { apiErrorFrom, JobWaitTimeoutError } from './errors.js';
 import { delay } from './delay.js';
 import { sendWithRetries } from './retrying-fetch.js';
-import type { UploadBody, UploadOptions } from './uploads.js';
+import { UPLOAD_TIMEOUT_MS, type UploadBody, type UploadOptions } from './uploads.js';
 import type { Accepted, Answer, JobStatus, ListQuery, RequestBody } from './types.js';
 
 /*
@@ -180,7 +180,7 @@ export function imports<Source>(
       url.searchParams.set('entity', options.entity);
       if (options.tenantId !== undefined) url.searchParams.set('tenantId', options.tenantId);
       const response = await sendWithRetries(
-        (key) => {
+        (key, signal) => {
           const content = body.open();
           return new Request(url, {
             method: 'POST',
@@ -188,11 +188,18 @@ export function imports<Source>(
             body: content,
             // A streamed body needs half duplex (the Fetch standard); a Blob is sent with its length.
             ...(content instanceof Blob ? {} : { duplex: 'half' }),
-            signal: options.signal,
+            signal,
           } as RequestInit);
         },
         send,
-        { ...retry, method: 'POST', idempotencyKey: options.idempotencyKey, replayable: body.replayable },
+        {
+          ...retry,
+          method: 'POST',
+          timeoutMs: options.timeoutMs ?? UPLOAD_TIMEOUT_MS,
+          idempotencyKey: options.idempotencyKey,
+          signal: options.signal,
+          replayable: body.replayable,
+        },
       );
       if (!response.ok) throw await apiErrorFrom(response);
       return (await response.json()) as Answer<'/imports', 'post', 202>;

@@ -9,9 +9,25 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRIES: RetryOptions = { retries: 3, maxDelayMs: 30_000 };
 
+/**
+ * How long one attempt may take, its answer's body read included: above the service's default bulk wait
+ * (30 s), after which a bulk call answers 202 with a job, so a bulk call is not abandoned just before its answer.
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 /** Answers that say "later": the rate limit (429) and an overloaded or draining service (503). */
 const RETRIED_STATUSES = new Set([429, 503]);
 const IDEMPOTENCY_KEY = 'idempotency-key';
+/** Methods that change nothing, so an attempt may be repeated whatever became of the last one. */
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * A request that may be sent again: one that changes nothing, or a POST with an Idempotency-Key, which the
+ * service writes once however many attempts arrive. Anything else (DELETE, or a body read once) is sent once.
+ */
+function repeatable(method: string, idempotencyKey: string | undefined): boolean {
+  return SAFE_METHODS.has(method) || (method === 'POST' && idempotencyKey !== undefined);
+}
 
 /**
  * A random (version 4) UUID from Web Crypto: `randomUUID` where the runtime offers it (browsers offer it on
@@ -39,50 +55,71 @@ export function retryDelayMs(retryAfter: string | null, attempt: number, maxDela
   return Math.min(Math.random() * 250 * 2 ** attempt, maxDelayMs);
 }
 
+/** What one call is sent with: the retries, each attempt's timeout, and what makes it repeatable. */
+export interface SendOptions extends RetryOptions {
+  method: string;
+  /** Each attempt's bound in milliseconds (DEFAULT_TIMEOUT_MS). */
+  timeoutMs: number;
+  idempotencyKey?: string;
+  /** The caller's own signal: its abort ends the call at once, with no further attempt. */
+  signal?: AbortSignal | null;
+  /** False when the body cannot be read again (a stream): one attempt only. */
+  replayable?: boolean;
+}
+
 /**
- * Sends a request, again on 429 and 503 (after their Retry-After) and on network errors, up to `retries`
- * more times. A POST gets an Idempotency-Key (a random UUID unless the caller set one) before the first
- * attempt, so every attempt carries the same key and the service writes once however many arrive.
- * `makeRequest` gives a fresh request per attempt (a body can be read once); `replayable: false` (a body
- * streamed from a source that cannot be read again) sends one attempt only.
+ * Sends a request, again on 429 and 503 (after their Retry-After), on network errors and on an attempt that
+ * timed out, up to `retries` more times, when it is repeatable (a GET, or a POST with its Idempotency-Key). A
+ * POST gets an Idempotency-Key (a random UUID unless the caller set one) before the first attempt, so every
+ * attempt carries the same key and the service writes once however many arrive. Every attempt has its own
+ * `timeoutMs` (AbortSignal.timeout), so a call that hangs ends: past its last attempt with the platform's
+ * `TimeoutError`. `makeRequest` gives a fresh request per attempt (a body can be read once) with the signal
+ * it must carry.
  */
 export async function sendWithRetries(
-  makeRequest: (idempotencyKey: string | undefined) => Request,
+  makeRequest: (idempotencyKey: string | undefined, signal: AbortSignal) => Request,
   fetchImpl: (request: Request) => Promise<Response>,
-  options: RetryOptions & { method: string; idempotencyKey?: string; replayable?: boolean },
+  options: SendOptions,
 ): Promise<Response> {
   const idempotencyKey = options.method === 'POST' ? (options.idempotencyKey ?? randomUuid()) : undefined;
-  const retries = options.replayable === false ? 0 : options.retries;
+  const retries = options.replayable === false || !repeatable(options.method, idempotencyKey) ? 0 : options.retries;
+  const caller = options.signal ?? undefined;
   for (let attempt = 0; ; attempt += 1) {
-    const request = makeRequest(idempotencyKey);
+    const timeout = AbortSignal.timeout(options.timeoutMs);
+    const signal = caller ? AbortSignal.any([caller, timeout]) : timeout;
     let response: Response;
     try {
-      response = await fetchImpl(request);
+      response = await fetchImpl(makeRequest(idempotencyKey, signal));
     } catch (error) {
-      if (attempt >= retries || request.signal.aborted) throw error;
-      await delay(retryDelayMs(null, attempt, options.maxDelayMs), request.signal);
+      if (attempt >= retries || caller?.aborted) throw error;
+      await delay(retryDelayMs(null, attempt, options.maxDelayMs), caller);
       continue;
     }
     if (!RETRIED_STATUSES.has(response.status) || attempt >= retries) return response;
     await response.body?.cancel();
     const wait = retryDelayMs(response.headers.get('retry-after'), attempt, options.maxDelayMs);
-    await delay(wait, request.signal);
+    await delay(wait, caller);
   }
 }
 
-/** A fetch for openapi-fetch that retries as above, each attempt a copy of the request it was given. */
+/** A fetch for openapi-fetch that sends as above, each attempt a copy of the request it was given. */
 export function retryingFetch(
   fetchImpl: (request: Request) => Promise<Response>,
-  options: RetryOptions,
+  options: RetryOptions & { timeoutMs: number },
 ): (request: Request) => Promise<Response> {
   return (request) =>
     sendWithRetries(
-      (key) => {
-        const attempt = request.clone();
+      (key, signal) => {
+        const attempt = new Request(request.clone(), { signal });
         if (key !== undefined) attempt.headers.set(IDEMPOTENCY_KEY, key);
         return attempt;
       },
       fetchImpl,
-      { ...options, method: request.method, idempotencyKey: request.headers.get(IDEMPOTENCY_KEY) ?? undefined },
+      {
+        ...options,
+        method: request.method,
+        idempotencyKey: request.headers.get(IDEMPOTENCY_KEY) ?? undefined,
+        signal: request.signal,
+      },
     );
 }

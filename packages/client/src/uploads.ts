@@ -14,7 +14,12 @@ export interface UploadOptions {
   tenantId?: string;
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** How long one attempt may take to send the file and get its answer, in milliseconds (default 10 minutes). */
+  timeoutMs?: number;
 }
+
+/** An upload's own bound per attempt: a file takes longer to send than a call's body. */
+export const UPLOAD_TIMEOUT_MS = 600_000;
 
 const CONTENT_TYPES = { ndjson: 'application/x-ndjson', csv: 'text/csv' } as const;
 

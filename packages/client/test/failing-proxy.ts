@@ -19,12 +19,13 @@ export interface FailingProxy {
 
 /**
  * A loopback proxy to `target` that forwards every request, but loses the service's answer to the first
- * `failures` of them: it answers 503 with Retry-After instead (a load balancer draining a node), or with
- * `drop`, closes the connection without an answer (a network error). Either way the write happened.
+ * `failures` of them: it answers 503 with Retry-After instead (a load balancer draining a node), with
+ * `drop` closes the connection without an answer (a network error), or with `hang` never answers (a stalled
+ * node). Either way the write happened.
  */
 export async function startFailingProxy(
   target: string,
-  options: { failures: number; retryAfterSeconds?: number; drop?: boolean },
+  options: { failures: number; retryAfterSeconds?: number; drop?: boolean; hang?: boolean },
 ): Promise<FailingProxy> {
   const forwarded: ForwardedRequest[] = [];
   const server = createServer((req, res) => {
@@ -54,6 +55,7 @@ export async function startFailingProxy(
         req.socket.destroy();
         return;
       }
+      if (forwarded.length <= options.failures && options.hang) return;
       if (forwarded.length <= options.failures) {
         res.writeHead(503, { 'retry-after': String(options.retryAfterSeconds ?? 1), 'content-type': 'text/plain' });
         res.end('draining');

@@ -35,6 +35,32 @@ async function scriptedServer(answers: { status: number; headers?: Record<string
   };
 }
 
+/** A loopback server that takes requests and never answers them (a stalled node). */
+async function silentServer() {
+  let received = 0;
+  const server = createServer(() => {
+    received += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => received,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Polls a condition until it holds (the client's specs use no test harness). */
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const written = { status: 200, body: { status: 'success', data: { sku: 'A', created: true }, requestId: 'r-1' } };
 const item = { sku: 'A', name: 'A', baseUomCode: 'EA' };
 
@@ -129,6 +155,63 @@ describe('client retries', () => {
         'idempotency-key': server.seen[0]!.headers['idempotency-key'],
       });
       expect(gunzipSync(server.seen[1]!.body).toString()).toBe('sku,name,baseUomCode\nA,A,EA\n');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('when a bulk call is a real run it sends no query, as curl would; a dry run sends ?dryRun=true', async () => {
+    const server = await scriptedServer([{ status: 200, body: { status: 'success', total: 0, data: [] } }]);
+    try {
+      const client = createClient({ baseUrl: server.url, apiKey: 'k' });
+
+      await client.items.bulk({ items: [item] });
+      await client.items.bulk({ items: [item] }, { dryRun: true });
+
+      expect(server.seen.map((request) => request.url)).toEqual([
+        '/api/v1/integration/v1/items/bulk',
+        '/api/v1/integration/v1/items/bulk?dryRun=true',
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('when a DELETE meets a 503, it is not sent again: only GETs and POSTs with their key are repeated', async () => {
+    const server = await scriptedServer([{ status: 503, headers: { 'retry-after': '0' }, body: { message: 'busy' } }]);
+    try {
+      const cancel = createClient({ baseUrl: server.url, apiKey: 'k' }).jobs.cancel('import-1');
+
+      await expect(cancel).rejects.toMatchObject({ name: 'WmsApiError', statusCode: 503 });
+      expect(server.seen.map((request) => request.method)).toEqual(['DELETE']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('when the caller aborts a call, it ends with the caller’s reason and is not sent again', async () => {
+    const server = await silentServer();
+    try {
+      const stop = new AbortController();
+      const write = createClient({ baseUrl: server.url, apiKey: 'k' }).items.upsert(item, { signal: stop.signal });
+      await waitUntil(() => server.received() === 1);
+
+      stop.abort(new Error('shutting down'));
+
+      await expect(write).rejects.toThrow('shutting down');
+      expect(server.received()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('when nothing answers, each attempt ends at timeoutMs and the call rejects with a TimeoutError after its retries', async () => {
+    const server = await silentServer();
+    try {
+      const client = createClient({ baseUrl: server.url, apiKey: 'k', timeoutMs: 200, retries: 1 });
+
+      await expect(client.orders.get('SO-1')).rejects.toMatchObject({ name: 'TimeoutError' });
+      expect(server.received()).toBe(2);
     } finally {
       await server.close();
     }

@@ -33,11 +33,17 @@ export function idempotency(
     const header = req.get('Idempotency-Key');
     if (header === undefined) return next();
     const key = checkIdempotencyKey(header);
-    const fingerprint = requestFingerprint(req.method, req.originalUrl, req.rawBody);
+    const fingerprint = requestFingerprint({
+      method: req.method,
+      url: req.originalUrl,
+      bytes: req.rawBody,
+      // Express leaves the body undefined unless the JSON parser read one (an upload's never is).
+      json: req.body === undefined ? undefined : { value: req.body },
+    });
     const outcome = await services.idempotency.claim(ownerOf(req), key, fingerprint);
     switch (outcome.kind) {
       case 'mismatch':
-        throw mismatchError();
+        throw mismatchError(outcome.differs);
       case 'in_progress':
         throw inProgressError();
       case 'replay':

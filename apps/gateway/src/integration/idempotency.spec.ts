@@ -95,14 +95,70 @@ describe('Idempotency-Key on integration POSTs', () => {
     expect(second.body).toEqual(first.body);
   });
 
-  it('when the key comes back with a different body, it answers 409 IDEMPOTENCY_KEY_MISMATCH and writes nothing', async () => {
+  it('when the key comes back with a different body, it answers 409 IDEMPOTENCY_KEY_MISMATCH naming the body and writes nothing', async () => {
     await post('/items', item('MISMATCH-1'), 'mismatch-key');
 
     const response = await post('/items', item('MISMATCH-2'), 'mismatch-key');
 
     expect(response.status).toBe(409);
-    expect(response.body).toMatchObject({ status: 'error', code: 'IDEMPOTENCY_KEY_MISMATCH' });
+    expect(response.body).toMatchObject({
+      status: 'error',
+      code: 'IDEMPOTENCY_KEY_MISMATCH',
+      message: 'This Idempotency-Key was used with a different request: its body differs',
+      details: [{ path: 'body', message: expect.any(String) }],
+    });
     expect(await count('items', `sku = 'MISMATCH-2'`)).toBe(0);
+  });
+
+  it('when the same bulk body comes with its JSON keys in another order and other spacing, the first answer is replayed', async () => {
+    // A dry run answers the bulk envelope without a job: no ingest worker runs in this file.
+    const first = await request(gateway.url, 'POST', `${BASE}/items/bulk?dryRun=true`, {
+      rawBody: '{"items":[{"sku":"JCS-1","name":"Mug","baseUomCode":"EA","weightKg":0.5}]}',
+      headers: { 'x-api-key': key, 'idempotency-key': 'jcs-key' },
+    });
+
+    const second = await request(gateway.url, 'POST', `${BASE}/items/bulk?dryRun=true`, {
+      rawBody: '{ "items": [ { "weightKg": 0.50, "baseUomCode": "EA", "name": "Mug", "sku": "JCS-1" } ] }',
+      headers: { 'x-api-key': key, 'idempotency-key': 'jcs-key' },
+    });
+
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('idempotent-replay')).toBe('true');
+    expect(second.body).toEqual(first.body);
+  });
+
+  it('when the key comes back with another query, it answers 409 IDEMPOTENCY_KEY_MISMATCH naming the query', async () => {
+    const items = { items: [item('QUERY-1')] };
+    await post('/items/bulk?dryRun=true', items, 'query-key');
+
+    const response = await post('/items/bulk', items, 'query-key');
+
+    expect(response.status).toBe(409);
+    expect(response.body).toMatchObject({
+      code: 'IDEMPOTENCY_KEY_MISMATCH',
+      message: 'This Idempotency-Key was used with a different request: its query differs',
+      details: [{ path: 'query', message: expect.any(String) }],
+    });
+    expect(await count('items', `sku = 'QUERY-1'`)).toBe(0);
+  });
+
+  it('when an upload comes again with its query parameters in another order, the first answer is replayed', async () => {
+    const crossTenant = (await createApiKey(ctx, { tenantId: null })).rawKey;
+    const tenantId = await defaultTenantId(ctx);
+    const upload = (query: string) =>
+      request(gateway.url, 'POST', `${BASE}/imports?${query}`, {
+        rawBody: `${JSON.stringify(item('UPLOAD-1'))}\n`,
+        headers: { 'x-api-key': crossTenant, 'idempotency-key': 'upload-key', 'content-type': 'application/x-ndjson' },
+      });
+
+    const first = await upload(`entity=items&tenantId=${tenantId}`);
+    const second = await upload(`tenantId=${tenantId}&entity=items`);
+
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect(second.headers.get('idempotent-replay')).toBe('true');
+    expect(second.body).toEqual(first.body);
   });
 
   it('when another API key uses the same Idempotency-Key, it is a different key space', async () => {

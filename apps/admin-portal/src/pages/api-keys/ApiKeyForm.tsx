@@ -63,6 +63,11 @@ export function toInput(values: ApiKeyFormValues): ApiKeyInput {
   };
 }
 
+/** What a key of all tenants needs on every call, said where that choice is made (the gateway's 400 says the same). */
+const ALL_TENANTS_NEEDS =
+  'A key of all tenants must name the tenant on every call: tenantId at the top level of a JSON body, or ?tenantId= on a GET';
+const BOUND_KEY = "A key bound to a tenant reads and writes that tenant's data only";
+
 export interface TenantChoice {
   /** Tenants to pick from (admins); null when the user types an id or is bound to one. */
   tenants: Tenant[] | null;
@@ -120,11 +125,16 @@ export function ApiKeyForm(props: {
             clearable
           />
           {tenant.fixedTenantId || tenant.locked ? (
-            <TextInput label="Tenant" value={values.tenantId || tenant.fixedTenantId || 'All tenants'} readOnly />
+            <TextInput
+              label="Tenant"
+              value={values.tenantId || tenant.fixedTenantId || 'All tenants'}
+              description={values.tenantId || tenant.fixedTenantId ? BOUND_KEY : ALL_TENANTS_NEEDS}
+              readOnly
+            />
           ) : tenant.tenants ? (
             <Select
               label="Tenant"
-              description="A key bound to a tenant reads and writes that tenant's data only"
+              description={values.tenantId ? BOUND_KEY : ALL_TENANTS_NEEDS}
               data={[
                 { value: '', label: 'All tenants' },
                 ...tenant.tenants.map((t) => ({ value: t.id, label: `${t.code} — ${t.name}` })),
@@ -136,7 +146,7 @@ export function ApiKeyForm(props: {
           ) : (
             <TextInput
               label="Tenant id"
-              description="Leave empty for a key of all tenants"
+              description={values.tenantId ? BOUND_KEY : `Empty: a key of all tenants. ${ALL_TENANTS_NEEDS}`}
               value={values.tenantId}
               onChange={(e) => set('tenantId', e.currentTarget.value.trim())}
             />

@@ -14,13 +14,21 @@ const ENVELOPE_ERROR_CODES: [number, string, string][] = [
     'the body, a query parameter or a bulk envelope fails validation; details lists every bad path',
   ],
   [400, 'INVALID_JSON', 'the body is not well-formed JSON'],
-  [400, 'TENANT_REQUIRED', 'a cross-tenant key named no tenantId (message: tenantId is required.)'],
+  [
+    400,
+    'TENANT_REQUIRED',
+    'a cross-tenant key named no tenantId (message: tenantId is required.); details say where it goes: the top level of a JSON body, or the query',
+  ],
   [400, 'REFERENCE_NOT_FOUND', 'a referenced sku, partner, warehouse or tenant does not exist in the tenant'],
   [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
   [403, 'NOT_A_SANDBOX', 'a simulation asked in a tenant that is not a sandbox'],
   [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
   [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
-  [409, 'IDEMPOTENCY_KEY_MISMATCH', 'the Idempotency-Key was used with a different method, path or body'],
+  [
+    409,
+    'IDEMPOTENCY_KEY_MISMATCH',
+    'the Idempotency-Key was used with a different request (JSON compared canonically, query parameters in any order); the message and details name the method, path, query or body that differs',
+  ],
   [
     409,
     'DUPLICATE_REFERENCE',

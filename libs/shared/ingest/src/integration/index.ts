@@ -15,7 +15,7 @@ export {
   type BulkEnvelope,
   type AcceptedEnvelope,
 } from './envelopes.js';
-export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE } from './tenant-resolution.js';
+export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE, type TenantPlace } from './tenant-resolution.js';
 export { IngestRegistry, stringField, bulkFieldOf, type IngestHandler, type IngestEntityOf } from './ingest-handler.js';
 export {
   runBulk,

@@ -40,8 +40,10 @@ export function buildOpenApiDocument(
       version: options.version,
       description:
         'API-key authenticated push API. Write endpoints need scope write, GET endpoints scope read. Every POST ' +
-        'accepts Idempotency-Key: the same key and body within IDEMPOTENCY_TTL_SECONDS replays the first answer ' +
-        'with Idempotent-Replay: true.\n\n' +
+        'accepts Idempotency-Key: the same key and the same request within IDEMPOTENCY_TTL_SECONDS replays the ' +
+        'first answer with Idempotent-Replay: true. The same request is the same method, path, query parameters ' +
+        'in any order and JSON body in its RFC 8785 canonical form (keys in any order); another request with the ' +
+        'key is 409 IDEMPOTENCY_KEY_MISMATCH, whose details name the part that differs.\n\n' +
         'Errors answer `{ status: "error", code, message, details?, requestId }`; the guard (401, 403, 429) answers ' +
         '`{ statusCode, message, error, code, requestId }` (429 adds `retryAfter`).\n\n' +
         errorCodeTable(),

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createApiKey, createTestContext, waitFor, type TestContext } from '@wms/testing';
 import { createSequelize, type Database } from '../db/index.js';
-import { IdempotencyService, requestFingerprint } from './idempotency.service.js';
+import { IdempotencyService } from './idempotency.service.js';
+import { requestFingerprint } from './request-fingerprint.js';
 
 /** The Retry-After of a 503 DATABASE_UNAVAILABLE, which the typed client waits before its retry. */
 const RETRY_AFTER_MS = 1_000;
@@ -46,7 +47,12 @@ describe('an Idempotency-Key given back after a 5xx answer', () => {
     await ctx?.close();
   });
 
-  const fingerprint = requestFingerprint('POST', '/api/v1/integration/v1/items', '{"sku":"A"}');
+  const fingerprint = requestFingerprint({
+    method: 'POST',
+    url: '/api/v1/integration/v1/items',
+    bytes: '{"sku":"A"}',
+    json: { value: { sku: 'A' } },
+  });
 
   it('when its release meets a dead pooled connection, the retry after Retry-After claims the key', async () => {
     const first = await service.claim(owner, 'switch-1', fingerprint);

@@ -21,6 +21,8 @@ export interface IdempotencyRecord {
 export interface NewClaim {
   key: string;
   fingerprint: string;
+  /** The stored fingerprint known to mean this same request: an abandoned claim holding it may be taken over. */
+  sameRequest: string;
   token: string;
   leaseMs: number;
   ttlSeconds: number;
@@ -52,10 +54,10 @@ export class IdempotencyRepository {
          response_body = NULL,
          updated_at = now()
        WHERE r.expires_at <= now()
-          OR (r.state = 'in_progress' AND r.lease_until <= now() AND r.fingerprint = EXCLUDED.fingerprint)
+          OR (r.state = 'in_progress' AND r.lease_until <= now() AND r.fingerprint = $7)
        RETURNING id, claim_id AS "claimId"`,
       {
-        bind: [id, claim.key, claim.fingerprint, claim.token, claim.leaseMs, claim.ttlSeconds],
+        bind: [id, claim.key, claim.fingerprint, claim.token, claim.leaseMs, claim.ttlSeconds, claim.sameRequest],
         type: QueryTypes.SELECT,
       },
     );

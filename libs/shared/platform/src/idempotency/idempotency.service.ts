@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Transaction } from 'sequelize';
 import type { Config } from '../config/index.js';
@@ -7,6 +7,7 @@ import { AppError } from '../errors/index.js';
 import { within } from '../lifecycle/index.js';
 import { idempotencyOutcomes } from '../metrics/index.js';
 import { IdempotencyRepository, type IdempotencyOwner } from './idempotency.repository.js';
+import type { FingerprintPart, RequestFingerprint } from './request-fingerprint.js';
 
 /** The request that holds an Idempotency-Key right now. */
 export interface IdempotencyClaim {
@@ -23,7 +24,8 @@ export type ClaimOutcome =
   | { kind: 'claimed'; claim: IdempotencyClaim }
   | { kind: 'replay'; status: number; body: string }
   | { kind: 'in_progress' }
-  | { kind: 'mismatch' };
+  /** `differs`: the parts of the request that differ from the first one's, null when its record cannot tell. */
+  | { kind: 'mismatch'; differs: FingerprintPart[] | null };
 
 /** How long past the bulk wait a claim is presumed alive before a retry may take it over. */
 const LEASE_GRACE_MS = 5_000;
@@ -36,17 +38,6 @@ const RELEASE_HOLD_MS = 1_000;
 /** Pauses between tries of a release that lost its connection: the pool drops the dead one and opens another. */
 const RELEASE_PAUSES_MS = [0, 50, 100, 200, 400];
 const RELEASE_PAUSE_MAX_MS = 1_000;
-
-/**
- * The fingerprint of a request is its method, path (with query) and body: a key reused with another fingerprint
- * is refused (409 IDEMPOTENCY_KEY_MISMATCH).
- */
-export function requestFingerprint(method: string, path: string, body: Buffer | string | undefined): string {
-  return createHash('sha256')
-    .update(`${method.toUpperCase()} ${path}\n`)
-    .update(body ?? '')
-    .digest('hex');
-}
 
 export function checkIdempotencyKey(key: string): string {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH || !/^[\x21-\x7e]+$/.test(key)) {
@@ -74,24 +65,34 @@ export class IdempotencyService {
     this.leaseMs = config.bulkSyncTimeoutMs + LEASE_GRACE_MS;
   }
 
-  async claim(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<ClaimOutcome> {
+  /** A key reused for another request (requestFingerprint) is refused: 409 IDEMPOTENCY_KEY_MISMATCH. */
+  async claim(owner: IdempotencyOwner, key: string, fingerprint: RequestFingerprint): Promise<ClaimOutcome> {
     const outcome = await this.claimOnce(owner, key, fingerprint);
     if (outcome.kind !== 'claimed')
       idempotencyOutcomes.labels(outcome.kind === 'replay' ? 'replayed' : outcome.kind).inc();
     return outcome;
   }
 
-  private async claimOnce(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<ClaimOutcome> {
+  private async claimOnce(
+    owner: IdempotencyOwner,
+    key: string,
+    fingerprint: RequestFingerprint,
+  ): Promise<ClaimOutcome> {
+    // The stored fingerprint an abandoned claim may be taken over from: this request's, or the same request's
+    // in the form of an older record, once compared.
+    let sameRequest = fingerprint.value;
     // A record can expire or lose its lease between our INSERT and our SELECT: then claim again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      const claimed = await this.tryClaim(owner, key, fingerprint);
+      const claimed = await this.tryClaim(owner, key, fingerprint.value, sameRequest);
       if (claimed) return { kind: 'claimed', claim: claimed };
       const record = await this.repository.find(owner, key);
       if (!record || !record.live) continue;
-      if (record.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      const differs = fingerprint.differences(record.fingerprint);
+      if (differs === null || differs.length > 0) return { kind: 'mismatch', differs };
       if (record.state === 'completed')
         return { kind: 'replay', status: record.responseStatus!, body: record.responseBody! };
       if (record.leased) return { kind: 'in_progress' };
+      sameRequest = record.fingerprint;
     }
     return { kind: 'in_progress' };
   }
@@ -150,11 +151,17 @@ export class IdempotencyService {
   }
 
   /** A new claim of the key, or a take-over of an expired or abandoned one; null when the key is held or answered. */
-  private async tryClaim(owner: IdempotencyOwner, key: string, fingerprint: string): Promise<IdempotencyClaim | null> {
+  private async tryClaim(
+    owner: IdempotencyOwner,
+    key: string,
+    fingerprint: string,
+    sameRequest: string,
+  ): Promise<IdempotencyClaim | null> {
     const token = randomUUID();
     const row = await this.repository.claim(owner, {
       key,
       fingerprint,
+      sameRequest,
       token,
       leaseMs: this.leaseMs,
       ttlSeconds: this.ttlSeconds,
@@ -167,6 +174,21 @@ export function inProgressError(): AppError {
   return AppError.conflict('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still in progress');
 }
 
-export function mismatchError(): AppError {
-  return AppError.conflict('IDEMPOTENCY_KEY_MISMATCH', 'This Idempotency-Key was used with a different request');
+/**
+ * 409 IDEMPOTENCY_KEY_MISMATCH, naming what differs from the key's first request (`details`: one entry per
+ * part, `path` being the part's name), when its record can tell.
+ */
+export function mismatchError(differs: FingerprintPart[] | null = null): AppError {
+  const base = 'This Idempotency-Key was used with a different request';
+  if (!differs || differs.length === 0) return AppError.conflict('IDEMPOTENCY_KEY_MISMATCH', base);
+  const listed = differs.length === 1 ? differs[0] : `${differs.slice(0, -1).join(', ')} and ${differs.at(-1)}`;
+  return new AppError(
+    409,
+    'IDEMPOTENCY_KEY_MISMATCH',
+    `${base}: its ${listed} ${differs.length === 1 ? 'differs' : 'differ'}`,
+    differs.map((part) => ({
+      path: part,
+      message: `The ${part} differs from the first request with this Idempotency-Key`,
+    })),
+  );
 }

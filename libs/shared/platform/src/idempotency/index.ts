@@ -1,6 +1,5 @@
 export {
   IdempotencyService,
-  requestFingerprint,
   checkIdempotencyKey,
   inProgressError,
   mismatchError,
@@ -8,3 +7,9 @@ export {
   type ClaimOutcome,
 } from './idempotency.service.js';
 export type { IdempotencyOwner } from './idempotency.repository.js';
+export {
+  requestFingerprint,
+  type FingerprintPart,
+  type RequestFingerprint,
+  type RequestMeaning,
+} from './request-fingerprint.js';

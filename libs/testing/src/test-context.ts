@@ -131,7 +131,12 @@ export async function createTestContext(
     services,
     async startGateway(gatewayOverrides = {}, options = {}) {
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
-      const gatewayRuntime = openRuntime(gatewayConfig, { name: 'test-gateway', redisRole: 'producer', logger });
+      const gatewayRuntime = openRuntime(gatewayConfig, {
+        name: 'test-gateway',
+        redisRole: 'producer',
+        databaseWork: 'requests',
+        logger,
+      });
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
       await connected(gatewayRuntime);
       const lifecycle = new AppLifecycle();

@@ -16,6 +16,7 @@ import {
   type StoredImport,
 } from '@wms/ingest';
 import { mount } from './scope.js';
+import { withoutDeadline } from '../http/request-deadline.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';
 
@@ -26,7 +27,7 @@ import { IMPORT_ROUTES } from './imports.route-table.js';
  */
 export function importsRoutes(services: Services, imports: ImportsService, idempotency: RequestHandler): Router {
   const router = Router();
-  mount(router, IMPORT_ROUTES.upload, fileFingerprint, idempotency, async (req, res) => {
+  mount(router, IMPORT_ROUTES.upload, withoutDeadline, fileFingerprint, idempotency, async (req, res) => {
     const tenantId = await closingUnread(req, res, () => keyTenant(req, services, req.query.tenantId));
     const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey!.id }, tenantId);
     const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: req.requestId };
@@ -51,7 +52,7 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
   const queue = createImportsQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   queue.on('error', () => undefined);
   lifecycle.onClose(() => closeWithin(queue, 2_000));
-  const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  const repository = new ImportsRepository(runtime.db, config);
   const turns = new ImportTurns(new ImportTurnsRepository(runtime.db), queue, config.imports.tenantConcurrency);
   // One tenant's uploads are counted across every gateway, so spreading them over gateways gains it nothing.
   const leases = new TenantUploadLeases(runtime.redis, config.redisKeyPrefix, config.imports.maxUploadsPerTenant);

@@ -5,6 +5,7 @@ import type { ImportsService, StoredImport } from '@wms/ingest';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
+import { withoutDeadline } from '../http/request-deadline.js';
 import { acceptFile, closingUnread, sendErrors } from '../integration/imports.routes.js';
 
 /** The module whose permissions cover importing an entity: master data is the warehouses' module. */
@@ -60,7 +61,7 @@ export function importsAdminRoutes(
     res.json(await imports.list(tenantId, entities, limit));
   });
 
-  router.post('/', async (req, res) => {
+  router.post('/', withoutDeadline, async (req, res) => {
     const principal = req.principal!;
     const tenantId = await closingUnread(req, res, async () => {
       const query = validate<{ entity: string; tenantId?: string }>(

@@ -1,7 +1,16 @@
 import pg from 'pg';
 import { Sequelize, type Options } from 'sequelize';
 import type { Config } from '../config/index.js';
-import { pgForSequelize } from './sequelize-adapter.js';
+import { refusePastDeadline } from '../context/index.js';
+import { PoolClient, pgForSequelize } from './sequelize-adapter.js';
+import {
+  boundedClient,
+  boundedConnection,
+  defaultDatabaseBounds,
+  sessionBoundsOf,
+  type SessionBounds,
+  type SessionWork,
+} from './session-bounds.js';
 
 // PostgreSQL BIGINT and NUMERIC arrive as strings by default; quantities and counts here fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -48,52 +57,65 @@ export function statementPoolOf(sequelize: Sequelize): pg.Pool {
 }
 
 const IDLE_MS = 10_000;
-const ACQUIRE_MS = 30_000;
+/** How long a worker's statement waits for a pooled connection: its job has no caller waiting on it. */
+const WORKER_ACQUIRE_MS = 30_000;
 
-/** pg's Client whose own connect gives up after `ms` (the pool's timeout bounds the wait for a client). */
-function connectingWithin(ms: number): typeof pg.Client {
-  return class extends pg.Client {
-    constructor(config?: string | pg.ClientConfig) {
-      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: ms });
-    }
-  };
+export interface PoolOptions {
+  /** What the connections do, which decides their timeouts (`sessionBoundsOf`); default: jobs. */
+  work?: SessionWork;
+  /** Overrides of those bounds (a read replica's connect timeout). */
+  bounds?: Partial<SessionBounds>;
+  /** How long a statement waits for a free connection; default: the setting for requests, 30 s for jobs. */
+  acquireTimeoutMs?: number;
 }
 
 /**
  * The connections of one process to one database: Sequelize's pool and, beside it, pg's own `Pool` for what
  * Sequelize offers no door to (named prepared statements, one connection's session), sized by
- * `connectionBudget`. `connectTimeoutMs`: a server that does not accept a connection in this time fails the
- * statement (a read replica does, so its reads go to the primary); unset: Sequelize's connections wait as
- * long as TCP does, the statement pool's as long as a statement waits for a free client.
+ * `connectionBudget`. Every connection of both carries the bounds of its work (statement, lock and
+ * idle-in-transaction timeouts, a connect timeout, TCP keepalives; ADR 0130), and a statement waits for a
+ * free connection at most `acquireTimeoutMs`, which counts as a lost connection (503 Retry-After).
+ * Inside a request with a deadline, a statement asked for once it has passed is refused (`refusePastDeadline`).
  */
 export function createSequelize(
-  config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>,
-  options: { connectTimeoutMs?: number } = {},
+  config: Pick<Config, 'databaseUrl' | 'databasePoolMax'> & Partial<Pick<Config, 'database'>>,
+  options: PoolOptions = {},
 ): Sequelize {
+  const work = options.work ?? 'jobs';
+  const bounds = { ...sessionBoundsOf(config, work), ...options.bounds };
+  const acquireMs =
+    options.acquireTimeoutMs ??
+    (work === 'requests' ? (config.database ?? defaultDatabaseBounds()).acquireTimeoutMs : WORKER_ACQUIRE_MS);
   const budget = connectionBudget(config.databasePoolMax);
   const statements = new pg.Pool({
     connectionString: config.databaseUrl,
     max: budget.statements,
     idleTimeoutMillis: IDLE_MS,
-    // How long a statement waits for a client, as Sequelize's `acquire`; a busy pool is not a server down.
-    connectionTimeoutMillis: ACQUIRE_MS,
-    ...(options.connectTimeoutMs ? { Client: connectingWithin(options.connectTimeoutMs) } : {}),
+    Client: boundedClient(pg.Client, bounds),
+    // How long a statement waits for a client, as Sequelize's `acquire` (the client's own connect is bounded
+    // by the connect timeout its class sets).
+    connectionTimeoutMillis: acquireMs,
   });
   // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
   statements.on('error', () => undefined);
-  return new ServiceSequelize(
+  const sequelize = new ServiceSequelize(
     config.databaseUrl,
     {
       dialect: 'postgres',
-      dialectModule: pgForSequelize,
-      ...(options.connectTimeoutMs ? { dialectOptions: { connectionTimeoutMillis: options.connectTimeoutMs } } : {}),
+      dialectModule: pgForSequelize(boundedClient(PoolClient, bounds)),
       logging: false,
       benchmark: false,
-      pool: { max: budget.sequelize, min: 0, idle: IDLE_MS, acquire: ACQUIRE_MS },
+      pool: { max: budget.sequelize, min: 0, idle: IDLE_MS, acquire: acquireMs },
       define: { underscored: true, timestamps: true },
     },
     statements,
   );
+  // A request answered 503 at its deadline: its next statement fails, so its transaction rolls back.
+  sequelize.addHook('beforeQuery', (queryOptions) => {
+    // COMMIT and ROLLBACK pass: a unit of work past its deadline is refused before its COMMIT (unitOfWork).
+    if (!(queryOptions as { completesTransaction?: boolean }).completesTransaction) refusePastDeadline();
+  });
+  return sequelize;
 }
 
 function quoteIdentifier(name: string): string {
@@ -113,7 +135,7 @@ export function describeDatabaseUrl(databaseUrl: string): { database: string; ma
 export async function ensureDatabase(databaseUrl: string, options: { template?: string } = {}): Promise<boolean> {
   const { database, maintenanceUrl } = describeDatabaseUrl(databaseUrl);
   // A connection of its own: CREATE DATABASE runs on the server's maintenance database, outside any pool.
-  const client = new pg.Client({ connectionString: maintenanceUrl });
+  const client = new pg.Client(boundedConnection(maintenanceUrl, {}, 'session'));
   await client.connect();
   try {
     const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -135,7 +157,7 @@ export async function ensureDatabase(databaseUrl: string, options: { template?: 
 export async function dropDatabase(databaseUrl: string): Promise<void> {
   const { database, maintenanceUrl } = describeDatabaseUrl(databaseUrl);
   // A connection of its own: DROP DATABASE runs on the server's maintenance database, outside any pool.
-  const client = new pg.Client({ connectionString: maintenanceUrl });
+  const client = new pg.Client(boundedConnection(maintenanceUrl, {}, 'session'));
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`);

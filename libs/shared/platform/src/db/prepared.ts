@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Sequelize } from 'sequelize';
+import { refusePastDeadline } from '../context/index.js';
 import { isConnectionLoss } from './connection-loss.js';
 import { statementPoolOf } from './database.js';
 
@@ -7,12 +8,14 @@ import { statementPoolOf } from './database.js';
  * Runs `work` on a client of the database's statement pool (pg's own `Pool`, beside Sequelize's, see
  * `createSequelize`) and gives it back: destroyed when its connection was lost under the work, kept
  * otherwise (with the statements it has prepared). While the client is out, an error its connection
- * reports between statements is its next statement's failure, not an unhandled 'error'.
+ * reports between statements is its next statement's failure, not an unhandled 'error'. Work of a request
+ * whose deadline has passed is refused before it takes a client.
  */
 export async function withStatementClient<T>(
   sequelize: Sequelize,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
+  refusePastDeadline();
   const client = await statementPoolOf(sequelize).connect();
   const ignore = () => undefined;
   client.on('error', ignore);

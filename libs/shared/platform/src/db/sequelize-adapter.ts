@@ -19,5 +19,10 @@ export class PoolClient extends pg.Client {
   }
 }
 
-/** The pg module as Sequelize sees it (its documented `dialectModule` option), with the clients above. */
-export const pgForSequelize: typeof pg = Object.create(pg, { Client: { value: PoolClient } }) as typeof pg;
+/**
+ * The pg module as Sequelize sees it (its documented `dialectModule` option), with `Client` (a subclass of
+ * the client above) for its connections.
+ */
+export function pgForSequelize(Client: typeof pg.Client): typeof pg {
+  return Object.create(pg, { Client: { value: Client } }) as typeof pg;
+}

@@ -95,8 +95,12 @@ export function openReadRouting(
       name: replicaName(url),
       db: {
         sequelize: createSequelize(
-          { databaseUrl: url, databasePoolMax: config.databasePoolMax },
-          { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS },
+          { databaseUrl: url, databasePoolMax: config.databasePoolMax, database: config.database },
+          {
+            work: 'requests',
+            bounds: { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS },
+            acquireTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+          },
         ),
       },
     })),

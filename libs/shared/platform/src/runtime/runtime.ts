@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import { createSequelize, type Database } from '../db/index.js';
+import { createSequelize, type Database, type SessionWork } from '../db/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
 import { closeRedis, createRedis, type RedisClient, type RedisRole } from '../redis/index.js';
 
@@ -14,9 +14,17 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function openRuntime(config: Config, options: { name: string; redisRole: RedisRole; logger?: Logger }): Runtime {
+export interface RuntimeOptions {
+  name: string;
+  redisRole: RedisRole;
+  logger?: Logger;
+  /** What the process's database connections serve, which bounds their waits (ADR 0130); default: jobs. */
+  databaseWork?: Extract<SessionWork, 'requests' | 'jobs'>;
+}
+
+export function openRuntime(config: Config, options: RuntimeOptions): Runtime {
   const logger = options.logger ?? createLogger({ level: config.logLevel, name: options.name });
-  const sequelize = createSequelize(config);
+  const sequelize = createSequelize(config, { work: options.databaseWork ?? 'jobs' });
   const db: Database = { sequelize };
   const redis = createRedis(config, options.redisRole, options.name);
   let closed = false;

@@ -5,9 +5,10 @@ export type LinkState = { kind: 'forward' } | { kind: 'cut' } | { kind: 'delay';
 
 /**
  * A TCP proxy in front of one server, for specs of a link that fails without a word: `cut()` keeps every
- * connection open and accepts new ones but forwards nothing either way (a partition, a black hole),
- * `delay(ms)` forwards every chunk `ms` later (a slow link), `heal()` forwards again. Bytes sent while cut
- * are dropped, as a partition drops them.
+ * connection open and accepts new ones but delivers nothing either way (a partition, a black hole),
+ * `delay(ms)` delivers every chunk `ms` later (a slow link), `heal()` delivers again. What was sent while
+ * cut is held and delivered at the heal, closes included, as TCP retransmits once a partition heals: a
+ * protocol that matches answers to questions by their order (Redis) stays in step.
  */
 export interface TcpProxy {
   port: number;
@@ -19,16 +20,39 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+/** One direction of one connection: what it delivers now, or holds while the link is cut. */
+interface Direction {
+  to: Socket;
+  held: Array<Buffer | 'end'>;
+}
+
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let state: LinkState = { kind: 'forward' };
   const sockets = new Set<Socket>();
+  const directions = new Set<Direction>();
+  const deliver = (direction: Direction, item: Buffer | 'end') => {
+    const { to } = direction;
+    if (item !== 'end') {
+      if (to.writable) to.write(item);
+      return;
+    }
+    to.destroy();
+    directions.delete(direction);
+  };
+  const send = (direction: Direction, item: Buffer | 'end') => {
+    const now = state;
+    if (now.kind === 'cut' || direction.held.length > 0) direction.held.push(item);
+    else if (now.kind === 'forward') deliver(direction, item);
+    // Timers of one duration fire in the order they were set, so a delayed stream keeps its order.
+    else setTimeout(() => deliver(direction, item), now.ms);
+  };
   const relay = (from: Socket, to: Socket) => {
-    from.on('data', (chunk) => {
-      const now = state;
-      if (now.kind === 'cut') return;
-      if (now.kind === 'forward') to.write(chunk);
-      // Timers of one duration fire in the order they were set, so a delayed stream keeps its order.
-      else setTimeout(() => to.writable && to.write(chunk), now.ms);
+    const direction: Direction = { to, held: [] };
+    directions.add(direction);
+    from.on('data', (chunk) => send(direction, chunk));
+    from.on('close', () => {
+      send(direction, 'end');
+      sockets.delete(from);
     });
   };
   const server = createServer((client) => {
@@ -36,11 +60,6 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('error', () => undefined);
-      socket.on('close', () => {
-        sockets.delete(socket);
-        // A side that closed on its own closes the other, unless the link is cut: nothing reaches it then.
-        if (state.kind !== 'cut') (socket === client ? upstream : client).destroy();
-      });
     }
     relay(client, upstream);
     relay(upstream, client);
@@ -63,6 +82,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     heal: () => {
       state = { kind: 'forward' };
+      for (const direction of directions) {
+        for (const item of direction.held.splice(0)) deliver(direction, item);
+      }
     },
     async close() {
       for (const socket of sockets) socket.destroy();

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/index.js';
 import { within } from '../lifecycle/index.js';
@@ -9,7 +10,7 @@ import { readPrimaryPosition, readReplayPosition, readStandbyState } from './rep
 
 /** Why a read went where it went (the `reason` of `wms_db_reads_total`). */
 export type ReadReason =
-  'no_recent_write' | 'caught_up' | 'waited_out' | 'no_replica' | 'write_unknown' | 'replica_failed';
+  'no_recent_write' | 'caught_up' | 'waited_out' | 'no_replica' | 'write_unknown' | 'write_unstored' | 'replica_failed';
 
 export interface ReadChoice {
   db: Database;
@@ -18,7 +19,11 @@ export interface ReadChoice {
 }
 
 export interface ReadReplicaSettings {
-  /** READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to replay its tenant's last write. */
+  /**
+   * READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to replay its tenant's last write, at
+   * least `ROUND_TRIPS_OF_WAIT` of the slowest replica's measured round trips (a wait shorter than one
+   * question and answer would send every recent writer's reads to the primary on a slow link).
+   */
   maxWaitMs: number;
   /** READ_REPLICA_MAX_LAG_SECONDS: past this, a replica takes no reads until it catches up. */
   maxLagSeconds: number;
@@ -31,6 +36,11 @@ export interface ReadReplicaSettings {
 }
 
 export const DEFAULT_CHECK = { checkIntervalMs: REPLICA_CHECK_INTERVAL_MS, checkTimeoutMs: 2_000, pollIntervalMs: 5 };
+
+/** A read waits for a replica at least this many of its round trips: asked, answered, asked again. */
+export const ROUND_TRIPS_OF_WAIT = 3;
+/** How much of a replica's new round trip moves its measure (a moving average, so one slow check does not). */
+const ROUND_TRIP_WEIGHT = 0.3;
 
 /** A wait that never holds the process open. */
 function pause(ms: number): Promise<void> {
@@ -47,6 +57,8 @@ interface Replica {
   behindSince: number | null;
   /** A replay-position read in flight, shared by the reads that wait on this replica. */
   probing: Promise<void> | null;
+  /** The round trip of its checks, a moving average; null before its first answer. */
+  roundTripMs: number | null;
 }
 
 /**
@@ -74,6 +86,7 @@ export class ReadReplicas {
       replayed: 0n,
       behindSince: null,
       probing: null,
+      roundTripMs: null,
     }));
     for (const replica of this.replicas) readReplicaInRotation.set({ replica: replica.name }, 0);
   }
@@ -106,13 +119,34 @@ export class ReadReplicas {
     const serving = this.replicas.filter((replica) => replica.inRotation);
     if (serving.length === 0) return { db: this.primary, pool: 'primary', reason: 'no_replica' };
     if (after === null) return { db: this.next(serving).db, pool: 'replica', reason: 'no_recent_write' };
-    const deadline = Date.now() + this.settings.maxWaitMs;
+    const ready = () => serving.filter((replica) => replica.inRotation && replica.replayed >= after);
+    const caughtUp = await this.waitUntil(() => ready().length > 0, serving);
+    if (!caughtUp) return { db: this.primary, pool: 'primary', reason: 'waited_out' };
+    return { db: this.next(ready()).db, pool: 'replica', reason: 'caught_up' };
+  }
+
+  /**
+   * True once every replica (in rotation here or not: another gateway may judge it otherwise) has replayed
+   * `position`, within the wait a read would make; false when one has not by then.
+   */
+  replayedEverywhere(position: bigint): Promise<boolean> {
+    return this.waitUntil(() => this.replicas.every((replica) => replica.replayed >= position), this.replicas);
+  }
+
+  /** How long a read waits for a replica: the setting, or a few of the slowest replica's round trips. */
+  waitBoundMs(candidates: readonly { roundTripMs: number | null }[] = this.replicas): number {
+    const slowest = Math.max(0, ...candidates.map((replica) => replica.roundTripMs ?? 0));
+    return Math.max(this.settings.maxWaitMs, Math.ceil(ROUND_TRIPS_OF_WAIT * slowest));
+  }
+
+  /** Asks `asked` how far they replayed, every `pollIntervalMs`, until `done` or the wait bound has passed. */
+  private async waitUntil(done: () => boolean, asked: Replica[]): Promise<boolean> {
+    const deadline = Date.now() + this.waitBoundMs(asked);
     for (let round = 0; ; round += 1) {
-      const ready = serving.filter((replica) => replica.inRotation && replica.replayed >= after);
-      if (ready.length > 0) return { db: this.next(ready).db, pool: 'replica', reason: 'caught_up' };
-      if (Date.now() >= deadline) return { db: this.primary, pool: 'primary', reason: 'waited_out' };
+      if (done()) return true;
+      if (Date.now() >= deadline) return false;
       if (round > 0) await pause(Math.min(this.settings.pollIntervalMs, deadline - Date.now()));
-      await Promise.race([Promise.all(serving.map((replica) => this.probe(replica))), pause(deadline - Date.now())]);
+      await Promise.race([Promise.all(asked.map((replica) => this.probe(replica))), pause(deadline - Date.now())]);
     }
   }
 
@@ -168,7 +202,13 @@ export class ReadReplicas {
   private async checkOne(replica: Replica, primaryPosition: bigint): Promise<void> {
     const labels = { replica: replica.name };
     try {
+      const started = performance.now();
       const standby = await this.withinCheckTimeout(readStandbyState(replica.db));
+      const roundTripMs = performance.now() - started;
+      replica.roundTripMs =
+        replica.roundTripMs === null
+          ? roundTripMs
+          : replica.roundTripMs + ROUND_TRIP_WEIGHT * (roundTripMs - replica.roundTripMs);
       if (!standby.recovering) {
         readReplicaLag.remove(labels);
         this.setRotation(replica, false, {}, 'read replica is no longer a standby');

@@ -32,7 +32,7 @@ const BOUNDS = {
 /** What a timer may run late by on a busy machine: the answer is due by the deadline, give or take this. */
 const TIMER_SLACK_MS = 1_500;
 
-describe('bounded waits: a gateway whose database link fails answers by its deadline', () => {
+describe('bounded waits: a gateway answers by its deadline whatever its database does', () => {
   let ctx: TestContext;
   let proxy: TcpProxy;
   /** Reaches PostgreSQL through the proxy, whose link the specs cut. */
@@ -75,6 +75,15 @@ describe('bounded waits: a gateway whose database link fails answers by its dead
       token: manager,
       body: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'HELD', qtyDelta, reason: 'counted again' },
     });
+  /** The item's stock as the primary has it. */
+  const onHand = async () => {
+    const [row] = await ctx.runtime.db.sequelize.query<{ total: number }>(
+      `SELECT coalesce(sum(s.qty_on_hand), 0)::float8 AS total FROM stock_rows s JOIN items i ON i.id = s.item_id
+        WHERE i.sku = 'HELD'`,
+      { type: QueryTypes.SELECT },
+    );
+    return row!.total;
+  };
   const timed = async <T>(work: () => Promise<T>) => {
     const started = performance.now();
     const answer = await work();
@@ -149,4 +158,101 @@ describe('bounded waits: a gateway whose database link fails answers by its dead
     expect((await adjust(healthy, 1)).status).toBe(201);
     expect(await inFlight).toBeInstanceOf(Error);
   }, 30_000);
+
+  it('a write still waiting at its deadline is answered 503 REQUEST_TIMEOUT and rolled back, not committed later', async () => {
+    // Arrange: a gateway whose deadline comes before its lock timeout, and a row locked past that deadline.
+    const hurried = await ctx.startGateway({
+      ...BOUNDS,
+      REQUEST_TIMEOUT_MS: '1500',
+      DATABASE_LOCK_TIMEOUT_MS: '20000',
+    });
+    expect((await adjust(healthy, 10)).status).toBe(201);
+    const before = await onHand();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const lock = ctx.runtime.db.sequelize.transaction(async (transaction) => {
+      await ctx.runtime.db.sequelize.query(
+        `SELECT 1 FROM stock_rows s JOIN items i ON i.id = s.item_id WHERE i.sku = 'HELD' FOR UPDATE OF s`,
+        { transaction },
+      );
+      locked();
+      await released;
+    });
+    await holding;
+
+    // Act
+    const late = await adjust(hurried, 7);
+    release();
+    await lock;
+    // Queued behind the abandoned write for the row, so it ends after that write's transaction did.
+    const next = await adjust(healthy, 1);
+
+    // Assert
+    expect(late.status).toBe(503);
+    expect(late.headers.get('retry-after')).toBe('1');
+    expect(late.body).toMatchObject({ code: 'REQUEST_TIMEOUT' });
+    expect(next.status).toBe(201);
+    expect(await onHand()).toBe(before + 1);
+  }, 30_000);
+
+  it('while bulk hand-offs hold every connection of their pool, inquiries keep answering', async () => {
+    // Arrange: a gateway whose bulk calls wait on a table lock, longer than the spec takes.
+    const HAND_OFFS = 2;
+    const busy = await ctx.startGateway({
+      ...BOUNDS,
+      DATABASE_POOL_MAX: '4',
+      DATABASE_BULK_POOL_MAX: String(HAND_OFFS),
+      DATABASE_LOCK_TIMEOUT_MS: '15000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '20000',
+      DATABASE_ACQUIRE_TIMEOUT_MS: '15000',
+      REQUEST_TIMEOUT_MS: '30000',
+      BULK_SYNC_TIMEOUT_MS: '0',
+    });
+    expect((await inquire(busy)).status).toBe(200);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const lock = ctx.runtime.db.sequelize.transaction(async (transaction) => {
+      await ctx.runtime.db.sequelize.query('LOCK TABLE bulk_jobs IN EXCLUSIVE MODE', { transaction });
+      locked();
+      await released;
+    });
+    await holding;
+    let settled = 0;
+    const bulkCalls = Array.from({ length: HAND_OFFS + 3 }, (_, n) =>
+      request(busy.url, 'POST', `${BASE}/items/bulk`, {
+        headers: { 'x-api-key': key },
+        body: { items: [{ sku: `BULK-${n}`, name: 'handed over', baseUomCode: 'EA' }] },
+      }).finally(() => (settled += 1)),
+    );
+    try {
+      await waitFor(
+        async () => {
+          const [row] = await ctx.runtime.db.sequelize.query<{ waiting: number }>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO bulk_jobs%'`,
+            { type: QueryTypes.SELECT },
+          );
+          return row!.waiting === HAND_OFFS;
+        },
+        15_000,
+        'the bulk hand-offs to hold every connection of their pool',
+      );
+
+      // Act
+      const inquiries = await Promise.all(Array.from({ length: 5 }, () => inquire(busy)));
+
+      // Assert
+      expect(inquiries.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(settled).toBe(0);
+    } finally {
+      release();
+      await lock;
+    }
+    const answers = await Promise.all(bulkCalls);
+    expect(answers.map((answer) => answer.status)).toEqual(bulkCalls.map(() => 202));
+  }, 60_000);
 });

@@ -77,6 +77,11 @@ export const configVariables = {
     description:
       'TCP keepalive of every PostgreSQL connection: idle this long, the socket is probed, so a peer lost without a word (a partition) ends the connection instead of leaving it open for hours',
   },
+  DATABASE_BULK_POOL_MAX: {
+    schema: Joi.number().integer().min(1).max(50).default(2),
+    description:
+      "PostgreSQL connections per process, beside DATABASE_POOL_MAX, that hand bulk calls over (store their entries): a burst of bulk calls waits for these, never for the inquiries' and lists' connections",
+  },
   DATABASE_READ_URLS: {
     schema: Joi.string().pattern(POSTGRES_URL_LIST, 'postgres://…,postgres://…'),
     description:

@@ -111,6 +111,8 @@ export interface DatabaseBounds {
   workerLockTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
   keepAliveDelayMs: number;
+  /** Connections of the pool that hands bulk calls over, beside DATABASE_POOL_MAX. */
+  handOffPoolMax: number;
 }
 
 export class ConfigError extends Error {
@@ -167,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerLockTimeoutMs: value.DATABASE_WORKER_LOCK_TIMEOUT_MS,
       idleInTransactionTimeoutMs: value.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       keepAliveDelayMs: value.DATABASE_KEEPALIVE_DELAY_MS,
+      handOffPoolMax: value.DATABASE_BULK_POOL_MAX,
     },
     readReplicas: {
       urls: value.DATABASE_READ_URLS ? readUrlsOf(value.DATABASE_READ_URLS) : [],

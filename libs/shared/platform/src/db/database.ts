@@ -27,7 +27,15 @@ export function connectionBudget(max: number): { sequelize: number; statements: 
 }
 
 /**
- * Sequelize with the statement pool beside it: both are made from the same settings and closed together by
+ * Which of pg's own pools a prepared statement runs on: `reads`, the statement pool of the hot reads
+ * (inquiries, lists, job rows); `handOffs`, a small pool of its own for handing bulk calls over (a bulk
+ * call's entries stored), so a burst of them, or a slow link under them, never keeps a read waiting for a
+ * connection.
+ */
+export type StatementPool = 'reads' | 'handOffs';
+
+/**
+ * Sequelize with pg's own pools beside it: all are made from the same settings and closed together by
  * `close()`, at the step of a shutdown where the database closes.
  */
 class ServiceSequelize extends Sequelize {
@@ -36,24 +44,25 @@ class ServiceSequelize extends Sequelize {
   constructor(
     url: string,
     options: Options,
-    readonly statements: pg.Pool,
+    readonly pools: Record<StatementPool, pg.Pool>,
   ) {
     super(url, options);
   }
 
   override close(): Promise<void> {
-    this.closing ??= Promise.allSettled([super.close(), this.statements.end()]).then(([sequelize, statements]) => {
-      if (sequelize.status === 'rejected') throw sequelize.reason;
-      if (statements.status === 'rejected') throw statements.reason;
-    });
+    this.closing ??= Promise.allSettled([super.close(), ...Object.values(this.pools).map((pool) => pool.end())]).then(
+      (closed) => {
+        for (const outcome of closed) if (outcome.status === 'rejected') throw outcome.reason;
+      },
+    );
     return this.closing;
   }
 }
 
-/** The statement pool of a database made by `createSequelize`. */
-export function statementPoolOf(sequelize: Sequelize): pg.Pool {
+/** A statement pool (`reads` unless said) of a database made by `createSequelize`. */
+export function statementPoolOf(sequelize: Sequelize, pool: StatementPool = 'reads'): pg.Pool {
   if (!(sequelize instanceof ServiceSequelize)) throw new Error('The database was not made by createSequelize');
-  return sequelize.statements;
+  return sequelize.pools[pool];
 }
 
 const IDLE_MS = 10_000;
@@ -87,17 +96,21 @@ export function createSequelize(
     options.acquireTimeoutMs ??
     (work === 'requests' ? (config.database ?? defaultDatabaseBounds()).acquireTimeoutMs : WORKER_ACQUIRE_MS);
   const budget = connectionBudget(config.databasePoolMax);
-  const statements = new pg.Pool({
-    connectionString: config.databaseUrl,
-    max: budget.statements,
-    idleTimeoutMillis: IDLE_MS,
-    Client: boundedClient(pg.Client, bounds),
-    // How long a statement waits for a client, as Sequelize's `acquire` (the client's own connect is bounded
-    // by the connect timeout its class sets).
-    connectionTimeoutMillis: acquireMs,
-  });
-  // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
-  statements.on('error', () => undefined);
+  const statementPool = (max: number) => {
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max,
+      idleTimeoutMillis: IDLE_MS,
+      Client: boundedClient(pg.Client, bounds),
+      // How long a statement waits for a client, as Sequelize's `acquire` (the client's own connect is
+      // bounded by the connect timeout its class sets).
+      connectionTimeoutMillis: acquireMs,
+    });
+    // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
+    pool.on('error', () => undefined);
+    return pool;
+  };
+  const handOffs = (config.database ?? defaultDatabaseBounds()).handOffPoolMax;
   const sequelize = new ServiceSequelize(
     config.databaseUrl,
     {
@@ -108,7 +121,7 @@ export function createSequelize(
       pool: { max: budget.sequelize, min: 0, idle: IDLE_MS, acquire: acquireMs },
       define: { underscored: true, timestamps: true },
     },
-    statements,
+    { reads: statementPool(budget.statements), handOffs: statementPool(handOffs) },
   );
   // A request answered 503 at its deadline: its next statement fails, so its transaction rolls back.
   sequelize.addHook('beforeQuery', (queryOptions) => {

@@ -1,6 +1,7 @@
 export {
   createSequelize,
   type PoolOptions,
+  type StatementPool,
   connectionBudget,
   ensureDatabase,
   dropDatabase,

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import { refusePastDeadline } from '../context/index.js';
 import { isConnectionLoss } from './connection-loss.js';
-import { statementPoolOf } from './database.js';
+import { statementPoolOf, type StatementPool } from './database.js';
 
 /**
  * Runs `work` on a client of the database's statement pool (pg's own `Pool`, beside Sequelize's, see
@@ -14,9 +14,10 @@ import { statementPoolOf } from './database.js';
 export async function withStatementClient<T>(
   sequelize: Sequelize,
   work: (client: pg.PoolClient) => Promise<T>,
+  pool: StatementPool = 'reads',
 ): Promise<T> {
   refusePastDeadline();
-  const client = await statementPoolOf(sequelize).connect();
+  const client = await statementPoolOf(sequelize, pool).connect();
   const ignore = () => undefined;
   client.on('error', ignore);
   let lost: Error | undefined;
@@ -43,12 +44,18 @@ export class PreparedStatement<Row> {
   constructor(
     readonly name: string,
     readonly text: string,
+    /** `handOffs` for a bulk call's hand-over, which must not take the reads' connections. */
+    readonly pool: StatementPool = 'reads',
   ) {}
 
   async rows(sequelize: Sequelize, values: unknown[]): Promise<Row[]> {
-    return withStatementClient(sequelize, async (client) => {
-      const result = await client.query<Row & pg.QueryResultRow>({ name: this.name, text: this.text, values });
-      return result.rows;
-    });
+    return withStatementClient(
+      sequelize,
+      async (client) => {
+        const result = await client.query<Row & pg.QueryResultRow>({ name: this.name, text: this.text, values });
+        return result.rows;
+      },
+      this.pool,
+    );
   }
 }

@@ -43,6 +43,7 @@ export function defaultDatabaseBounds(): DatabaseBounds {
     workerLockTimeoutMs: defaultOf('DATABASE_WORKER_LOCK_TIMEOUT_MS'),
     idleInTransactionTimeoutMs: defaultOf('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'),
     keepAliveDelayMs: defaultOf('DATABASE_KEEPALIVE_DELAY_MS'),
+    handOffPoolMax: defaultOf('DATABASE_BULK_POOL_MAX'),
   };
 }
 

@@ -70,9 +70,10 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
 
   const inquire = (gateway: TestGateway) =>
     request(gateway.url, 'GET', `${BASE}/stock?sku=HELD`, { headers: { 'x-api-key': key } });
-  const adjust = (gateway: TestGateway, qtyDelta: number) =>
+  const adjust = (gateway: TestGateway, qtyDelta: number, headers: Record<string, string> = {}) =>
     request(gateway.url, 'POST', '/api/v1/stock/adjustments', {
       token: manager,
+      headers,
       body: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'HELD', qtyDelta, reason: 'counted again' },
     });
   /** The item's stock as the primary has it. */
@@ -159,7 +160,7 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
     expect(await inFlight).toBeInstanceOf(Error);
   }, 30_000);
 
-  it('a write still waiting at its deadline is answered 503 REQUEST_TIMEOUT and rolled back, not committed later', async () => {
+  it('a write still waiting at its deadline is answered 503 REQUEST_TIMEOUT and rolled back, and its Idempotency-Key given back for the retry', async () => {
     // Arrange: a gateway whose deadline comes before its lock timeout, and a row locked past that deadline.
     const hurried = await ctx.startGateway({
       ...BOUNDS,
@@ -183,7 +184,8 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
     await holding;
 
     // Act
-    const late = await adjust(hurried, 7);
+    const idempotencyKey = { 'idempotency-key': 'late-adjustment' };
+    const late = await adjust(hurried, 7, idempotencyKey);
     release();
     await lock;
     // Queued behind the abandoned write for the row, so it ends after that write's transaction did.
@@ -195,6 +197,9 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
     expect(late.body).toMatchObject({ code: 'REQUEST_TIMEOUT' });
     expect(next.status).toBe(201);
     expect(await onHand()).toBe(before + 1);
+    const retried = await adjust(hurried, 7, idempotencyKey);
+    expect(retried.status).toBe(201);
+    expect(await onHand()).toBe(before + 8);
   }, 30_000);
 
   it('while bulk hand-offs hold every connection of their pool, inquiries keep answering', async () => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
-import { currentContext, deadlinePassedError } from '@wms/platform';
+import { currentContext, deadlinePassedError, runWithContext } from '@wms/platform';
 
 interface Deadline {
   /** Moves the deadline `ms` later (a wait with its own bound, such as a bulk call's for its job). */
@@ -52,7 +52,10 @@ export function requestDeadline(timeoutMs: number, answer: ErrorRequestHandler):
 function passed(req: Request, res: Response, answer: ErrorRequestHandler): void {
   // An answer already under way (a streamed one) is left to finish.
   if (res.headersSent) return;
-  answer(deadlinePassedError(), req, res, () => undefined);
+  // The answer's own statements (an Idempotency-Key given back) run in a context of their own without the
+  // deadline: only the abandoned work is refused.
+  const { deadlineAt: _passed, ...context } = currentContext() ?? { requestId: req.requestId };
+  runWithContext(context, () => answer(deadlinePassedError(), req, res, () => undefined));
   res.locals.answeredAtDeadline = true;
 }
 

@@ -15,3 +15,4 @@ export * from './maintenance.js';
 export * from './uploads.js';
 export * from './otlp-receiver.js';
 export * from './tcp-proxy.js';
+export * from './stock-item.js';

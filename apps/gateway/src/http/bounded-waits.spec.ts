@@ -2,15 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { QueryTypes } from 'sequelize';
 import { unitOfWork } from '@wms/platform';
 import {
-  createApiKey,
-  createMasterData,
-  createTenantWithWarehouse,
+  arrangeStockItem,
   createTestContext,
-  createUser,
-  loginAs,
   request,
   startTcpProxy,
   waitFor,
+  type StockItem,
   type TcpProxy,
   type TestContext,
   type TestGateway,
@@ -39,8 +36,7 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
   let cutOff: TestGateway;
   /** Reaches PostgreSQL directly. */
   let healthy: TestGateway;
-  let key: string;
-  let manager: string;
+  let item: StockItem;
 
   beforeAll(async () => {
     ctx = await createTestContext('bounded-waits');
@@ -48,19 +44,7 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
     proxy = await startTcpProxy({ host: database.hostname, port: Number(database.port || 5432) });
     cutOff = await ctx.startGateway({ ...BOUNDS, DATABASE_URL: proxy.urlFor(ctx.config.databaseUrl) });
     healthy = await ctx.startGateway(BOUNDS);
-    const { tenant } = await createTenantWithWarehouse(ctx);
-    await createMasterData(ctx, tenant.id, {
-      items: [{ sku: 'HELD' }],
-      locations: [{ warehouseCode: 'WH1', code: 'A-01' }],
-    });
-    key = (await createApiKey(ctx, { tenantId: tenant.id })).rawKey;
-    const user = await createUser(ctx, {
-      role: 'manager',
-      tenantId: tenant.id,
-      adminModules: ['inventory'],
-      adminModulesWrite: ['inventory'],
-    });
-    manager = await loginAs(healthy.url, user.user.email, user.password);
+    item = await arrangeStockItem(ctx, healthy.url, 'HELD');
   }, 60_000);
   afterEach(() => proxy.heal());
   afterAll(async () => {
@@ -68,23 +52,10 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
     await proxy?.close();
   });
 
-  const inquire = (gateway: TestGateway) =>
-    request(gateway.url, 'GET', `${BASE}/stock?sku=HELD`, { headers: { 'x-api-key': key } });
+  const inquire = (gateway: TestGateway) => item.inquire(gateway.url);
   const adjust = (gateway: TestGateway, qtyDelta: number, headers: Record<string, string> = {}) =>
-    request(gateway.url, 'POST', '/api/v1/stock/adjustments', {
-      token: manager,
-      headers,
-      body: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'HELD', qtyDelta, reason: 'counted again' },
-    });
-  /** The item's stock as the primary has it. */
-  const onHand = async () => {
-    const [row] = await ctx.runtime.db.sequelize.query<{ total: number }>(
-      `SELECT coalesce(sum(s.qty_on_hand), 0)::float8 AS total FROM stock_rows s JOIN items i ON i.id = s.item_id
-        WHERE i.sku = 'HELD'`,
-      { type: QueryTypes.SELECT },
-    );
-    return row!.total;
-  };
+    item.adjust(gateway.url, qtyDelta, headers);
+  const onHand = () => item.onHand();
   const timed = async <T>(work: () => Promise<T>) => {
     const started = performance.now();
     const answer = await work();
@@ -229,7 +200,7 @@ describe('bounded waits: a gateway answers by its deadline whatever its database
     let settled = 0;
     const bulkCalls = Array.from({ length: HAND_OFFS + 3 }, (_, n) =>
       request(busy.url, 'POST', `${BASE}/items/bulk`, {
-        headers: { 'x-api-key': key },
+        headers: { 'x-api-key': item.key },
         body: { items: [{ sku: `BULK-${n}`, name: 'handed over', baseUomCode: 'EA' }] },
       }).finally(() => (settled += 1)),
     );

@@ -1,24 +1,17 @@
-import { QueryTypes } from 'sequelize';
 import {
-  createApiKey,
-  createMasterData,
-  createTenantWithWarehouse,
+  arrangeStockItem,
   createTestContext,
-  createUser,
-  loginAs,
-  request,
   scrapeMetrics,
   startPostgresReplication,
   startTcpProxy,
   waitFor,
-  type JsonNode,
   type PrivateReplication,
+  type StockItem,
   type TcpProxy,
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
 
-const BASE = '/api/v1/integration/v1';
 // Long enough that the paused standby stays in rotation through each test: its reads are routed by the
 // tenants' positions, not by its lag.
 const MAX_LAG_SECONDS = 60;
@@ -32,8 +25,7 @@ describe('a write whose position Redis did not take', () => {
   let redisProxy: TcpProxy;
   let cutOff: TestGateway;
   let other: TestGateway;
-  let key: string;
-  let manager: string;
+  let item: StockItem;
 
   beforeAll(async () => {
     servers = await startPostgresReplication();
@@ -46,19 +38,7 @@ describe('a write whose position Redis did not take', () => {
     };
     cutOff = await ctx.startGateway({ ...replicas, REDIS_URL: redisProxy.urlFor(ctx.config.redisUrl) });
     other = await ctx.startGateway(replicas);
-    const { tenant } = await createTenantWithWarehouse(ctx);
-    await createMasterData(ctx, tenant.id, {
-      items: [{ sku: 'ADJ' }],
-      locations: [{ warehouseCode: 'WH1', code: 'A-01' }],
-    });
-    key = (await createApiKey(ctx, { tenantId: tenant.id })).rawKey;
-    const user = await createUser(ctx, {
-      role: 'manager',
-      tenantId: tenant.id,
-      adminModules: ['inventory'],
-      adminModulesWrite: ['inventory'],
-    });
-    manager = await loginAs(other.url, user.user.email, user.password);
+    item = await arrangeStockItem(ctx, other.url, 'ADJ');
     for (const gateway of [cutOff, other]) {
       await waitFor(
         async () => (await scrapeMetrics(gateway.url)).value('wms_db_replica_in_rotation') === 1,
@@ -75,27 +55,13 @@ describe('a write whose position Redis did not take', () => {
     await servers?.stop();
   });
 
-  const adjust = (gateway: TestGateway, qtyDelta: number) =>
-    request(gateway.url, 'POST', '/api/v1/stock/adjustments', {
-      token: manager,
-      body: { warehouseCode: 'WH1', locationCode: 'A-01', sku: 'ADJ', qtyDelta, reason: 'counted again' },
-    });
+  const adjust = (gateway: TestGateway, qtyDelta: number) => item.adjust(gateway.url, qtyDelta);
   const onHand = async (gateway: TestGateway) => {
-    const answer = await request<{ data?: JsonNode }>(gateway.url, 'GET', `${BASE}/stock?sku=ADJ`, {
-      headers: { 'x-api-key': key },
-    });
+    const answer = await item.inquire(gateway.url);
     expect(answer.status).toBe(200);
     return Number(answer.body.data!.totalOnHand);
   };
-  /** The tenant's stock as the primary has it. */
-  const totalNow = async () => {
-    const [row] = await ctx.runtime.db.sequelize.query<{ total: number }>(
-      `SELECT coalesce(sum(s.qty_on_hand), 0)::float8 AS total FROM stock_rows s JOIN items i ON i.id = s.item_id
-        WHERE i.sku = 'ADJ'`,
-      { type: QueryTypes.SELECT },
-    );
-    return row!.total;
-  };
+  const totalNow = () => item.onHand();
 
   it("is answered once every replica has replayed it, so another gateway's next read sees it", async () => {
     // Arrange

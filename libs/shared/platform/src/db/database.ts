@@ -2,7 +2,7 @@ import pg from 'pg';
 import { Sequelize, type Options } from 'sequelize';
 import type { Config } from '../config/index.js';
 import { refusePastDeadline } from '../context/index.js';
-import { PoolClient, pgForSequelize } from './sequelize-adapter.js';
+import { PoolClient, beforeEachStatement, pgForSequelize } from './sequelize-adapter.js';
 import {
   boundedClient,
   boundedConnection,
@@ -124,10 +124,7 @@ export function createSequelize(
     { reads: statementPool(budget.statements), handOffs: statementPool(handOffs) },
   );
   // A request answered 503 at its deadline: its next statement fails, so its transaction rolls back.
-  sequelize.addHook('beforeQuery', (queryOptions) => {
-    // COMMIT and ROLLBACK pass: a unit of work past its deadline is refused before its COMMIT (unitOfWork).
-    if (!(queryOptions as { completesTransaction?: boolean }).completesTransaction) refusePastDeadline();
-  });
+  beforeEachStatement(sequelize, refusePastDeadline);
   return sequelize;
 }
 

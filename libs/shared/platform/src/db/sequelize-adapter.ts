@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Sequelize } from 'sequelize';
 
 /**
  * The one place that knows a Sequelize internal (sequelize 6.37, pinned by `sequelize-adapter.spec.ts`).
@@ -17,6 +18,17 @@ export class PoolClient extends pg.Client {
       (this as { _invalid?: boolean })._invalid = true;
     });
   }
+}
+
+/**
+ * Runs `check` before each statement Sequelize sends but a transaction's own COMMIT and ROLLBACK (which
+ * Sequelize marks `completesTransaction`, an internal option of its query): a check that throws fails the
+ * statement, and a transaction's statement failing rolls it back, which must still be let through.
+ */
+export function beforeEachStatement(sequelize: Sequelize, check: () => void): void {
+  sequelize.addHook('beforeQuery', (options) => {
+    if (!(options as { completesTransaction?: boolean }).completesTransaction) check();
+  });
 }
 
 /**

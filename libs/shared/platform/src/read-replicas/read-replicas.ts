@@ -6,6 +6,7 @@ import type { Logger } from '../logging/index.js';
 import { readReplicaInRotation, readReplicaLag } from '../metrics/index.js';
 import { REPLICA_CHECK_INTERVAL_MS } from './tenant-writes.js';
 import { replicaLag } from './replica-lag.js';
+import { replicaWaitMs } from './replica-wait.js';
 import { readPrimaryPosition, readReplayPosition, readStandbyState } from './replication.repository.js';
 
 /** Why a read went where it went (the `reason` of `wms_db_reads_total`). */
@@ -21,8 +22,7 @@ export interface ReadChoice {
 export interface ReadReplicaSettings {
   /**
    * READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to replay its tenant's last write, at
-   * least `ROUND_TRIPS_OF_WAIT` of the slowest replica's measured round trips (a wait shorter than one
-   * question and answer would send every recent writer's reads to the primary on a slow link).
+   * least a few of the slowest replica's measured round trips (`replicaWaitMs`).
    */
   maxWaitMs: number;
   /** READ_REPLICA_MAX_LAG_SECONDS: past this, a replica takes no reads until it catches up. */
@@ -37,8 +37,6 @@ export interface ReadReplicaSettings {
 
 export const DEFAULT_CHECK = { checkIntervalMs: REPLICA_CHECK_INTERVAL_MS, checkTimeoutMs: 2_000, pollIntervalMs: 5 };
 
-/** A read waits for a replica at least this many of its round trips: asked, answered, asked again. */
-export const ROUND_TRIPS_OF_WAIT = 3;
 /** How much of a replica's new round trip moves its measure (a moving average, so one slow check does not). */
 const ROUND_TRIP_WEIGHT = 0.3;
 
@@ -133,15 +131,14 @@ export class ReadReplicas {
     return this.waitUntil(() => this.replicas.every((replica) => replica.replayed >= position), this.replicas);
   }
 
-  /** How long a read waits for a replica: the setting, or a few of the slowest replica's round trips. */
-  waitBoundMs(candidates: readonly { roundTripMs: number | null }[] = this.replicas): number {
-    const slowest = Math.max(0, ...candidates.map((replica) => replica.roundTripMs ?? 0));
-    return Math.max(this.settings.maxWaitMs, Math.ceil(ROUND_TRIPS_OF_WAIT * slowest));
-  }
-
   /** Asks `asked` how far they replayed, every `pollIntervalMs`, until `done` or the wait bound has passed. */
   private async waitUntil(done: () => boolean, asked: Replica[]): Promise<boolean> {
-    const deadline = Date.now() + this.waitBoundMs(asked);
+    const deadline =
+      Date.now() +
+      replicaWaitMs(
+        this.settings.maxWaitMs,
+        asked.map((replica) => replica.roundTripMs),
+      );
     for (let round = 0; ; round += 1) {
       if (done()) return true;
       if (Date.now() >= deadline) return false;

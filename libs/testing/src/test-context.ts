@@ -175,7 +175,12 @@ export async function createTestContext(
     },
     async startIngestWorker(workerOverrides = {}) {
       const workerConfig = loadConfig({ ...env, ...workerOverrides });
-      const workerRuntime = openRuntime(workerConfig, { name: 'test-ingest-worker', redisRole: 'worker', logger });
+      const workerRuntime = openRuntime(workerConfig, {
+        name: 'test-ingest-worker',
+        redisRole: 'worker',
+        databaseWork: 'jobs',
+        logger,
+      });
       const handle = startIngestWorker(workerRuntime, createServices(workerRuntime.db, workerConfig));
       await handle.worker.waitUntilReady();
       let closed = false;

@@ -70,11 +70,11 @@ const IDLE_MS = 10_000;
 const WORKER_ACQUIRE_MS = 30_000;
 
 export interface PoolOptions {
-  /** What the connections do, which decides their timeouts (`sessionBoundsOf`); default: jobs. */
+  /** What the connections do, which decides their timeouts (`sessionBoundsOf`); default: setup. */
   work?: SessionWork;
   /** Overrides of those bounds (a read replica's connect timeout). */
   bounds?: Partial<SessionBounds>;
-  /** How long a statement waits for a free connection; default: the setting for requests, 30 s for jobs. */
+  /** How long a statement waits for a free connection; default: the setting for requests, else 30 s. */
   acquireTimeoutMs?: number;
 }
 
@@ -90,7 +90,7 @@ export function createSequelize(
   config: Pick<Config, 'databaseUrl' | 'databasePoolMax'> & Partial<Pick<Config, 'database'>>,
   options: PoolOptions = {},
 ): Sequelize {
-  const work = options.work ?? 'jobs';
+  const work = options.work ?? 'setup';
   const bounds = { ...sessionBoundsOf(config, work), ...options.bounds };
   const acquireMs =
     options.acquireTimeoutMs ??

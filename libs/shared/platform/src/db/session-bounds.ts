@@ -16,17 +16,20 @@ export interface SessionBounds {
 
 /**
  * The kinds of work whose connections are bounded differently (ADR 0130): a gateway's requests; the workers'
- * jobs (bulk batches, import chunks, snapshots, the dispatchers, the relay); migrations, whose statements may
+ * jobs (bulk batches, import chunks, snapshots, the dispatchers, the relay); setting data up outside any
+ * request or job (the seed, an operator's command, a benchmark's data), whose one statement may load
+ * millions of rows; migrations, whose statements may
  * build an index for minutes but must not queue every request behind a lock they wait for; an upload's COPY,
  * which lasts as long as the body streams (bounded by the upload's idle and rate limits); a session that
  * only listens or holds an advisory lock while a peer migrates.
  */
-export type SessionWork = 'requests' | 'jobs' | 'migrations' | 'copy' | 'session';
+export type SessionWork = 'requests' | 'jobs' | 'setup' | 'migrations' | 'copy' | 'session';
 
 /** A statement's answer that does not come this long after the server would have cancelled it: the link is cut. */
 export const ANSWER_MARGIN_MS = 1_000;
 const MIGRATION_LOCK_TIMEOUT_MS = 10_000;
-const MIGRATION_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
+/** Migrations and set-up may think between statements of one transaction; a lost one still ends in a minute. */
+const LONG_IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 
 function defaultOf(name: keyof typeof configVariables): number {
   return configVariables[name].schema.validate(undefined).value as number;
@@ -64,12 +67,19 @@ export function sessionBoundsOf(config: Partial<Pick<Config, 'database'>>, work:
         statementTimeoutMs: bounds.workerStatementTimeoutMs,
         lockTimeoutMs: bounds.workerLockTimeoutMs,
       };
+    case 'setup':
+      return {
+        ...common,
+        statementTimeoutMs: 0,
+        lockTimeoutMs: bounds.workerLockTimeoutMs,
+        idleInTransactionTimeoutMs: LONG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      };
     case 'migrations':
       return {
         ...common,
         statementTimeoutMs: 0,
         lockTimeoutMs: MIGRATION_LOCK_TIMEOUT_MS,
-        idleInTransactionTimeoutMs: MIGRATION_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+        idleInTransactionTimeoutMs: LONG_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       };
     case 'copy':
       return { ...common, statementTimeoutMs: 0, lockTimeoutMs: bounds.lockTimeoutMs };

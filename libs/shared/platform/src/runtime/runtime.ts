@@ -18,13 +18,16 @@ export interface RuntimeOptions {
   name: string;
   redisRole: RedisRole;
   logger?: Logger;
-  /** What the process's database connections serve, which bounds their waits (ADR 0130); default: jobs. */
-  databaseWork?: Extract<SessionWork, 'requests' | 'jobs'>;
+  /**
+   * What the process's database connections serve, which bounds their waits (ADR 0130): a gateway's
+   * requests, a worker's jobs; default: setup (a command, a benchmark's data, a test's arranging).
+   */
+  databaseWork?: Extract<SessionWork, 'requests' | 'jobs' | 'setup'>;
 }
 
 export function openRuntime(config: Config, options: RuntimeOptions): Runtime {
   const logger = options.logger ?? createLogger({ level: config.logLevel, name: options.name });
-  const sequelize = createSequelize(config, { work: options.databaseWork ?? 'jobs' });
+  const sequelize = createSequelize(config, { work: options.databaseWork ?? 'setup' });
   const db: Database = { sequelize };
   const redis = createRedis(config, options.redisRole, options.name);
   let closed = false;

@@ -16,13 +16,17 @@ import {
 // tenants' positions, not by its lag.
 const MAX_LAG_SECONDS = 60;
 
-// A gateway whose Redis is black-holed cannot store a write's position for the other gateways to see. Two
-// gateways over a primary and a hot standby of this file's own; the first reaches Redis through a proxy
-// the tests cut.
-describe('a write whose position Redis did not take', () => {
+// Gateways over a primary and a hot standby of this file's own, one of them reaching Redis through a proxy
+// the tests cut (it cannot store a write's position for the other gateways to see), another reaching the
+// standby through a proxy that slows every chunk.
+describe("a tenant's reads from a replica when a gateway's link fails or slows", () => {
+  /** Each way, so a round trip to the replica takes twice this and more: above READ_REPLICA_MAX_WAIT_MS. */
+  const SLOW_LINK_MS = 60;
   let servers: PrivateReplication;
   let ctx: TestContext;
   let redisProxy: TcpProxy;
+  let replicaProxy: TcpProxy;
+  let far: TestGateway;
   let cutOff: TestGateway;
   let other: TestGateway;
   let item: StockItem;
@@ -36,10 +40,14 @@ describe('a write whose position Redis did not take', () => {
       DATABASE_READ_URLS: servers.standbyUrl(ctx.config.databaseUrl),
       READ_REPLICA_MAX_LAG_SECONDS: String(MAX_LAG_SECONDS),
     };
+    const standby = new URL(replicas.DATABASE_READ_URLS);
+    replicaProxy = await startTcpProxy({ host: standby.hostname, port: Number(standby.port || 5432) });
+    replicaProxy.delay(SLOW_LINK_MS);
     cutOff = await ctx.startGateway({ ...replicas, REDIS_URL: redisProxy.urlFor(ctx.config.redisUrl) });
     other = await ctx.startGateway(replicas);
+    far = await ctx.startGateway({ ...replicas, DATABASE_READ_URLS: replicaProxy.urlFor(replicas.DATABASE_READ_URLS) });
     item = await arrangeStockItem(ctx, other.url, 'ADJ');
-    for (const gateway of [cutOff, other]) {
+    for (const gateway of [cutOff, other, far]) {
       await waitFor(
         async () => (await scrapeMetrics(gateway.url)).value('wms_db_replica_in_rotation') === 1,
         20_000,
@@ -52,6 +60,7 @@ describe('a write whose position Redis did not take', () => {
   afterAll(async () => {
     await ctx?.close();
     await redisProxy?.close();
+    await replicaProxy?.close();
     await servers?.stop();
   });
 
@@ -62,8 +71,27 @@ describe('a write whose position Redis did not take', () => {
     return Number(answer.body.data!.totalOnHand);
   };
   const totalNow = () => item.onHand();
+  const reads = async (gateway: TestGateway, pool: 'primary' | 'replica', reason: string) =>
+    (await scrapeMetrics(gateway.url)).value('wms_db_reads_total', { pool, reason });
 
-  it("is answered once every replica has replayed it, so another gateway's next read sees it", async () => {
+  it("when the link to the replica is slower than READ_REPLICA_MAX_WAIT_MS, a read after its tenant's write waits a few round trips for the replica instead of reading the primary", async () => {
+    // Arrange
+    const before = await totalNow();
+    const caughtUp = await reads(far, 'replica', 'caught_up');
+    const waitedOut = await reads(far, 'primary', 'waited_out');
+
+    // Act
+    const written = await adjust(other, 2);
+    const read = await onHand(far);
+
+    // Assert
+    expect(written.status).toBe(201);
+    expect(read).toBe(before + 2);
+    expect(await reads(far, 'replica', 'caught_up')).toBe(caughtUp + 1);
+    expect(await reads(far, 'primary', 'waited_out')).toBe(waitedOut);
+  });
+
+  it("a write whose position Redis did not take is answered once every replica has replayed it, so another gateway's next read sees it", async () => {
     // Arrange
     const before = await totalNow();
     redisProxy.cut();
@@ -77,7 +105,7 @@ describe('a write whose position Redis did not take', () => {
     expect(read).toBe(before + 5);
   });
 
-  it("when a replica has not replayed it, the tenant's reads on its gateway go to the primary, and on every gateway once Redis takes it", async () => {
+  it("when a replica has not replayed a write whose position Redis did not take, the tenant's reads on its gateway go to the primary, and on every gateway once Redis takes it", async () => {
     // Arrange: the standby stops replaying, so a read of it would miss the write.
     const before = await totalNow();
     await servers.standby.query('SELECT pg_wal_replay_pause()');

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { ACROSS_TENANTS } from './write-positions.js';
 
 /** How often positions Redis did not take are offered to it again. */
@@ -20,6 +21,9 @@ export class UnstoredWrites {
   private readonly held = new Map<string, Held>();
   private timer: NodeJS.Timeout | null = null;
   private retrying = false;
+  // Bound where the gateway made this (outside any request): the retries run in no request's context,
+  // though the first hold happens in one.
+  private readonly tick = AsyncResource.bind(() => void this.retry());
 
   constructor(
     private readonly store: (tenant: string, position: bigint) => Promise<void>,
@@ -32,7 +36,7 @@ export class UnstoredWrites {
     if (!current || current.position < position) {
       this.held.set(tenant, { position, untilMs: Date.now() + this.ttlMs });
     }
-    this.timer ??= setInterval(() => void this.retry(), RETRY_MS);
+    this.timer ??= setInterval(this.tick, RETRY_MS);
     this.timer.unref();
   }
 

@@ -50,8 +50,11 @@ export function requestDeadline(timeoutMs: number, answer: ErrorRequestHandler):
 }
 
 function passed(req: Request, res: Response, answer: ErrorRequestHandler): void {
-  // An answer already under way (a streamed one) is left to finish.
-  if (res.headersSent) return;
+  // An answer already under way (a file streamed out chunk by chunk) is left to finish, statements and all.
+  if (res.headersSent) {
+    liftDeadline(res);
+    return;
+  }
   // The answer's own statements (an Idempotency-Key given back) run in a context of their own without the
   // deadline: only the abandoned work is refused.
   const { deadlineAt: _passed, ...context } = currentContext() ?? { requestId: req.requestId };

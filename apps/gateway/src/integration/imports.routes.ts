@@ -16,7 +16,7 @@ import {
   type StoredImport,
 } from '@wms/ingest';
 import { mount } from './scope.js';
-import { withoutDeadline } from '../http/request-deadline.js';
+import { liftDeadline, withoutDeadline } from '../http/request-deadline.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';
 
@@ -120,6 +120,8 @@ export async function sendErrors(imports: ImportsService, job: StoredImport, req
   const csv = req.accepts(['application/x-ndjson', 'text/csv']) === 'text/csv' && !!req.get('accept')?.includes('csv');
   res.status(200).type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
   res.set('Content-Disposition', `attachment; filename="${job.id}-errors.${csv ? 'csv' : 'ndjson'}"`);
+  // As long as the client takes the pages: the deadline bounds the answer's start, not a download.
+  liftDeadline(res);
   try {
     for await (const text of imports.errors(job, csv ? 'csv' : 'ndjson')) {
       if (!res.write(text)) await once(res, 'drain');

@@ -78,10 +78,26 @@ export interface PoolOptions {
   acquireTimeoutMs?: number;
 }
 
+/** One of pg's pools, its connections bounded by `bounds`, a statement waiting `acquireMs` for one at most. */
+function boundedPool(url: string, max: number, bounds: SessionBounds, acquireMs: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: IDLE_MS,
+    Client: boundedClient(pg.Client, bounds),
+    // How long a statement waits for a client, as Sequelize's `acquire` (the client's own connect is bounded
+    // by the connect timeout its class sets).
+    connectionTimeoutMillis: acquireMs,
+  });
+  // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 /**
- * The connections of one process to one database: Sequelize's pool and, beside it, pg's own `Pool` for what
- * Sequelize offers no door to (named prepared statements, one connection's session), sized by
- * `connectionBudget`. Every connection of both carries the bounds of its work (statement, lock and
+ * The connections of one process to one database: Sequelize's pool and, beside it, pg's own pools for what
+ * Sequelize offers no door to (named prepared statements, one connection's session): the reads', sized by
+ * `connectionBudget`, and the bulk hand-offs' (DATABASE_BULK_POOL_MAX). Every connection of all carries the bounds of its work (statement, lock and
  * idle-in-transaction timeouts, a connect timeout, TCP keepalives; ADR 0130), and a statement waits for a
  * free connection at most `acquireTimeoutMs`, which counts as a lost connection (503 Retry-After).
  * Inside a request with a deadline, a statement asked for once it has passed is refused (`refusePastDeadline`).
@@ -96,20 +112,7 @@ export function createSequelize(
     options.acquireTimeoutMs ??
     (work === 'requests' ? (config.database ?? defaultDatabaseBounds()).acquireTimeoutMs : WORKER_ACQUIRE_MS);
   const budget = connectionBudget(config.databasePoolMax);
-  const statementPool = (max: number) => {
-    const pool = new pg.Pool({
-      connectionString: config.databaseUrl,
-      max,
-      idleTimeoutMillis: IDLE_MS,
-      Client: boundedClient(pg.Client, bounds),
-      // How long a statement waits for a client, as Sequelize's `acquire` (the client's own connect is
-      // bounded by the connect timeout its class sets).
-      connectionTimeoutMillis: acquireMs,
-    });
-    // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
-    pool.on('error', () => undefined);
-    return pool;
-  };
+  const statementPool = (max: number) => boundedPool(config.databaseUrl, max, bounds, acquireMs);
   const handOffs = (config.database ?? defaultDatabaseBounds()).handOffPoolMax;
   const sequelize = new ServiceSequelize(
     config.databaseUrl,

@@ -182,7 +182,8 @@ export default tseslint.config(
   },
   {
     // db/ is the floor the capabilities stand on (connection, migrations, the model registry): it may
-    // read the config and log, and imports no capability, so no capability can loop back through it.
+    // read the config, log and read the request's context (its deadline bounds every statement), and imports
+    // no capability, so no capability can loop back through it.
     files: ['libs/shared/platform/src/db/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -191,7 +192,16 @@ export default tseslint.config(
           patterns: [
             CAPABILITY_INDEX_ONLY,
             {
-              group: ['../*', '../../*', '!../config', '!../config/index.js', '!../logging', '!../logging/index.js'],
+              group: [
+                '../*',
+                '../../*',
+                '!../config',
+                '!../config/index.js',
+                '!../logging',
+                '!../logging/index.js',
+                '!../context',
+                '!../context/index.js',
+              ],
               message: 'db/ imports no capability: a capability registers its own models and its own seed rows.',
             },
           ],

@@ -14,6 +14,7 @@ import { INTEGRATION_BASE_PATH } from './integration/entities.routes.js';
 import { inOrder } from './http/in-order.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requestContext } from './http/request-context.js';
+import { requestDeadline } from './http/request-deadline.js';
 import { refuseNulInTarget } from './http/request-target.js';
 import { httpMetrics } from './http/http-metrics.js';
 import { readsFollowWrites } from './http/reads-follow-writes.js';
@@ -80,10 +81,16 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   }
   const metrics = gatewayProcessMetrics([ingestQueue, webhookQueue]);
 
-  // Every request passes these, as one layer; then the integration API, whose inquiries are the most
+  // Every request passes these, as one layer (its deadline among them); then the integration API, whose inquiries are the most
   // frequent calls (each layer before it would cost them a path match).
   app.use(
-    inOrder(httpMetrics(), requestContext(logger, apiKeyAccess.recordAnswer), refuseNulInTarget, securityHeaders()),
+    inOrder(
+      httpMetrics(),
+      requestContext(logger, apiKeyAccess.recordAnswer),
+      requestDeadline(config.requestTimeoutMs, errorHandler(logger)),
+      refuseNulInTarget,
+      securityHeaders(),
+    ),
   );
   // With DATABASE_READ_URLS, inquiries and lists read from replicas that have replayed their caller's writes.
   const readRouting = openReadRouting(runtime);

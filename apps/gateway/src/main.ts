@@ -5,7 +5,7 @@ import { createGatewayServer } from './http/server.js';
 import { ServerDrain } from './http/server-drain.js';
 
 const config = loadConfigOrExit();
-const runtime = openRuntime(config, { name: 'gateway', redisRole: 'producer' });
+const runtime = openRuntime(config, { name: 'gateway', redisRole: 'producer', databaseWork: 'requests' });
 const services = createServices(runtime.db, config);
 const lifecycle = new AppLifecycle();
 const server = createGatewayServer(createApp({ runtime, services, lifecycle }));

@@ -56,7 +56,7 @@ export function startImportsWorker(
 ): ImportsWorkerHandle {
   const { config, logger } = runtime;
   const chains = config.imports.tenantConcurrency;
-  const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  const repository = new ImportsRepository(runtime.db, config);
   const turnsRepository = new ImportTurnsRepository(runtime.db);
   // With read replicas, each committed chunk becomes its tenant's last write, so every caller of the tenant
   // reads its rows at once, as after a bulk job.

@@ -14,7 +14,7 @@ import { createIngestServices, createMetricsQueue, startIngestMaintenance } from
 import { startIngestWorker, type IngestWorkerHandle } from './ingest.worker.js';
 
 const config = loadConfigOrExit();
-const runtime = openRuntime(config, { name: 'ingest-worker', redisRole: 'worker' });
+const runtime = openRuntime(config, { name: 'ingest-worker', redisRole: 'worker', databaseWork: 'jobs' });
 const services = createIngestServices(runtime.db, config);
 const { logger } = runtime;
 

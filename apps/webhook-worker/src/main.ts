@@ -14,7 +14,7 @@ import { createMetricsQueue } from './services.js';
 import { startWebhookWorker, type WebhookWorker } from './webhook-worker.js';
 
 const config = loadConfigOrExit();
-const runtime = openRuntime(config, { name: 'webhook-worker', redisRole: 'worker' });
+const runtime = openRuntime(config, { name: 'webhook-worker', redisRole: 'worker', databaseWork: 'jobs' });
 const { logger } = runtime;
 
 let healthServer: Server | undefined;

@@ -75,7 +75,7 @@ export function startWebhookWorker(
     relay = new OutboxRelay(db, new DeliveryEnqueuer(db, queue), logger, {
       pollIntervalMs: options.relayPollIntervalMs,
       recheckIntervalMs: options.relayRecheckIntervalMs,
-      listenDatabaseUrl: config.databaseUrl,
+      listenDatabase: config,
     });
     relay.start(producerRedis);
   }

@@ -14,3 +14,5 @@ export * from './app-processes.js';
 export * from './maintenance.js';
 export * from './uploads.js';
 export * from './otlp-receiver.js';
+export * from './tcp-proxy.js';
+export * from './stock-item.js';

@@ -131,7 +131,12 @@ export async function createTestContext(
     services,
     async startGateway(gatewayOverrides = {}, options = {}) {
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
-      const gatewayRuntime = openRuntime(gatewayConfig, { name: 'test-gateway', redisRole: 'producer', logger });
+      const gatewayRuntime = openRuntime(gatewayConfig, {
+        name: 'test-gateway',
+        redisRole: 'producer',
+        databaseWork: 'requests',
+        logger,
+      });
       const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
       await connected(gatewayRuntime);
       const lifecycle = new AppLifecycle();
@@ -170,7 +175,12 @@ export async function createTestContext(
     },
     async startIngestWorker(workerOverrides = {}) {
       const workerConfig = loadConfig({ ...env, ...workerOverrides });
-      const workerRuntime = openRuntime(workerConfig, { name: 'test-ingest-worker', redisRole: 'worker', logger });
+      const workerRuntime = openRuntime(workerConfig, {
+        name: 'test-ingest-worker',
+        redisRole: 'worker',
+        databaseWork: 'jobs',
+        logger,
+      });
       const handle = startIngestWorker(workerRuntime, createServices(workerRuntime.db, workerConfig));
       await handle.worker.waitUntilReady();
       let closed = false;

@@ -1,5 +1,14 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import { AppError, isAppError, isConnectionLoss, isValueOutOfRange, reasonPhrase, type Logger } from '@wms/platform';
+import {
+  AppError,
+  isAppError,
+  isConnectionLoss,
+  isValueOutOfRange,
+  reasonPhrase,
+  timedOutWait,
+  type Logger,
+} from '@wms/platform';
+import { answeredAtDeadline } from './request-deadline.js';
 
 /**
  * The integration API answers errors of its handlers in its envelope `{ status: 'error', code, message,
@@ -36,6 +45,17 @@ function toAppError(error: unknown): AppError {
   if (framework.type === 'encoding.unsupported' || framework.type === 'charset.unsupported') {
     return new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding');
   }
+  // PostgreSQL gave up waiting (lock_timeout, statement_timeout): the same request may pass once the
+  // contention is gone; the session ended for idling in its transaction is a lost connection.
+  const waited = timedOutWait(error);
+  if (waited === 'lock')
+    return new AppError(
+      503,
+      'LOCK_TIMEOUT',
+      'A record this request changes is held by another change; retry the request',
+    );
+  if (waited === 'statement')
+    return new AppError(503, 'STATEMENT_TIMEOUT', 'The database took too long to answer; retry the request');
   // A request caught on a PostgreSQL connection that died: the pool replaces it, so a retry succeeds.
   if (isConnectionLoss(error))
     return new AppError(503, 'DATABASE_UNAVAILABLE', 'The database is not available right now; retry the request');
@@ -59,6 +79,8 @@ function frameworkMessage(error: unknown, status: number): string {
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
+    // Answered 503 at its deadline: what its abandoned work says afterwards has nobody to go to.
+    if (answeredAtDeadline(res)) return;
     if (res.headersSent) return next(error);
     const appError = toAppError(error);
     // Read by the HTTP metrics, which count the API-key guard's refusals by their code.

@@ -19,6 +19,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { jsonBody, mount } from './scope.js';
 import type { IngestJobs } from '@wms/ingest';
+import { extendDeadline } from '../http/request-deadline.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { bulkWriteRoute, singleWriteRoute } from './route-table.js';
 import { caseSensitiveRouter } from '../http/router.js';
@@ -101,6 +102,8 @@ function bulkWrite(
       lane: respondAsync ? 'async' : 'sync',
       entries,
     });
+    // The wait for the job has its own bound, which the request's deadline makes room for.
+    if (!respondAsync) extendDeadline(res, runtime.config.bulkSyncTimeoutMs);
     let outcome = respondAsync
       ? jobs.leave(submitted)
       : await jobs.waitForResult(submitted, runtime.config.bulkSyncTimeoutMs);

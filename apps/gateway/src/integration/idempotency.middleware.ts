@@ -95,14 +95,15 @@ function attach(
       status >= 500
         ? services.idempotency.release(claim)
         : services.idempotency.complete(claim, status, JSON.stringify(body));
-    work.then(
-      () => send(body),
-      (error: unknown) => {
-        // The answer still goes out; the key stays claimed until its lease runs out, then a retry may run.
-        logger.error({ err: error, requestId: req.requestId }, 'could not store the idempotent answer');
-        send(body);
-      },
-    );
+    // An answer that went out meanwhile (a request answered at its deadline whose work answered too) stands.
+    const sendOnce = () => {
+      if (!res.headersSent) send(body);
+    };
+    work.then(sendOnce, (error: unknown) => {
+      // The answer still goes out; the key stays claimed until its lease runs out, then a retry may run.
+      logger.error({ err: error, requestId: req.requestId }, 'could not store the idempotent answer');
+      sendOnce();
+    });
     return res;
   };
 }

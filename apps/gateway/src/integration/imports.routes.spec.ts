@@ -379,7 +379,7 @@ describe('file imports through the integration API', () => {
   });
 
   it('when finished imports are older than the retention, their staged and failed rows are purged and the job is gone', async () => {
-    const repository = new ImportsRepository(ctx.runtime.db, ctx.config.databaseUrl);
+    const repository = new ImportsRepository(ctx.runtime.db, ctx.config);
     const finishedIds = await count(`SELECT count(*)::int AS n FROM imports WHERE finished_at IS NOT NULL`);
     expect(finishedIds).toBeGreaterThan(0);
     const [{ id }] = (

@@ -16,6 +16,7 @@ import {
   type StoredImport,
 } from '@wms/ingest';
 import { mount } from './scope.js';
+import { liftDeadline, withoutDeadline } from '../http/request-deadline.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';
 import { caseSensitiveRouter } from '../http/router.js';
@@ -27,7 +28,7 @@ import { caseSensitiveRouter } from '../http/router.js';
  */
 export function importsRoutes(services: Services, imports: ImportsService, idempotency: RequestHandler): Router {
   const router = caseSensitiveRouter();
-  mount(router, IMPORT_ROUTES.upload, fileFingerprint, idempotency, async (req, res) => {
+  mount(router, IMPORT_ROUTES.upload, withoutDeadline, fileFingerprint, idempotency, async (req, res) => {
     const tenantId = await closingUnread(req, res, () => keyTenant(req, services, req.query.tenantId));
     const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey!.id }, tenantId);
     const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: req.requestId };
@@ -52,7 +53,7 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
   const queue = createImportsQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   queue.on('error', () => undefined);
   lifecycle.onClose(() => closeWithin(queue, 2_000));
-  const repository = new ImportsRepository(runtime.db, config.databaseUrl);
+  const repository = new ImportsRepository(runtime.db, config);
   const turns = new ImportTurns(new ImportTurnsRepository(runtime.db), queue, config.imports.tenantConcurrency);
   // One tenant's uploads are counted across every gateway, so spreading them over gateways gains it nothing.
   const leases = new TenantUploadLeases(runtime.redis, config.redisKeyPrefix, config.imports.maxUploadsPerTenant);
@@ -120,6 +121,8 @@ export async function sendErrors(imports: ImportsService, job: StoredImport, req
   const csv = req.accepts(['application/x-ndjson', 'text/csv']) === 'text/csv' && !!req.get('accept')?.includes('csv');
   res.status(200).type(csv ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
   res.set('Content-Disposition', `attachment; filename="${job.id}-errors.${csv ? 'csv' : 'ndjson'}"`);
+  // As long as the client takes the pages: the deadline bounds the answer's start, not a download.
+  liftDeadline(res);
   try {
     for await (const text of imports.errors(job, csv ? 'csv' : 'ndjson')) {
       if (!res.write(text)) await once(res, 'drain');

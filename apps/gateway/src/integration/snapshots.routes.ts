@@ -6,6 +6,7 @@ import type { AcceptedEnvelope } from '@wms/ingest';
 import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
 import type { Services } from '../services.js';
 import { jsonBody, mount } from './scope.js';
+import { liftDeadline } from '../http/request-deadline.js';
 import { versionOf } from './api-version.middleware.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
@@ -53,6 +54,8 @@ export function snapshotRoutes(
       throw AppError.conflict('INVALID_STATE', `Snapshot ${snapshot.id} is ${snapshot.state}: its file is not ready`);
     res.status(200).type('application/x-ndjson');
     res.set('Content-Disposition', `attachment; filename="${snapshot.id}.ndjson"`);
+    // As long as the client takes the chunks: the deadline bounds the answer's start, not a download.
+    liftDeadline(res);
     try {
       for await (const text of snapshots.file(snapshot, quantityFormatOf(versionOf(req)))) {
         if (!res.write(text)) await once(res, 'drain');

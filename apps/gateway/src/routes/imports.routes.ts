@@ -5,6 +5,7 @@ import type { ImportsService, StoredImport } from '@wms/ingest';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
+import { withoutDeadline } from '../http/request-deadline.js';
 import { acceptFile, closingUnread, sendErrors } from '../integration/imports.routes.js';
 import { caseSensitiveRouter } from '../http/router.js';
 
@@ -61,7 +62,7 @@ export function importsAdminRoutes(
     res.json(await imports.list(tenantId, entities, limit));
   });
 
-  router.post('/', async (req, res) => {
+  router.post('/', withoutDeadline, async (req, res) => {
     const principal = req.principal!;
     const tenantId = await closingUnread(req, res, async () => {
       const query = validate<{ entity: string; tenantId?: string }>(

@@ -19,7 +19,7 @@ describe('bulk job signals from PostgreSQL', () => {
     repository = new BulkJobsRepository(ctx.runtime.db);
     tenantId = await defaultTenantId(ctx);
     apiKeyId = (await createApiKey(ctx, { tenantId })).id;
-    signals = new BulkJobSignals(ctx.config.databaseUrl, createLogger({ level: 'silent', name: 'test-signals' }));
+    signals = new BulkJobSignals(ctx.config, createLogger({ level: 'silent', name: 'test-signals' }));
     signals.start();
     await waitFor(listeners, (count) => count === 1, 10_000, 'the signals to listen');
   });

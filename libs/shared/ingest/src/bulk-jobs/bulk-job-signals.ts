@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '@wms/platform';
+import { boundedConnection, type DatabaseTarget, type Logger } from '@wms/platform';
 
 /** The channel a trigger on bulk_jobs notifies, with the job id, when a job completes or fails. */
 export const BULK_JOB_FINISHED_CHANNEL = 'bulk_job_finished';
@@ -40,7 +40,7 @@ export class BulkJobSignals {
   private lastErrorLog = 0;
 
   constructor(
-    private readonly databaseUrl: string,
+    private readonly database: DatabaseTarget,
     private readonly logger: Logger,
   ) {}
 
@@ -108,7 +108,7 @@ export class BulkJobSignals {
   private async listen(): Promise<void> {
     if (this.closed) return;
     // A connection of its own: LISTEN belongs to a session, and a pooled connection goes back to the pool.
-    const client = new pg.Client({ connectionString: this.databaseUrl });
+    const client = new pg.Client(boundedConnection(this.database.databaseUrl, this.database, 'session'));
     const lost = (error?: unknown) => {
       if (this.client !== client) return;
       this.client = undefined;

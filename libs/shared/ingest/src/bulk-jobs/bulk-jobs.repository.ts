@@ -108,6 +108,8 @@ const submitStatement = new PreparedStatement<{
      lane = EXCLUDED.lane, turn = EXCLUDED.turn
    WHERE b.state = 'failed'
    RETURNING (xmax = 0) AS inserted, state, lane, turn`,
+  // A bulk call's entries go over the link on a pool of their own: inquiries never wait behind them.
+  'handOffs',
 );
 const statusStatement = new PreparedStatement<BulkJobStatus>(
   'bulk-job-status',

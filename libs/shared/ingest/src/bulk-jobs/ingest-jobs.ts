@@ -71,7 +71,7 @@ export class IngestJobs {
     // Producer connection: fails fast when Redis is away (the dispatcher hands the stored job over later).
     this.queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
     this.queue.on('error', () => undefined);
-    this.signals = new BulkJobSignals(config.databaseUrl, runtime.logger);
+    this.signals = new BulkJobSignals(config, runtime.logger);
     this.signals.start();
     // Every waiting bulk call listens for the drain: many at once are normal, not a leak.
     setMaxListeners(0, this.draining.signal);

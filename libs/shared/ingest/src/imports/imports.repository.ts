@@ -3,7 +3,13 @@ import type { Readable, Transform } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { QueryTypes, type Transaction } from 'sequelize';
-import { activeTraceCarrier, type Database, type TraceCarrier } from '@wms/platform';
+import {
+  activeTraceCarrier,
+  boundedConnection,
+  type Database,
+  type DatabaseTarget,
+  type TraceCarrier,
+} from '@wms/platform';
 import type { ImportFormat } from './import-format.js';
 
 export type ImportState = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
@@ -81,7 +87,7 @@ const PROGRESS = `${IMPORT_COLUMNS},
 export class ImportsRepository {
   constructor(
     private readonly db: Database,
-    private readonly databaseUrl: string,
+    private readonly database: DatabaseTarget,
   ) {}
 
   /**
@@ -95,7 +101,8 @@ export class ImportsRepository {
     streams: [Readable, ...Transform[]],
     finish: (total: number) => { columns: string[] | null },
   ): Promise<{ total: number }> {
-    const client = new pg.Client({ connectionString: this.databaseUrl });
+    // No statement timeout: the COPY lasts as long as the body streams, which the upload's limits bound.
+    const client = new pg.Client(boundedConnection(this.database.databaseUrl, this.database, 'copy'));
     client.on('error', () => undefined);
     await client.connect();
     try {

@@ -38,6 +38,50 @@ export const configVariables = {
     description:
       "PostgreSQL connections per process (and per replica): half to the prepared-statement pool (pg's own Pool), the rest to Sequelize's",
   },
+  DATABASE_CONNECT_TIMEOUT_MS: {
+    schema: milliseconds().max(60_000).default(2000),
+    description:
+      'how long opening a PostgreSQL connection may take (a server that accepts and never answers fails the statement in this time, 503 Retry-After)',
+  },
+  DATABASE_ACQUIRE_TIMEOUT_MS: {
+    schema: milliseconds().max(60_000).default(3000),
+    description:
+      "how long a gateway's statement waits for a free pooled connection before the request answers 503 Retry-After (the workers wait 30 s)",
+  },
+  DATABASE_STATEMENT_TIMEOUT_MS: {
+    schema: milliseconds().max(600_000).default(5000),
+    description:
+      "statement_timeout of the gateway's connections: a longer statement is cancelled (503 Retry-After); a statement whose answer does not come in this time plus 1 s (a cut link) fails the same way",
+  },
+  DATABASE_WORKER_STATEMENT_TIMEOUT_MS: {
+    schema: milliseconds().max(3_600_000).default(120000),
+    description:
+      "statement_timeout of the workers' connections (bulk batches, import chunk merges, snapshot chunks, the dispatchers, the outbox relay); a failed statement's job is retried",
+  },
+  DATABASE_LOCK_TIMEOUT_MS: {
+    schema: milliseconds().max(600_000).default(3000),
+    description:
+      "lock_timeout of the gateway's connections: a write that waits longer for a row another transaction holds answers 503 Retry-After (LOCK_TIMEOUT) instead of hanging",
+  },
+  DATABASE_WORKER_LOCK_TIMEOUT_MS: {
+    schema: milliseconds().max(3_600_000).default(30000),
+    description: "lock_timeout of the workers' connections; a job whose statement gave up waiting is retried",
+  },
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: {
+    schema: milliseconds().max(3_600_000).default(5000),
+    description:
+      'idle_in_transaction_session_timeout of every service connection: PostgreSQL ends a session that holds a transaction open without a statement this long (a process or link lost mid-transaction), so its row locks go',
+  },
+  DATABASE_KEEPALIVE_DELAY_MS: {
+    schema: milliseconds().max(3_600_000).default(10000),
+    description:
+      'TCP keepalive of every PostgreSQL connection: idle this long, the socket is probed, so a peer lost without a word (a partition) ends the connection instead of leaving it open for hours',
+  },
+  DATABASE_BULK_POOL_MAX: {
+    schema: Joi.number().integer().min(1).max(50).default(2),
+    description:
+      "PostgreSQL connections per process, beside DATABASE_POOL_MAX, that hand bulk calls over (store their entries): a burst of bulk calls waits for these, never for the inquiries' and lists' connections",
+  },
   DATABASE_READ_URLS: {
     schema: Joi.string().pattern(POSTGRES_URL_LIST, 'postgres://…,postgres://…'),
     description:
@@ -46,7 +90,7 @@ export const configVariables = {
   READ_REPLICA_MAX_WAIT_MS: {
     schema: Joi.number().integer().min(0).max(10_000).default(50),
     description:
-      "how long a read of a tenant waits for a replica to replay that tenant's last write before it reads the primary",
+      "how long a read of a tenant waits for a replica to replay that tenant's last write before it reads the primary; never less than three of the replica's measured round trips",
   },
   READ_REPLICA_MAX_LAG_SECONDS: {
     schema: seconds().max(3600).default(10),
@@ -134,6 +178,11 @@ export const configVariables = {
   IDEMPOTENCY_TTL_SECONDS: {
     schema: seconds().default(86400),
     description: 'how long an Idempotency-Key and its answer are kept',
+  },
+  REQUEST_TIMEOUT_MS: {
+    schema: milliseconds().max(600_000).default(10000),
+    description:
+      "a request's deadline from its arrival: past it the gateway answers 503 with Retry-After and abandons the work (its transaction rolled back); a synchronous bulk call's wait for its job (BULK_SYNC_TIMEOUT_MS) is added to it; file uploads are bounded by their own IMPORT_UPLOAD_* limits instead",
   },
   BULK_SYNC_TIMEOUT_MS: {
     schema: Joi.number().integer().min(0).default(30000),

@@ -21,6 +21,8 @@ export interface Config {
   port: number;
   databaseUrl: string;
   databasePoolMax: number;
+  /** The bounds of every PostgreSQL connection's waits (ADR 0130); the workers have their own statement and lock timeouts. */
+  database: DatabaseBounds;
   /** Streaming replicas the gateway's inquiries and lists may read; empty: every read on the primary. */
   readReplicas: { urls: string[]; maxWaitMs: number; maxLagSeconds: number };
   redisUrl: string;
@@ -42,6 +44,8 @@ export interface Config {
   loginLockSeconds: number;
   allowRegistration: boolean;
   idempotencyTtlSeconds: number;
+  /** A request's deadline from its arrival (a bulk call's wait for its job comes on top). */
+  requestTimeoutMs: number;
   bulkSyncTimeoutMs: number;
   bulkJobRetentionSeconds: number;
   /** How long each growing table keeps its rows; null: kept for ever. */
@@ -98,6 +102,19 @@ export interface Config {
   throttle: { apiKeyFailuresPerIpPerMinute: number; loginFailuresPerIpPerMinute: number };
 }
 
+export interface DatabaseBounds {
+  connectTimeoutMs: number;
+  acquireTimeoutMs: number;
+  statementTimeoutMs: number;
+  workerStatementTimeoutMs: number;
+  lockTimeoutMs: number;
+  workerLockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  keepAliveDelayMs: number;
+  /** Connections of the pool that hands bulk calls over, beside DATABASE_POOL_MAX. */
+  handOffPoolMax: number;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -143,6 +160,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: value.PORT,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
+    database: {
+      connectTimeoutMs: value.DATABASE_CONNECT_TIMEOUT_MS,
+      acquireTimeoutMs: value.DATABASE_ACQUIRE_TIMEOUT_MS,
+      statementTimeoutMs: value.DATABASE_STATEMENT_TIMEOUT_MS,
+      workerStatementTimeoutMs: value.DATABASE_WORKER_STATEMENT_TIMEOUT_MS,
+      lockTimeoutMs: value.DATABASE_LOCK_TIMEOUT_MS,
+      workerLockTimeoutMs: value.DATABASE_WORKER_LOCK_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: value.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      keepAliveDelayMs: value.DATABASE_KEEPALIVE_DELAY_MS,
+      handOffPoolMax: value.DATABASE_BULK_POOL_MAX,
+    },
     readReplicas: {
       urls: value.DATABASE_READ_URLS ? readUrlsOf(value.DATABASE_READ_URLS) : [],
       maxWaitMs: value.READ_REPLICA_MAX_WAIT_MS,
@@ -165,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginLockSeconds: value.LOGIN_LOCK_SECONDS,
     allowRegistration: value.AUTH_ALLOW_REGISTRATION,
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
+    requestTimeoutMs: value.REQUEST_TIMEOUT_MS,
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,
     bulkJobRetentionSeconds: value.BULK_JOB_RETENTION_SECONDS,
     retention: {

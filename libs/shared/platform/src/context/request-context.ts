@@ -9,6 +9,11 @@ export interface RequestContext {
    * named; carried with jobs and events.
    */
   traceId?: string;
+  /**
+   * When a request's answer is due (`performance.now()` time): past it the request has been answered 503
+   * and its statements are refused, so its transaction rolls back instead of committing work nobody waits for.
+   */
+  deadlineAt?: number;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import pg from 'pg';
 import { createTestContext, type TestContext } from '@wms/testing';
-import { isConnectionLoss } from './connection-loss.js';
+import { isConnectionLoss, timedOutWait } from './connection-loss.js';
 
 describe('connection loss, as PostgreSQL, pg and the socket report it', () => {
   let ctx: TestContext;
@@ -67,5 +67,58 @@ describe('connection loss, as PostgreSQL, pg and the socket report it', () => {
 
     expect(isConnectionLoss(error)).toBe(false);
     expect(isConnectionLoss(new Error('something else'))).toBe(false);
+  });
+  describe('a wait PostgreSQL or pg gave up on', () => {
+    const clients: pg.Client[] = [];
+    const connected = async (settings: pg.ClientConfig) => {
+      const client = new pg.Client({ connectionString: ctx.config.databaseUrl, ...settings });
+      client.on('error', () => undefined);
+      await client.connect();
+      clients.push(client);
+      return client;
+    };
+    afterAll(async () => {
+      await Promise.allSettled(clients.map((client) => client.end()));
+    });
+
+    it('when a statement outlasts statement_timeout, it is a statement timeout, not connection loss', async () => {
+      const client = await connected({ statement_timeout: 50 });
+
+      const error = await failureOf(() => client.query('SELECT pg_sleep(5)'));
+
+      expect(timedOutWait(error)).toBe('statement');
+      expect(isConnectionLoss(error)).toBe(false);
+    });
+
+    it('when a lock is not granted within lock_timeout, it is a lock timeout', async () => {
+      const holder = await connected({});
+      const waiter = await connected({ lock_timeout: 50 });
+      await holder.query('SELECT pg_advisory_lock(5252)');
+
+      const error = await failureOf(() => waiter.query('SELECT pg_advisory_lock(5252)'));
+
+      expect(timedOutWait(error)).toBe('lock');
+      expect(isConnectionLoss(error)).toBe(false);
+    });
+
+    it('when no answer comes within pg’s query_timeout, it counts as connection loss (the link is taken as cut)', async () => {
+      const client = await connected({ query_timeout: 100 });
+
+      const error = await failureOf(() => client.query('SELECT pg_sleep(5)'));
+
+      expect(isConnectionLoss(error)).toBe(true);
+      expect(timedOutWait(error)).toBeNull();
+    });
+
+    it('when a transaction idles past idle_in_transaction_session_timeout, its session ends as a lost connection', async () => {
+      const client = await connected({ idle_in_transaction_session_timeout: 100 });
+      const ended = new Promise<void>((resolve) => client.once('end', () => resolve()));
+      await client.query('BEGIN');
+      await ended;
+
+      const error = await failureOf(() => client.query('SELECT 1'));
+
+      expect(isConnectionLoss(error)).toBe(true);
+    });
   });
 });

@@ -2,10 +2,12 @@
  * What pg and Sequelize say when a connection died under a statement (terminated, reset, pool gone), what pg
  * says of a pooled client that was closed when its connection died, should a statement reach it, and what
  * pg says when no connection could be had in time: its Pool waiting for a client (as Sequelize's
- * ConnectionAcquireTimeoutError), its Client connecting (`timeout expired`, as Sequelize's ConnectionError).
+ * ConnectionAcquireTimeoutError), its Client connecting (`timeout expired`, as Sequelize's ConnectionError),
+ * and its client-side `query_timeout` (`Query read timeout`: no answer came, so the link is taken as cut and
+ * the connection is not used again).
  */
 const LOST_CONNECTION =
-  /terminating connection|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|^timeout expired$/i;
+  /terminating connection|Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|^timeout expired$|^Query read timeout$/i;
 /**
  * The socket's own errors when the server closed it under a write or a read, or refused or could not be
  * reached for a new connection (pg's Pool reports these as they are; Sequelize wraps them as its
@@ -38,6 +40,23 @@ export function isConnectionLoss(error: unknown): boolean {
  */
 export function isValueOutOfRange(error: unknown): boolean {
   return sqlState(error) === '22003';
+}
+
+/**
+ * SQLSTATEs of a statement PostgreSQL gave up on because of how long it waited, not because of what it
+ * asked: lock_not_available (lock_timeout), query_canceled (statement_timeout), and the session ended by
+ * idle_in_transaction_session_timeout. The same request may succeed once the contention is gone.
+ */
+const GAVE_UP_WAITING: Record<string, 'lock' | 'statement' | 'idle'> = {
+  '55P03': 'lock',
+  '57014': 'statement',
+  '25P03': 'idle',
+};
+
+/** Which wait PostgreSQL gave up on under a statement (lock, statement or idle-in-transaction timeout), if any. */
+export function timedOutWait(error: unknown): 'lock' | 'statement' | 'idle' | null {
+  const code = sqlState(error);
+  return typeof code === 'string' ? (GAVE_UP_WAITING[code] ?? null) : null;
 }
 
 /** Sequelize wraps pg's error as `original`; statements run on a pool client directly throw pg's own. */

@@ -83,7 +83,7 @@ describe("the service's PostgreSQL pools", () => {
     const { port } = silent.address() as AddressInfo;
     const sequelize = createSequelize(
       { databaseUrl: `postgres://postgres@127.0.0.1:${port}/silent`, databasePoolMax: 2 },
-      { connectTimeoutMs: 200 },
+      { bounds: { connectTimeoutMs: 200 } },
     );
     try {
       const statement = new PreparedStatement('database-spec-silent', 'SELECT 1');

@@ -1,7 +1,16 @@
 import pg from 'pg';
 import { Sequelize, type Options } from 'sequelize';
 import type { Config } from '../config/index.js';
-import { pgForSequelize } from './sequelize-adapter.js';
+import { refusePastDeadline } from '../context/index.js';
+import { PoolClient, beforeEachStatement, pgForSequelize } from './sequelize-adapter.js';
+import {
+  boundedClient,
+  boundedConnection,
+  defaultDatabaseBounds,
+  sessionBoundsOf,
+  type SessionBounds,
+  type SessionWork,
+} from './session-bounds.js';
 
 // PostgreSQL BIGINT and NUMERIC arrive as strings by default; quantities and counts here fit in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -18,7 +27,15 @@ export function connectionBudget(max: number): { sequelize: number; statements: 
 }
 
 /**
- * Sequelize with the statement pool beside it: both are made from the same settings and closed together by
+ * Which of pg's own pools a prepared statement runs on: `reads`, the statement pool of the hot reads
+ * (inquiries, lists, job rows); `handOffs`, a small pool of its own for handing bulk calls over (a bulk
+ * call's entries stored), so a burst of them, or a slow link under them, never keeps a read waiting for a
+ * connection.
+ */
+export type StatementPool = 'reads' | 'handOffs';
+
+/**
+ * Sequelize with pg's own pools beside it: all are made from the same settings and closed together by
  * `close()`, at the step of a shutdown where the database closes.
  */
 class ServiceSequelize extends Sequelize {
@@ -27,73 +44,91 @@ class ServiceSequelize extends Sequelize {
   constructor(
     url: string,
     options: Options,
-    readonly statements: pg.Pool,
+    readonly pools: Record<StatementPool, pg.Pool>,
   ) {
     super(url, options);
   }
 
   override close(): Promise<void> {
-    this.closing ??= Promise.allSettled([super.close(), this.statements.end()]).then(([sequelize, statements]) => {
-      if (sequelize.status === 'rejected') throw sequelize.reason;
-      if (statements.status === 'rejected') throw statements.reason;
-    });
+    this.closing ??= Promise.allSettled([super.close(), ...Object.values(this.pools).map((pool) => pool.end())]).then(
+      (closed) => {
+        for (const outcome of closed) if (outcome.status === 'rejected') throw outcome.reason;
+      },
+    );
     return this.closing;
   }
 }
 
-/** The statement pool of a database made by `createSequelize`. */
-export function statementPoolOf(sequelize: Sequelize): pg.Pool {
+/** A statement pool (`reads` unless said) of a database made by `createSequelize`. */
+export function statementPoolOf(sequelize: Sequelize, pool: StatementPool = 'reads'): pg.Pool {
   if (!(sequelize instanceof ServiceSequelize)) throw new Error('The database was not made by createSequelize');
-  return sequelize.statements;
+  return sequelize.pools[pool];
 }
 
 const IDLE_MS = 10_000;
-const ACQUIRE_MS = 30_000;
+/** How long a worker's statement waits for a pooled connection: its job has no caller waiting on it. */
+const WORKER_ACQUIRE_MS = 30_000;
 
-/** pg's Client whose own connect gives up after `ms` (the pool's timeout bounds the wait for a client). */
-function connectingWithin(ms: number): typeof pg.Client {
-  return class extends pg.Client {
-    constructor(config?: string | pg.ClientConfig) {
-      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: ms });
-    }
-  };
+export interface PoolOptions {
+  /** What the connections do, which decides their timeouts (`sessionBoundsOf`); default: setup. */
+  work?: SessionWork;
+  /** Overrides of those bounds (a read replica's connect timeout). */
+  bounds?: Partial<SessionBounds>;
+  /** How long a statement waits for a free connection; default: the setting for requests, else 30 s. */
+  acquireTimeoutMs?: number;
+}
+
+/** One of pg's pools, its connections bounded by `bounds`, a statement waiting `acquireMs` for one at most. */
+function boundedPool(url: string, max: number, bounds: SessionBounds, acquireMs: number): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: IDLE_MS,
+    Client: boundedClient(pg.Client, bounds),
+    // How long a statement waits for a client, as Sequelize's `acquire` (the client's own connect is bounded
+    // by the connect timeout its class sets).
+    connectionTimeoutMillis: acquireMs,
+  });
+  // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 /**
- * The connections of one process to one database: Sequelize's pool and, beside it, pg's own `Pool` for what
- * Sequelize offers no door to (named prepared statements, one connection's session), sized by
- * `connectionBudget`. `connectTimeoutMs`: a server that does not accept a connection in this time fails the
- * statement (a read replica does, so its reads go to the primary); unset: Sequelize's connections wait as
- * long as TCP does, the statement pool's as long as a statement waits for a free client.
+ * The connections of one process to one database: Sequelize's pool and, beside it, pg's own pools for what
+ * Sequelize offers no door to (named prepared statements, one connection's session): the reads', sized by
+ * `connectionBudget`, and the bulk hand-offs' (DATABASE_BULK_POOL_MAX). Every connection of all carries the bounds of its work (statement, lock and
+ * idle-in-transaction timeouts, a connect timeout, TCP keepalives; ADR 0130), and a statement waits for a
+ * free connection at most `acquireTimeoutMs`, which counts as a lost connection (503 Retry-After).
+ * Inside a request with a deadline, a statement asked for once it has passed is refused (`refusePastDeadline`).
  */
 export function createSequelize(
-  config: Pick<Config, 'databaseUrl' | 'databasePoolMax'>,
-  options: { connectTimeoutMs?: number } = {},
+  config: Pick<Config, 'databaseUrl' | 'databasePoolMax'> & Partial<Pick<Config, 'database'>>,
+  options: PoolOptions = {},
 ): Sequelize {
+  const work = options.work ?? 'setup';
+  const bounds = { ...sessionBoundsOf(config, work), ...options.bounds };
+  const acquireMs =
+    options.acquireTimeoutMs ??
+    (work === 'requests' ? (config.database ?? defaultDatabaseBounds()).acquireTimeoutMs : WORKER_ACQUIRE_MS);
   const budget = connectionBudget(config.databasePoolMax);
-  const statements = new pg.Pool({
-    connectionString: config.databaseUrl,
-    max: budget.statements,
-    idleTimeoutMillis: IDLE_MS,
-    // How long a statement waits for a client, as Sequelize's `acquire`; a busy pool is not a server down.
-    connectionTimeoutMillis: ACQUIRE_MS,
-    ...(options.connectTimeoutMs ? { Client: connectingWithin(options.connectTimeoutMs) } : {}),
-  });
-  // An idle client whose connection ended: the pool drops it and opens another when one is asked for.
-  statements.on('error', () => undefined);
-  return new ServiceSequelize(
+  const statementPool = (max: number) => boundedPool(config.databaseUrl, max, bounds, acquireMs);
+  const handOffs = (config.database ?? defaultDatabaseBounds()).handOffPoolMax;
+  const sequelize = new ServiceSequelize(
     config.databaseUrl,
     {
       dialect: 'postgres',
-      dialectModule: pgForSequelize,
-      ...(options.connectTimeoutMs ? { dialectOptions: { connectionTimeoutMillis: options.connectTimeoutMs } } : {}),
+      dialectModule: pgForSequelize(boundedClient(PoolClient, bounds)),
       logging: false,
       benchmark: false,
-      pool: { max: budget.sequelize, min: 0, idle: IDLE_MS, acquire: ACQUIRE_MS },
+      pool: { max: budget.sequelize, min: 0, idle: IDLE_MS, acquire: acquireMs },
       define: { underscored: true, timestamps: true },
     },
-    statements,
+    { reads: statementPool(budget.statements), handOffs: statementPool(handOffs) },
   );
+  // A request answered 503 at its deadline: its next statement fails, so its transaction rolls back.
+  beforeEachStatement(sequelize, refusePastDeadline);
+  return sequelize;
 }
 
 function quoteIdentifier(name: string): string {
@@ -113,7 +148,7 @@ export function describeDatabaseUrl(databaseUrl: string): { database: string; ma
 export async function ensureDatabase(databaseUrl: string, options: { template?: string } = {}): Promise<boolean> {
   const { database, maintenanceUrl } = describeDatabaseUrl(databaseUrl);
   // A connection of its own: CREATE DATABASE runs on the server's maintenance database, outside any pool.
-  const client = new pg.Client({ connectionString: maintenanceUrl });
+  const client = new pg.Client(boundedConnection(maintenanceUrl, {}, 'session'));
   await client.connect();
   try {
     const existing = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -135,7 +170,7 @@ export async function ensureDatabase(databaseUrl: string, options: { template?: 
 export async function dropDatabase(databaseUrl: string): Promise<void> {
   const { database, maintenanceUrl } = describeDatabaseUrl(databaseUrl);
   // A connection of its own: DROP DATABASE runs on the server's maintenance database, outside any pool.
-  const client = new pg.Client({ connectionString: maintenanceUrl });
+  const client = new pg.Client(boundedConnection(maintenanceUrl, {}, 'session'));
   await client.connect();
   try {
     await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(database)} WITH (FORCE)`);

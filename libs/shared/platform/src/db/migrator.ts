@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { Sequelize } from 'sequelize';
 import type { Logger } from '../logging/index.js';
 import type { Migration, MigrationContext } from './migration.js';
+import { boundedConnection } from './session-bounds.js';
 
 const MIGRATION_LOCK_ID = 7_410_001;
 
@@ -49,7 +50,8 @@ export async function runMigrations(
     logger: undefined,
   });
   // A connection of its own: the session's advisory lock is held across every migration, which run on the pool.
-  const lockClient = new pg.Client({ connectionString: databaseUrl });
+  // It waits for a peer's migrations as long as they run: a peer lost mid-way frees the lock by keepalive.
+  const lockClient = new pg.Client(boundedConnection(databaseUrl, {}, 'session'));
   await lockClient.connect();
   try {
     await lockClient.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);

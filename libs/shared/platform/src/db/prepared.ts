@@ -1,19 +1,23 @@
 import type pg from 'pg';
 import type { Sequelize } from 'sequelize';
+import { refusePastDeadline } from '../context/index.js';
 import { isConnectionLoss } from './connection-loss.js';
-import { statementPoolOf } from './database.js';
+import { statementPoolOf, type StatementPool } from './database.js';
 
 /**
  * Runs `work` on a client of the database's statement pool (pg's own `Pool`, beside Sequelize's, see
  * `createSequelize`) and gives it back: destroyed when its connection was lost under the work, kept
  * otherwise (with the statements it has prepared). While the client is out, an error its connection
- * reports between statements is its next statement's failure, not an unhandled 'error'.
+ * reports between statements is its next statement's failure, not an unhandled 'error'. Work of a request
+ * whose deadline has passed is refused before it takes a client.
  */
 export async function withStatementClient<T>(
   sequelize: Sequelize,
   work: (client: pg.PoolClient) => Promise<T>,
+  pool: StatementPool = 'reads',
 ): Promise<T> {
-  const client = await statementPoolOf(sequelize).connect();
+  refusePastDeadline();
+  const client = await statementPoolOf(sequelize, pool).connect();
   const ignore = () => undefined;
   client.on('error', ignore);
   let lost: Error | undefined;
@@ -40,12 +44,18 @@ export class PreparedStatement<Row> {
   constructor(
     readonly name: string,
     readonly text: string,
+    /** `handOffs` for a bulk call's hand-over, which must not take the reads' connections. */
+    readonly pool: StatementPool = 'reads',
   ) {}
 
   async rows(sequelize: Sequelize, values: unknown[]): Promise<Row[]> {
-    return withStatementClient(sequelize, async (client) => {
-      const result = await client.query<Row & pg.QueryResultRow>({ name: this.name, text: this.text, values });
-      return result.rows;
-    });
+    return withStatementClient(
+      sequelize,
+      async (client) => {
+        const result = await client.query<Row & pg.QueryResultRow>({ name: this.name, text: this.text, values });
+        return result.rows;
+      },
+      this.pool,
+    );
   }
 }

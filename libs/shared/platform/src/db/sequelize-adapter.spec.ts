@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { createTestContext, type TestContext } from '@wms/testing';
 import { createSequelize } from './database.js';
-import { PoolClient } from './sequelize-adapter.js';
+import { PoolClient, beforeEachStatement } from './sequelize-adapter.js';
 
 /** The version the adapter's internal (`_invalid`, read by Sequelize's pool validation) was checked against. */
 const PINNED_SEQUELIZE = '6.37.8';
@@ -42,5 +42,28 @@ describe('the Sequelize adapter', () => {
 
     expect(opened.length).toBeGreaterThan(0);
     for (const connection of opened) expect(connection).toBeInstanceOf(PoolClient);
+  });
+
+  it("refuses a transaction's statements once the check throws, and still lets its ROLLBACK through", async () => {
+    const sequelize = createSequelize({ databaseUrl: ctx.config.databaseUrl, databasePoolMax: 2 });
+    let refusing = false;
+    beforeEachStatement(sequelize, () => {
+      if (refusing) throw new Error('refused');
+    });
+    try {
+      const outcome = sequelize.transaction(async (transaction) => {
+        await sequelize.query('CREATE TEMP TABLE adapter_check (n int)', { transaction });
+        refusing = true;
+        await sequelize.query('INSERT INTO adapter_check VALUES (1)', { transaction });
+      });
+
+      await expect(outcome).rejects.toThrow('refused');
+      refusing = false;
+      // Rolled back, not left open: the connection answers, and the temporary table was never committed.
+      const [rows] = await sequelize.query("SELECT to_regclass('pg_temp.adapter_check') AS kept");
+      expect(rows).toEqual([{ kept: null }]);
+    } finally {
+      await sequelize.close();
+    }
   });
 });

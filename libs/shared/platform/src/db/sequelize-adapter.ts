@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { Sequelize } from 'sequelize';
 
 /**
  * The one place that knows a Sequelize internal (sequelize 6.37, pinned by `sequelize-adapter.spec.ts`).
@@ -19,5 +20,21 @@ export class PoolClient extends pg.Client {
   }
 }
 
-/** The pg module as Sequelize sees it (its documented `dialectModule` option), with the clients above. */
-export const pgForSequelize: typeof pg = Object.create(pg, { Client: { value: PoolClient } }) as typeof pg;
+/**
+ * Runs `check` before each statement Sequelize sends but a transaction's own COMMIT and ROLLBACK (which
+ * Sequelize marks `completesTransaction`, an internal option of its query): a check that throws fails the
+ * statement, and a transaction's statement failing rolls it back, which must still be let through.
+ */
+export function beforeEachStatement(sequelize: Sequelize, check: () => void): void {
+  sequelize.addHook('beforeQuery', (options) => {
+    if (!(options as { completesTransaction?: boolean }).completesTransaction) check();
+  });
+}
+
+/**
+ * The pg module as Sequelize sees it (its documented `dialectModule` option), with `Client` (a subclass of
+ * the client above) for its connections.
+ */
+export function pgForSequelize(Client: typeof pg.Client): typeof pg {
+  return Object.create(pg, { Client: { value: Client } }) as typeof pg;
+}

@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import { refusePastDeadline } from '../context/index.js';
 import type { Database } from './models.js';
 
 /**
@@ -7,7 +8,15 @@ import type { Database } from './models.js';
  */
 export type UnitOfWork = Transaction;
 
-/** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+/**
+ * Runs `work` in one transaction: committed when it resolves, rolled back when it throws, or when the
+ * request it serves passed its deadline meanwhile (its caller was answered 503 and may retry: the work
+ * must not also land).
+ */
 export function unitOfWork<T>(db: Database, work: (transaction: UnitOfWork) => Promise<T>): Promise<T> {
-  return db.sequelize.transaction(work);
+  return db.sequelize.transaction(async (transaction) => {
+    const result = await work(transaction);
+    refusePastDeadline();
+    return result;
+  });
 }

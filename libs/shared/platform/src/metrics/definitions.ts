@@ -55,7 +55,7 @@ export const readReplicaInRotation = new Gauge({
 
 export const databaseReads = new Counter({
   name: 'wms_db_reads_total',
-  help: 'Reads of inquiries and lists, by the pool that answered (primary, replica) and why (no_recent_write, caught_up, waited_out, no_replica, write_unknown, replica_failed)',
+  help: 'Reads of inquiries and lists, by the pool that answered (primary, replica) and why (no_recent_write, caught_up, waited_out, no_replica, write_unknown, write_unstored, replica_failed)',
   labelNames: ['pool', 'reason'] as const,
   registers: [],
 });

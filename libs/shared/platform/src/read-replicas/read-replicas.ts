@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../db/index.js';
 import { within } from '../lifecycle/index.js';
@@ -5,11 +6,12 @@ import type { Logger } from '../logging/index.js';
 import { readReplicaInRotation, readReplicaLag } from '../metrics/index.js';
 import { REPLICA_CHECK_INTERVAL_MS } from './tenant-writes.js';
 import { replicaLag } from './replica-lag.js';
+import { replicaWaitMs } from './replica-wait.js';
 import { readPrimaryPosition, readReplayPosition, readStandbyState } from './replication.repository.js';
 
 /** Why a read went where it went (the `reason` of `wms_db_reads_total`). */
 export type ReadReason =
-  'no_recent_write' | 'caught_up' | 'waited_out' | 'no_replica' | 'write_unknown' | 'replica_failed';
+  'no_recent_write' | 'caught_up' | 'waited_out' | 'no_replica' | 'write_unknown' | 'write_unstored' | 'replica_failed';
 
 export interface ReadChoice {
   db: Database;
@@ -18,7 +20,10 @@ export interface ReadChoice {
 }
 
 export interface ReadReplicaSettings {
-  /** READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to replay its tenant's last write. */
+  /**
+   * READ_REPLICA_MAX_WAIT_MS: how long a read waits for a replica to replay its tenant's last write, at
+   * least a few of the slowest replica's measured round trips (`replicaWaitMs`).
+   */
   maxWaitMs: number;
   /** READ_REPLICA_MAX_LAG_SECONDS: past this, a replica takes no reads until it catches up. */
   maxLagSeconds: number;
@@ -31,6 +36,9 @@ export interface ReadReplicaSettings {
 }
 
 export const DEFAULT_CHECK = { checkIntervalMs: REPLICA_CHECK_INTERVAL_MS, checkTimeoutMs: 2_000, pollIntervalMs: 5 };
+
+/** How much of a replica's new round trip moves its measure (a moving average, so one slow check does not). */
+const ROUND_TRIP_WEIGHT = 0.3;
 
 /** A wait that never holds the process open. */
 function pause(ms: number): Promise<void> {
@@ -47,6 +55,8 @@ interface Replica {
   behindSince: number | null;
   /** A replay-position read in flight, shared by the reads that wait on this replica. */
   probing: Promise<void> | null;
+  /** The round trip of its checks, a moving average; null before its first answer. */
+  roundTripMs: number | null;
 }
 
 /**
@@ -74,6 +84,7 @@ export class ReadReplicas {
       replayed: 0n,
       behindSince: null,
       probing: null,
+      roundTripMs: null,
     }));
     for (const replica of this.replicas) readReplicaInRotation.set({ replica: replica.name }, 0);
   }
@@ -106,13 +117,33 @@ export class ReadReplicas {
     const serving = this.replicas.filter((replica) => replica.inRotation);
     if (serving.length === 0) return { db: this.primary, pool: 'primary', reason: 'no_replica' };
     if (after === null) return { db: this.next(serving).db, pool: 'replica', reason: 'no_recent_write' };
-    const deadline = Date.now() + this.settings.maxWaitMs;
+    const ready = () => serving.filter((replica) => replica.inRotation && replica.replayed >= after);
+    const caughtUp = await this.waitUntil(() => ready().length > 0, serving);
+    if (!caughtUp) return { db: this.primary, pool: 'primary', reason: 'waited_out' };
+    return { db: this.next(ready()).db, pool: 'replica', reason: 'caught_up' };
+  }
+
+  /**
+   * True once every replica (in rotation here or not: another gateway may judge it otherwise) has replayed
+   * `position`, within the wait a read would make; false when one has not by then.
+   */
+  replayedEverywhere(position: bigint): Promise<boolean> {
+    return this.waitUntil(() => this.replicas.every((replica) => replica.replayed >= position), this.replicas);
+  }
+
+  /** Asks `asked` how far they replayed, every `pollIntervalMs`, until `done` or the wait bound has passed. */
+  private async waitUntil(done: () => boolean, asked: Replica[]): Promise<boolean> {
+    const deadline =
+      Date.now() +
+      replicaWaitMs(
+        this.settings.maxWaitMs,
+        asked.map((replica) => replica.roundTripMs),
+      );
     for (let round = 0; ; round += 1) {
-      const ready = serving.filter((replica) => replica.inRotation && replica.replayed >= after);
-      if (ready.length > 0) return { db: this.next(ready).db, pool: 'replica', reason: 'caught_up' };
-      if (Date.now() >= deadline) return { db: this.primary, pool: 'primary', reason: 'waited_out' };
+      if (done()) return true;
+      if (Date.now() >= deadline) return false;
       if (round > 0) await pause(Math.min(this.settings.pollIntervalMs, deadline - Date.now()));
-      await Promise.race([Promise.all(serving.map((replica) => this.probe(replica))), pause(deadline - Date.now())]);
+      await Promise.race([Promise.all(asked.map((replica) => this.probe(replica))), pause(deadline - Date.now())]);
     }
   }
 
@@ -168,7 +199,13 @@ export class ReadReplicas {
   private async checkOne(replica: Replica, primaryPosition: bigint): Promise<void> {
     const labels = { replica: replica.name };
     try {
+      const started = performance.now();
       const standby = await this.withinCheckTimeout(readStandbyState(replica.db));
+      const roundTripMs = performance.now() - started;
+      replica.roundTripMs =
+        replica.roundTripMs === null
+          ? roundTripMs
+          : replica.roundTripMs + ROUND_TRIP_WEIGHT * (roundTripMs - replica.roundTripMs);
       if (!standby.recovering) {
         readReplicaLag.remove(labels);
         this.setRotation(replica, false, {}, 'read replica is no longer a standby');

@@ -5,6 +5,8 @@ import type { RedisClient } from '../redis/index.js';
 import { openTenantWrites, type TenantWrites } from './tenant-writes.js';
 import { DEFAULT_CHECK, ReadReplicas, type ReadChoice, type ReadReplicaSettings } from './read-replicas.js';
 import { runWithReadRoute, type ReadRoute } from './routed-read.js';
+import { UnstoredWrites } from './unstored-writes.js';
+
 /** A replica that does not accept a connection in this time is treated as down (the read goes to the primary). */
 const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
@@ -16,10 +18,14 @@ const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
  * rotation.
  */
 export class ReadRouting {
+  private readonly unstored: UnstoredWrites;
+
   constructor(
     readonly replicas: ReadReplicas,
     private readonly writes: TenantWrites,
-  ) {}
+  ) {
+    this.unstored = new UnstoredWrites((tenant, position) => writes.remember(tenant, position), writes.ttlMs);
+  }
 
   get primary(): Database {
     return this.replicas.primary;
@@ -45,12 +51,25 @@ export class ReadRouting {
     return runWithReadRoute(route, next);
   }
 
-  /** Stores the primary's current WAL position as the tenant's last write; call after the write committed. */
-  afterWrite(tenant: string): Promise<void> {
-    return this.writes.afterWrite(tenant);
+  /**
+   * Stores the primary's current WAL position as the tenant's last write; call after the write committed.
+   * When Redis does not take it, this gateway keeps it (its own reads of the tenant see it, and Redis is
+   * offered it again until it takes it) and waits, as a read would, for every replica to replay it: once
+   * they have, no gateway's read of any replica can miss the write. Rejects only when one has not: another
+   * gateway's read of that replica may then miss the write until Redis takes the position.
+   */
+  async afterWrite(tenant: string): Promise<void> {
+    const position = await this.writes.primaryPosition();
+    try {
+      await this.writes.remember(tenant, position);
+    } catch (error) {
+      this.unstored.hold(tenant, position);
+      if (!(await this.replicas.replayedEverywhere(position))) throw error;
+    }
   }
 
   close(): Promise<void> {
+    this.unstored.close();
     return this.replicas.close();
   }
 
@@ -64,6 +83,12 @@ export class ReadRouting {
       } catch {
         // Not knowing the tenant's last write, only the primary is sure to show it.
         return { db: this.primary, pool: 'primary', reason: 'write_unknown' };
+      }
+      // A write of this gateway that Redis has not taken yet: a replica only once it has replayed it.
+      const unstored = this.unstored.lastWrite(tenant);
+      if (unstored !== null && (after === null || unstored > after)) {
+        const choice = await this.replicas.choose(unstored);
+        return choice.pool === 'primary' ? { ...choice, reason: 'write_unstored' } : choice;
       }
     }
     return this.replicas.choose(after);
@@ -95,8 +120,12 @@ export function openReadRouting(
       name: replicaName(url),
       db: {
         sequelize: createSequelize(
-          { databaseUrl: url, databasePoolMax: config.databasePoolMax },
-          { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS },
+          { databaseUrl: url, databasePoolMax: config.databasePoolMax, database: config.database },
+          {
+            work: 'requests',
+            bounds: { connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS },
+            acquireTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+          },
         ),
       },
     })),

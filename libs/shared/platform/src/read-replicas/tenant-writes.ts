@@ -20,6 +20,8 @@ export class TenantWrites {
   constructor(
     private readonly primary: Database,
     private readonly positions: WritePositions,
+    /** How long a stored position lives: by then every replica in rotation has replayed it. */
+    readonly ttlMs: number,
   ) {}
 
   /**
@@ -27,7 +29,17 @@ export class TenantWrites {
    * call once the write has committed.
    */
   async afterWrite(tenant: string): Promise<void> {
-    await this.positions.remember(tenant, await readPrimaryPosition(this.primary));
+    await this.remember(tenant, await this.primaryPosition());
+  }
+
+  /** The primary's WAL position now: at or past every write committed before. */
+  primaryPosition(): Promise<bigint> {
+    return readPrimaryPosition(this.primary);
+  }
+
+  /** Raises the stored last write of `tenant` to `position`. Rejects when Redis does not answer. */
+  remember(tenant: string, position: bigint): Promise<void> {
+    return this.positions.remember(tenant, position);
   }
 
   /**
@@ -48,5 +60,6 @@ export function openTenantWrites(parts: { config: Config; db: Database; redis: R
   return new TenantWrites(
     db,
     new WritePositions(redis, config.redisKeyPrefix, ttlMs, new RedisDeadline(REDIS_DEADLINE)),
+    ttlMs,
   );
 }

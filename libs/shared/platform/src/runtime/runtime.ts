@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import { createSequelize, type Database } from '../db/index.js';
+import { createSequelize, type Database, type SessionWork } from '../db/index.js';
 import { createLogger, type Logger } from '../logging/index.js';
 import { closeRedis, createRedis, type RedisClient, type RedisRole } from '../redis/index.js';
 import { KeySpaceClaim } from '../key-space/index.js';
@@ -17,9 +17,20 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function openRuntime(config: Config, options: { name: string; redisRole: RedisRole; logger?: Logger }): Runtime {
+export interface RuntimeOptions {
+  name: string;
+  redisRole: RedisRole;
+  logger?: Logger;
+  /**
+   * What the process's database connections serve, which bounds their waits (ADR 0130): a gateway's
+   * requests, a worker's jobs; default: setup (a command, a benchmark's data, a test's arranging).
+   */
+  databaseWork?: Extract<SessionWork, 'requests' | 'jobs' | 'setup'>;
+}
+
+export function openRuntime(config: Config, options: RuntimeOptions): Runtime {
   const logger = options.logger ?? createLogger({ level: config.logLevel, name: options.name });
-  const sequelize = createSequelize(config);
+  const sequelize = createSequelize(config, { work: options.databaseWork ?? 'setup' });
   const db: Database = { sequelize };
   const redis = createRedis(config, options.redisRole, options.name);
   let closed = false;

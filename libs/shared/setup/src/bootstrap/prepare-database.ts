@@ -11,7 +11,7 @@ import { runSeed } from './seed.js';
  */
 export async function prepareDatabase(config: Config, logger: Logger): Promise<void> {
   if (await ensureDatabase(config.databaseUrl)) logger.info('database created');
-  const sequelize = createSequelize({ ...config, databasePoolMax: 2 });
+  const sequelize = createSequelize({ ...config, databasePoolMax: 2 }, { work: 'migrations' });
   try {
     await runMigrations(sequelize, config.databaseUrl, logger, migrations);
     const legacy = await resealSecrets({ sequelize }, SecretBox.fromConfig(config), { onlyLegacy: true });

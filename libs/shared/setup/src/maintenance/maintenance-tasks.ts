@@ -34,7 +34,7 @@ export function maintenanceTasks(
   tenantWrites: TenantWrites | null = null,
 ): MaintenanceTasks {
   const retention = new RetentionSweeper(db, config, new IdempotencyService(db, config), logger);
-  const imports = new ImportsRepository(db, config.databaseUrl);
+  const imports = new ImportsRepository(db, config);
   const requestLog = new RequestLogMaintenance(new RequestLogRepository(db), logger, {
     retentionDays: config.retention.requestLogDays,
     rollupRetentionDays: config.retention.requestLogRollupDays,

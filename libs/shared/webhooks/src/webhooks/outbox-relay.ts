@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Transaction } from 'sequelize';
-import type { Database } from '@wms/platform';
+import { boundedConnection, type Database, type DatabaseTarget } from '@wms/platform';
 import { EVENTS_CHANNEL } from '@wms/events';
 import { PollLoop } from '@wms/platform';
 import type { Logger } from '@wms/platform';
@@ -22,7 +22,7 @@ export interface RelayOptions {
   pollIntervalMs?: number;
   batchSize?: number;
   /** When set, the relay LISTENs for append notifications and wakes at once instead of at the next poll. */
-  listenDatabaseUrl?: string;
+  listenDatabase?: DatabaseTarget;
   /** How often pending deliveries queued that long ago are looked up in Redis again (default 60 s). */
   recheckIntervalMs?: number;
 }
@@ -150,10 +150,10 @@ export class OutboxRelay {
 
   /** One pass of the loop: passes back to back while they come back full, then the recheck when due. */
   private async pass(): Promise<void> {
-    const { listenDatabaseUrl } = this.options;
-    if (listenDatabaseUrl && !this.listener && Date.now() - this.lastListenAttempt > 5_000) {
+    const { listenDatabase } = this.options;
+    if (listenDatabase && !this.listener && Date.now() - this.lastListenAttempt > 5_000) {
       this.lastListenAttempt = Date.now();
-      await this.listen(listenDatabaseUrl);
+      await this.listen(listenDatabase);
     }
     let pass: RelayPass;
     do {
@@ -175,9 +175,9 @@ export class OutboxRelay {
     }
   }
 
-  private async listen(databaseUrl: string): Promise<void> {
+  private async listen(database: DatabaseTarget): Promise<void> {
     // A connection of its own: LISTEN belongs to a session, and a pooled connection goes back to the pool.
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client(boundedConnection(database.databaseUrl, database, 'session'));
     client.on('error', () => {
       if (this.listener === client) this.listener = undefined;
     });

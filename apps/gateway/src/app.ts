@@ -90,7 +90,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   }
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
   // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
-  app.get(OPENAPI_PATH, openApiRoute(services));
+  app.get(OPENAPI_PATH, openApiRoute(services, runtime.config.apiVersions));
   app.use(INTEGRATION_BASE_PATH, integrationRouter(runtime, services, lifecycle, apiKeyAccess.guard));
   app.get('/metrics', metricsRoute(metrics, config.metricsToken));
   app.use('/health', healthRoutes(runtime));
@@ -103,7 +103,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
       maintenance: maintenanceQueue,
     }),
   );
-  app.use('/docs', docsRoutes());
+  app.use('/docs', docsRoutes(runtime.config.apiVersions));
   app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 
   // A file upload: streamed, so mounted before the admin API's JSON body parser.

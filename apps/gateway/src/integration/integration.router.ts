@@ -29,7 +29,7 @@ export function integrationRouter(
 ): Router {
   const jobs = new IngestJobs(runtime, lifecycle);
   const router = Router();
-  router.use(inOrder(guard, envelopeErrors, apiVersion));
+  router.use(inOrder(guard, envelopeErrors, apiVersion(runtime.config.apiVersions)));
   const idempotent = idempotency(services, runtime.logger);
   // The inquiries first, on this router itself: they are the most frequent calls, and no entity route
   // shares their paths.

@@ -70,8 +70,9 @@ export function dateSql(column: string): string {
 
 /**
  * SQL writing a quantity into an answer PostgreSQL builds as JSON: an exact four-place decimal string for
- * the versions that send them (`round` keeps four places on a sum or a zero too), a float8 number before.
+ * the versions that send them (`round` keeps four places on a sum or a zero too), else a JSON number with the
+ * exact digits stored (`trim_scale`: `4` for 4.0000, never through a float8).
  */
 export function qtySql(expression: string, format: QuantityFormat): string {
-  return format === 'decimal' ? `round(${expression}, 4)::text` : `(${expression})::float8`;
+  return format === 'decimal' ? `round(${expression}, 4)::text` : `trim_scale(${expression})`;
 }

@@ -76,3 +76,12 @@ export function dateSql(column: string): string {
 export function qtySql(expression: string, format: QuantityFormat): string {
   return format === 'decimal' ? `round(${expression}, 4)::text` : `trim_scale(${expression})`;
 }
+
+/**
+ * SQL reading a quantity as a column into JavaScript: an exact four-place decimal string, or a float8 the
+ * driver hands over as a number (the staff API's numbers). An integration answer read this way is rendered
+ * in its version from the decimal string, never from the float.
+ */
+export function qtyColumnSql(expression: string, format: QuantityFormat): string {
+  return format === 'decimal' ? `round(${expression}, 4)::text` : `(${expression})::float8`;
+}

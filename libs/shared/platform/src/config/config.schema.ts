@@ -1,7 +1,6 @@
 import Joi from 'joi';
 import { DEFAULT_SAMPLE_RATIO, DEFAULT_SAMPLER, OTLP_PROTOCOLS } from '../tracing/index.js';
-import { API_VERSIONS } from '../versions/versions.js';
-import { DEFAULT_API_VERSION, parseDeprecatedVersions } from '../versions/policy.js';
+import { API_VERSIONS, DEFAULT_API_VERSION, parseDeprecatedVersions } from '../versions/index.js';
 
 /**
  * Every environment variable the service reads, with its default and a one-line description.

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { configVariables } from './config.schema.js';
 import { productionRefusal } from './production.js';
-import { deprecationOf, parseDeprecatedVersions, type VersionPolicy } from '../versions/policy.js';
+import { deprecationOf, parseDeprecatedVersions, type VersionPolicy } from '../versions/index.js';
 
 export interface RedisNode {
   host: string;

@@ -26,6 +26,7 @@ import { warehousesRoutes } from './routes/warehouses.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 import { createApiKeyAccess, type ApiKeyAccess, type ApiKeyAccessOptions } from './http/api-key-access.js';
 import { apiKeysRoutes } from './routes/api-keys.routes.js';
+import { apiVersionsRoutes } from './routes/api-versions.routes.js';
 import { auditLogsRoutes } from './routes/audit-logs.routes.js';
 import { webhooksRoutes } from './routes/webhooks.routes.js';
 import { operationsRoutes } from './routes/operations.routes.js';
@@ -127,6 +128,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use('/warehouses', warehousesRoutes(services, tokens));
   api.use('/users', usersRoutes(services, tokens));
   api.use('/api-keys', apiKeysRoutes(services, tokens));
+  api.use('/api-versions', apiVersionsRoutes(config.apiVersions, tokens));
   api.use('/audit-logs', auditLogsRoutes(services, tokens));
   api.use(
     '/webhooks',

@@ -21,9 +21,8 @@ import {
   type Tenant,
   type WebhookSubscription,
 } from '../../api';
-import { Loading, TenantField } from '../../components';
+import { ApiVersionSelect, Loading, TenantField } from '../../components';
 import classes from './WebhookForm.module.css';
-import { createSubscriptionApiVersionValues } from '../../api/schema';
 
 export const ALL_EVENTS = '*';
 
@@ -41,8 +40,6 @@ export interface WebhookFormValues {
   apiVersion: string;
 }
 
-const API_VERSIONS = createSubscriptionApiVersionValues.filter((version) => version !== undefined);
-
 export function initialValues(subscription?: WebhookSubscription): WebhookFormValues {
   return {
     url: subscription?.url ?? '',
@@ -52,7 +49,7 @@ export function initialValues(subscription?: WebhookSubscription): WebhookFormVa
     filter: subscription?.filter ? JSON.stringify(subscription.filter, null, 2) : '',
     maxDeliveriesPerSecond: subscription?.maxDeliveriesPerSecond ?? '',
     ordered: subscription?.ordered ?? false,
-    apiVersion: subscription?.apiVersion ?? API_VERSIONS[API_VERSIONS.length - 1]!,
+    apiVersion: subscription?.apiVersion ?? '',
   };
 }
 
@@ -240,14 +237,11 @@ export function WebhookForm(props: {
             checked={values.ordered}
             onChange={(event) => set('ordered', event.currentTarget.checked)}
           />
-          <Select
-            label="API version"
-            description="The dated version its deliveries, test deliveries and replays are rendered in"
-            maw={320}
-            data={[...API_VERSIONS].reverse()}
-            allowDeselect={false}
+          <ApiVersionSelect
+            description="The dated version its deliveries, test deliveries and replays are rendered in."
+            maw={480}
             value={values.apiVersion}
-            onChange={(value) => value && set('apiVersion', value)}
+            onChange={(value) => set('apiVersion', value)}
           />
           <Textarea
             label="Description"

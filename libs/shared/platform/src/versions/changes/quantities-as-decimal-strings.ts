@@ -105,6 +105,7 @@ export function mapQuantities(value: unknown, convert: (quantity: unknown) => un
 
 export const quantitiesAsDecimalStrings: VersionChange = {
   name: 'quantities-as-decimal-strings',
+  summary: 'quantities are exact decimal strings ("12.5000") instead of numbers',
   description:
     'Quantities are exact decimal strings with four places ("12.5000") in answers, webhook bodies, the feed ' +
     'and bulk job results; requests accept strings or numbers.',

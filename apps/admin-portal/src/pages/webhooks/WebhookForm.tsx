@@ -5,7 +5,6 @@ import {
   Group,
   NumberInput,
   Paper,
-  Select,
   Stack,
   Switch,
   Text,
@@ -36,7 +35,7 @@ export interface WebhookFormValues {
   /** Empty: no limit. */
   maxDeliveriesPerSecond: number | '';
   ordered: boolean;
-  /** The dated API version its bodies are rendered in; a new subscription takes the newest. */
+  /** The dated API version its bodies are rendered in; empty: the deployment's default. */
   apiVersion: string;
 }
 

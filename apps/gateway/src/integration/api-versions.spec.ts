@@ -212,6 +212,10 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
       qtyAllocatedAfter: '0.0000',
     });
     expect(await movement(oldKey)).toMatchObject({ qtyOnHandDelta: Number(HUGE), qtyOnHandAfter: Number(HUGE) });
+    const oldMovements = await fetch(`${gateway.url}${BASE}/stock/movements?sku=PLAIN&cause=grn`, {
+      headers: { 'x-api-key': oldKey },
+    });
+    expect(await oldMovements.text()).toContain(`"qtyOnHandAfter":${HUGE},`);
 
     // The ingest worker the test before started writes the file; each key reads its own snapshot.
     const fileLine = async (key: string) => {
@@ -232,6 +236,7 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     expect(newLine).toContain(`"${HUGE}"`);
     expect(JSON.parse(oldLine)).toMatchObject({ qtyOnHand: Number(HUGE), qtyAllocated: 0, qtyAvailable: Number(HUGE) });
     expect(oldLine).not.toContain(`"${HUGE}"`);
+    expect(oldLine).toMatch(new RegExp(`"qtyOnHand"\\s*:\\s*${HUGE.replace('.', '\\.')}\\s*,`));
   });
 
   it('when events are relayed, the feed and each subscription get the version they are on, signed over the body received, the huge quantity exact', async () => {

@@ -28,6 +28,7 @@ import { warehousesRoutes } from './routes/warehouses.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
 import { createApiKeyAccess, type ApiKeyAccess, type ApiKeyAccessOptions } from './http/api-key-access.js';
 import { apiKeysRoutes } from './routes/api-keys.routes.js';
+import { apiVersionsRoutes } from './routes/api-versions.routes.js';
 import { auditLogsRoutes } from './routes/audit-logs.routes.js';
 import { webhooksRoutes } from './routes/webhooks.routes.js';
 import { operationsRoutes } from './routes/operations.routes.js';
@@ -100,7 +101,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   }
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
   // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
-  app.get(OPENAPI_PATH, openApiRoute(services));
+  app.get(OPENAPI_PATH, openApiRoute(services, runtime.config.apiVersions));
   app.use(INTEGRATION_BASE_PATH, integrationRouter(runtime, services, lifecycle, apiKeyAccess.guard));
   app.get('/metrics', metricsRoute(metrics, config.metricsToken));
   app.use('/health', healthRoutes(runtime));
@@ -113,7 +114,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
       maintenance: maintenanceQueue,
     }),
   );
-  app.use('/docs', docsRoutes());
+  app.use('/docs', docsRoutes(runtime.config.apiVersions));
   app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 
   // A file upload: streamed, so mounted before the admin API's JSON body parser.
@@ -137,6 +138,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use('/warehouses', warehousesRoutes(services, tokens));
   api.use('/users', usersRoutes(services, tokens));
   api.use('/api-keys', apiKeysRoutes(services, tokens));
+  api.use('/api-versions', apiVersionsRoutes(config.apiVersions, tokens));
   api.use('/audit-logs', auditLogsRoutes(services, tokens));
   api.use(
     '/webhooks',

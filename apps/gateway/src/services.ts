@@ -35,7 +35,7 @@ export function createServices(db: Database, config: Config) {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
     warehouses: new WarehousesService(db),
-    apiKeys: new ApiKeysService(db, audit),
+    apiKeys: new ApiKeysService(db, audit, config.apiVersions.defaultVersion),
     audit,
     users: new UsersService(db, config, audit),
     masterData,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { OLDEST_API_VERSION } from '@wms/platform';
 import type { ApiKeyInput, CreatedApiKey } from '@wms/api-keys';
 import {
   DEFAULT_TENANT_CODE,
@@ -92,8 +91,8 @@ export async function createSandboxTenant(
 
 /** Creates an API key through the service (no HTTP) and returns the record with its raw key. */
 /**
- * A key through the service. It is pinned to the first dated version unless `apiVersion` says otherwise: the
- * specs written before versions assert its shapes (the service's own default, the newest, has its spec).
+ * A key through the service, with the deployment's default version (API_DEFAULT_VERSION) unless `apiVersion`
+ * says otherwise, as a key the admin API creates.
  */
 export async function createApiKey(
   ctx: Pick<TestContext, 'services'>,
@@ -103,7 +102,6 @@ export async function createApiKey(
     {
       name: input.name ?? 'test key',
       scopes: input.scopes ?? ['read', 'write'],
-      apiVersion: OLDEST_API_VERSION,
       ...input,
     },
     null,

@@ -16,3 +16,4 @@ export * from './uploads.js';
 export * from './otlp-receiver.js';
 export * from './tcp-proxy.js';
 export * from './stock-item.js';
+export * from './conformance.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppendEventInput } from '@wms/events';
-import { OLDEST_API_VERSION, createRedis, settleWithin, type Config } from '@wms/platform';
+import { createRedis, settleWithin, type Config } from '@wms/platform';
 import {
   DeliveryEnqueuer,
   OutboxRelay,
@@ -307,8 +307,8 @@ export async function createSubscription(
   },
 ): Promise<CreatedWebhookSubscription> {
   const { tenantId = null, ...body } = input;
-  // Pinned to the first dated version unless told, as createApiKey's keys are.
-  return ctx.services.webhooks.create({ events: ['*'], apiVersion: OLDEST_API_VERSION, ...body }, tenantId, null);
+  // The deployment's default version unless told, as createApiKey's keys.
+  return ctx.services.webhooks.create({ events: ['*'], ...body }, tenantId, null);
 }
 
 /** A relay over the context's database that enqueues into `target` (a short add timeout simulates Redis being away). */

@@ -19,6 +19,8 @@ export const apiKeysApi = {
   /** Ends the previous raw key's grace period now. */
   revokePrevious: (id: string) => ok(http.POST('/api-keys/{id}/revoke-previous', byId(id))),
   stats: (id: string) => ok(http.GET('/api-keys/{id}/stats', byId(id))),
+  /** The integration API's dated versions, what each changed, and the one new keys and subscriptions get here. */
+  versions: () => ok(http.GET('/api-versions')),
   /** The key's audit trail (needs the `audit` module). */
   auditTrail: (id: string) =>
     ok(http.GET('/audit-logs', { params: { query: { entityType: 'api_key', entityId: id, limit: 100 } } })),

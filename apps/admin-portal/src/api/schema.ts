@@ -1156,6 +1156,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api-versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The integration API's dated versions, newest first, what each changed, and the one a new key or subscription gets here */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the versions */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ApiVersions'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api-keys': {
     parameters: {
       query?: never;
@@ -4799,6 +4853,27 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
     };
+    ApiVersions: {
+      /**
+       * @description what a key or subscription created without apiVersion gets
+       * @enum {string}
+       */
+      defaultVersion: '2026-11-21' | '2026-12-01';
+      versions: {
+        /** @enum {string} */
+        version: '2026-11-21' | '2026-12-01';
+        changes: {
+          name: string;
+          /** @description the change in one line */
+          summary: string;
+          description: string;
+        }[];
+        /** @description the day this deployment deprecated it; null: supported */
+        deprecatedAt: string | null;
+        /** @description its last day of support; null: none set */
+        sunsetAt: string | null;
+      }[];
+    };
     EventType: {
       name: string;
       description: string;
@@ -5366,6 +5441,12 @@ export const createdWebhookSubscriptionApiVersionValues: ReadonlyArray<
 export const webhookDeliveryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['WebhookDelivery']['status']
 > = ['pending', 'succeeded', 'failed'];
+export const apiVersionsDefaultVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ApiVersions']['defaultVersion']
+> = ['2026-11-21', '2026-12-01'];
+export const apiVersionsVersionsVersionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ApiVersions']['versions']['version']
+> = ['2026-11-21', '2026-12-01'];
 export const importEntityValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Import']['entity']> = [
   'items',
   'partners',

@@ -8,3 +8,4 @@ export { TenantField, tenantLabel, useTenants } from './tenants';
 export { Fact, Facts } from './Facts';
 export { CopyableValue } from './CopyableValue';
 export { GracePeriodButton, type GraceChoice } from './GracePeriodButton';
+export { ApiVersionSelect } from './ApiVersionSelect';

@@ -240,6 +240,23 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     retryAfterMs: count.allow(null).description('the wait the receiver asked for with Retry-After; null: none'),
     createdAt: instant,
   }),
+  ApiVersions: record({
+    defaultVersion: apiVersionAnswer.description('what a key or subscription created without apiVersion gets'),
+    versions: Joi.array().items(
+      record({
+        version: apiVersionAnswer,
+        changes: Joi.array().items(
+          record({
+            name: Joi.string(),
+            summary: Joi.string().description('the change in one line'),
+            description: Joi.string(),
+          }),
+        ),
+        deprecatedAt: Joi.string().allow(null).description('the day this deployment deprecated it; null: supported'),
+        sunsetAt: Joi.string().allow(null).description('its last day of support; null: none set'),
+      }),
+    ),
+  }),
   EventType: record({
     name: Joi.string(),
     description: Joi.string(),

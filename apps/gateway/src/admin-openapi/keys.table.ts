@@ -44,6 +44,15 @@ const BEYOND: AdminRoute['responses'] = {
 /** API keys of the integration API, and the audit trail. */
 export const KEY_ROUTES: AdminRoute[] = [
   {
+    method: 'get',
+    path: '/api-versions',
+    tag: 'api-keys',
+    access: 'signed-in',
+    summary:
+      "The integration API's dated versions, newest first, what each changed, and the one a new key or subscription gets here",
+    responses: { 200: ok('the versions', 'ApiVersions'), ...GUARDED },
+  },
+  {
     method: 'post',
     path: '/api-keys',
     tag: 'api-keys',

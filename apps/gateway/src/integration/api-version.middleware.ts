@@ -1,11 +1,12 @@
 import type { RequestHandler, Response } from 'express';
 import {
-  NEWEST_API_VERSION,
+  DEFAULT_API_VERSION,
   VERSION_HEADER,
   renderForVersion,
   requestedVersion,
   versionHeaders,
   type ApiVersion,
+  type VersionPolicy,
 } from '@wms/platform';
 
 declare global {
@@ -22,22 +23,25 @@ const headerName = VERSION_HEADER.toLowerCase();
 
 /**
  * After the API-key guard: the request's dated version (the `Wms-Version` header overrides the key's pinned
- * version for this request; an unknown one is 400 naming the known ones), announced on the answer with the
- * deprecation headers of a deprecated version. Every answer sent through res.json is rendered in that
- * version; the inquiries PostgreSQL builds as JSON text write their quantities in it themselves.
+ * version for this request; an unknown one is 400 naming the known ones; neither: the deployment's default),
+ * announced on the answer with the deprecation headers of a version the deployment deprecated. Every answer
+ * sent through res.json is rendered in that version; the inquiries PostgreSQL builds as JSON text write their
+ * quantities in it themselves.
  */
-export const apiVersion: RequestHandler = (req, res, next) => {
-  const version = requestedVersion(req.headers[headerName], req.apiKey?.apiVersion);
-  req.apiVersion = version;
-  res.set(versionHeaders(version));
-  renderAnswers(res, version);
-  next();
-};
+export function apiVersion(policy: VersionPolicy): RequestHandler {
+  return (req, res, next) => {
+    const version = requestedVersion(req.headers[headerName], req.apiKey?.apiVersion, policy.defaultVersion);
+    req.apiVersion = version;
+    res.set(versionHeaders(version, policy));
+    renderAnswers(res, version);
+    next();
+  };
+}
 
 function renderAnswers(res: Response, version: ApiVersion): void {
   const send = res.json.bind(res);
   res.json = (body: unknown) => send(renderForVersion(body, version));
 }
 
-/** The version of a request that passed the middleware (the newest for one that did not). */
-export const versionOf = (req: { apiVersion?: ApiVersion }): ApiVersion => req.apiVersion ?? NEWEST_API_VERSION;
+/** The version of a request that passed the middleware (the seed's for one that did not). */
+export const versionOf = (req: { apiVersion?: ApiVersion }): ApiVersion => req.apiVersion ?? DEFAULT_API_VERSION;

@@ -144,18 +144,42 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     });
   });
 
-  it('when a call is served in the deprecated 2026-11-21, it carries Deprecation, Sunset and Link; under 2026-12-01 none', async () => {
-    const deprecated = await call('GET', `/orders/${orderNo}`, oldKey);
-    const current = await call('GET', `/orders/${orderNo}`, newKey);
+  it('when the deployment deprecates no version, no answer carries Deprecation, Sunset or Link, the oldest neither', async () => {
+    const oldest = await call('GET', `/orders/${orderNo}`, oldKey);
+    const newest = await call('GET', `/orders/${orderNo}`, newKey);
 
-    expect(
-      Object.fromEntries(['deprecation', 'sunset', 'link'].map((name) => [name, deprecated.headers.get(name)])),
-    ).toEqual({
-      deprecation: `@${Date.UTC(2026, 11, 1) / 1000}`,
-      sunset: 'Fri, 01 Dec 2028 00:00:00 GMT',
-      link: '</docs/changelog>; rel="deprecation"',
+    for (const header of ['deprecation', 'sunset', 'link']) {
+      expect(oldest.headers.get(header)).toBeNull();
+      expect(newest.headers.get(header)).toBeNull();
+    }
+  });
+
+  it('when the deployment deprecates 2026-11-21, its answers carry Deprecation, Sunset and Link and the changelog says so', async () => {
+    const marked = await ctx.startGateway({
+      API_DEFAULT_VERSION: NEW,
+      API_DEPRECATED_VERSIONS: `${OLD}=2027-06-01/2029-06-01`,
     });
-    for (const header of ['deprecation', 'sunset', 'link']) expect(current.headers.get(header)).toBeNull();
+    try {
+      const deprecated = await request(marked.url, 'GET', `${BASE}/orders/${orderNo}`, {
+        headers: { 'x-api-key': oldKey },
+      });
+      const current = await request(marked.url, 'GET', `${BASE}/orders/${orderNo}`, {
+        headers: { 'x-api-key': newKey },
+      });
+      const changelog = await fetch(`${marked.url}/docs/changelog`);
+
+      expect(
+        Object.fromEntries(['deprecation', 'sunset', 'link'].map((name) => [name, deprecated.headers.get(name)])),
+      ).toEqual({
+        deprecation: `@${Date.UTC(2027, 5, 1) / 1000}`,
+        sunset: 'Fri, 01 Jun 2029 00:00:00 GMT',
+        link: '</docs/changelog>; rel="deprecation"',
+      });
+      for (const header of ['deprecation', 'sunset', 'link']) expect(current.headers.get(header)).toBeNull();
+      expect(await changelog.text()).toContain('Deprecated since 2027-06-01; supported until 2029-06-01.');
+    } finally {
+      await marked.close();
+    }
   });
 
   it('when the lists and bulk job results are read, quantities follow the version and the rest is the same', async () => {
@@ -188,6 +212,10 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
       qtyAllocatedAfter: '0.0000',
     });
     expect(await movement(oldKey)).toMatchObject({ qtyOnHandDelta: Number(HUGE), qtyOnHandAfter: Number(HUGE) });
+    const oldMovements = await fetch(`${gateway.url}${BASE}/stock/movements?sku=PLAIN&cause=grn`, {
+      headers: { 'x-api-key': oldKey },
+    });
+    expect(await oldMovements.text()).toContain(`"qtyOnHandAfter":${HUGE},`);
 
     // The ingest worker the test before started writes the file; each key reads its own snapshot.
     const fileLine = async (key: string) => {
@@ -208,6 +236,7 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     expect(newLine).toContain(`"${HUGE}"`);
     expect(JSON.parse(oldLine)).toMatchObject({ qtyOnHand: Number(HUGE), qtyAllocated: 0, qtyAvailable: Number(HUGE) });
     expect(oldLine).not.toContain(`"${HUGE}"`);
+    expect(oldLine).toMatch(new RegExp(`"qtyOnHand"\\s*:\\s*${HUGE.replace('.', '\\.')}\\s*,`));
   });
 
   it('when events are relayed, the feed and each subscription get the version they are on, signed over the body received, the huge quantity exact', async () => {
@@ -255,7 +284,7 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     expect(unknown.status).toBe(400);
   });
 
-  it('when an admin creates a key without apiVersion it is pinned to the newest; an admin may move it, audited', async () => {
+  it("when an admin creates a key without apiVersion it is pinned to the deployment's default; an admin may move it, audited", async () => {
     const token = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
 
     const created = await request(gateway.url, 'POST', '/api/v1/api-keys', {
@@ -264,7 +293,7 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     });
     const moved = await request(gateway.url, 'PATCH', `/api/v1/api-keys/${created.body.id}`, {
       token,
-      body: { apiVersion: OLD },
+      body: { apiVersion: NEW },
     });
     const unknown = await request(gateway.url, 'PATCH', `/api/v1/api-keys/${created.body.id}`, {
       token,
@@ -272,8 +301,8 @@ describe('dated API versions (Wms-Version): a key, a request and a subscription 
     });
     const audit = await request(gateway.url, 'GET', `/api/v1/audit-logs?entityId=${created.body.id}`, { token });
 
-    expect(created.body.apiVersion).toBe(NEW);
-    expect(moved.body.apiVersion).toBe(OLD);
+    expect(created.body.apiVersion).toBe(OLD);
+    expect(moved.body.apiVersion).toBe(NEW);
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toContain(`${OLD}, ${NEW}`);
     expect(JSON.stringify(audit.body)).toContain('apiVersion');

@@ -8,6 +8,7 @@ import {
   createSequelize,
   openApiDocumentForVersion,
   unknownVersion,
+  type VersionPolicy,
 } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { AsnService, MasterDataService, OrdersService, ReturnsService } from '@wms/warehouse';
@@ -16,7 +17,7 @@ import { webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
 import { integrationRoutes } from './route-table.js';
-import { CHANGELOG_PAGE } from './changelog.page.js';
+import { changelogPage } from './changelog.page.js';
 import { caseSensitiveRouter } from '../http/router.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
@@ -52,14 +53,15 @@ export function integrationOpenApiDocument(): Record<string, unknown> {
 /**
  * GET /openapi.json under the integration base: public, no API key (it describes only request and
  * answer shapes, nothing of any tenant), so client generators and the docs page can read it. `?version=`
- * chooses the dated version it documents (default the newest; an unknown one is 400).
+ * chooses the dated version it documents (default the deployment's, the one a new key gets; an unknown one is
+ * 400).
  */
-export function openApiRoute(services: Pick<Services, 'ingest'>): RequestHandler {
+export function openApiRoute(services: Pick<Services, 'ingest'>, policy: VersionPolicy): RequestHandler {
   const built = openApiDocumentOf(services);
   const documents = new Map(API_VERSIONS.map((version) => [version, openApiDocumentForVersion(built, version)]));
   return (req, res) => {
     const asked = req.query.version;
-    const version = typeof asked === 'string' && asked !== '' ? asked : NEWEST_API_VERSION;
+    const version = typeof asked === 'string' && asked !== '' ? asked : policy.defaultVersion;
     const document = documents.get(version);
     if (!document) throw unknownVersion(version, 'version');
     res.json(document);
@@ -116,15 +118,16 @@ document.getElementById('api-document').addEventListener('change', (event) => {
 `;
 
 /** GET /docs: the OpenAPI documents (integration and admin) rendered by Swagger UI, served from its npm package. */
-export function docsRoutes(): Router {
+export function docsRoutes(policy: VersionPolicy): Router {
   const router = caseSensitiveRouter();
+  const changelog = changelogPage(policy);
   // The gateway's strict page policy: Swagger UI needs no inline script or style, nor anything from elsewhere.
   router.use(strictPageCsp);
   router.get('/', (_req, res) => {
     res.type('html').send(PAGE);
   });
   router.get('/changelog', (_req, res) => {
-    res.type('html').send(CHANGELOG_PAGE);
+    res.type('html').send(changelog);
   });
   router.get('/start.js', (_req, res) => {
     res.type('application/javascript').send(START);

@@ -30,7 +30,7 @@ export function integrationRouter(
 ): Router {
   const jobs = new IngestJobs(runtime, lifecycle, services.events);
   const router = caseSensitiveRouter();
-  router.use(inOrder(guard, envelopeErrors, apiVersion));
+  router.use(inOrder(guard, envelopeErrors, apiVersion(runtime.config.apiVersions)));
   const idempotent = idempotency(services, runtime.logger);
   // The inquiries first, on this router itself: they are the most frequent calls, and no entity route
   // shares their paths.

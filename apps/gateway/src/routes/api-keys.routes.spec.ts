@@ -64,8 +64,8 @@ describe('API-key administration', () => {
         expiresSoon: true,
         rolledAt: null,
         previousKey: null,
-        // Without apiVersion a key is pinned to the newest dated version.
-        apiVersion: '2026-12-01',
+        // Without apiVersion a key is pinned to the deployment's default, the interface's own shapes.
+        apiVersion: '2026-11-21',
         rawKey: expect.stringMatching(/^wms_[0-9A-Za-z]{36}$/),
       });
     });
@@ -299,7 +299,7 @@ describe('API-key administration', () => {
         refused24h: 0,
         errorRate: 1,
         avgResponseTimeMs: expect.any(Number),
-        requestsByVersion: { '2026-12-01': 3 },
+        requestsByVersion: { '2026-11-21': 3 },
         recentRequests: expect.any(Array),
         hourly: expect.any(Array),
         daily: expect.any(Array),

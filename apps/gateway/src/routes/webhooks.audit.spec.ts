@@ -82,8 +82,8 @@ describe('webhook subscription audit trail', () => {
       filter: null,
       maxDeliveriesPerSecond: null,
       ordered: false,
-      // Without apiVersion a subscription's bodies are in the newest dated version.
-      apiVersion: '2026-12-01',
+      // Without apiVersion a subscription's bodies are in the deployment's default version.
+      apiVersion: '2026-11-21',
       tenantId: tenant.id,
       active: true,
     });

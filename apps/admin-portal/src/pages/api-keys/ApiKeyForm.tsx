@@ -1,7 +1,7 @@
 import { Button, Group, NumberInput, Paper, Select, Stack, TagsInput, TextInput, Textarea } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { ApiKey, ApiKeyInput, Tenant } from '../../api';
-import { createApiKeyApiVersionValues } from '../../api/schema';
+import { ApiVersionSelect } from '../../components';
 
 /** Scopes with a meaning (read, write, admin) and labels integrators often use; any other label may be typed. */
 export const SCOPE_SUGGESTIONS = ['read', 'write', 'admin', 'orders', 'inventory', 'asn', 'items', 'partners'];
@@ -15,12 +15,9 @@ export interface ApiKeyFormValues {
   ipWhitelist: string;
   allowedOrigins: string;
   rateLimitPerMinute: number | string;
-  /** The dated API version its calls are served in; a new key takes the newest. */
-  apiVersion: NonNullable<ApiKeyInput['apiVersion']>;
+  /** The dated API version its calls are served in; empty: the deployment's default. */
+  apiVersion: string;
 }
-
-const API_VERSIONS = createApiKeyApiVersionValues.filter((version) => version !== undefined);
-const NEWEST_VERSION = API_VERSIONS[API_VERSIONS.length - 1]!;
 
 export function initialValues(key?: ApiKey): ApiKeyFormValues {
   return {
@@ -32,7 +29,7 @@ export function initialValues(key?: ApiKey): ApiKeyFormValues {
     ipWhitelist: key?.ipWhitelist.join('\n') ?? '',
     allowedOrigins: key?.allowedOrigins.join('\n') ?? '',
     rateLimitPerMinute: key?.rateLimitPerMinute || '',
-    apiVersion: (key?.apiVersion as ApiKeyFormValues['apiVersion'] | undefined) ?? NEWEST_VERSION,
+    apiVersion: key?.apiVersion ?? '',
   };
 }
 
@@ -59,7 +56,7 @@ export function toInput(values: ApiKeyFormValues): ApiKeyInput {
     ipWhitelist: lines(values.ipWhitelist),
     allowedOrigins: lines(values.allowedOrigins),
     rateLimitPerMinute: rate === 0 ? null : rate,
-    apiVersion: values.apiVersion,
+    apiVersion: (values.apiVersion || undefined) as ApiKeyInput['apiVersion'],
   };
 }
 
@@ -183,13 +180,10 @@ export function ApiKeyForm(props: {
             value={values.rateLimitPerMinute}
             onChange={(value) => set('rateLimitPerMinute', value)}
           />
-          <Select
-            label="API version"
-            description="The dated version its calls are served in; a call may choose another with Wms-Version"
-            data={[...API_VERSIONS].reverse()}
-            allowDeselect={false}
+          <ApiVersionSelect
+            description="The dated version its calls are served in; a call may choose another with Wms-Version."
             value={values.apiVersion}
-            onChange={(value) => value && set('apiVersion', value as ApiKeyFormValues['apiVersion'])}
+            onChange={(value) => set('apiVersion', value)}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={props.onCancel}>

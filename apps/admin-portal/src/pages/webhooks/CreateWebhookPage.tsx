@@ -62,7 +62,7 @@ export default function CreateWebhookPage() {
                 filter: parsed.filter,
                 maxDeliveriesPerSecond: values.maxDeliveriesPerSecond === '' ? null : values.maxDeliveriesPerSecond,
                 ordered: values.ordered,
-                apiVersion: values.apiVersion as WebhookInput['apiVersion'],
+                apiVersion: (values.apiVersion || undefined) as WebhookInput['apiVersion'],
               }),
             );
           } catch (failure) {

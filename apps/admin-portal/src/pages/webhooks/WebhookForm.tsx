@@ -5,7 +5,6 @@ import {
   Group,
   NumberInput,
   Paper,
-  Select,
   Stack,
   Switch,
   Text,
@@ -21,9 +20,8 @@ import {
   type Tenant,
   type WebhookSubscription,
 } from '../../api';
-import { Loading, TenantField } from '../../components';
+import { ApiVersionSelect, Loading, TenantField } from '../../components';
 import classes from './WebhookForm.module.css';
-import { createSubscriptionApiVersionValues } from '../../api/schema';
 
 export const ALL_EVENTS = '*';
 
@@ -37,11 +35,9 @@ export interface WebhookFormValues {
   /** Empty: no limit. */
   maxDeliveriesPerSecond: number | '';
   ordered: boolean;
-  /** The dated API version its bodies are rendered in; a new subscription takes the newest. */
+  /** The dated API version its bodies are rendered in; empty: the deployment's default. */
   apiVersion: string;
 }
-
-const API_VERSIONS = createSubscriptionApiVersionValues.filter((version) => version !== undefined);
 
 export function initialValues(subscription?: WebhookSubscription): WebhookFormValues {
   return {
@@ -52,7 +48,7 @@ export function initialValues(subscription?: WebhookSubscription): WebhookFormVa
     filter: subscription?.filter ? JSON.stringify(subscription.filter, null, 2) : '',
     maxDeliveriesPerSecond: subscription?.maxDeliveriesPerSecond ?? '',
     ordered: subscription?.ordered ?? false,
-    apiVersion: subscription?.apiVersion ?? API_VERSIONS[API_VERSIONS.length - 1]!,
+    apiVersion: subscription?.apiVersion ?? '',
   };
 }
 
@@ -240,14 +236,11 @@ export function WebhookForm(props: {
             checked={values.ordered}
             onChange={(event) => set('ordered', event.currentTarget.checked)}
           />
-          <Select
-            label="API version"
-            description="The dated version its deliveries, test deliveries and replays are rendered in"
-            maw={320}
-            data={[...API_VERSIONS].reverse()}
-            allowDeselect={false}
+          <ApiVersionSelect
+            description="The dated version its deliveries, test deliveries and replays are rendered in."
+            maw={480}
             value={values.apiVersion}
-            onChange={(value) => value && set('apiVersion', value)}
+            onChange={(value) => set('apiVersion', value)}
           />
           <Textarea
             label="Description"

@@ -37,7 +37,7 @@ export interface ApiKeyInput {
   ipWhitelist?: string[];
   allowedOrigins?: string[];
   rateLimitPerMinute?: number;
-  /** Default: the newest version. */
+  /** Default: the deployment's API_DEFAULT_VERSION. */
   apiVersion?: string;
 }
 

@@ -1,6 +1,6 @@
 import { changedFields, TenantsRepository, type AuditService } from '@wms/identity';
 import type { Database } from '@wms/platform';
-import { AppError, NEWEST_API_VERSION } from '@wms/platform';
+import { AppError, DEFAULT_API_VERSION, type ApiVersion } from '@wms/platform';
 import type { CursorPosition, ListPage } from '@wms/platform';
 import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
 import { ApiKeysRepository, type ApiKeyStats, type EditableField } from './api-keys.repository.js';
@@ -61,9 +61,14 @@ export class ApiKeysService {
   private readonly tenants: TenantsRepository;
   private readonly listeners: ChangeListener[] = [];
 
+  /**
+   * `defaultApiVersion`: the version a key created without `apiVersion` is pinned to (the deployment's
+   * API_DEFAULT_VERSION).
+   */
   constructor(
     private readonly db: Database,
     private readonly audit: AuditService,
+    private readonly defaultApiVersion: ApiVersion = DEFAULT_API_VERSION,
   ) {
     this.repository = new ApiKeysRepository(db);
     this.tenants = new TenantsRepository(db);
@@ -92,7 +97,7 @@ export class ApiKeysService {
           keyHash: hashKey(rawKey),
           keyPrefix: displayPrefix(rawKey),
           createdBy: actorUserId,
-          apiVersion: input.apiVersion ?? NEWEST_API_VERSION,
+          apiVersion: input.apiVersion ?? this.defaultApiVersion,
         },
         transaction,
       );

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { DEFAULT_SAMPLE_RATIO, DEFAULT_SAMPLER, OTLP_PROTOCOLS } from '../tracing/index.js';
+import { API_VERSIONS, DEFAULT_API_VERSION, parseDeprecatedVersions } from '../versions/index.js';
 
 /**
  * Every environment variable the service reads, with its default and a one-line description.
@@ -174,6 +175,25 @@ export const configVariables = {
   AUTH_ALLOW_REGISTRATION: {
     schema: Joi.boolean().default(false),
     description: 'enables POST /api/v1/auth/register',
+  },
+  API_DEFAULT_VERSION: {
+    schema: Joi.string()
+      .valid(...API_VERSIONS)
+      .default(DEFAULT_API_VERSION),
+    description:
+      'the dated integration API version a key or webhook subscription created without apiVersion gets, and a request with neither Wms-Version nor a pinned key is served in',
+  },
+  API_DEPRECATED_VERSIONS: {
+    schema: Joi.string().custom((value: string, helpers) => {
+      try {
+        parseDeprecatedVersions(value);
+        return value;
+      } catch (error) {
+        return helpers.message({ custom: (error as Error).message });
+      }
+    }),
+    description:
+      'versions this deployment deprecates, version=deprecated/sunset days, comma separated (e.g. 2026-11-21=2027-06-01/2029-06-01); their answers carry Deprecation, Sunset and Link; unset = none',
   },
   IDEMPOTENCY_TTL_SECONDS: {
     schema: seconds().default(86400),

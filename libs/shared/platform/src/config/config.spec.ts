@@ -225,4 +225,30 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...valid, LOGIN_LOCK_SECONDS: '900' }).loginLockSeconds).toBe(900);
     expect(messageFor({ ...valid, LOGIN_LOCK_SECONDS: '-1' })).toMatch(/^Invalid configuration: LOGIN_LOCK_SECONDS /);
   });
+
+  it("API_DEFAULT_VERSION: the seed's 2026-11-21 unless set; an unknown version is refused, naming the known", () => {
+    expect(loadConfig(valid).apiVersions).toEqual({ defaultVersion: '2026-11-21', deprecations: [] });
+    expect(loadConfig({ ...valid, API_DEFAULT_VERSION: '2026-12-01' }).apiVersions.defaultVersion).toBe('2026-12-01');
+    expect(messageFor({ ...valid, API_DEFAULT_VERSION: '2027-01-01' })).toBe(
+      'Invalid configuration: API_DEFAULT_VERSION must be one of [2026-11-21, 2026-12-01]',
+    );
+  });
+
+  it('API_DEPRECATED_VERSIONS: none unless set; a listed version has its days; the default may not be listed', () => {
+    const deprecated = {
+      ...valid,
+      API_DEFAULT_VERSION: '2026-12-01',
+      API_DEPRECATED_VERSIONS: '2026-11-21=2027-06-01/2029-06-01',
+    };
+
+    expect(loadConfig(deprecated).apiVersions.deprecations).toEqual([
+      { version: '2026-11-21', deprecatedAt: '2027-06-01', sunsetAt: '2029-06-01' },
+    ]);
+    expect(messageFor({ ...deprecated, API_DEFAULT_VERSION: '2026-11-21' })).toMatch(
+      /^Invalid configuration: API_DEFAULT_VERSION 2026-11-21 is deprecated/,
+    );
+    expect(messageFor({ ...valid, API_DEPRECATED_VERSIONS: '2026-11-21=2029-06-01' })).toBe(
+      'Invalid configuration: API_DEPRECATED_VERSIONS holds "2026-11-21=2029-06-01", not version=YYYY-MM-DD/YYYY-MM-DD',
+    );
+  });
 });

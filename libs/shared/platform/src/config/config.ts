@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { configVariables } from './config.schema.js';
 import { productionRefusal } from './production.js';
+import { deprecationOf, parseDeprecatedVersions, type VersionPolicy } from '../versions/index.js';
 
 export interface RedisNode {
   host: string;
@@ -43,6 +44,8 @@ export interface Config {
   /** 0: a lock lasts until an admin (or the operator command) lifts it; otherwise it expires after this long. */
   loginLockSeconds: number;
   allowRegistration: boolean;
+  /** Which dated version callers get without asking, and which versions the deployment has deprecated. */
+  apiVersions: VersionPolicy;
   idempotencyTtlSeconds: number;
   /** A request's deadline from its arrival (a bulk call's wait for its job comes on top). */
   requestTimeoutMs: number;
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxFailedAttempts: value.LOGIN_MAX_FAILED_ATTEMPTS,
     loginLockSeconds: value.LOGIN_LOCK_SECONDS,
     allowRegistration: value.AUTH_ALLOW_REGISTRATION,
+    apiVersions: versionPolicyOf(value.API_DEFAULT_VERSION, value.API_DEPRECATED_VERSIONS),
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
     requestTimeoutMs: value.REQUEST_TIMEOUT_MS,
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,
@@ -248,6 +252,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginFailuresPerIpPerMinute: value.LOGIN_FAILURES_PER_IP_PER_MINUTE,
     },
   };
+}
+
+function versionPolicyOf(defaultVersion: string, deprecated: string | undefined): VersionPolicy {
+  const policy = { defaultVersion, deprecations: deprecated ? parseDeprecatedVersions(deprecated) : [] };
+  if (deprecationOf(policy, defaultVersion)) {
+    throw new ConfigError(
+      `Invalid configuration: API_DEFAULT_VERSION ${defaultVersion} is deprecated by API_DEPRECATED_VERSIONS; new keys would start deprecated`,
+    );
+  }
+  return policy;
 }
 
 function keyRingOf(list: string): Array<{ id: string; key: Buffer }> {

@@ -6,6 +6,8 @@ export interface VersionChange {
   /** Stable name, as the changelog lists it. */
   name: string;
   description: string;
+  /** The change in one line, for the portal's version field. */
+  summary: string;
   /**
    * Brings a body the code built to this change's shape (a body read from a source that predates the change,
    * e.g. an event stored before it, or a number computed in JavaScript).

@@ -1,6 +1,8 @@
 import {
   API_VERSIONS,
+  DEFAULT_VERSION_POLICY,
   NEWEST_API_VERSION,
+  parseDeprecatedVersions,
   QUANTITY_FIELDS,
   openApiDocumentForVersion,
   parseWithExactQuantities,
@@ -34,28 +36,65 @@ describe('dated API versions', () => {
     expect(renderForVersion(body, NEWEST_API_VERSION)).toEqual({
       data: { lines: [{ lineNo: 1, qtyOrdered: '2.5000', sku: 'A' }], totalOnHand: '3.0000' },
     });
-    expect(renderForVersion(body, '2026-11-21')).toEqual({
-      data: { lines: [{ lineNo: 1, qtyOrdered: 2.5, sku: 'A' }], totalOnHand: 3 },
-    });
+    expect(JSON.stringify(renderForVersion(body, '2026-11-21'))).toBe(
+      '{"data":{"lines":[{"lineNo":1,"qtyOrdered":2.5,"sku":"A"}],"totalOnHand":3}}',
+    );
   });
 
-  it('when a request names its version, the header wins over the pin; an unknown one is 400 naming the known', () => {
-    expect(requestedVersion(undefined, '2026-11-21')).toBe('2026-11-21');
-    expect(requestedVersion('2026-12-01', '2026-11-21')).toBe('2026-12-01');
-    expect(requestedVersion(undefined, undefined)).toBe(NEWEST_API_VERSION);
-    expect(() => requestedVersion('2030-01-01', undefined)).toThrow(
+  it('when a quantity a double cannot hold is rendered for 2026-11-21, the JSON number has its exact digits', () => {
+    const body = { qtyOnHand: '123456789012.3456', qtyAllocated: '4.0000', qtyDelta: '-0.2500' };
+
+    const text = JSON.stringify(renderForVersion(body, '2026-11-21'));
+
+    expect(text).toBe('{"qtyOnHand":123456789012.3456,"qtyAllocated":4,"qtyDelta":-0.25}');
+  });
+
+  it('when a body already rendered for 2026-11-21 is rendered again, its exact numbers are kept', () => {
+    const once = renderForVersion({ qty: '123456789012.3456' }, '2026-11-21');
+
+    expect(JSON.stringify(renderForVersion(once, '2026-11-21'))).toBe('{"qty":123456789012.3456}');
+    expect(renderForVersion(once, NEWEST_API_VERSION)).toEqual({ qty: '123456789012.3456' });
+  });
+
+  it('when a request names its version, the header wins over the pin, the pin over the default; unknown is 400', () => {
+    expect(requestedVersion(undefined, '2026-11-21', NEWEST_API_VERSION)).toBe('2026-11-21');
+    expect(requestedVersion('2026-12-01', '2026-11-21', '2026-11-21')).toBe('2026-12-01');
+    expect(requestedVersion(undefined, undefined, '2026-11-21')).toBe('2026-11-21');
+    expect(() => requestedVersion('2030-01-01', undefined, '2026-11-21')).toThrow(
       expect.objectContaining({ status: 400, code: 'VALIDATION_FAILED' }),
     );
   });
 
-  it('when a version is deprecated, its headers say when and until when; the newest has only Wms-Version', () => {
-    expect(versionHeaders('2026-11-21')).toEqual({
+  it('when the deployment deprecates nothing, no version carries deprecation headers, the oldest neither', () => {
+    expect(versionHeaders('2026-11-21', DEFAULT_VERSION_POLICY)).toEqual({ 'Wms-Version': '2026-11-21' });
+    expect(versionHeaders(NEWEST_API_VERSION, DEFAULT_VERSION_POLICY)).toEqual({ 'Wms-Version': NEWEST_API_VERSION });
+  });
+
+  it('when the deployment deprecates a version, its headers say since when and until when; others have none', () => {
+    const policy = {
+      defaultVersion: NEWEST_API_VERSION,
+      deprecations: parseDeprecatedVersions('2026-11-21=2027-06-01/2029-06-01'),
+    };
+
+    expect(versionHeaders('2026-11-21', policy)).toEqual({
       'Wms-Version': '2026-11-21',
-      Deprecation: '@1796083200',
-      Sunset: 'Fri, 01 Dec 2028 00:00:00 GMT',
+      Deprecation: '@1811808000',
+      Sunset: 'Fri, 01 Jun 2029 00:00:00 GMT',
       Link: '</docs/changelog>; rel="deprecation"',
     });
-    expect(versionHeaders(NEWEST_API_VERSION)).toEqual({ 'Wms-Version': NEWEST_API_VERSION });
+    expect(versionHeaders(NEWEST_API_VERSION, policy)).toEqual({ 'Wms-Version': NEWEST_API_VERSION });
+  });
+
+  it.each([
+    ['2030-01-01=2030-02-01/2033-01-01', 'is not a version'],
+    ['2026-12-01=2027-01-01/2030-01-01', 'newest version'],
+    ['2026-11-21=2027-02-30/2029-06-01', 'not a calendar day'],
+    ['2026-11-21=2027-06-01/2027-05-01', 'must follow'],
+    ['2026-11-21=2027-06-01/2028-06-01', 'at least 2028-12-01'],
+    ['2026-11-21=2027-06-01/2029-06-01,2026-11-21=2027-06-01/2029-06-01', 'twice'],
+    ['2026-11-21:2029-06-01', 'not version='],
+  ])('when API_DEPRECATED_VERSIONS is %s, it is refused: %s', (setting, reason) => {
+    expect(() => parseDeprecatedVersions(setting)).toThrow(reason);
   });
 
   it("when the OpenAPI document is served per version, answers' quantities are strings only from 2026-12-01", () => {

@@ -3,22 +3,19 @@ import { quantitiesAsDecimalStrings, type QuantityFormat } from './changes/quant
 import type { VersionChange } from './version-change.js';
 
 /**
- * The dated versions of the integration API inside the path version `v1`, oldest first. A version names the
- * changes it ships; the one before it is produced by running them backward. Each version is supported at least
- * 24 months after the next one ships (docs/changelog.md): `deprecatedAt` is when its successor shipped,
- * `sunsetAt` the end of its support. Answers served under a version with a `deprecatedAt` carry
- * `Deprecation`, `Sunset` and `Link` (RFC 9745, RFC 8594).
+ * The dated versions of the integration API inside the path version `v1`, oldest first; a version is named by
+ * the day it shipped. A version names the changes it ships; the one before it is produced by running them
+ * backward. Which version a caller gets without asking, and which are deprecated, is the deployment's choice
+ * (`API_DEFAULT_VERSION`, `API_DEPRECATED_VERSIONS`: policy.ts), never a consequence of a newer one shipping.
  */
 export interface ApiVersionSpec {
   version: string;
   changes: readonly VersionChange[];
-  deprecatedAt: string | null;
-  sunsetAt: string | null;
 }
 
 export const API_VERSION_LIST: readonly ApiVersionSpec[] = [
-  { version: '2026-11-21', changes: [], deprecatedAt: '2026-12-01', sunsetAt: '2028-12-01' },
-  { version: '2026-12-01', changes: [quantitiesAsDecimalStrings], deprecatedAt: null, sunsetAt: null },
+  { version: '2026-11-21', changes: [] },
+  { version: '2026-12-01', changes: [quantitiesAsDecimalStrings] },
 ];
 
 /** A dated version, e.g. `2026-12-01`. */
@@ -51,15 +48,22 @@ export function unknownVersion(value: string, path = VERSION_HEADER): AppError {
   ]);
 }
 
-/** The version of a request: its header's when it sends one (unknown: 400), else its key's or subscription's. */
-export function requestedVersion(header: string | string[] | undefined, pinned: ApiVersion | undefined): ApiVersion {
+/**
+ * The version of a request: its header's when it sends one (unknown: 400), else its key's or subscription's,
+ * else the deployment's default.
+ */
+export function requestedVersion(
+  header: string | string[] | undefined,
+  pinned: ApiVersion | undefined,
+  defaultVersion: ApiVersion,
+): ApiVersion {
   const sent = Array.isArray(header) ? header[0] : header;
   if (sent !== undefined && sent !== '') {
     const version = sent.trim();
     if (!isApiVersion(version)) throw unknownVersion(version);
     return version;
   }
-  return pinned && isApiVersion(pinned) ? pinned : NEWEST_API_VERSION;
+  return pinned && isApiVersion(pinned) ? pinned : defaultVersion;
 }
 
 /** The changes to run backward, newest first, to bring a newest-shape body down to `version`. */

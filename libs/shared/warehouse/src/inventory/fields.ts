@@ -70,8 +70,18 @@ export function dateSql(column: string): string {
 
 /**
  * SQL writing a quantity into an answer PostgreSQL builds as JSON: an exact four-place decimal string for
- * the versions that send them (`round` keeps four places on a sum or a zero too), a float8 number before.
+ * the versions that send them (`round` keeps four places on a sum or a zero too), else a JSON number with the
+ * exact digits stored (`trim_scale`: `4` for 4.0000, never through a float8).
  */
 export function qtySql(expression: string, format: QuantityFormat): string {
+  return format === 'decimal' ? `round(${expression}, 4)::text` : `trim_scale(${expression})`;
+}
+
+/**
+ * SQL reading a quantity as a column into JavaScript: an exact four-place decimal string, or a float8 the
+ * driver hands over as a number (the staff API's numbers). An integration answer read this way is rendered
+ * in its version from the decimal string, never from the float.
+ */
+export function qtyColumnSql(expression: string, format: QuantityFormat): string {
   return format === 'decimal' ? `round(${expression}, 4)::text` : `(${expression})::float8`;
 }

@@ -1,4 +1,14 @@
-export { quantity, dateOnly, lotNumber, tracksLots, lotProblem, isoSql, dateSql, qtySql } from './fields.js';
+export {
+  quantity,
+  dateOnly,
+  lotNumber,
+  tracksLots,
+  lotProblem,
+  isoSql,
+  dateSql,
+  qtySql,
+  qtyColumnSql,
+} from './fields.js';
 export { STOCK_INQUIRY_SQL, stockInquirySql } from './stock-inquiry.repository.js';
 export {
   StockService,

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { PreparedStatement, routedRead, type Database, type QuantityFormat } from '@wms/platform';
-import { qtySql } from '../inventory/index.js';
+import { qtyColumnSql } from '../inventory/index.js';
 import type { MovementCursor, MovementView, MovementsQuery } from './movement.schemas.js';
 
 /** Whether the references a movements query names exist in the tenant (true for one not named). */
@@ -18,8 +18,8 @@ type MovementRecord = Omit<MovementView, 'caller'> & { apiKeyId: string | null; 
 const movementColumns = (format: QuantityFormat) => `m.id::text AS id,
   to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at, w.code AS "warehouseCode",
   l.code AS "locationCode", i.sku, NULLIF(m.lot_no, '') AS "lotNo",
-  ${qtySql('m.qty_on_hand_delta', format)} AS "qtyOnHandDelta", ${qtySql('m.qty_allocated_delta', format)} AS "qtyAllocatedDelta",
-  ${qtySql('m.qty_on_hand_after', format)} AS "qtyOnHandAfter", ${qtySql('m.qty_allocated_after', format)} AS "qtyAllocatedAfter",
+  ${qtyColumnSql('m.qty_on_hand_delta', format)} AS "qtyOnHandDelta", ${qtyColumnSql('m.qty_allocated_delta', format)} AS "qtyAllocatedDelta",
+  ${qtyColumnSql('m.qty_on_hand_after', format)} AS "qtyOnHandAfter", ${qtyColumnSql('m.qty_allocated_after', format)} AS "qtyAllocatedAfter",
   m.cause, m.document_no AS "documentNo", m.api_key_id AS "apiKeyId", m.user_id AS "userId"`;
 
 type MovementRow = MovementView & { cursor: MovementCursor };

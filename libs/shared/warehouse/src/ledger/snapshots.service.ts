@@ -3,6 +3,7 @@ import {
   AppError,
   Joi,
   isoInstant,
+  exactNumberText,
   settleWithin,
   toDecimalString,
   validate,
@@ -55,7 +56,7 @@ export function quantitiesIn(lines: string, format: QuantityFormat): string {
   return lines.replace(LINE_QUANTITY, (_match, name: string, value: string) => {
     const quoted = value.startsWith('"');
     if (format === 'decimal') return `${name}${quoted ? value : JSON.stringify(toDecimalString(Number(value)))}`;
-    return `${name}${quoted ? String(Number(value.slice(1, -1))) : value}`;
+    return `${name}${quoted ? (exactNumberText(value.slice(1, -1)) ?? value) : value}`;
   });
 }
 

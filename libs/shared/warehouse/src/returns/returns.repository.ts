@@ -7,7 +7,7 @@ import {
   type ListQuery,
   type QuantityFormat,
 } from '@wms/platform';
-import { isoSql, qtySql } from '../inventory/index.js';
+import { isoSql, qtyColumnSql, qtySql } from '../inventory/index.js';
 import type { ReturnStatus } from './return.schemas.js';
 
 /** A tenant's order as a return names it, locked so concurrent returns of one order count each other. */
@@ -273,8 +273,8 @@ export class ReturnsRepository {
       from.sequelize.query(
         `SELECT ${RETURN_HEADER},
            (SELECT count(*)::int FROM return_lines l WHERE l.return_id = r.id) AS "lineCount",
-           (SELECT ${qtySql('COALESCE(sum(l.qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS qty,
-           (SELECT ${qtySql('COALESCE(sum(l.received_qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS "receivedQty",
+           (SELECT ${qtyColumnSql('COALESCE(sum(l.qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS qty,
+           (SELECT ${qtyColumnSql('COALESCE(sum(l.received_qty), 0)', format)} FROM return_lines l WHERE l.return_id = r.id) AS "receivedQty",
            ${list.cursor}
          FROM ${RETURN_FROM}
          ${list.page}`,

@@ -43,7 +43,7 @@ export interface CreateSubscriptionInput {
   filter?: Record<string, unknown> | null;
   maxDeliveriesPerSecond?: number | null;
   ordered?: boolean;
-  /** Default: the newest version. */
+  /** Default: the deployment's API_DEFAULT_VERSION. */
   apiVersion?: string;
 }
 

@@ -2,7 +2,7 @@ import { changedFields, type AuditService } from '@wms/identity';
 import type { Transaction } from 'sequelize';
 import type { Config } from '@wms/platform';
 import type { Database } from '@wms/platform';
-import { AppError, NEWEST_API_VERSION } from '@wms/platform';
+import { AppError, type ApiVersion } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { isUuid, validate } from '@wms/platform';
 import { SecretBox } from './secret-box.js';
@@ -59,10 +59,12 @@ export class WebhooksService {
   readonly secrets: SecretBox;
   private readonly urlPolicy: UrlPolicy;
   private readonly maxPerTenant: number;
+  /** The version a subscription created without `apiVersion` gets (API_DEFAULT_VERSION). */
+  private readonly defaultApiVersion: ApiVersion;
 
   constructor(
     private readonly db: Database,
-    config: Pick<Config, 'nodeEnv' | 'jwt' | 'secretsEncryptionKeys' | 'webhook'>,
+    config: Pick<Config, 'nodeEnv' | 'jwt' | 'secretsEncryptionKeys' | 'webhook' | 'apiVersions'>,
     private readonly audit: AuditService,
     private readonly events = new EventsService(db),
   ) {
@@ -71,6 +73,7 @@ export class WebhooksService {
     this.secrets = SecretBox.fromConfig(config);
     this.urlPolicy = { allowPrivate: config.webhook.allowPrivateUrls, requireHttps: config.nodeEnv === 'production' };
     this.maxPerTenant = config.webhook.maxSubscriptionsPerTenant;
+    this.defaultApiVersion = config.apiVersions.defaultVersion;
   }
 
   /**
@@ -96,7 +99,7 @@ export class WebhooksService {
           filter: input.filter ?? null,
           maxDeliveriesPerSecond: input.maxDeliveriesPerSecond ?? null,
           ordered: input.ordered ?? false,
-          apiVersion: input.apiVersion ?? NEWEST_API_VERSION,
+          apiVersion: input.apiVersion ?? this.defaultApiVersion,
           secretSealed: this.secrets.seal(secret),
           createdBy: actorUserId,
         },

@@ -1,3 +1,4 @@
+import { isExactNumber } from '../raw-json.js';
 import type { VersionChange } from '../version-change.js';
 
 /**
@@ -46,12 +47,13 @@ export const QUANTITY_DECIMALS = 4;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /**
- * A quantity as the newest versions send it: a decimal string with exactly four places. A string is
- * rewritten digit by digit (never through a float); a number (a value computed in JavaScript) by toFixed,
- * which is exact for every quantity a double holds. Anything else is left as it is.
+ * A quantity as the newest versions send it: a decimal string with exactly four places. A string (or a number
+ * already written as its digits) is rewritten digit by digit, never through a float; a number (a value computed
+ * in JavaScript) by toFixed, which is exact for every quantity a double holds. Anything else is left as it is.
  */
 export function toDecimalString(value: unknown): unknown {
   if (typeof value === 'number') return Number.isFinite(value) ? value.toFixed(QUANTITY_DECIMALS) : value;
+  if (isExactNumber(value)) return toDecimalString(value.rawJSON);
   if (typeof value !== 'string') return value;
   const match = DECIMAL.exec(value);
   if (!match) return value;
@@ -62,20 +64,39 @@ export function toDecimalString(value: unknown): unknown {
   return `${negative ? '-' : ''}${digits}.${fraction.padEnd(QUANTITY_DECIMALS, '0')}`;
 }
 
-/** A quantity as `2026-11-21` sends it: a JSON number (as the float8 it was read as before). */
+/**
+ * A decimal's digits as a JSON number's text, without trailing zeros (`"4.0000"` → `4`, `"-0.2500"` →
+ * `-0.25`); null for text that is not a decimal.
+ */
+export function exactNumberText(decimal: string): string | null {
+  const match = DECIMAL.exec(decimal);
+  if (!match) return null;
+  const [, sign, whole, fraction = ''] = match;
+  const digits = whole!.replace(/^0+(?=\d)/, '');
+  const places = fraction.replace(/0+$/, '');
+  const negative = sign === '-' && /[1-9]/.test(digits + places);
+  return `${negative ? '-' : ''}${digits}${places ? `.${places}` : ''}`;
+}
+
+/**
+ * A quantity as `2026-11-21` sends it: a JSON number written with the decimal's own digits (JSON.rawJSON), so
+ * a reader parsing numbers as decimals gets exactly what PostgreSQL holds and a JavaScript reader the nearest
+ * double, as before.
+ */
 function toNumber(value: unknown): unknown {
-  if (typeof value !== 'string' || !DECIMAL.test(value)) return value;
-  return Number(value);
+  if (typeof value !== 'string') return value;
+  const text = exactNumberText(value);
+  return text === null ? value : JSON.rawJSON(text);
 }
 
 /** Rewrites every quantity field, at any depth, with `convert`; other values are copied as they are. */
 export function mapQuantities(value: unknown, convert: (quantity: unknown) => unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => mapQuantities(item, convert));
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (value === null || typeof value !== 'object' || value instanceof Date || isExactNumber(value)) return value;
   const out: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     out[key] =
-      QUANTITY_FIELDS.has(key) && (typeof field === 'number' || typeof field === 'string')
+      QUANTITY_FIELDS.has(key) && (typeof field === 'number' || typeof field === 'string' || isExactNumber(field))
         ? convert(field)
         : mapQuantities(field, convert);
   }
@@ -84,6 +105,7 @@ export function mapQuantities(value: unknown, convert: (quantity: unknown) => un
 
 export const quantitiesAsDecimalStrings: VersionChange = {
   name: 'quantities-as-decimal-strings',
+  summary: 'quantities are exact decimal strings ("12.5000") instead of numbers',
   description:
     'Quantities are exact decimal strings with four places ("12.5000") in answers, webhook bodies, the feed ' +
     'and bulk job results; requests accept strings or numbers.',

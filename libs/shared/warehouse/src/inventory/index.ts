@@ -19,3 +19,4 @@ export {
   type CycleCountInput,
   type CycleCountView,
 } from './cycle-counts.service.js';
+export { stockInquirySchema } from './stock.answers.js';

@@ -14,3 +14,4 @@ export { PickingService, confirmPickSchema, type ConfirmPickInput, type Confirme
 export { ShippingService, shipSchema, type ShipInput } from './shipping.service.js';
 export type { PickTaskView } from './picking.repository.js';
 export type { ShipmentView } from './shipping.repository.js';
+export { orderDocumentSchema, orderListItemSchema, orderCancelledSchema } from './order.answers.js';

@@ -19,4 +19,4 @@ export {
   type CycleCountInput,
   type CycleCountView,
 } from './cycle-counts.service.js';
-export { stockInquirySchema } from './stock.answers.js';
+export { adjustmentAnswerSchema, cycleCountAnswerSchema, stockInquirySchema } from './stock.answers.js';

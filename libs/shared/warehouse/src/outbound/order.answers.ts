@@ -63,3 +63,31 @@ export const orderCancelledSchema = answerObject({
   orderNo: Joi.string(),
   status: Joi.valid('cancelled'),
 }).label('OrderCancelled');
+
+/** A confirmed pick (`ConfirmedPick`): the task with its order, and the order's state after it. */
+export const confirmedPickSchema = answerObject({
+  id: answerId(),
+  orderNo: Joi.string(),
+  lineNo: Joi.number().integer(),
+  sku: Joi.string(),
+  locationCode: Joi.string(),
+  lotNo: nullable(Joi.string()),
+  qty: answerQty('quantity to pick'),
+  qtyPicked: answerQty(),
+  status: Joi.string().valid('open', 'picked', 'cancelled'),
+  orderStatus: Joi.string().valid(...ORDER_STATUSES),
+}).label('ConfirmedPick');
+
+/** A shipment (`ShipmentView`): what left the warehouse for an order. */
+export const shipmentSchema = answerObject({
+  id: answerId(),
+  shipmentNo: Joi.string(),
+  orderNo: Joi.string(),
+  warehouseCode: Joi.string(),
+  carrier: nullable(Joi.string()),
+  trackingNo: nullable(Joi.string()),
+  shippedAt: answerTime(),
+  lines: Joi.array().items(
+    answerObject({ lineNo: Joi.number().integer(), sku: Joi.string(), qtyShipped: answerQty() }).label('ShipmentLine'),
+  ),
+}).label('Shipment');

@@ -64,12 +64,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -174,12 +176,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -276,12 +280,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -386,12 +392,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -489,12 +497,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -599,12 +609,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -711,6 +723,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     put?: never;
@@ -800,12 +821,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -910,12 +933,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -1030,6 +1055,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     put?: never;
@@ -1140,12 +1174,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -1250,12 +1286,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -1377,6 +1415,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     put?: never;
@@ -1471,12 +1518,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -1581,12 +1630,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -1701,6 +1752,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description INVALID_STATE: the ASN is completed */
         409: {
           headers: {
@@ -1768,6 +1828,15 @@ export interface paths {
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: no such order in the tenant */
@@ -1899,6 +1968,15 @@ export interface paths {
             };
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description NOT_FOUND: Order <no> not found */
         404: {
           headers: {
@@ -1998,6 +2076,15 @@ export interface paths {
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: ASN <no> not found */
@@ -2106,6 +2193,15 @@ export interface paths {
             };
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description NOT_FOUND: Return <rmaNo> not found */
         404: {
           headers: {
@@ -2200,6 +2296,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2321,6 +2426,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2976,6 +3090,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     put?: never;
@@ -3053,6 +3176,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description NOT_A_SANDBOX: the tenant is not a sandbox */
@@ -3136,6 +3268,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     delete?: never;
@@ -3170,6 +3311,15 @@ export interface paths {
           };
           content: {
             'application/x-ndjson': string;
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description no such snapshot for this key */
@@ -3226,6 +3376,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['JobStatus'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description no such job for this key */
@@ -3299,6 +3458,15 @@ export interface paths {
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description no such import for this key */
@@ -3380,12 +3548,14 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description TENANT_MISMATCH */
         403: {
@@ -3488,6 +3658,15 @@ export interface paths {
           content: {
             'application/x-ndjson': string;
             'text/csv': string;
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description no such import for this key */
@@ -5015,6 +5194,25 @@ export interface components {
         path?: string;
         message?: string;
       }[];
+      /**
+       * Format: uuid
+       * @description the id of this request (X-Request-Id)
+       */
+      requestId: string;
+    };
+    GuardError: {
+      statusCode: number;
+      message: string;
+      /** @description the reason phrase of the status */
+      error: string;
+      /** @description MISSING_API_KEY, INVALID_API_KEY, MISSING_SCOPE, … */
+      code: string;
+      details?: {
+        path?: string;
+        message?: string;
+      }[];
+      /** @description seconds, on a 429 */
+      retryAfter?: number;
       /**
        * Format: uuid
        * @description the id of this request (X-Request-Id)

@@ -43,7 +43,6 @@ export const IMPORT_ROUTES = {
     responses: {
       202: { description: 'stored; poll statusUrl', body: 'Accepted' },
       400: error('VALIDATION_FAILED (entity, empty file, CSV header), INCOMPLETE_BODY, TENANT_REQUIRED'),
-      401: { description: 'missing, invalid or insufficient API key (guard shape)' },
       403: error('TENANT_MISMATCH'),
       408: error(
         'UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than ' +

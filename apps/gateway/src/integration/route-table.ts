@@ -58,7 +58,6 @@ const error = (description: string): RouteAnswer => ({ description, body: 'Error
 /** The answers every entity write may give besides its success. */
 const ENTITY_ERRORS: Record<number, RouteAnswer> = {
   400: error('VALIDATION_FAILED, INVALID_JSON, TENANT_REQUIRED or REFERENCE_NOT_FOUND'),
-  401: { description: 'missing, invalid or insufficient API key (guard shape)' },
   403: error('TENANT_MISMATCH'),
   409: error('IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH'),
   413: error('PAYLOAD_TOO_LARGE'),

@@ -175,6 +175,7 @@ describe('the integration API answers exactly what its OpenAPI documents declare
     'POST /items': async (v) => [
       await post(v, '/items', itemBody(unique('ITEM'))),
       await post(v, '/items', { sku: 'NO-NAME', baseUomCode: 'EA' }),
+      await post(v, '/items', itemBody(unique('ITEM')), { 'x-api-key': 'wms_not_a_key' }),
     ],
     'POST /items/bulk': async (v) => [
       await post(v, '/items/bulk', { items: [itemBody(unique('BULK')), { sku: 'NO-NAME' }] }),
@@ -262,6 +263,7 @@ describe('the integration API answers exactly what its OpenAPI documents declare
         await get(v, `/stock?sku=${String(asn.data.lines[0].sku)}`),
         await get(v, `/stock?sku=${await stockedItem(v, 123456789012.3456)}`),
         await get(v, '/stock?sku=NOPE'),
+        await call(v, 'GET', '/stock?sku=NOPE', undefined, { 'x-api-key': '' }),
       ];
     },
     'GET /stock/movements': async (v) => {

@@ -93,6 +93,17 @@ const errorEnvelope = open({
   requestId: requestId.required(),
 });
 
+/** The API-key guard's refusal (401, and 403 and 429 of the guard): the plain shape, not the envelope. */
+const guardError = open({
+  statusCode: Joi.number().integer().required(),
+  message: Joi.string().required(),
+  error: Joi.string().required().description('the reason phrase of the status'),
+  code: Joi.string().required().description('MISSING_API_KEY, INVALID_API_KEY, MISSING_SCOPE, …'),
+  details: Joi.array().items(open({ path: Joi.string(), message: Joi.string() })),
+  retryAfter: Joi.number().integer().description('seconds, on a 429'),
+  requestId: requestId.required(),
+});
+
 const bulkEntryResult = open({
   index: Joi.number().integer().required().description('position of the entry in the request'),
   key: Joi.string().required().description('natural key of the entry (a location: warehouseCode/code)'),
@@ -160,6 +171,7 @@ const jobStatus = successSchema(Joi.alternatives(bulkJobView, importViewSchema, 
 /** The shared answers, by their component name in the document. */
 export const ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
   ErrorEnvelope: errorEnvelope,
+  GuardError: guardError,
   BulkEntryResult: bulkEntryResult,
   BulkResult: open(bulkResultKeys),
   BulkEnvelope: open({ ...bulkResultKeys, requestId: requestId.required() }),

@@ -12,6 +12,10 @@ export interface IntegrationRoute extends DocumentedRoute {
 }
 
 const SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { ApiKeyAuthorization: [] }];
+const GUARD_REFUSAL = {
+  description: 'MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape)',
+  body: 'GuardError',
+};
 // Every POST of the integration API is idempotent with an Idempotency-Key.
 const IDEMPOTENCY_KEY = [{ $ref: '#/components/parameters/IdempotencyKey' }];
 
@@ -56,7 +60,8 @@ export function buildOpenApiDocument(
       { name: 'imports', description: 'file imports (NDJSON or CSV), written by the ingest workers chunk by chunk' },
       { name: 'sandbox', description: 'simulations of warehouse work, for the keys of sandbox tenants' },
     ],
-    routes,
+    // The guard runs before every route: a missing, unknown or insufficient key is its 401 everywhere.
+    routes: routes.map((route) => ({ ...route, responses: { 401: GUARD_REFUSAL, ...route.responses } })),
     extrasOf: (route) => ({
       security: SECURITY,
       extensions: { 'x-scope': route.scope },

@@ -73,13 +73,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -98,6 +98,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -185,13 +194,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -210,6 +219,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -289,13 +307,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -314,6 +332,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -401,13 +428,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -426,6 +453,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -506,13 +542,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -531,6 +567,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -618,13 +663,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -643,6 +688,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -725,6 +779,24 @@ export interface paths {
         };
         /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -830,13 +902,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -855,6 +927,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -942,13 +1023,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -967,6 +1048,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1057,6 +1147,24 @@ export interface paths {
         };
         /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -1183,13 +1291,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1208,6 +1316,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1295,13 +1412,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1320,6 +1437,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1417,6 +1543,24 @@ export interface paths {
         };
         /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -1527,13 +1671,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1552,6 +1696,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1639,13 +1792,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1664,6 +1817,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1761,6 +1923,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description INVALID_STATE: the ASN is completed */
         409: {
           headers: {
@@ -1768,6 +1939,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1839,6 +2019,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description NOT_FOUND: no such order in the tenant */
         404: {
           headers: {
@@ -1855,6 +2044,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1977,6 +2175,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description NOT_FOUND: Order <no> not found */
         404: {
           headers: {
@@ -1984,6 +2191,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2087,6 +2303,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description NOT_FOUND: ASN <no> not found */
         404: {
           headers: {
@@ -2094,6 +2319,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2202,6 +2436,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description NOT_FOUND: Return <rmaNo> not found */
         404: {
           headers: {
@@ -2209,6 +2452,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2300,6 +2552,24 @@ export interface paths {
         };
         /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -2430,6 +2700,24 @@ export interface paths {
         };
         /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -3099,6 +3387,24 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     put?: never;
@@ -3187,13 +3493,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description NOT_A_SANDBOX: the tenant is not a sandbox */
+        /** @description NOT_A_SANDBOX: the tenant is not a sandbox; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: no such ASN, order or return in the tenant */
@@ -3212,6 +3518,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -3277,6 +3592,24 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     delete?: never;
@@ -3322,6 +3655,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description no such snapshot for this key */
         404: {
           headers: {
@@ -3338,6 +3680,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -3387,6 +3738,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description no such job for this key */
         404: {
           headers: {
@@ -3394,6 +3754,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -3469,6 +3838,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description no such import for this key */
         404: {
           headers: {
@@ -3485,6 +3863,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -3557,13 +3944,13 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than IMPORT_MIN_UPLOAD_BYTES_PER_SECOND over IMPORT_UPLOAD_RATE_WINDOW_MS; nothing is stored */
@@ -3602,13 +3989,13 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body */
+        /** @description TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body; or the guard's RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway, or IMPORT_MAX_UPLOADS_PER_TENANT of the tenant on all gateways; Retry-After; before the body */
@@ -3669,6 +4056,15 @@ export interface paths {
             'application/json': components['schemas']['GuardError'];
           };
         };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description no such import for this key */
         404: {
           headers: {
@@ -3676,6 +4072,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };

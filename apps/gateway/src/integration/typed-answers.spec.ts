@@ -34,6 +34,8 @@ describe('the integration API answers exactly what its OpenAPI documents declare
   let gateway: TestGateway;
   let queue: WebhookDeliveryQueue;
   let key: string;
+  /** A key whose IP whitelist leaves this machine out: the guard refuses it (403). */
+  let fencedKey: string;
   /** The answers of the import cancel, taken before a worker could start the import (see beforeAll). */
   const cancelled = new Map<string, Answer>();
   const documents = new Map<string, OpenApiDocument>();
@@ -45,6 +47,7 @@ describe('the integration API answers exactly what its OpenAPI documents declare
     queue = createWebhookDeliveryQueue(ctx.runtime.redis, ctx.config.redisKeyPrefix, 3);
     const { tenant } = await createSandboxTenant(ctx);
     key = (await createApiKey(ctx, { tenantId: tenant.id })).rawKey;
+    fencedKey = (await createApiKey(ctx, { tenantId: tenant.id, ipWhitelist: ['192.0.2.10'] })).rawKey;
     for (const version of API_VERSIONS) {
       const served = await request(gateway.url, 'GET', `${BASE}/openapi.json?version=${version}`);
       documents.set(version, served.body as unknown as OpenApiDocument);
@@ -227,6 +230,7 @@ describe('the integration API answers exactly what its OpenAPI documents declare
     'GET /orders/{orderNo}': async (v) => [
       await get(v, `/orders/${(await shippedOrder(v)).orderNo}`),
       await get(v, '/orders/NOPE'),
+      await call(v, 'GET', '/orders/NOPE', undefined, { 'x-api-key': fencedKey }),
     ],
     'GET /orders': async (v) => {
       await shippedOrder(v);

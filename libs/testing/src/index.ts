@@ -17,3 +17,4 @@ export * from './otlp-receiver.js';
 export * from './tcp-proxy.js';
 export * from './stock-item.js';
 export * from './conformance.js';
+export * from './answer-schemas.js';

@@ -43,9 +43,9 @@ export interface paths {
                  * Format: uuid
                  * @description null in a dry run for an entry that would be created
                  */
-                id?: string | null;
-                sku?: string;
-                created?: boolean;
+                id: string | null;
+                sku: string;
+                created: boolean;
               };
               /**
                * Format: uuid
@@ -64,20 +64,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -96,6 +98,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -174,20 +185,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -206,6 +219,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -255,9 +277,9 @@ export interface paths {
                  * Format: uuid
                  * @description null in a dry run for an entry that would be created
                  */
-                id?: string | null;
-                code?: string;
-                created?: boolean;
+                id: string | null;
+                code: string;
+                created: boolean;
               };
               /**
                * Format: uuid
@@ -276,20 +298,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -308,6 +332,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -386,20 +419,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -418,6 +453,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -467,10 +511,10 @@ export interface paths {
                  * Format: uuid
                  * @description null in a dry run for an entry that would be created
                  */
-                id?: string | null;
-                warehouseCode?: string;
-                code?: string;
-                created?: boolean;
+                id: string | null;
+                warehouseCode: string;
+                code: string;
+                created: boolean;
               };
               /**
                * Format: uuid
@@ -489,20 +533,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -521,6 +567,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -599,20 +654,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -631,6 +688,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -676,7 +742,22 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              data: Record<string, unknown>[];
+              data: {
+                /** Format: uuid */
+                id: string;
+                asnNo: string;
+                /** @description external reference, unique per tenant */
+                referenceNo: string;
+                warehouseCode: string;
+                supplierCode: string;
+                expectedDate: string | null;
+                /** @enum {string} */
+                status: 'open' | 'receiving' | 'completed';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+              }[];
               /** @description null on the last page */
               nextCursor: string | null;
               /**
@@ -694,6 +775,33 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -725,7 +833,49 @@ export interface paths {
               /** @constant */
               status: 'success';
               /** @description the created asn with its lines, as its inquiry shows it */
-              data: Record<string, unknown>;
+              data: {
+                /** Format: uuid */
+                id: string;
+                asnNo: string;
+                /** @description external reference, unique per tenant */
+                referenceNo: string;
+                warehouseCode: string;
+                supplierCode: string;
+                expectedDate: string | null;
+                /** @enum {string} */
+                status: 'open' | 'receiving' | 'completed';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                lines: {
+                  lineNo: number;
+                  sku: string;
+                  uomCode: string;
+                  /** @example 12.5000 */
+                  expectedQty: string;
+                  /** @example 12.5000 */
+                  receivedQty: string;
+                  lotNo: string | null;
+                  expiryDate: string | null;
+                }[];
+                grns: {
+                  grnNo: string;
+                  /** Format: date-time */
+                  createdAt: string;
+                  lines: {
+                    lineNo: number;
+                    /** @description the ASN line received; null on a blind receipt */
+                    asnLineNo: number | null;
+                    sku: string;
+                    /** @example 12.5000 */
+                    qty: string;
+                    lotNo: string | null;
+                    expiryDate: string | null;
+                    locationCode: string;
+                  }[];
+                }[];
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
@@ -743,20 +893,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -775,6 +927,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -853,20 +1014,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -885,6 +1048,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -930,7 +1102,30 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              data: Record<string, unknown>[];
+              data: {
+                /** Format: uuid */
+                id: string;
+                orderNo: string;
+                /** @description external reference, unique per tenant */
+                referenceNo: string;
+                warehouseCode: string;
+                customerCode: string;
+                requiredDate: string | null;
+                priority: number;
+                /** @description as sent; null when none was */
+                shipTo: {
+                  name?: string;
+                  address?: string;
+                } | null;
+                /** @enum {string} */
+                status: 'open' | 'allocated' | 'released' | 'picked' | 'shipped' | 'cancelled';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                cancelledAt: string | null;
+              }[];
               /** @description null on the last page */
               nextCursor: string | null;
               /**
@@ -948,6 +1143,33 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -979,7 +1201,70 @@ export interface paths {
               /** @constant */
               status: 'success';
               /** @description the created order with its lines, as its inquiry shows it */
-              data: Record<string, unknown>;
+              data: {
+                /** Format: uuid */
+                id: string;
+                orderNo: string;
+                /** @description external reference, unique per tenant */
+                referenceNo: string;
+                warehouseCode: string;
+                customerCode: string;
+                requiredDate: string | null;
+                priority: number;
+                /** @description as sent; null when none was */
+                shipTo: {
+                  name?: string;
+                  address?: string;
+                } | null;
+                /** @enum {string} */
+                status: 'open' | 'allocated' | 'released' | 'picked' | 'shipped' | 'cancelled';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                lines: {
+                  lineNo: number;
+                  sku: string;
+                  uomCode: string;
+                  /** @example 12.5000 */
+                  qtyOrdered: string;
+                  /** @example 12.5000 */
+                  qtyAllocated: string;
+                  /** @example 12.5000 */
+                  qtyPicked: string;
+                  /** @example 12.5000 */
+                  qtyShipped: string;
+                }[];
+                pickTasks: {
+                  /** Format: uuid */
+                  id: string;
+                  lineNo: number;
+                  sku: string;
+                  locationCode: string;
+                  lotNo: string | null;
+                  /**
+                   * @description quantity to pick
+                   * @example 12.5000
+                   */
+                  qty: string;
+                  /** @example 12.5000 */
+                  qtyPicked: string;
+                  /** @enum {string} */
+                  status: 'open' | 'picked' | 'cancelled';
+                }[];
+                summary: {
+                  /** @example 12.5000 */
+                  totalOrdered: string;
+                  /** @example 12.5000 */
+                  totalAllocated: string;
+                  /** @example 12.5000 */
+                  totalPicked: string;
+                  /** @example 12.5000 */
+                  totalShipped: string;
+                };
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
@@ -997,20 +1282,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1029,6 +1316,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1107,20 +1403,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1139,6 +1437,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1184,7 +1491,37 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              data: Record<string, unknown>[];
+              data: {
+                /** Format: uuid */
+                id: string;
+                rmaNo: string;
+                /** @description the shipped order the goods come back from */
+                orderNo: string;
+                warehouseCode: string;
+                /** @enum {string} */
+                status: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                receivedAt: string | null;
+                /** Format: date-time */
+                closedAt: string | null;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                lineCount: number;
+                /**
+                 * @description the quantity of every line
+                 * @example 12.5000
+                 */
+                qty: string;
+                /**
+                 * @description what has come back of it
+                 * @example 12.5000
+                 */
+                receivedQty: string;
+              }[];
               /** @description null on the last page */
               nextCursor: string | null;
               /**
@@ -1202,6 +1539,33 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1233,7 +1597,54 @@ export interface paths {
               /** @constant */
               status: 'success';
               /** @description the created return with its lines, as its inquiry shows it */
-              data: Record<string, unknown>;
+              data: {
+                /** Format: uuid */
+                id: string;
+                rmaNo: string;
+                /** @description the shipped order the goods come back from */
+                orderNo: string;
+                warehouseCode: string;
+                /** @enum {string} */
+                status: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                receivedAt: string | null;
+                /** Format: date-time */
+                closedAt: string | null;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                lines: {
+                  lineNo: number;
+                  sku: string;
+                  lotNo: string | null;
+                  /** @example 12.5000 */
+                  qty: string;
+                  /** @example 12.5000 */
+                  receivedQty: string;
+                  reason: string | null;
+                }[];
+                receipts: {
+                  /** Format: uuid */
+                  id: string;
+                  /** Format: date-time */
+                  createdAt: string;
+                  lines: {
+                    lineNo: number;
+                    returnLineNo: number;
+                    sku: string;
+                    lotNo: string | null;
+                    /** @example 12.5000 */
+                    qty: string;
+                    /** @enum {string} */
+                    disposition: 'restock' | 'quarantine' | 'scrap';
+                    /** @description null for scrapped goods */
+                    locationCode: string | null;
+                  }[];
+                }[];
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
@@ -1251,20 +1662,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1283,6 +1696,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1361,20 +1783,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
@@ -1393,6 +1817,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1437,8 +1870,33 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              /** @description the GRN with its lines and asnStatus */
-              data: Record<string, unknown>;
+              data: {
+                /** Format: uuid */
+                id: string;
+                grnNo: string;
+                /** @description null on a blind receipt */
+                asnNo: string | null;
+                /**
+                 * @description the ASN's status after the receipt
+                 * @enum {string|null}
+                 */
+                asnStatus: 'open' | 'receiving' | 'completed' | null;
+                warehouseCode: string;
+                /** Format: date-time */
+                createdAt: string;
+                lines: {
+                  lineNo: number;
+                  /** @description the ASN line received; null on a blind receipt */
+                  asnLineNo: number | null;
+                  sku: string;
+                  /** @example 12.5000 */
+                  qty: string;
+                  lotNo: string | null;
+                  expiryDate: string | null;
+                  locationCode: string;
+                  uomCode: string;
+                }[];
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
@@ -1456,6 +1914,24 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description INVALID_STATE: the ASN is completed */
         409: {
           headers: {
@@ -1463,6 +1939,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1513,9 +1998,9 @@ export interface paths {
               /** @constant */
               status: 'success';
               data: {
-                orderNo?: string;
+                orderNo: string;
                 /** @constant */
-                status?: 'cancelled';
+                status: 'cancelled';
               };
               /**
                * Format: uuid
@@ -1523,6 +2008,24 @@ export interface paths {
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: no such order in the tenant */
@@ -1541,6 +2044,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1582,14 +2094,94 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              /** @description the order */
-              data: Record<string, unknown>;
+              data: {
+                /** Format: uuid */
+                id: string;
+                orderNo: string;
+                /** @description external reference, unique per tenant */
+                referenceNo: string;
+                warehouseCode: string;
+                customerCode: string;
+                requiredDate: string | null;
+                priority: number;
+                /** @description as sent; null when none was */
+                shipTo: {
+                  name?: string;
+                  address?: string;
+                } | null;
+                /** @enum {string} */
+                status: 'open' | 'allocated' | 'released' | 'picked' | 'shipped' | 'cancelled';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                lines: {
+                  lineNo: number;
+                  sku: string;
+                  uomCode: string;
+                  /** @example 12.5000 */
+                  qtyOrdered: string;
+                  /** @example 12.5000 */
+                  qtyAllocated: string;
+                  /** @example 12.5000 */
+                  qtyPicked: string;
+                  /** @example 12.5000 */
+                  qtyShipped: string;
+                }[];
+                pickTasks: {
+                  /** Format: uuid */
+                  id: string;
+                  lineNo: number;
+                  sku: string;
+                  locationCode: string;
+                  lotNo: string | null;
+                  /**
+                   * @description quantity to pick
+                   * @example 12.5000
+                   */
+                  qty: string;
+                  /** @example 12.5000 */
+                  qtyPicked: string;
+                  /** @enum {string} */
+                  status: 'open' | 'picked' | 'cancelled';
+                }[];
+                summary: {
+                  /** @example 12.5000 */
+                  totalOrdered: string;
+                  /** @example 12.5000 */
+                  totalAllocated: string;
+                  /** @example 12.5000 */
+                  totalPicked: string;
+                  /** @example 12.5000 */
+                  totalShipped: string;
+                };
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: Order <no> not found */
@@ -1599,6 +2191,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1642,14 +2243,73 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              /** @description the ASN */
-              data: Record<string, unknown>;
+              data: {
+                /** Format: uuid */
+                id: string;
+                asnNo: string;
+                /** @description external reference, unique per tenant */
+                referenceNo: string;
+                warehouseCode: string;
+                supplierCode: string;
+                expectedDate: string | null;
+                /** @enum {string} */
+                status: 'open' | 'receiving' | 'completed';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                lines: {
+                  lineNo: number;
+                  sku: string;
+                  uomCode: string;
+                  /** @example 12.5000 */
+                  expectedQty: string;
+                  /** @example 12.5000 */
+                  receivedQty: string;
+                  lotNo: string | null;
+                  expiryDate: string | null;
+                }[];
+                grns: {
+                  grnNo: string;
+                  /** Format: date-time */
+                  createdAt: string;
+                  lines: {
+                    lineNo: number;
+                    /** @description the ASN line received; null on a blind receipt */
+                    asnLineNo: number | null;
+                    sku: string;
+                    /** @example 12.5000 */
+                    qty: string;
+                    lotNo: string | null;
+                    expiryDate: string | null;
+                    locationCode: string;
+                  }[];
+                }[];
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: ASN <no> not found */
@@ -1659,6 +2319,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1702,14 +2371,78 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              /** @description the return */
-              data: Record<string, unknown>;
+              data: {
+                /** Format: uuid */
+                id: string;
+                rmaNo: string;
+                /** @description the shipped order the goods come back from */
+                orderNo: string;
+                warehouseCode: string;
+                /** @enum {string} */
+                status: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                updatedAt: string;
+                /** Format: date-time */
+                receivedAt: string | null;
+                /** Format: date-time */
+                closedAt: string | null;
+                /** Format: date-time */
+                cancelledAt: string | null;
+                lines: {
+                  lineNo: number;
+                  sku: string;
+                  lotNo: string | null;
+                  /** @example 12.5000 */
+                  qty: string;
+                  /** @example 12.5000 */
+                  receivedQty: string;
+                  reason: string | null;
+                }[];
+                receipts: {
+                  /** Format: uuid */
+                  id: string;
+                  /** Format: date-time */
+                  createdAt: string;
+                  lines: {
+                    lineNo: number;
+                    returnLineNo: number;
+                    sku: string;
+                    lotNo: string | null;
+                    /** @example 12.5000 */
+                    qty: string;
+                    /** @enum {string} */
+                    disposition: 'restock' | 'quarantine' | 'scrap';
+                    /** @description null for scrapped goods */
+                    locationCode: string | null;
+                  }[];
+                }[];
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: Return <rmaNo> not found */
@@ -1719,6 +2452,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1766,8 +2508,31 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              /** @description the item, its rows and totals */
-              data: Record<string, unknown>;
+              data: {
+                sku: string;
+                itemName: string;
+                /** @enum {string} */
+                tracking: 'none' | 'lot' | 'serial';
+                /** @example 12.5000 */
+                totalOnHand: string;
+                /** @example 12.5000 */
+                totalAllocated: string;
+                /** @example 12.5000 */
+                totalAvailable: string;
+                /** @description one row per warehouse, location and lot with stock on hand */
+                stocks: {
+                  warehouseCode: string;
+                  locationCode: string;
+                  lotNo: string | null;
+                  expiryDate: string | null;
+                  /** @example 12.5000 */
+                  qtyOnHand: string;
+                  /** @example 12.5000 */
+                  qtyAllocated: string;
+                  /** @example 12.5000 */
+                  qtyAvailable: string;
+                }[];
+              };
               /**
                * Format: uuid
                * @description the id of this request (X-Request-Id)
@@ -1783,6 +2548,33 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -1906,6 +2698,33 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     put?: never;
@@ -1948,20 +2767,598 @@ export interface paths {
             'application/json': {
               /** @constant */
               status: 'success';
-              data: {
-                /** Format: uuid */
-                id?: string;
-                event?: string;
-                /** Format: date-time */
-                timestamp?: string;
-                sequence?: number | null;
-                /**
-                 * @description present only on events of a sandbox tenant
-                 * @constant
-                 */
-                sandbox?: true;
-                data?: Record<string, unknown>;
-              }[];
+              data: (
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'asn.received';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description ASN number */
+                      asnNo: string;
+                      /** @description number of the GRN that received the goods */
+                      grnNo: string;
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      lines: {
+                        lineNo: number;
+                        /** @description item SKU */
+                        sku: string;
+                        /**
+                         * @description quantity the ASN line expects
+                         * @example 12.5000
+                         */
+                        expectedQty: string;
+                        /**
+                         * @description quantity received on this GRN
+                         * @example 12.5000
+                         */
+                        receivedQty: string;
+                      }[];
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'asn.completed';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description ASN number */
+                      asnNo: string;
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'order.allocated';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description order number */
+                      orderNo: string;
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      lines: {
+                        lineNo: number;
+                        /** @description item SKU */
+                        sku: string;
+                        /**
+                         * @description quantity ordered
+                         * @example 12.5000
+                         */
+                        qtyOrdered: string;
+                        /**
+                         * @description quantity reserved
+                         * @example 12.5000
+                         */
+                        qtyAllocated: string;
+                      }[];
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'order.released';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description order number */
+                      orderNo: string;
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      pickTasks: {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description item SKU */
+                        sku: string;
+                        /** @description location to pick from */
+                        locationCode: string;
+                        /** @description lot number, null when the item has no lots */
+                        lotNo: string | null;
+                        /**
+                         * @description quantity to pick
+                         * @example 12.5000
+                         */
+                        qty: string;
+                      }[];
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'order.shipped';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description order number */
+                      orderNo: string;
+                      /** @description shipment number */
+                      shipmentNo: string;
+                      /** @description carrier tracking number, null when none given */
+                      trackingNo: string | null;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'order.cancelled';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description order number */
+                      orderNo: string;
+                      /** @description the client's reference, null when none */
+                      referenceNo: string | null;
+                      /** @description status the order had before */
+                      previousStatus: string;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'stock.adjusted';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      /** @description location code */
+                      locationCode: string;
+                      /** @description item SKU */
+                      sku: string;
+                      /** @description lot number, null when the item has no lots */
+                      lotNo: string | null;
+                      /**
+                       * @description change of quantity on hand
+                       * @example 12.5000
+                       */
+                      qtyDelta: string;
+                      /**
+                       * @description quantity on hand after the change
+                       * @example 12.5000
+                       */
+                      qtyOnHand: string;
+                      /** @description reason given */
+                      reason: string;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'cyclecount.variance';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      /** @description location code */
+                      locationCode: string;
+                      /** @description item SKU */
+                      sku: string;
+                      /** @description lot number, null when the item has no lots */
+                      lotNo: string | null;
+                      /**
+                       * @description quantity the system had
+                       * @example 12.5000
+                       */
+                      systemQty: string;
+                      /**
+                       * @description quantity counted
+                       * @example 12.5000
+                       */
+                      countedQty: string;
+                      /**
+                       * @description countedQty − systemQty
+                       * @example 12.5000
+                       */
+                      variance: string;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'return.received';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description return number of the shop or ERP */
+                      rmaNo: string;
+                      /** @description the shipped order the goods came back from */
+                      orderNo: string;
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      /**
+                       * Format: uuid
+                       * @description the receipt, as the return inquiry lists it
+                       */
+                      receiptId: string;
+                      /** @enum {string} */
+                      status: 'partially_received' | 'received';
+                      lines: {
+                        /** @description item SKU */
+                        sku: string;
+                        /** @description lot number, null when the item has no lots */
+                        lotNo: string | null;
+                        /**
+                         * @description quantity received on this receipt
+                         * @example 12.5000
+                         */
+                        qty: string;
+                        /** @enum {string} */
+                        disposition: 'restock' | 'quarantine' | 'scrap';
+                        /** @description where it went on hand; null when scrapped */
+                        locationCode: string | null;
+                      }[];
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'return.completed';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description return number of the shop or ERP */
+                      rmaNo: string;
+                      /** @description the shipped order the goods came back from */
+                      orderNo: string;
+                      /** @description warehouse code */
+                      warehouseCode: string;
+                      /** @enum {string} */
+                      status: 'received' | 'closed';
+                      lines: {
+                        lineNo: number;
+                        /** @description item SKU */
+                        sku: string;
+                        /** @description lot the return names, null when none */
+                        lotNo: string | null;
+                        /**
+                         * @description quantity the return announced
+                         * @example 12.5000
+                         */
+                        qty: string;
+                        /**
+                         * @description quantity received over all receipts
+                         * @example 12.5000
+                         */
+                        receivedQty: string;
+                      }[];
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'import.completed';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description the import, as GET /jobs/{jobId} names it */
+                      importId: string;
+                      /** @description items, partners, locations, asn or orders */
+                      entity: string;
+                      /** @enum {string} */
+                      state: 'completed' | 'failed' | 'cancelled';
+                      /** @description rows in the file */
+                      total: number;
+                      /** @description rows processed (every row once completed) */
+                      processed: number;
+                      /** @description rows that created an entry */
+                      created: number;
+                      /** @description rows that updated an entry */
+                      updated: number;
+                      /** @description rows refused; listed by errorsUrl */
+                      failed: number;
+                      /** @description path of the failed rows (NDJSON, or CSV with Accept: text/csv) */
+                      errorsUrl: string | null;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'bulk.completed';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** @description the bulk job, as the 202 and GET /jobs/{jobId} name it */
+                      jobId: string;
+                      /** @description items, partners, locations, asn, orders or returns */
+                      entity: string;
+                      /** @enum {string} */
+                      state: 'completed' | 'failed';
+                      /**
+                       * @description the bulk result status; null when failed
+                       * @enum {string|null}
+                       */
+                      status: 'success' | 'partial' | null;
+                      /** @description entries in the call */
+                      total: number;
+                      /** @description entries that created a record */
+                      created: number;
+                      /** @description entries that updated a record */
+                      updated: number;
+                      /** @description entries refused; listed in the result at statusUrl */
+                      failed: number;
+                      /** @description path of the job: its state and, once completed, the bulk result */
+                      statusUrl: string;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+                | {
+                    /**
+                     * Format: uuid
+                     * @description event id, equal to webhook-id
+                     */
+                    id: string;
+                    /** @constant */
+                    event: 'webhook.disabled';
+                    /**
+                     * Format: date-time
+                     * @description when the event occurred
+                     */
+                    timestamp: string;
+                    /** @description grows by one with each event of the same document */
+                    sequence: number | null;
+                    /**
+                     * @description present only on events of a sandbox tenant
+                     * @constant
+                     */
+                    sandbox?: true;
+                    data: {
+                      /** Format: uuid */
+                      subscriptionId: string;
+                      /** @description the disabled subscription’s URL */
+                      url: string;
+                      /** @description why it was disabled */
+                      reason: string;
+                      /**
+                       * Format: date-time
+                       * @description when it was disabled
+                       */
+                      disabledAt: string;
+                      /**
+                       * Format: date-time
+                       * @description time of the first failure without a success since
+                       */
+                      failingSince: string | null;
+                      /**
+                       * Format: uuid
+                       * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
+                       */
+                      tenantId: string | null;
+                    };
+                  }
+              )[];
               /** @description the position to read on from; the same when there is nothing newer */
               nextCursor: string | null;
               /**
@@ -1979,6 +3376,33 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2033,14 +3457,14 @@ export interface paths {
                  * Format: uuid
                  * @description the audit entry of the run (entity simulation)
                  */
-                simulationId?: string;
+                simulationId: string;
                 /** @enum {string} */
-                type?: 'asn.received' | 'order.shipped' | 'stock.adjusted' | 'cyclecount.variance' | 'return.received';
+                type: 'asn.received' | 'order.shipped' | 'stock.adjusted' | 'cyclecount.variance' | 'return.received';
                 /** @description the events the run appended, in order */
-                events?: {
+                events: {
                   /** Format: uuid */
-                  id?: string;
-                  event?: string;
+                  id: string;
+                  event: string;
                 }[];
               };
               /**
@@ -2060,13 +3484,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description NOT_A_SANDBOX: the tenant is not a sandbox */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description NOT_A_SANDBOX: the tenant is not a sandbox; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description NOT_FOUND: no such ASN, order or return in the tenant */
@@ -2085,6 +3518,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2141,6 +3583,33 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
       };
     };
     delete?: never;
@@ -2177,6 +3646,24 @@ export interface paths {
             'application/x-ndjson': string;
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description no such snapshot for this key */
         404: {
           headers: {
@@ -2193,6 +3680,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2233,6 +3729,24 @@ export interface paths {
             'application/json': components['schemas']['JobStatus'];
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description no such job for this key */
         404: {
           headers: {
@@ -2240,6 +3754,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2269,32 +3792,32 @@ export interface paths {
               status: 'success';
               data: {
                 /** @description import-<uuid> */
-                jobId?: string;
+                jobId: string;
                 /** @constant */
-                type?: 'import';
-                entity?: string;
-                /** @enum {array|boolean|number|object|string|null} */
-                format?: 'ndjson' | 'csv' | null;
-                /** @enum {array|boolean|number|object|string|null} */
-                state?: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | null;
+                type: 'import';
+                entity: string;
+                /** @enum {string} */
+                format: 'ndjson' | 'csv';
+                /** @enum {string} */
+                state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
                 /** @description rows in the file */
-                total?: number;
+                total: number;
                 /** @description rows of the chunks written so far */
-                processed?: number;
-                created?: number;
-                updated?: number;
+                processed: number;
+                created: number;
+                updated: number;
                 /** @description rows refused; listed by errorsUrl */
-                failed?: number;
+                failed: number;
                 /** Format: date-time */
-                createdAt?: string;
+                createdAt: string;
                 /** Format: date-time */
-                startedAt?: string | null;
+                startedAt: string | null;
                 /** Format: date-time */
-                finishedAt?: string | null;
-                statusUrl?: string;
-                errorsUrl?: string;
+                finishedAt: string | null;
+                statusUrl: string;
+                errorsUrl: string;
                 /** @description the upload request */
-                requestId?: string;
+                requestId: string;
                 /** @description why a failed import failed */
                 error?: string;
               };
@@ -2304,6 +3827,24 @@ export interface paths {
                */
               requestId: string;
             };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
         /** @description no such import for this key */
@@ -2322,6 +3863,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -2385,20 +3935,22 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
-        /** @description TENANT_MISMATCH */
+        /** @description TENANT_MISMATCH; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than IMPORT_MIN_UPLOAD_BYTES_PER_SECOND over IMPORT_UPLOAD_RATE_WINDOW_MS; nothing is stored */
@@ -2437,13 +3989,13 @@ export interface paths {
             'application/json': components['schemas']['ErrorEnvelope'];
           };
         };
-        /** @description TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body */
+        /** @description TOO_MANY_IMPORTS: IMPORT_MAX_CONCURRENT_PER_KEY uploading, queued or running; before the body; or the guard's RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
         429: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['ErrorEnvelope'];
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
           };
         };
         /** @description UPLOADS_BUSY: IMPORT_MAX_UPLOADS_IN_FLIGHT uploads on this gateway, or IMPORT_MAX_UPLOADS_PER_TENANT of the tenant on all gateways; Retry-After; before the body */
@@ -2495,6 +4047,24 @@ export interface paths {
             'text/csv': string;
           };
         };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
         /** @description no such import for this key */
         404: {
           headers: {
@@ -2502,6 +4072,15 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
           };
         };
       };
@@ -3407,8 +4986,8 @@ export interface webhooks {
                * @description the receipt, as the return inquiry lists it
                */
               receiptId: string;
-              /** @enum {array|boolean|number|object|string|null} */
-              status: 'partially_received' | 'received' | null;
+              /** @enum {string} */
+              status: 'partially_received' | 'received';
               lines: {
                 /** @description item SKU */
                 sku: string;
@@ -3419,8 +4998,8 @@ export interface webhooks {
                  * @example 12.5000
                  */
                 qty: string;
-                /** @enum {array|boolean|number|object|string|null} */
-                disposition: 'restock' | 'quarantine' | 'scrap' | null;
+                /** @enum {string} */
+                disposition: 'restock' | 'quarantine' | 'scrap';
                 /** @description where it went on hand; null when scrapped */
                 locationCode: string | null;
               }[];
@@ -3519,8 +5098,8 @@ export interface webhooks {
               orderNo: string;
               /** @description warehouse code */
               warehouseCode: string;
-              /** @enum {array|boolean|number|object|string|null} */
-              status: 'received' | 'closed' | null;
+              /** @enum {string} */
+              status: 'received' | 'closed';
               lines: {
                 lineNo: number;
                 /** @description item SKU */
@@ -3631,8 +5210,8 @@ export interface webhooks {
               importId: string;
               /** @description items, partners, locations, asn or orders */
               entity: string;
-              /** @enum {array|boolean|number|object|string|null} */
-              state: 'completed' | 'failed' | 'cancelled' | null;
+              /** @enum {string} */
+              state: 'completed' | 'failed' | 'cancelled';
               /** @description rows in the file */
               total: number;
               /** @description rows processed (every row once completed) */
@@ -3738,11 +5317,11 @@ export interface webhooks {
               jobId: string;
               /** @description items, partners, locations, asn, orders or returns */
               entity: string;
-              /** @enum {array|boolean|number|object|string|null} */
-              state: 'completed' | 'failed' | null;
+              /** @enum {string} */
+              state: 'completed' | 'failed';
               /**
                * @description the bulk result status; null when failed
-               * @enum {array|boolean|number|object|string|null}
+               * @enum {string|null}
                */
               status: 'success' | 'partial' | null;
               /** @description entries in the call */
@@ -4026,6 +5605,25 @@ export interface components {
        */
       requestId: string;
     };
+    GuardError: {
+      statusCode: number;
+      message: string;
+      /** @description the reason phrase of the status */
+      error: string;
+      /** @description MISSING_API_KEY, INVALID_API_KEY, MISSING_SCOPE, … */
+      code: string;
+      details?: {
+        path?: string;
+        message?: string;
+      }[];
+      /** @description seconds, on a 429 */
+      retryAfter?: number;
+      /**
+       * Format: uuid
+       * @description the id of this request (X-Request-Id)
+       */
+      requestId: string;
+    };
     BulkEntryResult: {
       /** @description position of the entry in the request */
       index: number;
@@ -4033,8 +5631,50 @@ export interface components {
       key: string;
       /** @enum {string} */
       status: 'created' | 'updated' | 'error';
-      /** @description id and natural key, for created and updated entries */
-      data?: Record<string, unknown>;
+      /** @description the entry's id and natural key, for created and updated entries */
+      data?:
+        | {
+            /**
+             * Format: uuid
+             * @description null in a dry run for an entry that would be created
+             */
+            id: string | null;
+            sku: string;
+          }
+        | {
+            /**
+             * Format: uuid
+             * @description null in a dry run for an entry that would be created
+             */
+            id: string | null;
+            code: string;
+          }
+        | {
+            /**
+             * Format: uuid
+             * @description null in a dry run for an entry that would be created
+             */
+            id: string | null;
+            warehouseCode: string;
+            code: string;
+          }
+        | {
+            /** Format: uuid */
+            id: string | null;
+            asnNo: string;
+            referenceNo: string;
+          }
+        | {
+            /** Format: uuid */
+            id: string | null;
+            orderNo: string;
+            referenceNo: string;
+          }
+        | {
+            /** Format: uuid */
+            id: string | null;
+            rmaNo: string;
+          };
       /** @description for entries with status error */
       error?: string;
     };
@@ -4084,17 +5724,70 @@ export interface components {
     JobStatus: {
       /** @constant */
       status: 'success';
-      data: {
-        jobId?: string;
-        /** @enum {string} */
-        state?: 'queued' | 'active' | 'completed' | 'failed';
-        /** @description the bulk result once completed */
-        result?: components['schemas']['BulkResult'] | unknown;
-        /** @description the bulk call that created the job */
-        requestId?: string;
-        /** @description W3C trace id of that call: its traceparent's, or the trace tracing started for it */
-        traceId?: string;
-      };
+      data:
+        | {
+            jobId: string;
+            /** @enum {string} */
+            state: 'queued' | 'active' | 'completed' | 'failed';
+            /** @description the bulk result once completed */
+            result: components['schemas']['BulkResult'] | unknown;
+            /** @description the bulk call that created the job */
+            requestId: string;
+            /** @description W3C trace id of that call: its traceparent's, or the trace tracing started for it */
+            traceId?: string;
+          }
+        | {
+            /** @description import-<uuid> */
+            jobId: string;
+            /** @constant */
+            type: 'import';
+            entity: string;
+            /** @enum {string} */
+            format: 'ndjson' | 'csv';
+            /** @enum {string} */
+            state: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+            /** @description rows in the file */
+            total: number;
+            /** @description rows of the chunks written so far */
+            processed: number;
+            created: number;
+            updated: number;
+            /** @description rows refused; listed by errorsUrl */
+            failed: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            statusUrl: string;
+            errorsUrl: string;
+            /** @description the upload request */
+            requestId: string;
+            /** @description why a failed import failed */
+            error?: string;
+          }
+        | {
+            /** @description snapshot-<uuid> */
+            jobId: string;
+            /** @constant */
+            kind: 'stock_snapshot';
+            /** @enum {string} */
+            state: 'queued' | 'running' | 'completed' | 'failed';
+            /** Format: date-time */
+            asOf: string;
+            warehouseCode: string | null;
+            /** @description lines of the file, once completed */
+            rows: number | null;
+            /** @description why a failed snapshot failed */
+            error: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            finishedAt: string | null;
+            /** @description GET it for the NDJSON file, once completed */
+            fileUrl: string | null;
+          };
       /**
        * Format: uuid
        * @description the id of this request (X-Request-Id)
@@ -4515,18 +6208,155 @@ type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
 export const pathsAsnGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/asn']['get']['parameters']['query']['status']
 > = ['open', 'receiving', 'completed'];
+export const pathsAsnGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/asn']['get']['responses']['200']['content']['application/json']['data']['status']
+> = ['open', 'receiving', 'completed'];
+export const pathsAsnPostResponses201ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/asn']['post']['responses']['201']['content']['application/json']['data']['status']
+> = ['open', 'receiving', 'completed'];
 export const pathsOrdersGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/orders']['get']['parameters']['query']['status']
 > = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
+export const pathsOrdersGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/orders']['get']['responses']['200']['content']['application/json']['data']['status']
+> = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
+export const pathsOrdersPostResponses201ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/orders']['post']['responses']['201']['content']['application/json']['data']['status']
+> = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
+export const pathsOrdersPostResponses201ContentApplicationJsonDataPickTasksStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/orders']['post']['responses']['201']['content']['application/json']['data']['pickTasks']['status']
+> = ['open', 'picked', 'cancelled'];
 export const pathsReturnsGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/returns']['get']['parameters']['query']['status']
 > = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
+export const pathsReturnsGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/returns']['get']['responses']['200']['content']['application/json']['data']['status']
+> = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
+export const pathsReturnsPostResponses201ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/returns']['post']['responses']['201']['content']['application/json']['data']['status']
+> = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
+export const pathsReturnsPostResponses201ContentApplicationJsonDataReceiptsLinesDispositionValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/returns']['post']['responses']['201']['content']['application/json']['data']['receipts']['lines']['disposition']
+> = ['restock', 'quarantine', 'scrap'];
+export const pathsOrdersOrderNoGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/orders/{orderNo}']['get']['responses']['200']['content']['application/json']['data']['status']
+> = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
+export const pathsOrdersOrderNoGetResponses200ContentApplicationJsonDataPickTasksStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/orders/{orderNo}']['get']['responses']['200']['content']['application/json']['data']['pickTasks']['status']
+> = ['open', 'picked', 'cancelled'];
+export const pathsAsnAsnNoGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/asn/{asnNo}']['get']['responses']['200']['content']['application/json']['data']['status']
+> = ['open', 'receiving', 'completed'];
+export const pathsReturnsRmaNoGetResponses200ContentApplicationJsonDataStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/returns/{rmaNo}']['get']['responses']['200']['content']['application/json']['data']['status']
+> = ['open', 'partially_received', 'received', 'closed', 'cancelled'];
+export const pathsReturnsRmaNoGetResponses200ContentApplicationJsonDataReceiptsLinesDispositionValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/returns/{rmaNo}']['get']['responses']['200']['content']['application/json']['data']['receipts']['lines']['disposition']
+> = ['restock', 'quarantine', 'scrap'];
+export const pathsStockGetResponses200ContentApplicationJsonDataTrackingValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/stock']['get']['responses']['200']['content']['application/json']['data']['tracking']
+> = ['none', 'lot', 'serial'];
 export const pathsStockMovementsGetParametersQueryCauseValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/stock/movements']['get']['parameters']['query']['cause']
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
 export const pathsStockMovementsGetResponses200ContentApplicationJsonDataCauseValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/stock/movements']['get']['responses']['200']['content']['application/json']['data']['cause']
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
+export const pathsEventsGetResponses200ContentApplicationJsonDataAnyOf8DataStatusValues: ReadonlyArray<
+  Extract<
+    Extract<
+      Extract<
+        FlattenedDeepRequired<paths>['/events']['get']['responses']['200']['content']['application/json'],
+        {
+          data: unknown;
+        }
+      >['data'],
+      {
+        data: unknown;
+      }
+    >['data'],
+    {
+      status: unknown;
+    }
+  >['status']
+> = ['partially_received', 'received'];
+export const pathsEventsGetResponses200ContentApplicationJsonDataAnyOf8DataLinesDispositionValues: ReadonlyArray<
+  Extract<
+    Extract<
+      Extract<
+        Extract<
+          FlattenedDeepRequired<paths>['/events']['get']['responses']['200']['content']['application/json'],
+          {
+            data: unknown;
+          }
+        >['data'],
+        {
+          data: unknown;
+        }
+      >['data'],
+      {
+        lines: unknown;
+      }
+    >['lines'],
+    {
+      disposition: unknown;
+    }
+  >['disposition']
+> = ['restock', 'quarantine', 'scrap'];
+export const pathsEventsGetResponses200ContentApplicationJsonDataAnyOf9DataStatusValues: ReadonlyArray<
+  Extract<
+    Extract<
+      Extract<
+        FlattenedDeepRequired<paths>['/events']['get']['responses']['200']['content']['application/json'],
+        {
+          data: unknown;
+        }
+      >['data'],
+      {
+        data: unknown;
+      }
+    >['data'],
+    {
+      status: unknown;
+    }
+  >['status']
+> = ['received', 'closed'];
+export const pathsEventsGetResponses200ContentApplicationJsonDataAnyOf10DataStateValues: ReadonlyArray<
+  Extract<
+    Extract<
+      Extract<
+        FlattenedDeepRequired<paths>['/events']['get']['responses']['200']['content']['application/json'],
+        {
+          data: unknown;
+        }
+      >['data'],
+      {
+        data: unknown;
+      }
+    >['data'],
+    {
+      state: unknown;
+    }
+  >['state']
+> = ['completed', 'failed', 'cancelled'];
+export const pathsEventsGetResponses200ContentApplicationJsonDataAnyOf11DataStateValues: ReadonlyArray<
+  Extract<
+    Extract<
+      Extract<
+        FlattenedDeepRequired<paths>['/events']['get']['responses']['200']['content']['application/json'],
+        {
+          data: unknown;
+        }
+      >['data'],
+      {
+        data: unknown;
+      }
+    >['data'],
+    {
+      state: unknown;
+    }
+  >['state']
+> = ['completed', 'failed'];
 export const pathsSimulationsPostResponses202ContentApplicationJsonDataTypeValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/simulations']['post']['responses']['202']['content']['application/json']['data']['type']
 > = ['asn.received', 'order.shipped', 'stock.adjusted', 'cyclecount.variance', 'return.received'];
@@ -4586,9 +6416,38 @@ export const bulkResultStatusValues: ReadonlyArray<
 export const bulkEnvelopeStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['BulkEnvelope']['status']
 > = ['success', 'partial'];
-export const jobStatusDataStateValues: ReadonlyArray<
-  FlattenedDeepRequired<components>['schemas']['JobStatus']['data']['state']
+export const jobStatusDataAnyOf0StateValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['JobStatus']['data'],
+    {
+      state: unknown;
+    }
+  >['state']
 > = ['queued', 'active', 'completed', 'failed'];
+export const jobStatusDataAnyOf1FormatValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['JobStatus']['data'],
+    {
+      format: unknown;
+    }
+  >['format']
+> = ['ndjson', 'csv'];
+export const jobStatusDataAnyOf1StateValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['JobStatus']['data'],
+    {
+      state: unknown;
+    }
+  >['state']
+> = ['queued', 'running', 'completed', 'failed', 'cancelled'];
+export const jobStatusDataAnyOf2StateValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['JobStatus']['data'],
+    {
+      state: unknown;
+    }
+  >['state']
+> = ['queued', 'running', 'completed', 'failed'];
 export const itemTrackingValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Item']['tracking']> = [
   'none',
   'lot',

@@ -26,11 +26,12 @@ export type BulkEnvelope = components['schemas']['BulkEnvelope'];
 export type Accepted = components['schemas']['Accepted'];
 export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 
+/** A job as GET /jobs/{jobId} shows it: a bulk job, a file import (`import-…`) or a stock snapshot (`snapshot-…`). */
+export type JobStatus = components['schemas']['JobStatus']['data'];
 /** A bulk job as GET /jobs/{jobId} shows it. */
-export type BulkJobStatus = components['schemas']['JobStatus']['data'];
-/** A file import or a stock snapshot as GET /jobs/{jobId} shows it (its jobId starts with `import-` or `snapshot-`). */
+export type BulkJobStatus = Extract<JobStatus, { result: unknown }>;
+/** A file import as GET /jobs/{jobId} and its cancel show it. */
 export type ImportStatus = Answer<'/jobs/{jobId}', 'delete', 200>['data'];
-export type JobStatus = BulkJobStatus | ImportStatus;
 
 /** The lists the client can walk page by page, and the query field each reads its cursor from. */
 export const LIST_CURSORS = {

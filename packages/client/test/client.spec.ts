@@ -30,8 +30,16 @@ export async function run(body: string, headers: Record<string, string>): Promis
   const written = await wms.items.upsert({ sku: 'A', name: 'A', baseUomCode: 'EA' });
   // @ts-expect-error: an item needs a name
   await wms.items.upsert({ sku: 'A', baseUomCode: 'EA' });
-  for await (const order of wms.paginate('/orders', { limit: 10 })) void order;
+  for await (const listed of wms.paginate('/orders', { limit: 10 })) void listed.orderNo;
   if (written.data.created && event.event === 'stock.adjusted') return Number(event.data.qtyDelta);
+  const order = await wms.orders.get('SO-1');
+  const orderNo: string = order.data.orderNo;
+  const stock = await wms.stock.get({ sku: 'A' });
+  const onHand: string | number = stock.data.stocks[0].qtyOnHand;
+  if (event.event === 'order.shipped') {
+    const shipped: string[] = [event.data.orderNo, event.data.shipmentNo, event.data.trackingNo ?? ''];
+    return shipped.length + orderNo.length + Number(onHand);
+  }
   return new WmsApiError({ statusCode: 400, message: 'x' }).statusCode;
 }
 `;

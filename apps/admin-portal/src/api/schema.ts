@@ -4668,7 +4668,10 @@ export interface components {
       /** @description calls its IP whitelist or allowed origins refused (403) over the last 24 hours */
       refused24h: number;
       /** @description answered calls over the 7 days by the dated API version that served them */
-      requestsByVersion: Record<string, unknown>;
+      requestsByVersion: {
+        '2026-11-21'?: number;
+        '2026-12-01'?: number;
+      };
       recentRequests: {
         endpoint: string;
         method: string;
@@ -5012,15 +5015,127 @@ export interface components {
       requestId: string;
     };
     /** @description the order, its lines, pickTasks and summary, as the integration inquiry shows it */
-    OrderInquiry: Record<string, unknown>;
-    /** @description the pick task as the order inquiry shows it, with the order's orderStatus */
-    ConfirmedPick: Record<string, unknown>;
+    OrderInquiry: {
+      /** Format: uuid */
+      id: string;
+      orderNo: string;
+      /** @description external reference, unique per tenant */
+      referenceNo: string;
+      warehouseCode: string;
+      customerCode: string;
+      requiredDate: string | null;
+      priority: number;
+      /** @description as sent; null when none was */
+      shipTo: {
+        name?: string;
+        address?: string;
+      } | null;
+      /** @enum {string} */
+      status: 'open' | 'allocated' | 'released' | 'picked' | 'shipped' | 'cancelled';
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** Format: date-time */
+      cancelledAt: string | null;
+      lines: {
+        lineNo: number;
+        sku: string;
+        uomCode: string;
+        qtyOrdered: number;
+        qtyAllocated: number;
+        qtyPicked: number;
+        qtyShipped: number;
+      }[];
+      pickTasks: {
+        /** Format: uuid */
+        id: string;
+        lineNo: number;
+        sku: string;
+        locationCode: string;
+        lotNo: string | null;
+        /** @description quantity to pick */
+        qty: number;
+        qtyPicked: number;
+        /** @enum {string} */
+        status: 'open' | 'picked' | 'cancelled';
+      }[];
+      summary: {
+        totalOrdered: number;
+        totalAllocated: number;
+        totalPicked: number;
+        totalShipped: number;
+      };
+    };
+    ConfirmedPick: {
+      /** Format: uuid */
+      id: string;
+      orderNo: string;
+      lineNo: number;
+      sku: string;
+      locationCode: string;
+      lotNo: string | null;
+      /** @description quantity to pick */
+      qty: number;
+      qtyPicked: number;
+      /** @enum {string} */
+      status: 'open' | 'picked' | 'cancelled';
+      /** @enum {string} */
+      orderStatus: 'open' | 'allocated' | 'released' | 'picked' | 'shipped' | 'cancelled';
+    };
     /** @description the shipment (SHP-…) with its lines */
-    Shipment: Record<string, unknown>;
-    /** @description the adjustment with the stock row after it */
-    Adjustment: Record<string, unknown>;
-    /** @description the count with its variance and what it adjusted */
-    CycleCount: Record<string, unknown>;
+    Shipment: {
+      /** Format: uuid */
+      id: string;
+      shipmentNo: string;
+      orderNo: string;
+      warehouseCode: string;
+      carrier: string | null;
+      trackingNo: string | null;
+      /** Format: date-time */
+      shippedAt: string;
+      lines: {
+        lineNo: number;
+        sku: string;
+        qtyShipped: number;
+      }[];
+    };
+    Adjustment: {
+      /** Format: uuid */
+      id: string;
+      warehouseCode: string;
+      locationCode: string;
+      sku: string;
+      lotNo: string | null;
+      qtyDelta: number;
+      /** @description on hand after the adjustment */
+      qtyOnHand: number;
+      qtyAllocated: number;
+      reason: string;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    CycleCount: {
+      /** Format: uuid */
+      id: string;
+      warehouseCode: string;
+      locationCode: string;
+      sku: string;
+      lotNo: string | null;
+      /** @description on hand when counted */
+      systemQty: number;
+      countedQty: number;
+      /** @description countedQty - systemQty */
+      variance: number;
+      /** @description what the count changed on hand by */
+      qtyAdjusted: number;
+      /** @description what on hand could not be brought down by, because allocations reserve it */
+      unresolvedQty: number;
+      /** @description on hand after the count */
+      qtyOnHand: number;
+      /** Format: date-time */
+      createdAt: string;
+    };
     ReturnSummary: {
       /** Format: uuid */
       id: string;
@@ -5465,6 +5580,18 @@ export const importStateValues: ReadonlyArray<FlattenedDeepRequired<components>[
   'failed',
   'cancelled',
 ];
+export const orderInquiryStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['OrderInquiry']['status']
+> = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
+export const orderInquiryPickTasksStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['OrderInquiry']['pickTasks']['status']
+> = ['open', 'picked', 'cancelled'];
+export const confirmedPickStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ConfirmedPick']['status']
+> = ['open', 'picked', 'cancelled'];
+export const confirmedPickOrderStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['ConfirmedPick']['orderStatus']
+> = ['open', 'allocated', 'released', 'picked', 'shipped', 'cancelled'];
 export const returnSummaryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['ReturnSummary']['status']
 > = ['open', 'partially_received', 'received', 'closed', 'cancelled'];

@@ -4,10 +4,13 @@ import { adminModules, roles } from '@wms/identity';
 import { AppLifecycle } from '@wms/platform';
 import {
   TEST_ADMIN,
+  answerSchemaProblems,
+  answerValidator,
   createTestContext,
   createUser,
   loginAs,
   request,
+  type OpenApiDocument,
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
@@ -39,6 +42,9 @@ function routesOf(stack: Layer[], prefix = ''): string[] {
     return routesOf(layer.handle.stack, `${prefix}${mount}`);
   });
 }
+
+/** Answer fields that hold anything by nature: an audit entry's changes, JSON Schemas, a subscription's query. */
+const FREE_FORM = new Set(['changes', 'dataSchema', 'bodySchema', 'filter']);
 
 const tableEntries = () => ADMIN_ROUTES.map((route) => `${route.method.toUpperCase()} ${ADMIN_BASE_PATH}${route.path}`);
 const withIds = (path: string) => path.replace(/:[A-Za-z]+/g, () => randomUUID());
@@ -149,5 +155,56 @@ describe('admin API OpenAPI document', () => {
       expect.arrayContaining(['filter', 'maxDeliveriesPerSecond', 'ordered']),
     );
     expect(document.components.schemas.Role.enum).toContain(me.body.role);
+  });
+
+  it('lists the properties and types of every answer object, open only where the body is free-form', async () => {
+    const document = (await request(gateway.url, 'GET', ADMIN_OPENAPI_PATH)).body as unknown as OpenApiDocument;
+
+    expect(answerSchemaProblems(document, FREE_FORM)).toEqual([]);
+  });
+
+  it('when routes are called, each real answer is what the document declares for its status (ajv, strict)', async () => {
+    const document = (await request(gateway.url, 'GET', ADMIN_OPENAPI_PATH)).body as unknown as OpenApiDocument;
+    const check = answerValidator(document);
+    const token = await loginAs(gateway.url, TEST_ADMIN.email, TEST_ADMIN.password);
+    const call = async (operation: string, path: string, body?: unknown, bearer: string | undefined = token) => {
+      const [method] = operation.split(' ') as [string];
+      const response = await request(gateway.url, method, `${ADMIN_BASE_PATH}${path}`, { token: bearer, body });
+      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+      return { operation, answer: { method, path, status: response.status, mediaType, body: response.body } };
+    };
+    const me = await call('GET /auth/me', '/auth/me');
+    const key = await call('POST /api-keys', '/api-keys', { name: 'typed', scopes: ['read'] });
+    const keyId = String(key.answer.body.id);
+    const hook = await call('POST /webhooks', '/webhooks', {
+      url: 'https://93.184.215.14/hooks',
+      events: ['order.shipped'],
+      filter: { warehouseCode: 'MAIN' },
+    });
+    const hookId = String(hook.answer.body.id);
+
+    const calls = [
+      me,
+      key,
+      hook,
+      await call('POST /auth/login', '/auth/login', TEST_ADMIN, undefined),
+      await call('POST /auth/login', '/auth/login', { email: TEST_ADMIN.email, password: 'wrong' }, undefined),
+      await call('GET /users/{id}', `/users/${String(me.answer.body.id)}`),
+      await call('GET /users', '/users?limit=2'),
+      await call('GET /tenants', '/tenants'),
+      await call('GET /warehouses', '/warehouses'),
+      await call('GET /overview', '/overview'),
+      await call('GET /api-keys', '/api-keys'),
+      await call('GET /api-keys/{id}', `/api-keys/${keyId}`),
+      await call('GET /api-keys/{id}/stats', `/api-keys/${keyId}/stats`),
+      await call('GET /api-keys/{id}', `/api-keys/${randomUUID()}`),
+      await call('GET /audit-logs', '/audit-logs?limit=5'),
+      await call('GET /webhooks', '/webhooks'),
+      await call('GET /webhooks/{id}', `/webhooks/${hookId}`),
+      await call('GET /webhooks/event-types', '/webhooks/event-types'),
+      await call('GET /orders/{orderNo}', '/orders/NOPE'),
+    ];
+
+    expect(calls.flatMap(({ operation, answer }) => check(operation, answer))).toEqual([]);
   });
 });

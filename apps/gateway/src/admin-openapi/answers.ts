@@ -1,7 +1,16 @@
 import type { PartialSchemaMap } from 'joi';
 import { adminModules, roles } from '@wms/identity';
 import { API_VERSIONS, Joi } from '@wms/platform';
-import { DISPOSITIONS, RETURN_STATUSES, movementSchema } from '@wms/warehouse';
+import {
+  DISPOSITIONS,
+  RETURN_STATUSES,
+  adjustmentAnswerSchema,
+  confirmedPickSchema,
+  cycleCountAnswerSchema,
+  movementSchema,
+  orderDocumentSchema,
+  shipmentSchema,
+} from '@wms/warehouse';
 import { IMPORT_MODULES } from '../routes/imports.routes.js';
 
 const apiVersionAnswer = Joi.string().valid(...API_VERSIONS);
@@ -196,9 +205,9 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     rateLimited24h: count.description('calls its rate limit refused (429) over the last 24 hours'),
     refused: count.description('calls its IP whitelist or allowed origins refused (403) over the 7 days'),
     refused24h: count.description('calls its IP whitelist or allowed origins refused (403) over the last 24 hours'),
-    requestsByVersion: Joi.object()
-      .pattern(Joi.string(), count)
-      .description('answered calls over the 7 days by the dated API version that served them'),
+    requestsByVersion: Joi.object(Object.fromEntries(API_VERSIONS.map((version) => [version, count]))).description(
+      'answered calls over the 7 days by the dated API version that served them',
+    ),
     recentRequests: Joi.array().items(
       record({
         endpoint: Joi.string(),
@@ -360,11 +369,13 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     statusUrl: Joi.string(),
     requestId,
   }),
-  OrderInquiry: described('the order, its lines, pickTasks and summary, as the integration inquiry shows it'),
-  ConfirmedPick: described("the pick task as the order inquiry shows it, with the order's orderStatus"),
-  Shipment: described('the shipment (SHP-…) with its lines'),
-  Adjustment: described('the adjustment with the stock row after it'),
-  CycleCount: described('the count with its variance and what it adjusted'),
+  OrderInquiry: orderDocumentSchema.description(
+    'the order, its lines, pickTasks and summary, as the integration inquiry shows it',
+  ),
+  ConfirmedPick: confirmedPickSchema,
+  Shipment: shipmentSchema.description('the shipment (SHP-…) with its lines'),
+  Adjustment: adjustmentAnswerSchema,
+  CycleCount: cycleCountAnswerSchema,
   ReturnSummary: record({
     ...returnHeaderKeys,
     lineCount: count,

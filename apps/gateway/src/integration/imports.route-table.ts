@@ -1,5 +1,5 @@
 import { Joi, type RouteAnswer } from '@wms/platform';
-import { successSchema, type IntegrationRoute } from '@wms/ingest';
+import { importViewSchema, successSchema, type IntegrationRoute } from '@wms/ingest';
 
 /** The file-import routes of the integration API: mounted by imports.routes.ts, documented in the OpenAPI document. */
 
@@ -12,27 +12,6 @@ export const importQuerySchema = Joi.object({
     .description('what each row is'),
   tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
 }).label('ImportQuery');
-
-/** An import as GET /jobs/{jobId} shows it. */
-export const importViewSchema = Joi.object({
-  jobId: Joi.string().description('import-<uuid>'),
-  type: Joi.valid('import'),
-  entity: Joi.string(),
-  format: Joi.valid('ndjson', 'csv'),
-  state: Joi.valid('queued', 'running', 'completed', 'failed', 'cancelled'),
-  total: Joi.number().integer().description('rows in the file'),
-  processed: Joi.number().integer().description('rows of the chunks written so far'),
-  created: Joi.number().integer(),
-  updated: Joi.number().integer(),
-  failed: Joi.number().integer().description('rows refused; listed by errorsUrl'),
-  createdAt: Joi.string().isoDate(),
-  startedAt: Joi.string().isoDate().allow(null),
-  finishedAt: Joi.string().isoDate().allow(null),
-  statusUrl: Joi.string(),
-  errorsUrl: Joi.string(),
-  requestId: Joi.string().description('the upload request'),
-  error: Joi.string().description('why a failed import failed'),
-}).label('ImportStatus');
 
 const FILE = { type: 'string', description: 'the file, streamed' };
 
@@ -64,7 +43,6 @@ export const IMPORT_ROUTES = {
     responses: {
       202: { description: 'stored; poll statusUrl', body: 'Accepted' },
       400: error('VALIDATION_FAILED (entity, empty file, CSV header), INCOMPLETE_BODY, TENANT_REQUIRED'),
-      401: { description: 'missing, invalid or insufficient API key (guard shape)' },
       403: error('TENANT_MISMATCH'),
       408: error(
         'UPLOAD_IDLE: no byte of the body for IMPORT_UPLOAD_IDLE_TIMEOUT_MS; UPLOAD_TOO_SLOW: slower than ' +

@@ -1,22 +1,30 @@
-import { FEED_MAX_LIMIT } from '@wms/events';
+import { FEED_MAX_LIMIT, feedEventSchema } from '@wms/events';
 import { Joi, listQuerySchema, type RouteAnswer } from '@wms/platform';
 import {
   ASN_STATUSES,
   ORDER_STATUSES,
   RETURN_STATUSES,
   SIMULATION_TYPES,
+  asnDocumentSchema,
+  asnListItemSchema,
   documentedSimulationSchema,
+  grnAnswerSchema,
   grnSchema,
   movementSchema,
   movementsQuerySchema,
+  orderCancelledSchema,
+  orderDocumentSchema,
+  orderListItemSchema,
+  returnDocumentSchema,
+  returnListItemSchema,
   snapshotRequestSchema,
   simulationTypeSchema,
+  stockInquirySchema,
   stockQuerySchema,
 } from '@wms/warehouse';
 import {
   bulkBodySchema,
   bulkFieldOf,
-  describedObject,
   pageSchema,
   singleBodySchema,
   successSchema,
@@ -50,7 +58,6 @@ const error = (description: string): RouteAnswer => ({ description, body: 'Error
 /** The answers every entity write may give besides its success. */
 const ENTITY_ERRORS: Record<number, RouteAnswer> = {
   400: error('VALIDATION_FAILED, INVALID_JSON, TENANT_REQUIRED or REFERENCE_NOT_FOUND'),
-  401: { description: 'missing, invalid or insufficient API key (guard shape)' },
   403: error('TENANT_MISMATCH'),
   409: error('IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH'),
   413: error('PAYLOAD_TOO_LARGE'),
@@ -64,9 +71,9 @@ const keyFieldOf = (handler: EntityHandler) => handler.keyField ?? 'referenceNo'
 export function singleWriteRoute(handler: EntityHandler): IntegrationRoute {
   const document = handler.singleStatus === 201;
   const what = handler.title.toLowerCase();
-  const data = document
-    ? describedObject(`the created ${what} with its lines, as its inquiry shows it`)
-    : handler.refSchema.keys({ created: Joi.boolean() });
+  const data = handler.documentSchema
+    ? handler.documentSchema.description(`the created ${what} with its lines, as its inquiry shows it`)
+    : handler.refSchema.keys({ created: Joi.boolean().required() });
   return {
     method: 'post',
     path: `/${handler.entity}`,
@@ -123,6 +130,7 @@ const listRoute = (
   what: string,
   path: string,
   statuses: readonly string[],
+  item: Joi.ObjectSchema,
 ): IntegrationRoute & { query: Joi.ObjectSchema } => ({
   method: 'get',
   path,
@@ -133,7 +141,7 @@ const listRoute = (
   responses: {
     200: {
       description: 'one page; nextCursor is null on the last',
-      body: pageSchema(describedObject(`one of the ${what}`), 'null on the last page'),
+      body: pageSchema(item, 'null on the last page'),
     },
     400: error('VALIDATION_FAILED (a bad query or cursor) or TENANT_REQUIRED'),
   },
@@ -151,7 +159,7 @@ export const INTEGRATION_ROUTES = {
     body: (grnSchema as Joi.ObjectSchema).keys({ tenantId: tenantIdField }).required(),
     bodyName: 'Grn',
     responses: {
-      201: { description: 'received', body: successSchema(describedObject('the GRN with its lines and asnStatus')) },
+      201: { description: 'received', body: successSchema(grnAnswerSchema) },
       400: error('VALIDATION_FAILED (over-receipt, line rules) or REFERENCE_NOT_FOUND (sku, warehouse, location, ASN)'),
       409: error('INVALID_STATE: the ASN is completed'),
     },
@@ -177,7 +185,7 @@ export const INTEGRATION_ROUTES = {
     responses: {
       200: {
         description: 'cancelled',
-        body: successSchema(Joi.object({ orderNo: Joi.string(), status: Joi.valid('cancelled') }).unknown(true)),
+        body: successSchema(orderCancelledSchema),
       },
       404: error('NOT_FOUND: no such order in the tenant'),
       409: error('INVALID_STATE: shipped or already cancelled'),
@@ -191,7 +199,7 @@ export const INTEGRATION_ROUTES = {
     tag: 'documents',
     query: Joi.object({ tenantId: tenantIdField }),
     responses: {
-      200: { description: 'the order', body: successSchema(describedObject('the order')) },
+      200: { description: 'the order', body: successSchema(orderDocumentSchema) },
       404: error('NOT_FOUND: Order <no> not found'),
     },
   },
@@ -203,7 +211,7 @@ export const INTEGRATION_ROUTES = {
     tag: 'documents',
     query: Joi.object({ tenantId: tenantIdField }),
     responses: {
-      200: { description: 'the ASN', body: successSchema(describedObject('the ASN')) },
+      200: { description: 'the ASN', body: successSchema(asnDocumentSchema) },
       404: error('NOT_FOUND: ASN <no> not found'),
     },
   },
@@ -215,13 +223,13 @@ export const INTEGRATION_ROUTES = {
     tag: 'documents',
     query: Joi.object({ tenantId: tenantIdField }),
     responses: {
-      200: { description: 'the return', body: successSchema(describedObject('the return')) },
+      200: { description: 'the return', body: successSchema(returnDocumentSchema) },
       404: error('NOT_FOUND: Return <rmaNo> not found'),
     },
   },
-  orders: listRoute('Orders', '/orders', ORDER_STATUSES),
-  asns: listRoute('ASNs', '/asn', ASN_STATUSES),
-  returns: listRoute('Returns', '/returns', RETURN_STATUSES),
+  orders: listRoute('Orders', '/orders', ORDER_STATUSES, orderListItemSchema),
+  asns: listRoute('ASNs', '/asn', ASN_STATUSES, asnListItemSchema),
+  returns: listRoute('Returns', '/returns', RETURN_STATUSES, returnListItemSchema),
   stock: {
     method: 'get',
     path: '/stock',
@@ -233,7 +241,7 @@ export const INTEGRATION_ROUTES = {
     responses: {
       200: {
         description: 'the stock; a known item without stock has zero totals and no rows',
-        body: successSchema(describedObject('the item, its rows and totals')),
+        body: successSchema(stockInquirySchema),
       },
       400: error(
         'VALIDATION_FAILED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found',
@@ -269,17 +277,7 @@ export const INTEGRATION_ROUTES = {
     responses: {
       200: {
         description: 'one page; nextCursor stays the same when there is nothing newer',
-        body: pageSchema(
-          Joi.object({
-            id: Joi.string().guid(),
-            event: Joi.string(),
-            timestamp: Joi.string().isoDate(),
-            sequence: Joi.number().integer().allow(null),
-            sandbox: Joi.valid(true).description('present only on events of a sandbox tenant'),
-            data: Joi.object().unknown(true),
-          }).unknown(true),
-          'the position to read on from; the same when there is nothing newer',
-        ),
+        body: pageSchema(feedEventSchema, 'the position to read on from; the same when there is nothing newer'),
       },
       400: error('VALIDATION_FAILED (a bad cursor or limit) or TENANT_REQUIRED'),
     },
@@ -311,7 +309,9 @@ export const INTEGRATION_ROUTES = {
             events: Joi.array()
               .items(Joi.object({ id: Joi.string().guid(), event: Joi.string() }).label('SimulationEvent'))
               .description('the events the run appended, in order'),
-          }).label('SimulationResult'),
+          })
+            .options({ presence: 'required' })
+            .label('SimulationResult'),
         ),
       },
       400: error('VALIDATION_FAILED or REFERENCE_NOT_FOUND (sku, warehouse, location)'),

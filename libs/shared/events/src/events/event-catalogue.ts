@@ -154,13 +154,13 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
       orderNo: code('the shipped order the goods came back from'),
       warehouseCode: code('warehouse code'),
       receiptId: Joi.string().uuid().description('the receipt, as the return inquiry lists it'),
-      status: Joi.valid('partially_received', 'received'),
+      status: Joi.string().valid('partially_received', 'received'),
       lines: Joi.array().items(
         fields({
           sku: code('item SKU'),
           lotNo,
           qty: quantity('quantity received on this receipt'),
-          disposition: Joi.valid('restock', 'quarantine', 'scrap'),
+          disposition: Joi.string().valid('restock', 'quarantine', 'scrap'),
           locationCode: Joi.string().allow(null).description('where it went on hand; null when scrapped'),
         }),
       ),
@@ -174,7 +174,7 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
       rmaNo: code('return number of the shop or ERP'),
       orderNo: code('the shipped order the goods came back from'),
       warehouseCode: code('warehouse code'),
-      status: Joi.valid('received', 'closed'),
+      status: Joi.string().valid('received', 'closed'),
       lines: Joi.array().items(
         fields({
           lineNo: Joi.number().integer(),
@@ -194,7 +194,7 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
     data: data({
       importId: code('the import, as GET /jobs/{jobId} names it'),
       entity: code('items, partners, locations, asn or orders'),
-      state: Joi.valid('completed', 'failed', 'cancelled'),
+      state: Joi.string().valid('completed', 'failed', 'cancelled'),
       total: quantity('rows in the file'),
       processed: quantity('rows processed (every row once completed)'),
       created: quantity('rows that created an entry'),
@@ -211,8 +211,11 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
     data: data({
       jobId: code('the bulk job, as the 202 and GET /jobs/{jobId} name it'),
       entity: code('items, partners, locations, asn, orders or returns'),
-      state: Joi.valid('completed', 'failed'),
-      status: Joi.valid('success', 'partial', null).description('the bulk result status; null when failed'),
+      state: Joi.string().valid('completed', 'failed'),
+      status: Joi.string()
+        .valid('success', 'partial')
+        .allow(null)
+        .description('the bulk result status; null when failed'),
       total: quantity('entries in the call'),
       created: quantity('entries that created a record'),
       updated: quantity('entries that updated a record'),

@@ -1,6 +1,6 @@
 import { stringField, type IngestHandler } from '../integration/index.js';
 import type { AsnService } from '@wms/warehouse';
-import { asnRefSchema, asnSchema, type AsnInput } from '@wms/warehouse';
+import { asnRefSchema, asnDocumentSchema, asnSchema, type AsnInput } from '@wms/warehouse';
 
 /** Bulk ASNs and orders take at most 100 entries per request. */
 export const DOCUMENT_BULK_LIMIT = 100;
@@ -19,6 +19,7 @@ export function asnIngestHandler(service: AsnService): IngestHandler<AsnInput, '
     batchSize: DOCUMENT_BULK_LIMIT,
     entrySchema: asnSchema,
     refSchema: asnRefSchema,
+    documentSchema: asnDocumentSchema,
     singleStatus: 201,
     mergeDuplicates: false,
     singleStatement: false,

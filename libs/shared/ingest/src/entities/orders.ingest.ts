@@ -1,6 +1,6 @@
 import { stringField, type IngestHandler } from '../integration/index.js';
 import type { OrdersService } from '@wms/warehouse';
-import { orderRefSchema, orderSchema, type OrderInput } from '@wms/warehouse';
+import { orderRefSchema, orderDocumentSchema, orderSchema, type OrderInput } from '@wms/warehouse';
 
 /** Bulk orders take at most 100 entries per request. */
 export const ORDER_BULK_LIMIT = 100;
@@ -18,6 +18,7 @@ export function orderIngestHandler(service: OrdersService): IngestHandler<OrderI
     batchSize: ORDER_BULK_LIMIT,
     entrySchema: orderSchema,
     refSchema: orderRefSchema,
+    documentSchema: orderDocumentSchema,
     singleStatus: 201,
     mergeDuplicates: false,
     singleStatement: false,

@@ -1,6 +1,6 @@
 import { stringField, type IngestHandler } from '../integration/index.js';
 import type { ReturnsService } from '@wms/warehouse';
-import { returnRefSchema, returnSchema, type ReturnInput } from '@wms/warehouse';
+import { returnRefSchema, returnDocumentSchema, returnSchema, type ReturnInput } from '@wms/warehouse';
 import { DOCUMENT_BULK_LIMIT } from './asn.ingest.js';
 
 /**
@@ -17,6 +17,7 @@ export function returnIngestHandler(service: ReturnsService): IngestHandler<Retu
     batchSize: DOCUMENT_BULK_LIMIT,
     entrySchema: returnSchema,
     refSchema: returnRefSchema,
+    documentSchema: returnDocumentSchema,
     singleStatus: 201,
     mergeDuplicates: false,
     singleStatement: false,

@@ -1,9 +1,19 @@
 import type { PartialSchemaMap } from 'joi';
 import { Joi } from '@wms/platform';
+import {
+  asnRefSchema,
+  itemRefSchema,
+  locationRefSchema,
+  orderRefSchema,
+  partnerRefSchema,
+  returnRefSchema,
+  snapshotViewSchema,
+} from '@wms/warehouse';
 
 /**
  * The answers of the integration API, as joi schemas the OpenAPI document is generated from (routes validate
- * requests, not answers). Objects are open (`unknown(true)`): an answer may gain fields, never lose them.
+ * requests, not answers; a spec validates every route's real answers against the document). The envelopes
+ * are open (`unknown(true)`); what they carry states its fields exactly.
  */
 
 /** The codes of the integration handlers' envelope `{ status: "error", code, … }`. */
@@ -65,7 +75,6 @@ export const INTEGRATION_ERROR_CODES = ERROR_CODES.map(([status, code, meaning])
 
 const open = (keys: PartialSchemaMap) => Joi.object(keys).unknown(true);
 const requestId = Joi.string().guid().description('the id of this request (X-Request-Id)');
-const anyObject = (description: string) => Joi.object().unknown(true).description(description);
 
 /** `{ status: "success", data, requestId }`: the answer of a single write, an inquiry or a job. */
 export function successSchema(data: Joi.Schema): Joi.ObjectSchema {
@@ -92,11 +101,29 @@ const errorEnvelope = open({
   requestId: requestId.required(),
 });
 
+/** The API-key guard's refusal (401, and 403 and 429 of the guard): the plain shape, not the envelope. */
+const guardError = open({
+  statusCode: Joi.number().integer().required(),
+  message: Joi.string().required(),
+  error: Joi.string().required().description('the reason phrase of the status'),
+  code: Joi.string().required().description('MISSING_API_KEY, INVALID_API_KEY, MISSING_SCOPE, …'),
+  details: Joi.array().items(open({ path: Joi.string(), message: Joi.string() })),
+  retryAfter: Joi.number().integer().description('seconds, on a 429'),
+  requestId: requestId.required(),
+});
+
 const bulkEntryResult = open({
   index: Joi.number().integer().required().description('position of the entry in the request'),
   key: Joi.string().required().description('natural key of the entry (a location: warehouseCode/code)'),
   status: Joi.string().valid('created', 'updated', 'error').required(),
-  data: anyObject('id and natural key, for created and updated entries'),
+  data: Joi.alternatives(
+    itemRefSchema,
+    partnerRefSchema,
+    locationRefSchema,
+    asnRefSchema,
+    orderRefSchema,
+    returnRefSchema,
+  ).description("the entry's id and natural key, for created and updated entries"),
   error: Joi.string().description('for entries with status error'),
 });
 
@@ -111,21 +138,48 @@ const bulkResultKeys = {
   data: Joi.array().items(Joi.link('#BulkEntryResult')).required(),
 };
 
-const jobStatus = successSchema(
-  open({
-    jobId: Joi.string(),
-    state: Joi.string().valid('queued', 'active', 'completed', 'failed'),
-    result: Joi.alternatives(Joi.link('#BulkResult'), Joi.valid(null)).description('the bulk result once completed'),
-    requestId: Joi.string().description('the bulk call that created the job'),
-    traceId: Joi.string().description(
-      "W3C trace id of that call: its traceparent's, or the trace tracing started for it",
-    ),
-  }),
-);
+/** An import as GET /jobs/{jobId} and its cancel answer it (`ImportView`), for the OpenAPI document. */
+export const importViewSchema = Joi.object({
+  jobId: Joi.string().description('import-<uuid>'),
+  type: Joi.valid('import'),
+  entity: Joi.string(),
+  format: Joi.string().valid('ndjson', 'csv'),
+  state: Joi.string().valid('queued', 'running', 'completed', 'failed', 'cancelled'),
+  total: Joi.number().integer().description('rows in the file'),
+  processed: Joi.number().integer().description('rows of the chunks written so far'),
+  created: Joi.number().integer(),
+  updated: Joi.number().integer(),
+  failed: Joi.number().integer().description('rows refused; listed by errorsUrl'),
+  createdAt: Joi.string().isoDate(),
+  startedAt: Joi.string().isoDate().allow(null),
+  finishedAt: Joi.string().isoDate().allow(null),
+  statusUrl: Joi.string(),
+  errorsUrl: Joi.string(),
+  requestId: Joi.string().description('the upload request'),
+  error: Joi.string().optional().description('why a failed import failed'),
+})
+  .options({ presence: 'required' })
+  .label('ImportStatus');
+
+const bulkJobView = Joi.object({
+  jobId: Joi.string().required(),
+  state: Joi.string().valid('queued', 'active', 'completed', 'failed').required(),
+  result: Joi.alternatives(Joi.link('#BulkResult'), Joi.valid(null))
+    .required()
+    .description('the bulk result once completed'),
+  requestId: Joi.string().required().description('the bulk call that created the job'),
+  traceId: Joi.string().description(
+    "W3C trace id of that call: its traceparent's, or the trace tracing started for it",
+  ),
+}).label('BulkJobView');
+
+/** A job of this key: a bulk job, a file import (`import-…`) or a stock snapshot (`snapshot-…`). */
+const jobStatus = successSchema(Joi.alternatives(bulkJobView, importViewSchema, snapshotViewSchema));
 
 /** The shared answers, by their component name in the document. */
 export const ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
   ErrorEnvelope: errorEnvelope,
+  GuardError: guardError,
   BulkEntryResult: bulkEntryResult,
   BulkResult: open(bulkResultKeys),
   BulkEnvelope: open({ ...bulkResultKeys, requestId: requestId.required() }),
@@ -137,6 +191,3 @@ export const ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
   }),
   JobStatus: jobStatus,
 };
-
-/** Data of the answers whose shape the document names without restating it. */
-export const describedObject = anyObject;

@@ -30,7 +30,7 @@ export { buildOpenApiDocument, type IntegrationRoute } from './openapi.js';
 export {
   ANSWER_SCHEMAS,
   INTEGRATION_ERROR_CODES,
+  importViewSchema,
   successSchema,
   pageSchema,
-  describedObject,
 } from './answer.schemas.js';

@@ -21,6 +21,11 @@ interface IngestHandlerBase<Entry, Entity extends string> {
   entrySchema: Joi.ObjectSchema<Entry>;
   /** Schema of the reference a created or updated entry reports (documentation). */
   refSchema: Joi.ObjectSchema;
+  /**
+   * Schema of a created document as a single write answers it, its inquiry's (documentation); an entity
+   * without one answers its reference with `created`.
+   */
+  documentSchema?: Joi.ObjectSchema;
   /** HTTP status of a successful single write (200 for upserts, 201 for created documents). */
   singleStatus: 200 | 201;
   /** The natural key of an entry, as reported in bulk results; best effort for an invalid entry. */

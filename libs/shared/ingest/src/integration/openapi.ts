@@ -1,4 +1,4 @@
-import { buildOpenApi, IDEMPOTENCY_KEY_PARAMETER, type DocumentedRoute } from '@wms/platform';
+import { buildOpenApi, IDEMPOTENCY_KEY_PARAMETER, Joi, type DocumentedRoute, type RouteAnswer } from '@wms/platform';
 import { ANSWER_SCHEMAS, INTEGRATION_ERROR_CODES } from './answer.schemas.js';
 
 /**
@@ -12,6 +12,35 @@ export interface IntegrationRoute extends DocumentedRoute {
 }
 
 const SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { ApiKeyAuthorization: [] }];
+/** What the API-key guard answers on every route before the route runs, in its own shape (GuardError). */
+const GUARD_REFUSALS: Record<number, RouteAnswer> = {
+  401: { description: 'MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape)', body: 'GuardError' },
+  403: {
+    description: "IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins",
+    body: 'GuardError',
+  },
+  429: { description: 'RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After)', body: 'GuardError' },
+};
+
+/**
+ * The route's answers with the guard's: a status the route answers itself too (403 TENANT_MISMATCH, 429
+ * TOO_MANY_IMPORTS) is either shape.
+ */
+function withGuardRefusals(responses: Record<number, RouteAnswer>): Record<number, RouteAnswer> {
+  const merged: Record<number, RouteAnswer> = { ...GUARD_REFUSALS, ...responses };
+  for (const [status, guard] of Object.entries(GUARD_REFUSALS)) {
+    const own = responses[Number(status)];
+    if (!own?.body || own.body === guard.body) continue;
+    const body = typeof own.body === 'string' ? Joi.link(`#${own.body}`) : own.body;
+    merged[Number(status)] = {
+      ...own,
+      description: `${own.description}; or the guard's ${guard.description}`,
+      body: Joi.alternatives(body, Joi.link('#GuardError')),
+    };
+  }
+  return merged;
+}
+
 // Every POST of the integration API is idempotent with an Idempotency-Key.
 const IDEMPOTENCY_KEY = [{ $ref: '#/components/parameters/IdempotencyKey' }];
 
@@ -58,7 +87,7 @@ export function buildOpenApiDocument(
       { name: 'imports', description: 'file imports (NDJSON or CSV), written by the ingest workers chunk by chunk' },
       { name: 'sandbox', description: 'simulations of warehouse work, for the keys of sandbox tenants' },
     ],
-    routes,
+    routes: routes.map((route) => ({ ...route, responses: withGuardRefusals(route.responses) })),
     extrasOf: (route) => ({
       security: SECURITY,
       extensions: { 'x-scope': route.scope },

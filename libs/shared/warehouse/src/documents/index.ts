@@ -6,3 +6,4 @@ export {
   type CheckedDocument,
   type InsertedDocument,
 } from './create-documents.js';
+export { answerObject, answerQty, answerTime, answerDate, answerId, nullable } from './answer-fields.js';

@@ -54,7 +54,9 @@ export const asnRefSchema = Joi.object({
   id: Joi.string().guid().allow(null),
   asnNo: Joi.string(),
   referenceNo: Joi.string(),
-}).label('AsnRef');
+})
+  .options({ presence: 'required' })
+  .label('AsnRef');
 
 export interface GrnLineInput {
   asnLineNo?: number;

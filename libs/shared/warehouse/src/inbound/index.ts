@@ -14,3 +14,4 @@ export {
   type GrnInput,
   type GrnLineInput,
 } from './asn.schemas.js';
+export { asnDocumentSchema, asnListItemSchema, grnAnswerSchema } from './asn.answers.js';

@@ -29,3 +29,4 @@ export {
   type CycleCountInput,
   type CycleCountView,
 } from './cycle-counts.service.js';
+export { adjustmentAnswerSchema, cycleCountAnswerSchema, stockInquirySchema } from './stock.answers.js';

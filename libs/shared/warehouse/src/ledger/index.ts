@@ -20,6 +20,7 @@ export {
   snapshotRequestSchema,
   isSnapshotId,
   type SnapshotRequest,
+  snapshotViewSchema,
   type SnapshotView,
 } from './snapshots.service.js';
 export type { StoredSnapshot, SnapshotState, SnapshotDispatchUnit } from './snapshots.repository.js';

@@ -3,7 +3,8 @@ import type { Database } from '@wms/platform';
 import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import { balanceAsOfSql } from '../writes/index.js';
 
-export type SnapshotState = 'queued' | 'running' | 'completed' | 'failed';
+export const SNAPSHOT_STATES = ['queued', 'running', 'completed', 'failed'] as const;
+export type SnapshotState = (typeof SNAPSHOT_STATES)[number];
 
 export interface StoredSnapshot {
   id: string;

@@ -11,7 +11,12 @@ import {
   type QuantityFormat,
 } from '@wms/platform';
 import { addStockSnapshotJob, type StockSnapshotsQueue } from './snapshots.contract.js';
-import { SnapshotsRepository, type SnapshotDispatchUnit, type StoredSnapshot } from './snapshots.repository.js';
+import {
+  SNAPSHOT_STATES,
+  SnapshotsRepository,
+  type SnapshotDispatchUnit,
+  type StoredSnapshot,
+} from './snapshots.repository.js';
 
 export const SNAPSHOT_ID_PREFIX = 'snapshot-';
 const CHUNKS_PER_READ = 20;
@@ -43,6 +48,22 @@ export interface SnapshotView {
   /** Where the NDJSON file is, once completed. */
   fileUrl: string | null;
 }
+
+/** `SnapshotView` for the OpenAPI document: every field is always there. */
+export const snapshotViewSchema = Joi.object({
+  jobId: Joi.string().description('snapshot-<uuid>'),
+  kind: Joi.valid('stock_snapshot'),
+  state: Joi.string().valid(...SNAPSHOT_STATES),
+  asOf: Joi.string().isoDate(),
+  warehouseCode: Joi.string().allow(null),
+  rows: Joi.number().integer().allow(null).description('lines of the file, once completed'),
+  error: Joi.string().allow(null).description('why a failed snapshot failed'),
+  createdAt: Joi.string().isoDate(),
+  finishedAt: Joi.string().isoDate().allow(null),
+  fileUrl: Joi.string().allow(null).description('GET it for the NDJSON file, once completed'),
+})
+  .options({ presence: 'required' })
+  .label('SnapshotStatus');
 
 /** A quantity field of a snapshot line with its value: a decimal string, or a number (files of before 2026-12-01). */
 const LINE_QUANTITY =

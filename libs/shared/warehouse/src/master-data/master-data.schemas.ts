@@ -86,8 +86,11 @@ export const locationSchema = Joi.object<LocationInput>({
 
 const id = Joi.string().guid().allow(null).description('null in a dry run for an entry that would be created');
 
-export const itemRefSchema = Joi.object({ id, sku: Joi.string() }).label('ItemRef');
-export const partnerRefSchema = Joi.object({ id, code: Joi.string() }).label('PartnerRef');
-export const locationRefSchema = Joi.object({ id, warehouseCode: Joi.string(), code: Joi.string() }).label(
-  'LocationRef',
-);
+// What a created or updated entry reports: every field is always there.
+export const itemRefSchema = Joi.object({ id, sku: Joi.string() }).options({ presence: 'required' }).label('ItemRef');
+export const partnerRefSchema = Joi.object({ id, code: Joi.string() })
+  .options({ presence: 'required' })
+  .label('PartnerRef');
+export const locationRefSchema = Joi.object({ id, warehouseCode: Joi.string(), code: Joi.string() })
+  .options({ presence: 'required' })
+  .label('LocationRef');

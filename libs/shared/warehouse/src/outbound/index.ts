@@ -14,3 +14,10 @@ export { PickingService, confirmPickSchema, type ConfirmPickInput, type Confirme
 export { ShippingService, shipSchema, type ShipInput } from './shipping.service.js';
 export type { PickTaskView } from './picking.repository.js';
 export type { ShipmentView } from './shipping.repository.js';
+export {
+  confirmedPickSchema,
+  orderCancelledSchema,
+  orderDocumentSchema,
+  orderListItemSchema,
+  shipmentSchema,
+} from './order.answers.js';

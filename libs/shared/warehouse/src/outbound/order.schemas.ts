@@ -57,4 +57,6 @@ export const orderRefSchema = Joi.object({
   id: Joi.string().guid().allow(null),
   orderNo: Joi.string(),
   referenceNo: Joi.string(),
-}).label('OrderRef');
+})
+  .options({ presence: 'required' })
+  .label('OrderRef');

@@ -15,3 +15,4 @@ export {
   type ReceiptLineInput,
   type Disposition,
 } from './return.schemas.js';
+export { returnDocumentSchema, returnListItemSchema } from './return.answers.js';

@@ -54,7 +54,9 @@ export const returnSchema = Joi.object<ReturnInput>({
 export const returnRefSchema = Joi.object({
   id: Joi.string().guid().allow(null),
   rmaNo: Joi.string(),
-}).label('ReturnRef');
+})
+  .options({ presence: 'required' })
+  .label('ReturnRef');
 
 export interface ReceiptLineInput {
   sku: string;

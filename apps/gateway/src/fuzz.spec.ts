@@ -34,7 +34,9 @@ const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.en
  * Tables a refused request may still write: the API-key request log (every answer is logged: its daily
  * partitions, its hourly rollups and the route templates it names) and Idempotency-Key records.
  */
-const LOG_TABLES = ['api_key_request_rollups', 'api_request_endpoints', 'idempotency_records'];
+// Tables a refused request writes by design: the request log's rollups, stored idempotent answers, and the
+// failed sign-ins counted against an address without an account (as an account's own count is).
+const LOG_TABLES = ['api_key_request_rollups', 'api_request_endpoints', 'idempotency_records', 'login_address_locks'];
 const LEAKS = [
   /\n\s+at\s/, // a stack frame
   /node_modules|\.ts:\d+|\.js:\d+/,

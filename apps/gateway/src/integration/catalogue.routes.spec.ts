@@ -177,7 +177,12 @@ describe('integration catalogue reads (items, partners, locations)', () => {
     const customers = await get('/partners?type=customer');
 
     // SUP and CUST were written in one statement (one updated_at), CARR after them.
-    expect(all.entries.map((partner) => partner.code).slice(0, 2).sort()).toEqual(['CUST', 'SUP']);
+    expect(
+      all.entries
+        .map((partner) => partner.code)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['CUST', 'SUP']);
     expect(all.entries.map((partner) => partner.code)[2]).toBe('CARR');
     expect(all.entries[2]).toEqual({
       id: expect.any(String),
@@ -219,7 +224,7 @@ describe('integration catalogue reads (items, partners, locations)', () => {
     ]);
   });
 
-  it("when locations of a warehouse the tenant does not have are asked, it answers 400 REFERENCE_NOT_FOUND", async () => {
+  it('when locations of a warehouse the tenant does not have are asked, it answers 400 REFERENCE_NOT_FOUND', async () => {
     const response = await get('/locations?warehouseCode=NOWHERE');
 
     expect(response.status).toBe(400);

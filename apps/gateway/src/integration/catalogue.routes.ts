@@ -23,7 +23,11 @@ export function catalogueRoutes(router: Router, services: Services): void {
     fetch: (tenantId: string, query: Query) => Promise<{ data: unknown[]; nextCursor: string | null }>,
   ) =>
     mount(router, route, async (req, res) => {
-      const { tenantId: named, ...query } = validate<Tenanted<Query>>(route.query, req.query, 'Query validation failed');
+      const { tenantId: named, ...query } = validate<Tenanted<Query>>(
+        route.query,
+        req.query,
+        'Query validation failed',
+      );
       const tenantId = await keyTenant(req, services, named);
       const { data, nextCursor } = await fetch(tenantId, query as Query);
       res.json({ status: 'success', data, nextCursor, requestId: req.requestId });

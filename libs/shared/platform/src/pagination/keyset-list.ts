@@ -22,13 +22,13 @@ export function keysetListSql(
   const bind: unknown[] = [tenantId];
   const next = (value: unknown) => `$${bind.push(value)}`;
   const conditions = [`${alias}.tenant_id = $1`];
-  if (query.updatedSince !== undefined) conditions.push(`${alias}.updated_at >= ${next(query.updatedSince)}::timestamptz`);
+  if (query.updatedSince !== undefined)
+    conditions.push(`${alias}.updated_at >= ${next(query.updatedSince)}::timestamptz`);
   if (query.cursor) {
     const at = next(query.cursor.updatedAt);
     conditions.push(`(${alias}.updated_at, ${alias}.id) > (${at}::timestamptz, ${next(query.cursor.id)}::uuid)`);
   }
-  for (const filter of filters)
-    if (filter.value !== undefined) conditions.push(filter.condition(next(filter.value)));
+  for (const filter of filters) if (filter.value !== undefined) conditions.push(filter.condition(next(filter.value)));
   const limit = next(query.limit + 1);
   return {
     cursor: cursorColumn(`${alias}.updated_at`, `${alias}.id`),

@@ -16,19 +16,3 @@ export {
 } from './master-data.schemas.js';
 export { References, type WarehouseRef, type PartnerRef, type ItemRef } from './references.js';
 export { ReferenceRepository } from './reference.repository.js';
-export { CatalogueService } from './catalogue.service.js';
-export {
-  CATALOGUE_KEYS_MAX,
-  itemListQuerySchema,
-  partnerListQuerySchema,
-  locationListQuerySchema,
-  itemViewSchema,
-  partnerViewSchema,
-  locationViewSchema,
-  type ItemListQuery,
-  type PartnerListQuery,
-  type LocationListQuery,
-  type ItemView,
-  type PartnerView,
-  type LocationView,
-} from './catalogue.schemas.js';

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { keysetListSql, routedRead, type CursorPosition, type Database } from '@wms/platform';
-import { isoSql } from '../inventory/fields.js';
+import { isoSql } from '../inventory/index.js';
 import type {
   ItemListQuery,
   ItemView,
@@ -31,7 +31,9 @@ export class CatalogueRepository {
   constructor(private readonly db: Database) {}
 
   async items(tenantId: string, query: ItemListQuery): Promise<Listed<ItemView>[]> {
-    const list = keysetListSql('i', tenantId, query, [{ value: query.sku, condition: (b) => `i.sku = ANY(${b}::text[])` }]);
+    const list = keysetListSql('i', tenantId, query, [
+      { value: query.sku, condition: (b) => `i.sku = ANY(${b}::text[])` },
+    ]);
     return this.select(`SELECT ${ITEM_FIELDS}, ${list.cursor} FROM items i ${list.page}`, list.bind);
   }
 

@@ -1,5 +1,5 @@
 import { Joi, pageQueryKeys, type CursorPosition } from '@wms/platform';
-import { ITEM_TRACKING, LOCATION_TYPES, PARTNER_TYPES } from './master-data.schemas.js';
+import { ITEM_TRACKING, LOCATION_TYPES, PARTNER_TYPES } from '../master-data/index.js';
 
 /** At most this many natural keys in one list call (`sku=A&sku=B…`). */
 export const CATALOGUE_KEYS_MAX = 100;

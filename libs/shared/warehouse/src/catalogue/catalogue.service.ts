@@ -38,7 +38,8 @@ export class CatalogueService {
   /** A warehouse code the tenant does not have is a bad reference (400), not an empty page. */
   async locations(tenantId: string, query: LocationListQuery): Promise<ListPage<LocationView>> {
     const { warehouseCode } = query;
-    const warehouseId = warehouseCode === undefined ? undefined : await this.repository.warehouseId(tenantId, warehouseCode);
+    const warehouseId =
+      warehouseCode === undefined ? undefined : await this.repository.warehouseId(tenantId, warehouseCode);
     if (warehouseCode !== undefined && !warehouseId)
       throw AppError.referenceNotFound(`Warehouse code ${warehouseCode} not found`);
     return toPage(await this.repository.locations(tenantId, query, warehouseId), query.limit);

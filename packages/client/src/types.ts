@@ -34,6 +34,9 @@ export type JobStatus = BulkJobStatus | ImportStatus;
 
 /** The lists the client can walk page by page, and the query field each reads its cursor from. */
 export const LIST_CURSORS = {
+  '/items': 'cursor',
+  '/partners': 'cursor',
+  '/locations': 'cursor',
   '/orders': 'cursor',
   '/asn': 'cursor',
   '/returns': 'cursor',

@@ -32,7 +32,7 @@ export class CatalogueRepository {
 
   async items(tenantId: string, query: ItemListQuery): Promise<Listed<ItemView>[]> {
     const list = keysetListSql('i', tenantId, query, [
-      { value: query.sku, condition: (b) => `i.sku = ANY(${b}::text[])` },
+      { value: query.sku, type: 'text[]', test: (b) => `i.sku = ANY(${b})` },
     ]);
     return this.select(`SELECT ${ITEM_FIELDS}, ${list.cursor} FROM items i ${list.page}`, list.bind);
   }
@@ -47,8 +47,8 @@ export class CatalogueRepository {
 
   async partners(tenantId: string, query: PartnerListQuery): Promise<Listed<PartnerView>[]> {
     const list = keysetListSql('p', tenantId, query, [
-      { value: query.code, condition: (b) => `p.code = ANY(${b}::text[])` },
-      { value: query.type, condition: (b) => `p.type = ${b}` },
+      { value: query.code, type: 'text[]', test: (b) => `p.code = ANY(${b})` },
+      { value: query.type, type: 'text', test: (b) => `p.type = ${b}` },
     ]);
     return this.select(`SELECT ${PARTNER_FIELDS}, ${list.cursor} FROM partners p ${list.page}`, list.bind);
   }
@@ -60,8 +60,8 @@ export class CatalogueRepository {
     warehouseId: string | undefined,
   ): Promise<Listed<LocationView>[]> {
     const list = keysetListSql('l', tenantId, query, [
-      { value: warehouseId, condition: (b) => `l.warehouse_id = ${b}::uuid` },
-      { value: query.code, condition: (b) => `l.code = ANY(${b}::text[])` },
+      { value: warehouseId, type: 'uuid', test: (b) => `l.warehouse_id = ${b}` },
+      { value: query.code, type: 'text[]', test: (b) => `l.code = ANY(${b})` },
     ]);
     return this.select(
       `SELECT ${LOCATION_FIELDS}, ${list.cursor} FROM locations l JOIN warehouses w ON w.id = l.warehouse_id ${list.page}`,

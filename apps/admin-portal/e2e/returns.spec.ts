@@ -107,6 +107,27 @@ describe('admin portal: returns list and receive form', () => {
     ]);
   }, 120_000);
 
+  it("finds a tenant's returns by the shop's reference of the returned order", async () => {
+    const { page } = portal;
+    await tenantWithManyReturns(ctx, 'RETREF', 2);
+
+    await page.getByRole('link', { name: 'Returns' }).click();
+    await page.getByRole('heading', { name: 'Returns', level: 1 }).waitFor();
+    await page.locator('input').and(page.getByLabel('Tenant')).click();
+    await page.getByRole('option', { name: /^RETREF/ }).click();
+    const rmaCells = page.getByTestId('returns-table').locator('tbody tr td:first-child');
+    await rmaCells.nth(1).waitFor();
+    await page.getByLabel('Order reference').fill('NO-SUCH-ORDER');
+    await page.getByText('No returns.').waitFor();
+    await page.getByLabel('Order reference').fill('MANY-RETURNS');
+    await rmaCells.nth(1).waitFor();
+
+    expect(await rmaCells.allTextContents()).toEqual(['RMA-MANY-001', 'RMA-MANY-002']);
+    await checkPage(portal, 'returns-by-reference');
+    await page.getByRole('link', { name: 'RMA-MANY-001' }).click();
+    await page.getByRole('heading', { name: 'Return RMA-MANY-001', level: 1 }).waitFor();
+  }, 120_000);
+
   it('reads a list longer than a page with "Load more", in order, and stops when there is no more', async () => {
     const { page } = portal;
     await tenantWithManyReturns(ctx, 'RETMANY', MANY_RETURNS);

@@ -6,7 +6,7 @@ import { WarehousesService } from '@wms/warehouse';
 import { ApiKeysService } from '@wms/api-keys';
 import { UsersService } from '@wms/identity';
 import { IdempotencyService } from '@wms/platform';
-import { MasterDataService } from '@wms/warehouse';
+import { CatalogueService, MasterDataService } from '@wms/warehouse';
 import type { IngestRegistry } from '@wms/ingest';
 import { createIngestRegistry, type IngestEntity } from '@wms/ingest';
 import { AuditService } from '@wms/identity';
@@ -39,6 +39,7 @@ export function createServices(db: Database, config: Config) {
     audit,
     users: new UsersService(db, config, audit),
     masterData,
+    catalogue: new CatalogueService(db),
     idempotency: new IdempotencyService(db, config),
     /** The entities of the integration API (single and bulk writes); capabilities append their handlers. */
     ingest,

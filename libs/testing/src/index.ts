@@ -18,3 +18,4 @@ export * from './tcp-proxy.js';
 export * from './stock-item.js';
 export * from './conformance.js';
 export * from './answer-schemas.js';
+export * from './plans.js';

@@ -176,6 +176,7 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
       event: 'order.allocated',
       data: {
         orderNo: 'SO-20250101-000001',
+        referenceNo: 'REF-1',
         warehouseCode: 'WH1',
         lines: [{ lineNo: 1, sku: 'SKU-1', qtyOrdered: 5, qtyAllocated: 5 }],
       },
@@ -185,6 +186,7 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
       event: 'order.released',
       data: {
         orderNo: 'SO-20250101-000001',
+        referenceNo: 'REF-1',
         warehouseCode: 'WH1',
         pickTasks: [
           { id: '6f9619ff-8b86-4d11-b42d-00c04fc964ff', sku: 'SKU-1', locationCode: 'A-01', lotNo: 'LOT1', qty: 5 },
@@ -194,7 +196,15 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
     {
       tenantId,
       event: 'order.shipped',
-      data: { orderNo: 'SO-20250101-000001', shipmentNo: 'SHP-20250101-000001', trackingNo: '1Z999' },
+      data: {
+        orderNo: 'SO-20250101-000001',
+        referenceNo: 'REF-1',
+        shipmentNo: 'SHP-20250101-000001',
+        trackingNo: '1Z999',
+        carrier: 'UPS',
+        warehouseCode: 'WH1',
+        lines: [{ lineNo: 1, sku: 'SKU-1', uomCode: 'EA', lotNo: 'LOT1', qty: 5 }],
+      },
     },
     {
       tenantId,

@@ -28,6 +28,11 @@ export function items({ api }: Transport) {
       answer(api.POST('/items', { body: item, ...writeInit(options) })),
     bulk: (body: RequestBody<'/items/bulk', 'post'>, options?: BulkOptions) =>
       answer(api.POST('/items/bulk', { body, ...bulkInit(options) })),
+    /** One item by sku (404 NOT_FOUND when the tenant has none). */
+    get: (sku: string, query: { tenantId?: string } = {}) =>
+      answer(api.GET('/items/{sku}', { params: { path: { sku }, query } })),
+    /** One page of items changed since updatedSince, oldest change first; `sku` names up to 100 (paginate('/items')). */
+    list: (query: ListQuery<'/items'> & { cursor?: string } = {}) => answer(api.GET('/items', { params: { query } })),
   };
 }
 
@@ -37,6 +42,9 @@ export function partners({ api }: Transport) {
       answer(api.POST('/partners', { body: partner, ...writeInit(options) })),
     bulk: (body: RequestBody<'/partners/bulk', 'post'>, options?: BulkOptions) =>
       answer(api.POST('/partners/bulk', { body, ...bulkInit(options) })),
+    /** One page of partners, oldest change first; `code` names up to 100, `type` one type (paginate('/partners')). */
+    list: (query: ListQuery<'/partners'> & { cursor?: string } = {}) =>
+      answer(api.GET('/partners', { params: { query } })),
   };
 }
 
@@ -46,6 +54,9 @@ export function locations({ api }: Transport) {
       answer(api.POST('/locations', { body: location, ...writeInit(options) })),
     bulk: (body: RequestBody<'/locations/bulk', 'post'>, options?: BulkOptions) =>
       answer(api.POST('/locations/bulk', { body, ...bulkInit(options) })),
+    /** One page of locations, oldest change first, of one warehouse with `warehouseCode` (paginate('/locations')). */
+    list: (query: ListQuery<'/locations'> & { cursor?: string } = {}) =>
+      answer(api.GET('/locations', { params: { query } })),
   };
 }
 
@@ -102,6 +113,9 @@ export function stock({ api }: Transport) {
     /** The stock of one item; with `asOf` (ISO time), as it was then. */
     get: (query: NonNullable<paths['/stock']['get']['parameters']['query']>) =>
       answer(api.GET('/stock', { params: { query } })),
+    /** The stock of up to 100 items in one call, each as `get` answers it, in the order asked. */
+    levels: (query: NonNullable<paths['/stock/levels']['get']['parameters']['query']>) =>
+      answer(api.GET('/stock/levels', { params: { query } })),
     /** One page of stock movements, oldest first (walk them all with paginate('/stock/movements')). */
     movements: (query: ListQuery<'/stock/movements'> & { cursor?: string } = {}) =>
       answer(api.GET('/stock/movements', { params: { query } })),

@@ -11,7 +11,107 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Items changed at or after updatedSince, oldest change first
+     * @description Narrowed to natural keys by repeating sku (sku=A&sku=B, at most 100). Walk the pages with nextCursor.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description ISO 8601 timestamp; rows updated at or after it */
+          updatedSince?: string;
+          limit?: number;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+          /** @description only these skus (the parameter repeated, at most 100) */
+          sku?: string[];
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page; nextCursor is null on the last */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                /** Format: uuid */
+                id: string;
+                sku: string;
+                name: string;
+                barcode: string | null;
+                baseUomCode: string;
+                category: string | null;
+                /** @enum {string} */
+                tracking: 'none' | 'lot' | 'serial';
+                shelfLifeDays: number | null;
+                /** @description kilograms */
+                weightKg: number | null;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description the last write; updatedSince compares with it
+                 */
+                updatedAt: string;
+              }[];
+              /** @description null on the last page */
+              nextCursor: string | null;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED (a bad query or cursor, a limit out of range, more than 100 keys) or TENANT_REQUIRED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
     put?: never;
     /** Create or update one item */
     post: {
@@ -245,7 +345,109 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Partners changed at or after updatedSince, oldest change first
+     * @description Narrowed to natural keys by repeating code (code=A&code=B, at most 100). Walk the pages with nextCursor.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description ISO 8601 timestamp; rows updated at or after it */
+          updatedSince?: string;
+          limit?: number;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+          /** @description only these partner codes (the parameter repeated, at most 100) */
+          code?: string[];
+          type?: 'supplier' | 'customer' | 'carrier' | 'other';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page; nextCursor is null on the last */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                /** Format: uuid */
+                id: string;
+                code: string;
+                name: string;
+                /** @enum {string} */
+                type: 'supplier' | 'customer' | 'carrier' | 'other';
+                /** @description the fields the last upsert gave */
+                contact: {
+                  name?: string | null;
+                  phone?: string | null;
+                  email?: string | null;
+                  address?: string | null;
+                };
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description the last write; updatedSince compares with it
+                 */
+                updatedAt: string;
+              }[];
+              /** @description null on the last page */
+              nextCursor: string | null;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED (a bad query or cursor, a limit out of range, more than 100 keys) or TENANT_REQUIRED */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
     put?: never;
     /** Create or update one partner */
     post: {
@@ -479,7 +681,105 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * Locations changed at or after updatedSince, oldest change first
+     * @description Narrowed to natural keys by repeating code (code=A&code=B, at most 100). Walk the pages with nextCursor.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description ISO 8601 timestamp; rows updated at or after it */
+          updatedSince?: string;
+          limit?: number;
+          /** @description nextCursor of the previous page */
+          cursor?: string;
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+          /** @description only this warehouse's locations */
+          warehouseCode?: string;
+          /** @description only these location codes (the parameter repeated, at most 100) */
+          code?: string[];
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page; nextCursor is null on the last */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                /** Format: uuid */
+                id: string;
+                warehouseCode: string;
+                code: string;
+                zone: string | null;
+                /** @enum {string} */
+                type: 'storage' | 'receiving' | 'staging' | 'shipping' | 'quarantine';
+                pickFace: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description the last write; updatedSince compares with it
+                 */
+                updatedAt: string;
+              }[];
+              /** @description null on the last page */
+              nextCursor: string | null;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED (a bad query or cursor, a limit out of range, more than 100 keys) or TENANT_REQUIRED, or REFERENCE_NOT_FOUND: Warehouse code <code> not found */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
     put?: never;
     /** Create or update one location */
     post: {
@@ -721,6 +1021,8 @@ export interface paths {
           /** @description ISO 8601 timestamp; rows updated at or after it */
           updatedSince?: string;
           status?: 'open' | 'receiving' | 'completed';
+          /** @description the client's own reference (referenceNo) */
+          referenceNo?: string;
           limit?: number;
           /** @description nextCursor of the previous page */
           cursor?: string;
@@ -1081,6 +1383,8 @@ export interface paths {
           /** @description ISO 8601 timestamp; rows updated at or after it */
           updatedSince?: string;
           status?: 'open' | 'allocated' | 'released' | 'picked' | 'shipped' | 'cancelled';
+          /** @description the client's own reference (referenceNo) */
+          referenceNo?: string;
           limit?: number;
           /** @description nextCursor of the previous page */
           cursor?: string;
@@ -1470,6 +1774,8 @@ export interface paths {
           /** @description ISO 8601 timestamp; rows updated at or after it */
           updatedSince?: string;
           status?: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+          /** @description the client's own reference (referenceNo) */
+          referenceNo?: string;
           limit?: number;
           /** @description nextCursor of the previous page */
           cursor?: string;
@@ -2872,6 +3178,8 @@ export interface paths {
                     data: {
                       /** @description order number */
                       orderNo: string;
+                      /** @description the client's reference, null when none */
+                      referenceNo: string | null;
                       /** @description warehouse code */
                       warehouseCode: string;
                       lines: {
@@ -2919,6 +3227,8 @@ export interface paths {
                     data: {
                       /** @description order number */
                       orderNo: string;
+                      /** @description the client's reference, null when none */
+                      referenceNo: string | null;
                       /** @description warehouse code */
                       warehouseCode: string;
                       pickTasks: {
@@ -2966,10 +3276,31 @@ export interface paths {
                     data: {
                       /** @description order number */
                       orderNo: string;
+                      /** @description the client's reference, null when none */
+                      referenceNo: string | null;
                       /** @description shipment number */
                       shipmentNo: string;
                       /** @description carrier tracking number, null when none given */
                       trackingNo: string | null;
+                      /** @description the carrier given at shipping, null when none */
+                      carrier: string | null;
+                      /** @description warehouse the goods left */
+                      warehouseCode: string;
+                      /** @description one entry per order line and lot shipped, in line then lot order */
+                      lines: {
+                        lineNo: number;
+                        /** @description item SKU */
+                        sku: string;
+                        /** @description unit of the quantity */
+                        uomCode: string;
+                        /** @description lot number, null when the item has no lots */
+                        lotNo: string | null;
+                        /**
+                         * @description quantity shipped of this line from this lot
+                         * @example 12.5000
+                         */
+                        qty: string;
+                      }[];
                       /**
                        * Format: uuid
                        * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
@@ -4093,6 +4424,227 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/items/{sku}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One item by its sku, as its upserts wrote it */
+    get: {
+      parameters: {
+        query?: {
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+        };
+        header?: never;
+        path: {
+          sku: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the item */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                /** Format: uuid */
+                id: string;
+                sku: string;
+                name: string;
+                barcode: string | null;
+                baseUomCode: string;
+                category: string | null;
+                /** @enum {string} */
+                tracking: 'none' | 'lot' | 'serial';
+                shelfLifeDays: number | null;
+                /** @description kilograms */
+                weightKg: number | null;
+                /** Format: date-time */
+                createdAt: string;
+                /**
+                 * Format: date-time
+                 * @description the last write; updatedSince compares with it
+                 */
+                updatedAt: string;
+              };
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description NOT_FOUND: Item SKU <sku> not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/stock/levels': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stock of up to 100 items in one call, each as GET /stock answers it, in the order asked
+     * @description Repeat sku (sku=A&sku=B); a sku repeated is answered once. With warehouseCode, only that warehouse’s rows.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description the skus (the parameter repeated, at most 100); the answer keeps their order */
+          sku: string[];
+          /** @description when left out, every warehouse of the tenant */
+          warehouseCode?: string;
+          /** @description the tenant, for a cross-tenant API key */
+          tenantId?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the stock of each sku; a known item without stock has zero totals and no rows */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                sku: string;
+                itemName: string;
+                /** @enum {string} */
+                tracking: 'none' | 'lot' | 'serial';
+                /** @example 12.5000 */
+                totalOnHand: string;
+                /** @example 12.5000 */
+                totalAllocated: string;
+                /** @example 12.5000 */
+                totalAvailable: string;
+                /** @description one row per warehouse, location and lot with stock on hand */
+                stocks: {
+                  warehouseCode: string;
+                  locationCode: string;
+                  lotNo: string | null;
+                  expiryDate: string | null;
+                  /** @example 12.5000 */
+                  qtyOnHand: string;
+                  /** @example 12.5000 */
+                  qtyAllocated: string;
+                  /** @example 12.5000 */
+                  qtyAvailable: string;
+                }[];
+              }[];
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED (no sku, more than 100), TENANT_REQUIRED, or REFERENCE_NOT_FOUND: Item SKU <sku> not found | Warehouse code <code> not found */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'asn.received': {
@@ -4350,6 +4902,8 @@ export interface webhooks {
             data: {
               /** @description order number */
               orderNo: string;
+              /** @description the client's reference, null when none */
+              referenceNo: string | null;
               /** @description warehouse code */
               warehouseCode: string;
               lines: {
@@ -4458,6 +5012,8 @@ export interface webhooks {
             data: {
               /** @description order number */
               orderNo: string;
+              /** @description the client's reference, null when none */
+              referenceNo: string | null;
               /** @description warehouse code */
               warehouseCode: string;
               pickTasks: {
@@ -4525,7 +5081,7 @@ export interface webhooks {
     put?: never;
     /**
      * order.shipped
-     * @description A sales order left the warehouse.
+     * @description A sales order left the warehouse: what was shipped, line by line and lot by lot, and how.
      */
     post: {
       parameters: {
@@ -4566,10 +5122,31 @@ export interface webhooks {
             data: {
               /** @description order number */
               orderNo: string;
+              /** @description the client's reference, null when none */
+              referenceNo: string | null;
               /** @description shipment number */
               shipmentNo: string;
               /** @description carrier tracking number, null when none given */
               trackingNo: string | null;
+              /** @description the carrier given at shipping, null when none */
+              carrier: string | null;
+              /** @description warehouse the goods left */
+              warehouseCode: string;
+              /** @description one entry per order line and lot shipped, in line then lot order */
+              lines: {
+                lineNo: number;
+                /** @description item SKU */
+                sku: string;
+                /** @description unit of the quantity */
+                uomCode: string;
+                /** @description lot number, null when the item has no lots */
+                lotNo: string | null;
+                /**
+                 * @description quantity shipped of this line from this lot
+                 * @example 12.5000
+                 */
+                qty: string;
+              }[];
               /**
                * Format: uuid
                * @description the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)
@@ -6205,6 +6782,18 @@ type FlattenedDeepRequired<T> = {
 type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
   ? Readonly<Exclude<T, undefined>>
   : Readonly<Exclude<T, undefined>[]>;
+export const pathsItemsGetResponses200ContentApplicationJsonDataTrackingValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/items']['get']['responses']['200']['content']['application/json']['data']['tracking']
+> = ['none', 'lot', 'serial'];
+export const pathsPartnersGetParametersQueryTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/partners']['get']['parameters']['query']['type']
+> = ['supplier', 'customer', 'carrier', 'other'];
+export const pathsPartnersGetResponses200ContentApplicationJsonDataTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/partners']['get']['responses']['200']['content']['application/json']['data']['type']
+> = ['supplier', 'customer', 'carrier', 'other'];
+export const pathsLocationsGetResponses200ContentApplicationJsonDataTypeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/locations']['get']['responses']['200']['content']['application/json']['data']['type']
+> = ['storage', 'receiving', 'staging', 'shipping', 'quarantine'];
 export const pathsAsnGetParametersQueryStatusValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/asn']['get']['parameters']['query']['status']
 > = ['open', 'receiving', 'completed'];
@@ -6372,6 +6961,12 @@ export const pathsImportsPostParametersQueryEntityValues: ReadonlyArray<
 export const pathsImportsPostParametersHeaderContentEncodingValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/imports']['post']['parameters']['header']['Content-Encoding']
 > = ['gzip', 'identity'];
+export const pathsItemsSkuGetResponses200ContentApplicationJsonDataTrackingValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/items/{sku}']['get']['responses']['200']['content']['application/json']['data']['tracking']
+> = ['none', 'lot', 'serial'];
+export const pathsStockLevelsGetResponses200ContentApplicationJsonDataTrackingValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/stock/levels']['get']['responses']['200']['content']['application/json']['data']['tracking']
+> = ['none', 'lot', 'serial'];
 export const webhooksReturnReceivedPostRequestBodyContentApplicationJsonDataStatusValues: ReadonlyArray<
   FlattenedDeepRequired<webhooks>['return.received']['post']['requestBody']['content']['application/json']['data']['status']
 > = ['partially_received', 'received'];

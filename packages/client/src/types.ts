@@ -35,6 +35,9 @@ export type ImportStatus = Answer<'/jobs/{jobId}', 'delete', 200>['data'];
 
 /** The lists the client can walk page by page, and the query field each reads its cursor from. */
 export const LIST_CURSORS = {
+  '/items': 'cursor',
+  '/partners': 'cursor',
+  '/locations': 'cursor',
   '/orders': 'cursor',
   '/asn': 'cursor',
   '/returns': 'cursor',

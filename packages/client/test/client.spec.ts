@@ -114,6 +114,24 @@ describe('the packed typed client against the running service', () => {
     expect(second.data).toMatchObject({ sku: 'CLIENT-1', created: false, id: first.data.id });
   });
 
+  it('when the catalogue is read back, items.get, paginate over items and stock.levels answer what was written', async () => {
+    await client.items.upsert({ sku: 'READ-1', name: 'Read back', baseUomCode: 'EA', weightKg: 2 });
+    await client.items.upsert({ sku: 'READ-2', name: 'Read back too', baseUomCode: 'EA' });
+
+    const one = await client.items.get('READ-1');
+    const walked: string[] = [];
+    for await (const item of client.paginate('/items', { sku: ['READ-1', 'READ-2'], limit: 1 })) walked.push(item.sku);
+    const levels = await client.stock.levels({ sku: ['READ-2', 'READ-1'] });
+
+    expect(one.data).toMatchObject({ sku: 'READ-1', name: 'Read back', weightKg: 2, tracking: 'none' });
+    expect(walked).toEqual(['READ-1', 'READ-2']);
+    expect(levels.data.map((level) => [level.sku, level.stocks])).toEqual([
+      ['READ-2', []],
+      ['READ-1', []],
+    ]);
+    await expect(client.items.get('READ-NONE')).rejects.toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
+  });
+
   it('when a body is refused, the call throws a WmsApiError with the status, code, details and request id', async () => {
     const refused = client.items.upsert({ sku: 'CLIENT-BAD', baseUomCode: 'EA' } as never);
 

@@ -3645,6 +3645,8 @@ export interface paths {
           /** @description ISO 8601 timestamp; rows updated at or after it */
           updatedSince?: string;
           status?: 'open' | 'partially_received' | 'received' | 'closed' | 'cancelled';
+          /** @description the client's own reference (referenceNo) */
+          referenceNo?: string;
           limit?: number;
           /** @description nextCursor of the previous page */
           cursor?: string;

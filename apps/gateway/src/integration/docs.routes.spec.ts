@@ -21,6 +21,7 @@ describe('OpenAPI document and docs page', () => {
     expect(Object.keys(response.body.paths).sort()).toEqual(
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
+        ...['/items/{sku}', '/stock/levels'],
         ...['/imports', '/jobs/{jobId}/errors', '/jobs/{jobId}/file'],
         ...[
           '/asn',
@@ -53,6 +54,27 @@ describe('OpenAPI document and docs page', () => {
     expect(response.body['x-error-codes'].map((entry) => entry.code)).toEqual(
       expect.arrayContaining(['DUPLICATE_REFERENCE', 'INVALID_STATE', 'TOO_MANY_INVALID_KEYS']),
     );
+  });
+
+  it('when the catalogue reads are described, each list takes its keys repeated and answers every field typed', async () => {
+    const response = await request(gateway.url, 'GET', '/api/v1/integration/v1/openapi.json');
+    const items = response.body.paths['/items'];
+    const sku = items.get.parameters.find((parameter) => String(parameter.name) === 'sku');
+    const page = items.get.responses['200'].content['application/json'].schema;
+    const levelsIn = async (version: string) =>
+      (await request(gateway.url, 'GET', `/api/v1/integration/v1/openapi.json?version=${version}`)).body.paths[
+        '/stock/levels'
+      ].get.responses['200'].content['application/json'].schema.properties.data.items.properties.stocks.items;
+
+    expect(Object.keys(items).sort()).toEqual(['get', 'post']);
+    expect(sku).toMatchObject({ in: 'query', required: false, schema: { type: 'array', maxItems: 100 } });
+    expect(page.properties.data.items.properties).toMatchObject({
+      sku: { type: 'string' },
+      weightKg: { type: ['number', 'null'] },
+      updatedAt: { type: 'string' },
+    });
+    expect((await levelsIn('2026-11-21')).properties.qtyOnHand).toEqual({ type: 'number' });
+    expect((await levelsIn('2026-12-01')).properties.qtyOnHand).toMatchObject({ type: 'string' });
   });
 
   it('when the item schema is converted, the document says what the validator enforces', async () => {

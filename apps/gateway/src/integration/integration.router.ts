@@ -5,6 +5,7 @@ import type { Services } from '../services.js';
 import { useErrorFormat } from '../http/errors.js';
 import { entityRoutes } from './entities.routes.js';
 import { documentRoutes } from './documents.routes.js';
+import { catalogueRoutes } from './catalogue.routes.js';
 import { inOrder } from '../http/in-order.js';
 import { eventFeedRoutes } from './events.routes.js';
 import { idempotency } from './idempotency.middleware.js';
@@ -35,6 +36,7 @@ export function integrationRouter(
   // The inquiries first, on this router itself: they are the most frequent calls, and no entity route
   // shares their paths.
   documentRoutes(router, runtime, services, idempotent);
+  catalogueRoutes(router, services);
   router.use(entityRoutes(runtime, services, jobs, idempotent));
   router.use(eventFeedRoutes(services));
   const imports = createImportsService(runtime, services, lifecycle);

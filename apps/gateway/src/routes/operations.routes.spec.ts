@@ -129,10 +129,12 @@ describe('warehouse operations', () => {
         { sku: 'LOT', qty: 4 },
         { sku: 'PLAIN', qty: 3 },
       ]);
-      expect(await inquiry(tenantId, orderNo)).toMatchObject({
+      const opened = await inquiry(tenantId, orderNo);
+      expect(opened).toMatchObject({
         status: 'open',
         summary: { totalOrdered: 7, totalAllocated: 0, totalPicked: 0, totalShipped: 0 },
       });
+      const referenceNo = opened.referenceNo;
 
       // Allocate
       const allocated = await call('POST', `/orders/${orderNo}/allocate`, tenantId);
@@ -222,6 +224,7 @@ describe('warehouse operations', () => {
           data: {
             tenantId,
             orderNo,
+            referenceNo,
             warehouseCode: 'WH1',
             lines: [
               { lineNo: 1, sku: 'LOT', qtyOrdered: 4, qtyAllocated: 4 },
@@ -234,6 +237,7 @@ describe('warehouse operations', () => {
           data: {
             tenantId,
             orderNo,
+            referenceNo,
             warehouseCode: 'WH1',
             pickTasks: [
               { id: lotTask.id, sku: 'LOT', locationCode: 'A-01', lotNo: 'L1', qty: 4 },
@@ -243,7 +247,19 @@ describe('warehouse operations', () => {
         },
         {
           event: 'order.shipped',
-          data: { tenantId, orderNo, shipmentNo: shipped.body.shipmentNo, trackingNo: '1Z999' },
+          data: {
+            tenantId,
+            orderNo,
+            referenceNo,
+            shipmentNo: shipped.body.shipmentNo,
+            trackingNo: '1Z999',
+            carrier: 'DHL',
+            warehouseCode: 'WH1',
+            lines: [
+              { lineNo: 1, sku: 'LOT', uomCode: 'EA', lotNo: 'L1', qty: 4 },
+              { lineNo: 2, sku: 'PLAIN', uomCode: 'EA', lotNo: null, qty: 3 },
+            ],
+          },
         },
       ]);
     });

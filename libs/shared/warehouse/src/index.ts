@@ -1,4 +1,5 @@
-/** The warehouse: master data, inbound, outbound, inventory and its ledger, returns, documents, numbering, sandbox simulations, and the write kernel their writes share. */
+/** The warehouse: master data and its catalogue reads, inbound, outbound, inventory and its ledger, returns, documents, numbering, sandbox simulations, and the write kernel their writes share. */
+export * from './catalogue/index.js';
 export * from './documents/index.js';
 export * from './inbound/index.js';
 export * from './inventory/index.js';

@@ -23,6 +23,10 @@ import {
   shipSchema,
   SIMULATION_SCHEMAS,
   stockQuerySchema,
+  itemListQuerySchema,
+  partnerListQuerySchema,
+  locationListQuerySchema,
+  stockLevelsQuerySchema,
 } from '@wms/warehouse';
 import { bulkBodySchema, singleBodySchema } from '@wms/ingest';
 import { createSubscriptionSchema, listDeliveriesSchema, updateSubscriptionSchema } from '@wms/webhooks';
@@ -81,6 +85,10 @@ export function fuzzEndpoints(services: Pick<Services, 'ingest'>): FuzzEndpoint[
     { method: 'GET', path: () => `${INTEGRATION}/stock`, auth: 'api-key', query: stockQuerySchema },
     { method: 'GET', path: () => `${INTEGRATION}/orders`, auth: 'api-key', query: listQuerySchema(ORDER_STATUSES) },
     { method: 'GET', path: () => `${INTEGRATION}/asn`, auth: 'api-key', query: listQuerySchema(ASN_STATUSES) },
+    { method: 'GET', path: () => `${INTEGRATION}/items`, auth: 'api-key', query: itemListQuerySchema },
+    { method: 'GET', path: () => `${INTEGRATION}/partners`, auth: 'api-key', query: partnerListQuerySchema },
+    { method: 'GET', path: () => `${INTEGRATION}/locations`, auth: 'api-key', query: locationListQuerySchema },
+    { method: 'GET', path: () => `${INTEGRATION}/stock/levels`, auth: 'api-key', query: stockLevelsQuerySchema },
     { method: 'GET', path: () => `${INTEGRATION}/events`, auth: 'api-key' },
     { method: 'GET', path: () => `${INTEGRATION}/jobs/ingest-unknown`, auth: 'api-key' },
     // The fuzzing key's tenant is no sandbox: every simulation is refused (403), whatever its body.

@@ -1,4 +1,5 @@
-import { Anchor, Button, Group, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { usePrincipal } from '../../auth';
@@ -29,7 +30,8 @@ interface MorePages {
 }
 
 /**
- * A tenant's customer returns (RMAs), oldest change first, filtered by status, a page at a time ("Load more"
+ * A tenant's customer returns (RMAs), oldest change first, filtered by status and by the shop's reference of
+ * the returned order (what a customer quotes), a page at a time ("Load more"
  * reads the next); each opens its page, where staff receive it. A cross-tenant user picks the tenant first.
  */
 export default function ReturnsPage() {
@@ -37,11 +39,14 @@ export default function ReturnsPage() {
   const tenants = useTenants();
   const [tenantId, setTenantId] = useState(principal.tenantId ?? '');
   const [status, setStatus] = useState<ReturnStatus | ''>('');
+  const [reference, setReference] = useState('');
+  const [referenceNo] = useDebouncedValue(reference.trim(), 250);
+  const filter = { status: status || undefined, referenceNo: referenceNo || undefined };
   const chosen = Boolean(principal.tenantId || tenantId);
-  const list = useApi(['returns', tenantId, status], () =>
-    chosen ? returnsApi.list(tenantId || undefined, status || undefined) : Promise.resolve(null),
+  const list = useApi(['returns', tenantId, status, referenceNo], () =>
+    chosen ? returnsApi.list(tenantId || undefined, filter) : Promise.resolve(null),
   );
-  const listKey = `${tenantId}/${status}`;
+  const listKey = `${tenantId}/${status}/${referenceNo}`;
   const [more, setMore] = useState<MorePages | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreFailure, setMoreFailure] = useState<unknown>();
@@ -53,7 +58,7 @@ export default function ReturnsPage() {
     setLoadingMore(true);
     setMoreFailure(undefined);
     try {
-      const page = await returnsApi.list(tenantId || undefined, status || undefined, cursor);
+      const page = await returnsApi.list(tenantId || undefined, filter, cursor);
       setMore({ list: listKey, rows: [...(added?.rows ?? []), ...page.items], nextCursor: page.nextCursor });
     } catch (error) {
       setMoreFailure(error);
@@ -79,6 +84,13 @@ export default function ReturnsPage() {
           value={status}
           onChange={(value) => setStatus((value ?? '') as ReturnStatus | '')}
           allowDeselect={false}
+        />
+        <TextInput
+          label="Order reference"
+          description="The shop's own order number"
+          placeholder="e.g. SHOP-1001"
+          value={reference}
+          onChange={(event) => setReference(event.currentTarget.value)}
         />
       </Group>
       {!chosen && <Text c="dimmed">Choose a tenant to see its returns.</Text>}

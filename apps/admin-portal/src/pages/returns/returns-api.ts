@@ -4,9 +4,12 @@ export type { Disposition, ReturnDocument, ReturnReceiptInput, ReturnStatus, Ret
 
 /** The staff API of returns (module inbound); a cross-tenant user names the tenant. */
 export const returnsApi = {
-  /** One page of returns, oldest change first; `cursor` is the page before's `nextCursor`. */
-  list: (tenantId: string | undefined, status: ReturnStatus | undefined, cursor?: string) =>
-    okPage(http.GET('/returns', { params: { query: { tenantId, status, cursor, limit: 100 } } })),
+  /**
+   * One page of returns, oldest change first; `referenceNo` is the shop's reference of the returned order;
+   * `cursor` is the page before's `nextCursor`.
+   */
+  list: (tenantId: string | undefined, filter: ReturnFilter, cursor?: string) =>
+    okPage(http.GET('/returns', { params: { query: { tenantId, ...filter, cursor, limit: 100 } } })),
   get: (rmaNo: string, tenantId: string | undefined) =>
     ok(http.GET('/returns/{rmaNo}', { params: { path: { rmaNo }, query: { tenantId } } })),
   receive: (rmaNo: string, tenantId: string | undefined, body: ReturnReceiptInput) =>
@@ -16,6 +19,11 @@ export const returnsApi = {
   close: (rmaNo: string, tenantId: string | undefined) =>
     ok(http.POST('/returns/{rmaNo}/close', { params: { path: { rmaNo }, query: { tenantId } }, body: {} })),
 };
+
+export interface ReturnFilter {
+  status?: ReturnStatus;
+  referenceNo?: string;
+}
 
 /** The badge colours whose light variant app.css darkens for contrast. */
 export const STATUS_COLORS: Record<ReturnStatus, string> = {

@@ -33,6 +33,7 @@ const tenantId = Joi.string()
   .required()
   .description('the tenant the event belongs to (null only for webhook.disabled of a cross-tenant subscription)');
 const lotNo = Joi.string().allow(null).required().description('lot number, null when the item has no lots');
+const referenceNo = Joi.string().allow(null).required().description("the client's reference, null when none");
 
 /** An object whose every key is present (a value may still be null where allowed). */
 function fields(keys: Record<string, Joi.Schema>): Joi.ObjectSchema {
@@ -72,6 +73,7 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
     module: 'orders',
     data: data({
       orderNo: code('order number'),
+      referenceNo,
       warehouseCode: code('warehouse code'),
       lines: Joi.array().items(
         fields({
@@ -88,6 +90,7 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
     module: 'orders',
     data: data({
       orderNo: code('order number'),
+      referenceNo,
       warehouseCode: code('warehouse code'),
       pickTasks: Joi.array().items(
         fields({
@@ -101,12 +104,26 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
     }),
   },
   'order.shipped': {
-    description: 'A sales order left the warehouse.',
+    description: 'A sales order left the warehouse: what was shipped, line by line and lot by lot, and how.',
     module: 'orders',
     data: data({
       orderNo: code('order number'),
+      referenceNo,
       shipmentNo: code('shipment number'),
       trackingNo: Joi.string().allow(null).required().description('carrier tracking number, null when none given'),
+      carrier: Joi.string().allow(null).required().description('the carrier given at shipping, null when none'),
+      warehouseCode: code('warehouse the goods left'),
+      lines: Joi.array()
+        .items(
+          fields({
+            lineNo: Joi.number().integer(),
+            sku: code('item SKU'),
+            uomCode: code('unit of the quantity'),
+            lotNo,
+            qty: quantity('quantity shipped of this line from this lot'),
+          }),
+        )
+        .description('one entry per order line and lot shipped, in line then lot order'),
     }),
   },
   'order.cancelled': {
@@ -114,7 +131,7 @@ export const eventCatalogue: Readonly<Record<EventName, EventDefinition>> = {
     module: 'orders',
     data: data({
       orderNo: code('order number'),
-      referenceNo: Joi.string().allow(null).required().description("the client's reference, null when none"),
+      referenceNo,
       previousStatus: code('status the order had before'),
     }),
   },

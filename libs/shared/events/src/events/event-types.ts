@@ -14,15 +14,25 @@ export interface EventDataMap {
   'asn.completed': { asnNo: string; warehouseCode: string };
   'order.allocated': {
     orderNo: string;
+    referenceNo: string | null;
     warehouseCode: string;
     lines: Array<{ lineNo: number; sku: string; qtyOrdered: number; qtyAllocated: number }>;
   };
   'order.released': {
     orderNo: string;
+    referenceNo: string | null;
     warehouseCode: string;
     pickTasks: Array<{ id: string; sku: string; locationCode: string; lotNo: string | null; qty: number }>;
   };
-  'order.shipped': { orderNo: string; shipmentNo: string; trackingNo: string | null };
+  'order.shipped': {
+    orderNo: string;
+    referenceNo: string | null;
+    shipmentNo: string;
+    trackingNo: string | null;
+    carrier: string | null;
+    warehouseCode: string;
+    lines: Array<{ lineNo: number; sku: string; uomCode: string; lotNo: string | null; qty: number }>;
+  };
   'order.cancelled': { orderNo: string; referenceNo: string | null; previousStatus: string };
   'stock.adjusted': {
     warehouseCode: string;

@@ -1,1 +1,2 @@
 export * from './list-query.js';
+export * from './keyset-list.js';

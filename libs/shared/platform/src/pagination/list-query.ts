@@ -12,6 +12,8 @@ export interface CursorPosition {
 export interface ListQuery<Status extends string = string> {
   updatedSince?: string;
   status?: Status;
+  /** The client's own reference (orders, ASNs; a return's order). */
+  referenceNo?: string;
   limit: number;
   cursor?: CursorPosition;
 }
@@ -29,10 +31,22 @@ export function listQuerySchema(statuses: readonly string[]): Joi.ObjectSchema {
   return Joi.object({
     updatedSince: isoInstant().description('ISO 8601 timestamp; rows updated at or after it'),
     status: Joi.string().valid(...statuses),
+    referenceNo: Joi.string().trim().min(1).max(100).description("the client's own reference (referenceNo)"),
     limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(LIST_LIMIT_DEFAULT),
     cursor: cursorSchema(decodeCursor).description('nextCursor of the previous page'),
     tenantId: Joi.string().guid().description('the tenant, for a cross-tenant API key'),
   }).label('ListQuery');
+}
+
+/** The page parameters every list shares, taken from the document lists' schema so every list reads them alike. */
+export function pageQueryKeys(): Record<'updatedSince' | 'limit' | 'cursor' | 'tenantId', Joi.Schema> {
+  const shared = listQuerySchema(['open']);
+  return {
+    updatedSince: shared.extract('updatedSince'),
+    limit: shared.extract('limit'),
+    cursor: shared.extract('cursor'),
+    tenantId: shared.extract('tenantId'),
+  };
 }
 
 /**
@@ -42,39 +56,6 @@ export function listQuerySchema(statuses: readonly string[]): Joi.ObjectSchema {
  */
 export function cursorColumn(timeColumn: string, idColumn: string): string {
   return `json_build_object('updatedAt', to_char(${timeColumn} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'), 'id', ${idColumn}) AS cursor`;
-}
-
-/** The parts of an integration list's statement over one table of documents, with their binds from `$1`. */
-export interface DocumentListSql {
-  /** The select-list item `… AS cursor` (see `cursorColumn`). */
-  cursor: string;
-  /** WHERE, ORDER BY and LIMIT: the tenant's rows in (updated_at, id) order after the cursor, `limit + 1` of them. */
-  page: string;
-  bind: unknown[];
-}
-
-/**
- * The one shape of the document lists (orders, ASNs, returns): the table aliased `alias` has `tenant_id`,
- * `updated_at`, `status` and `id`; the filters are optional, each bound as null when absent.
- */
-export function documentListSql(alias: string, tenantId: string, query: ListQuery): DocumentListSql {
-  return {
-    cursor: cursorColumn(`${alias}.updated_at`, `${alias}.id`),
-    page: `WHERE ${alias}.tenant_id = $1
-         AND ($2::timestamptz IS NULL OR ${alias}.updated_at >= $2::timestamptz)
-         AND ($3::text IS NULL OR ${alias}.status = $3)
-         AND ($4::timestamptz IS NULL OR (${alias}.updated_at, ${alias}.id) > ($4::timestamptz, $5::uuid))
-       ORDER BY ${alias}.updated_at, ${alias}.id
-       LIMIT $6`,
-    bind: [
-      tenantId,
-      query.updatedSince ?? null,
-      query.status ?? null,
-      query.cursor?.updatedAt ?? null,
-      query.cursor?.id ?? null,
-      query.limit + 1,
-    ],
-  };
 }
 
 /**

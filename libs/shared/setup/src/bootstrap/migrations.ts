@@ -55,6 +55,7 @@ export const migrations: Migration[] = [
   warehouseMigrations.returns,
   warehouseMigrations.snapshotDispatch,
   ingestMigrations.bulkJobAnsweredAccepted,
+  warehouseMigrations.catalogueReads,
   identityMigrations.normalisedEmails,
   identityMigrations.loginAddressLocks,
 ];

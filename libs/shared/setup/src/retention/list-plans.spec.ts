@@ -1,53 +1,23 @@
-import { createTestContext, type TestContext } from '@wms/testing';
+import {
+  createTestContext,
+  explainEverySelect,
+  indexesOn,
+  seqScans,
+  type PlanNode,
+  type TestContext,
+} from '@wms/testing';
 import type { Principal } from '@wms/identity';
 
 const ROWS = 100_000;
 /** The tables the lists read; a sequential scan of any of them at this size is refused. */
 const BIG_TABLES = ['audit_logs', 'webhook_deliveries', 'events', 'api_keys', 'webhook_subscriptions', 'users'];
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function seqScans(node: PlanNode): string[] {
-  const own = node['Node Type'] === 'Seq Scan' && node['Relation Name'] ? [node['Relation Name']] : [];
-  return [...own, ...(node.Plans ?? []).flatMap(seqScans)];
-}
-
-/** The index names under a node (a bitmap heap scan reads its table through the bitmap index scans below it). */
-function indexNames(node: PlanNode): string[] {
-  return [...(node['Index Name'] ? [node['Index Name']] : []), ...(node.Plans ?? []).flatMap(indexNames)];
-}
-
-/** Every scan of the plan as "table index", or "table Seq Scan" for a scan without an index. */
-function scans(node: PlanNode): string[] {
-  const table = node['Relation Name'];
-  if (table && node['Node Type'] === 'Bitmap Heap Scan')
-    return (node.Plans ?? []).flatMap(indexNames).map((index) => `${table} ${index}`);
-  const own = table ? [`${table} ${node['Index Name'] ?? node['Node Type']}`] : [];
-  return [...own, ...(node.Plans ?? []).flatMap(scans)];
-}
-
-/** The indexes the plan reads on the named table, each once. */
-function indexesOn(table: string, node: PlanNode): string[] {
-  return [
-    ...new Set(
-      scans(node)
-        .filter((scan) => scan.startsWith(`${table} `))
-        .map((scan) => scan.slice(table.length + 1)),
-    ),
-  ];
-}
-
 describe('every admin list filter reads an index at 100,000 rows', () => {
   let ctx: TestContext;
   let tenantId: string;
   let actorUserId: string;
   let subscriptionId: string;
-  const plans: PlanNode[] = [];
+  let plans: PlanNode[] = [];
 
   beforeAll(async () => {
     ctx = await createTestContext('list-plans');
@@ -90,18 +60,7 @@ describe('every admin list filter reads an index at 100,000 rows', () => {
     ({ tenantId, actorUserId, subscriptionId } = ids!);
 
     // Every SELECT the services run is explained first, with the same values, then run as it was.
-    const original = sequelize.query.bind(sequelize) as (sql: unknown, options?: unknown) => Promise<unknown>;
-    (sequelize as unknown as { query: typeof original }).query = async (sql, options) => {
-      const text = typeof sql === 'string' ? sql : (sql as { query: string }).query;
-      if (/^\s*SELECT/i.test(text)) {
-        const { replacements, bind } = (options ?? {}) as { replacements?: unknown; bind?: unknown };
-        const [rows] = (await original(`EXPLAIN (FORMAT JSON) ${text}`, { replacements, bind })) as [
-          Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>,
-        ];
-        plans.push(rows[0]!['QUERY PLAN'][0]!.Plan);
-      }
-      return original(sql, options);
-    };
+    plans = explainEverySelect(sequelize);
   }, 300_000);
   afterAll(() => ctx.close());
 

@@ -13,7 +13,10 @@ export { STOCK_INQUIRY_SQL, stockInquirySql } from './stock-inquiry.repository.j
 export {
   StockService,
   stockQuerySchema,
+  stockLevelsQuerySchema,
+  STOCK_LEVELS_SKUS_MAX,
   type StockQuery,
+  type StockLevelsQuery,
   type StockInquiry,
   type StockRowView,
 } from './stock.service.js';

@@ -22,6 +22,21 @@ const ROWS_AS_OF = `
         CROSS JOIN LATERAL ${balanceAsOfSql('s', '$5::timestamptz')} b
         WHERE s.tenant_id = $1 AND b.qty_on_hand > 0 AND ($4::text IS NULL OR s.lot_no = $4)`;
 
+/**
+ * The stock inquiry's object of the item aliased `i` over its stock rows `rows` (a relation with the rows'
+ * columns): the item, its totals summed by PostgreSQL as exact numerics and its rows, quantities in `format`.
+ */
+export const stockObjectSql = (rows: string, format: QuantityFormat): string => `json_build_object(
+           'sku', i.sku, 'itemName', i.name, 'tracking', i.tracking,
+           'totalOnHand', ${qtySql(`COALESCE((SELECT sum(qty_on_hand) FROM ${rows} t), 0)`, format)},
+           'totalAllocated', ${qtySql(`COALESCE((SELECT sum(qty_allocated) FROM ${rows} t), 0)`, format)},
+           'totalAvailable', ${qtySql(`COALESCE((SELECT sum(qty_on_hand - qty_allocated) FROM ${rows} t), 0)`, format)},
+           'stocks', COALESCE((SELECT json_agg(json_build_object(
+               'warehouseCode', r."warehouseCode", 'locationCode', r."locationCode", 'lotNo', r."lotNo",
+               'expiryDate', r."expiryDate", 'qtyOnHand', ${qtySql('r.qty_on_hand', format)},
+               'qtyAllocated', ${qtySql('r.qty_allocated', format)}, 'qtyAvailable', ${qtySql('r.qty_on_hand - r.qty_allocated', format)})
+             ORDER BY r."warehouseCode", r."locationCode", r."lotNo" NULLS FIRST) FROM ${rows} r), '[]'::json))`;
+
 const inquirySql = (
   rows: string,
   format: QuantityFormat,
@@ -29,16 +44,7 @@ const inquirySql = (
       wh AS (SELECT id, code FROM warehouses WHERE tenant_id = $1 AND ($3::text IS NULL OR code = $3)),
       rows AS (${rows})
  SELECT ($3::text IS NULL OR EXISTS (SELECT 1 FROM wh)) AS "warehouseKnown",
-        (SELECT json_build_object(
-           'sku', i.sku, 'itemName', i.name, 'tracking', i.tracking,
-           'totalOnHand', ${qtySql('COALESCE((SELECT sum(qty_on_hand) FROM rows), 0)', format)},
-           'totalAllocated', ${qtySql('COALESCE((SELECT sum(qty_allocated) FROM rows), 0)', format)},
-           'totalAvailable', ${qtySql('COALESCE((SELECT sum(qty_on_hand - qty_allocated) FROM rows), 0)', format)},
-           'stocks', COALESCE((SELECT json_agg(json_build_object(
-               'warehouseCode', r."warehouseCode", 'locationCode', r."locationCode", 'lotNo', r."lotNo",
-               'expiryDate', r."expiryDate", 'qtyOnHand', ${qtySql('r.qty_on_hand', format)},
-               'qtyAllocated', ${qtySql('r.qty_allocated', format)}, 'qtyAvailable', ${qtySql('r.qty_on_hand - r.qty_allocated', format)})
-             ORDER BY r."warehouseCode", r."locationCode", r."lotNo" NULLS FIRST) FROM rows r), '[]'::json))
+        (SELECT ${stockObjectSql('rows', format)}
          FROM item i)::text AS item`;
 
 const statementsOf = (name: string, rows: string): Record<QuantityFormat, PreparedStatement<StockInquiryRow>> => ({

@@ -5,6 +5,7 @@ import { operations } from './0007-operations.js';
 import { stockLedger } from './0059-stock-ledger.js';
 import { returns } from './0062-returns.js';
 import { snapshotDispatch } from './0063-snapshot-dispatch.js';
+import { catalogueReads } from './0070-catalogue-reads.js';
 
 /**
  * The warehouse library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -17,4 +18,5 @@ export const warehouseMigrations = {
   stockLedger,
   returns,
   snapshotDispatch,
+  catalogueReads,
 } satisfies Record<string, Migration>;

@@ -62,7 +62,12 @@ export class AllocationService {
     await this.events.append(transaction, {
       tenantId,
       event: 'order.allocated',
-      data: { orderNo: order.orderNo, warehouseCode: order.warehouseCode, lines: allocated },
+      data: {
+        orderNo: order.orderNo,
+        referenceNo: order.referenceNo,
+        warehouseCode: order.warehouseCode,
+        lines: allocated,
+      },
     });
     return { orderNo: order.orderNo, status, qtyAllocated: round(reservations.reduce((sum, r) => sum + r.qty, 0)) };
   }

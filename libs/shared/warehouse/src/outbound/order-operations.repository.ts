@@ -7,6 +7,7 @@ import type { OrderStatus } from './order.schemas.js';
 export interface OperationOrder {
   id: string;
   orderNo: string;
+  referenceNo: string;
   status: OrderStatus;
   warehouseId: string;
   warehouseCode: string;
@@ -49,7 +50,7 @@ export class OrderOperationsRepository {
     missing: string,
   ): Promise<OperationOrder> {
     const rows = await this.db.sequelize.query<OperationOrder>(
-      `SELECT o.id, o.order_no AS "orderNo", o.status, o.warehouse_id AS "warehouseId", w.code AS "warehouseCode"
+      `SELECT o.id, o.order_no AS "orderNo", o.reference_no AS "referenceNo", o.status, o.warehouse_id AS "warehouseId", w.code AS "warehouseCode"
        FROM sales_orders o JOIN warehouses w ON w.id = o.warehouse_id
        WHERE ${where} FOR UPDATE OF o`,
       { bind, type: QueryTypes.SELECT, transaction },

@@ -48,7 +48,7 @@ export class PickingService {
     await this.events.append(transaction, {
       tenantId,
       event: 'order.released',
-      data: { orderNo: order.orderNo, warehouseCode: order.warehouseCode, pickTasks },
+      data: { orderNo: order.orderNo, referenceNo: order.referenceNo, warehouseCode: order.warehouseCode, pickTasks },
     });
     return { orderNo: order.orderNo, pickTasks: pickTasks.length };
   }

@@ -54,6 +54,25 @@ export class ShippingRepository {
     return rows[0]!.id;
   }
 
+  /**
+   * What the order shipped, per line and lot: the picks confirmed of each line from each lot (a line picked
+   * from two lots ships in two entries), in line then lot order, as `order.shipped` reports it.
+   */
+  async shippedLots(
+    orderId: string,
+    transaction: Transaction,
+  ): Promise<{ lineNo: number; sku: string; uomCode: string; lotNo: string | null; qty: number }[]> {
+    return this.db.sequelize.query(
+      `SELECT l.line_no AS "lineNo", i.sku, l.uom_code AS "uomCode", NULLIF(t.lot_no, '') AS "lotNo",
+              sum(t.qty_picked)::float8 AS qty
+       FROM pick_tasks t JOIN sales_order_lines l ON l.id = t.order_line_id JOIN items i ON i.id = l.item_id
+       WHERE t.order_id = $1 AND t.qty_picked > 0
+       GROUP BY l.line_no, i.sku, l.uom_code, t.lot_no
+       ORDER BY l.line_no, t.lot_no`,
+      { bind: [orderId], type: QueryTypes.SELECT, transaction },
+    );
+  }
+
   async view(shipmentId: string, transaction: Transaction): Promise<ShipmentView> {
     const rows = await this.db.sequelize.query<ShipmentView>(
       `SELECT s.id, s.shipment_no AS "shipmentNo", o.order_no AS "orderNo", w.code AS "warehouseCode", s.carrier,

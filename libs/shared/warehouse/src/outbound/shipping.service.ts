@@ -50,15 +50,24 @@ export class ShippingService {
     );
     await this.repository.closeLines(order.id, transaction);
     const trackingNo = input.trackingNo ?? null;
+    const carrier = input.carrier ?? null;
     const shipmentId = await this.repository.insert(
-      { tenantId, orderId: order.id, shipmentNo, carrier: input.carrier ?? null, trackingNo },
+      { tenantId, orderId: order.id, shipmentNo, carrier, trackingNo },
       transaction,
     );
     await this.orders.setStatus(order.id, 'shipped', transaction);
     await this.events.append(transaction, {
       tenantId,
       event: 'order.shipped',
-      data: { orderNo: order.orderNo, shipmentNo, trackingNo },
+      data: {
+        orderNo: order.orderNo,
+        referenceNo: order.referenceNo,
+        shipmentNo,
+        trackingNo,
+        carrier,
+        warehouseCode: order.warehouseCode,
+        lines: await this.repository.shippedLots(order.id, transaction),
+      },
     });
     return this.repository.view(shipmentId, transaction);
   }

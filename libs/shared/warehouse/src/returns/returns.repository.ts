@@ -262,13 +262,16 @@ export class ReturnsRepository {
     );
   }
 
-  /** One page of the tenant's returns in (updated_at, id) order: headers with their line totals. */
+  /**
+   * One page of the tenant's returns in (updated_at, id) order: headers with their line totals. A return has
+   * no reference of its own (its rmaNo is the client's), so referenceNo names the returned order's.
+   */
   async list(
     tenantId: string,
     query: ListQuery<ReturnStatus>,
     format: QuantityFormat,
   ): Promise<(Record<string, unknown> & { cursor: CursorPosition })[]> {
-    const list = documentListSql('r', tenantId, query);
+    const list = documentListSql('r', tenantId, query, (bind) => `o.tenant_id = $1 AND o.reference_no = ${bind}`);
     return routedRead(this.db, (from) =>
       from.sequelize.query(
         `SELECT ${RETURN_HEADER},

@@ -38,7 +38,10 @@ export async function run(body: string, headers: Record<string, string>): Promis
   const onHand: string | number = stock.data.stocks[0].qtyOnHand;
   if (event.event === 'order.shipped') {
     const shipped: string[] = [event.data.orderNo, event.data.shipmentNo, event.data.trackingNo ?? ''];
-    return shipped.length + orderNo.length + Number(onHand);
+    const lots: (string | null)[] = event.data.lines.map((line) => line.lotNo);
+    const skus: string[] = event.data.lines.map((line) => line.sku);
+    const qty: string | number = event.data.lines[0].qty;
+    return shipped.length + lots.length + skus.length + Number(qty) + orderNo.length + Number(onHand);
   }
   return new WmsApiError({ statusCode: 400, message: 'x' }).statusCode;
 }

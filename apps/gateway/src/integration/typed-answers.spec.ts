@@ -194,6 +194,32 @@ describe('the integration API answers exactly what its OpenAPI documents declare
     'POST /locations/bulk': async (v) => [
       await post(v, '/locations/bulk', { locations: [{ warehouseCode: 'WH1', code: unique('LOC') }] }),
     ],
+    'GET /items': async (v) => {
+      const sku = await stockedItem(v);
+      return [
+        await get(v, '/items?limit=2'),
+        await get(v, `/items?sku=${sku}&sku=NOPE`),
+        await get(v, '/items?updatedSince=0000-01-01T00:00:00Z'),
+      ];
+    },
+    'GET /items/{sku}': async (v) => [await get(v, `/items/${await stockedItem(v)}`), await get(v, '/items/NOPE')],
+    'GET /partners': async (v) => {
+      await ok(post(v, '/partners', { code: unique('P'), name: 'P', type: 'supplier', contact: { phone: '1' } }));
+      return [await get(v, '/partners?limit=2'), await get(v, '/partners?code=CUST')];
+    },
+    'GET /locations': async (v) => {
+      await ok(post(v, '/locations', { warehouseCode: 'WH1', code: unique('LOC'), zone: 'A', pickFace: true }));
+      return [await get(v, '/locations?warehouseCode=WH1&limit=2'), await get(v, '/locations?warehouseCode=NOPE')];
+    },
+    'GET /stock/levels': async (v) => {
+      const sku = await stockedItem(v, 123456789012.3456);
+      const idle = unique('IDLE');
+      await ok(post(v, '/items', itemBody(idle)));
+      return [
+        await get(v, `/stock/levels?sku=${sku}&sku=${idle}&warehouseCode=WH1`),
+        await get(v, '/stock/levels?sku=NOPE'),
+      ];
+    },
     'POST /asn': async (v) => {
       const sku = await stockedItem(v);
       const lotSku = unique('LOT');

@@ -14,6 +14,7 @@ import { createImportsService, importsRoutes } from './imports.routes.js';
 import { simulationRoutes } from './simulations.routes.js';
 import { apiVersion } from './api-version.middleware.js';
 import { createSnapshotsService, snapshotRoutes } from './snapshots.routes.js';
+import { catalogueRoutes } from './catalogue.routes.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
@@ -36,6 +37,7 @@ export function integrationRouter(
   documentRoutes(router, runtime, services, idempotent);
   router.use(entityRoutes(runtime, services, jobs, idempotent));
   router.use(eventFeedRoutes(services));
+  router.use(catalogueRoutes());
   const imports = createImportsService(runtime, services, lifecycle);
   router.use(importsRoutes(services, imports, idempotent));
   const snapshots = createSnapshotsService(runtime, lifecycle);

@@ -25,6 +25,7 @@ import {
   type IntegrationRoute,
 } from '@wms/ingest';
 import { IMPORT_ROUTES } from './imports.route-table.js';
+import { CATALOGUE_ROUTES } from './catalogue.route-table.js';
 
 /**
  * The integration API's routes in one table: method, path, scope, the request schemas each route validates
@@ -375,5 +376,6 @@ export function integrationRoutes(handlers: EntityHandler[]): IntegrationRoute[]
     ...handlers.flatMap((handler) => [singleWriteRoute(handler), bulkWriteRoute(handler)]),
     ...Object.values(INTEGRATION_ROUTES),
     ...Object.values(IMPORT_ROUTES),
+    ...Object.values(CATALOGUE_ROUTES),
   ];
 }

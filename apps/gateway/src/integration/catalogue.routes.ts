@@ -1,0 +1,33 @@
+import './request.types.js';
+import { Router, type RequestHandler } from 'express';
+import { API_VERSIONS, NEWEST_API_VERSION, sentSchemaForVersion, unknownVersion } from '@wms/platform';
+import { asyncApiDocument, eventTypeCatalogue } from '@wms/webhooks';
+import { mount } from './scope.js';
+import { CATALOGUE_ROUTES } from './catalogue.route-table.js';
+import { versionOf } from './api-version.middleware.js';
+
+/** GET /event-types: the catalogue of event types with their schemas, in the request's dated version. */
+export function catalogueRoutes(): Router {
+  const router = Router();
+  const catalogue = eventTypeCatalogue();
+  const byVersion = new Map(API_VERSIONS.map((version) => [version, sentSchemaForVersion(catalogue, version)]));
+  mount(router, CATALOGUE_ROUTES.eventTypes, (req, res) => {
+    res.json({ status: 'success', data: byVersion.get(versionOf(req)), requestId: req.requestId });
+  });
+  return router;
+}
+
+/**
+ * GET /asyncapi.json under the integration base: public as the OpenAPI document is (it describes message
+ * shapes only). `?version=` chooses the dated version (default the newest; an unknown one is 400).
+ */
+export function asyncApiRoute(): RequestHandler {
+  const documents = new Map(API_VERSIONS.map((version) => [version, asyncApiDocument(version)]));
+  return (req, res) => {
+    const asked = req.query.version;
+    const version = typeof asked === 'string' && asked !== '' ? asked : NEWEST_API_VERSION;
+    const document = documents.get(version);
+    if (!document) throw unknownVersion(version, 'version');
+    res.json(document);
+  };
+}

@@ -14,3 +14,4 @@ export * from './app-processes.js';
 export * from './maintenance.js';
 export * from './uploads.js';
 export * from './otlp-receiver.js';
+export * from './brokers.js';

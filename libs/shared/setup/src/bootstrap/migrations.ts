@@ -55,4 +55,5 @@ export const migrations: Migration[] = [
   warehouseMigrations.returns,
   warehouseMigrations.snapshotDispatch,
   ingestMigrations.bulkJobAnsweredAccepted,
+  webhooksMigrations.subscriptionDestinations,
 ];

@@ -13,10 +13,19 @@ import type { Pace, SubscriberGate } from './subscriber-gate.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { versionedWebhookBody } from './versioned-body.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
+import { BROKER_IDLE_MS, BROKER_MAX_CONNECTIONS, BrokerPublisher, brokerHostUrl } from '../destinations/index.js';
+
+/** A broker's confirm, in the place of an HTTP answer: no status code, what the broker said as the snippet. */
+interface BrokerAck {
+  statusCode: null;
+  headers: Record<string, never>;
+  snippet: string;
+}
 
 /** What one attempt came to; the queue processor turns it into BullMQ's terms. */
-export type AttemptOutcome = (
-  | { kind: 'succeeded'; statusCode: number }
+export type AttemptOutcome = /** statusCode: the receiver's 2xx; null for a broker's confirm. */
+(
+  | { kind: 'succeeded'; statusCode: number | null }
   /** Nothing to do: the delivery is gone, finished, or belongs to a newer run than this job. */
   | { kind: 'skipped'; reason: string }
   /** No attempt yet: this process had no turn for it (its slow subscriber's share is taken); try after the delay. */
@@ -78,6 +87,8 @@ export class WebhookDeliveryService {
   private readonly signingKeys = new Map<string, KeyObject>();
   /** The HTTP client of every attempt, made once (its agents keep subscribers' connections alive). */
   private readonly sender: WebhookSender;
+  /** The broker connections of every attempt to a RabbitMQ or NATS destination. */
+  readonly brokers: BrokerPublisher;
   /** Whether an event's tenant is a sandbox (its bodies say so); the flag is kept once read. */
   private readonly tenants: Pick<TenantsService, 'isSandbox'>;
 
@@ -94,6 +105,32 @@ export class WebhookDeliveryService {
     this.repository = new DeliveryRepository(db);
     this.tenants = new TenantsService(db);
     this.sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls });
+    this.brokers = new BrokerPublisher({
+      timeoutMs: config.timeoutMs,
+      maxConnections: BROKER_MAX_CONNECTIONS,
+      idleMs: BROKER_IDLE_MS,
+      open: (sealed) => secrets.open(sealed),
+    });
+  }
+
+  /** Closes the broker connections (the worker's close). */
+  close(): Promise<void> {
+    return this.brokers.close();
+  }
+
+  /** One send to the subscription's destination: an HTTP POST, or a publish the broker confirms. */
+  private async send(
+    work: DeliveryWork,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<SendResult | BrokerAck> {
+    if (work.destinationKind === 'http') return this.sender.post(work.url, body, headers);
+    const snippet = await this.brokers.publish(
+      { ...work, destinationKind: work.destinationKind, destinationSecretSealed: work.destinationSecretSealed ?? '' },
+      body,
+      headers,
+    );
+    return { statusCode: null, headers: {}, snippet };
   }
 
   async attempt(deliveryId: string, run: AttemptRun): Promise<AttemptOutcome> {
@@ -118,7 +155,7 @@ export class WebhookDeliveryService {
         about,
       };
     }
-    const refusal = this.refuseAddress(work.url);
+    const refusal = this.refuseAddress(work.destinationKind === 'http' ? work.url : brokerHostUrl(work.url));
     if (refusal) return { ...(await this.failWithoutAttempt(work, refusal)), about };
     const sandbox = await this.fromSandbox(work);
     const heldMs = (await this.gate?.heldBack(work)) ?? 0;
@@ -152,13 +189,11 @@ export class WebhookDeliveryService {
     );
     const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
     const started = performance.now();
-    let result: SendResult | undefined;
+    let result: SendResult | BrokerAck | undefined;
     let failure: { message: string; code?: string } | undefined;
     try {
       // The trace of the work that committed the event goes on to the subscriber (delivery-trace.ts).
-      result = await sendInEventTrace(work, headers, run.attemptNo, (traced) =>
-        this.sender.post(work.url, body, traced),
-      );
+      result = await sendInEventTrace(work, headers, run.attemptNo, (traced) => this.send(work, body, traced));
     } catch (error) {
       failure = describeError(error);
     } finally {
@@ -208,7 +243,7 @@ export class WebhookDeliveryService {
     work: DeliveryWork,
     run: AttemptRun,
     latencyMs: number,
-    result: SendResult | undefined,
+    result: SendResult | BrokerAck | undefined,
     failure: { message: string; code?: string } | undefined,
   ): Promise<AttemptOutcome> {
     const base = {
@@ -218,7 +253,7 @@ export class WebhookDeliveryService {
       statusCode: result?.statusCode ?? null,
       responseBody: result?.snippet ?? null,
     };
-    if (result && result.statusCode >= 200 && result.statusCode < 300) {
+    if (result && (result.statusCode === null || (result.statusCode >= 200 && result.statusCode < 300))) {
       await this.repository.record({ ...base, error: null, status: 'succeeded', nextAttemptAt: null });
       return { kind: 'succeeded', statusCode: result.statusCode };
     }

@@ -7,7 +7,8 @@ import { EventsService } from '@wms/events';
 import { isUuid, validate } from '@wms/platform';
 import { SecretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signing.js';
-import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { SubscriptionsRepository, type StoredDestination } from './subscriptions.repository.js';
+import { assertHttpUrlOnly, brokerHostUrl, storedDestination, type DestinationInput } from '../destinations/index.js';
 import { assertDeliverableUrl, type UrlPolicy } from './url-guard.js';
 import { LIST_LIMIT_MAX, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import { compileFilter, type EventFilter } from './event-filter.js';
@@ -35,6 +36,7 @@ export const SUBSCRIPTION_ENTITY = 'webhook_subscription';
 /** The fields an audit entry of a subscription change compares (never the secret). */
 const AUDITED_FIELDS = [
   'url',
+  'destination',
   'events',
   'description',
   'filter',
@@ -47,9 +49,20 @@ const AUDITED_FIELDS = [
 
 /** What an audit entry keeps of a subscription that was created or deleted. */
 function snapshot(subscription: WebhookSubscription): Record<string, unknown> {
-  const { url, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion, tenantId, active } =
-    subscription;
-  return { url, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion, tenantId, active };
+  const { url, destination, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion } = subscription;
+  const { tenantId, active } = subscription;
+  return {
+    url,
+    destination,
+    events,
+    description,
+    filter,
+    maxDeliveriesPerSecond,
+    ordered,
+    apiVersion,
+    tenantId,
+    active,
+  };
 }
 
 /** Subscription administration, each change audited in its transaction. Delivery itself is WebhookDeliveryService's. */
@@ -83,14 +96,17 @@ export class WebhooksService {
     actorUserId: string | null,
   ): Promise<CreatedWebhookSubscription> {
     const input = validate(createSubscriptionSchema, body) as CreateSubscriptionInput;
-    const url = await assertDeliverableUrl(input.url, this.urlPolicy);
+    const destination = await this.checkedDestination(input.destination ?? { kind: 'http', url: input.url! });
     const secret = generateWebhookSecret();
     const record = await this.db.sequelize.transaction(async (transaction) => {
       await this.assertBelowLimit(tenantId, transaction);
       const created = await this.repository.insert(
         {
           tenantId,
-          url,
+          url: destination.url,
+          destinationKind: destination.kind,
+          destinationSettings: destination.settings,
+          destinationSecretSealed: destination.sealed,
           events: input.events,
           description: input.description ?? '',
           filter: input.filter ?? null,
@@ -146,13 +162,25 @@ export class WebhooksService {
     viewer: ViewerScope,
     actorUserId: string | null = null,
   ): Promise<WebhookSubscription> {
-    const patch = validate(updateSubscriptionSchema, body) as UpdateSubscriptionInput;
-    await this.get(id, viewer);
-    if (patch.url !== undefined) patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
+    const { destination: newDestination, ...patch } = validate(
+      updateSubscriptionSchema,
+      body,
+    ) as UpdateSubscriptionInput;
+    const current = await this.get(id, viewer);
+    if (patch.url !== undefined) {
+      assertHttpUrlOnly(current.destination.kind);
+      patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
+    }
+    const destination = newDestination && (await this.checkedDestination(newDestination));
     return this.db.sequelize.transaction(async (transaction) => {
       const before = await this.repository.findById(id, transaction, { lock: true });
       if (!before) throw AppError.notFound(`Webhook subscription ${id} not found`);
-      const updated = (await this.repository.update(id, patch, transaction))!;
+      if (patch.url !== undefined) assertHttpUrlOnly(before.destination.kind);
+      const updated = (await this.repository.update(
+        id,
+        { ...patch, ...(destination && { destination }) },
+        transaction,
+      ))!;
       const diff = changedFields(before, updated, AUDITED_FIELDS);
       if (Object.keys(diff).length > 0) await this.record('webhook.updated', updated, actorUserId, diff, transaction);
       return updated;
@@ -278,6 +306,19 @@ export class WebhooksService {
         ? `The tenant has ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`
         : `A tenant would have more than ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`,
     );
+  }
+
+  /**
+   * A destination as it is stored: an HTTP URL checked as always; a broker's host checked by the same rule
+   * (private addresses refused unless WEBHOOK_ALLOW_PRIVATE_URLS), its URL and credentials sealed.
+   */
+  private async checkedDestination(input: DestinationInput): Promise<StoredDestination> {
+    if (input.kind === 'http') {
+      return { kind: 'http', url: await assertDeliverableUrl(input.url, this.urlPolicy), settings: null, sealed: null };
+    }
+    await assertDeliverableUrl(brokerHostUrl(input.url), { ...this.urlPolicy, requireHttps: false });
+    const stored = storedDestination(input);
+    return { ...stored, sealed: this.secrets.seal(JSON.stringify(stored.sealed)) };
   }
 
   private assertActive(subscription: WebhookSubscription): void {

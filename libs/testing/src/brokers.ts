@@ -1,0 +1,147 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import amqp from 'amqplib';
+import { connect as natsConnect, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { endsWithThisProcess } from './child-processes.js';
+import { freePort } from './redis-servers.js';
+import { waitFor } from './wait.js';
+
+/** The shared RabbitMQ and NATS of the machine (never stopped by a test; names are unique per test file). */
+export const SHARED_AMQP_URL = process.env.TEST_AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+export const SHARED_NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** A message as a reader of the broker got it: its address, body, headers and the broker's message id. */
+export interface BrokerMessage {
+  address: string;
+  body: string;
+  headers: Record<string, string>;
+  messageId: string | undefined;
+  receivedAt: number;
+}
+
+export interface BrokerReader {
+  messages: BrokerMessage[];
+  waitFor(count: number, timeoutMs?: number): Promise<BrokerMessage[]>;
+  close(): Promise<void>;
+}
+
+/** A name no other test file uses: `prefix` and random hex. */
+export const uniqueName = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+function reader(messages: BrokerMessage[], close: () => Promise<void>): BrokerReader {
+  return {
+    messages,
+    async waitFor(count, timeoutMs = 20_000) {
+      await waitFor(() => messages.length >= count, timeoutMs, `${count} broker message(s)`);
+      return messages;
+    },
+    close,
+  };
+}
+
+/** A topic exchange of the shared RabbitMQ with an exclusive queue bound to every routing key, read as it fills. */
+export async function rabbitMqReader(exchange: string, url = SHARED_AMQP_URL): Promise<BrokerReader> {
+  const connection = await amqp.connect(url);
+  const channel = await connection.createChannel();
+  await channel.assertExchange(exchange, 'topic', { durable: false, autoDelete: false });
+  const { queue } = await channel.assertQueue('', { exclusive: true });
+  await channel.bindQueue(queue, exchange, '#');
+  const messages: BrokerMessage[] = [];
+  await channel.consume(queue, (message) => {
+    if (!message) return;
+    messages.push({
+      address: message.fields.routingKey,
+      body: message.content.toString('utf8'),
+      headers: Object.fromEntries(
+        Object.entries(message.properties.headers ?? {}).map(([name, value]) => [name, String(value)]),
+      ),
+      messageId: message.properties.messageId as string | undefined,
+      receivedAt: Date.now(),
+    });
+    channel.ack(message);
+  });
+  return reader(messages, async () => {
+    await channel.deleteExchange(exchange).catch(() => undefined);
+    await connection.close().catch(() => undefined);
+  });
+}
+
+/** A JetStream stream over `subjects` (made here) and an ordered consumer reading it from the start. */
+export async function jetStreamReader(stream: string, subjects: string, url = SHARED_NATS_URL): Promise<BrokerReader> {
+  const connection: NatsConnection = await natsConnect({ servers: url, reconnect: true, maxReconnectAttempts: -1 });
+  const manager = await jetstreamManager(connection);
+  await manager.streams.add({ name: stream, subjects: [subjects], duplicate_window: nanos(120_000) });
+  const consumer = await jetstream(connection).consumers.get(stream);
+  const iterator = await consumer.consume();
+  const messages: BrokerMessage[] = [];
+  void (async () => {
+    for await (const message of iterator) {
+      const headers: Record<string, string> = {};
+      for (const name of message.headers?.keys() ?? []) headers[name] = message.headers!.get(name);
+      messages.push({
+        address: message.subject,
+        body: message.string(),
+        headers,
+        messageId: headers['Nats-Msg-Id'],
+        receivedAt: Date.now(),
+      });
+    }
+  })();
+  return reader(messages, async () => {
+    await iterator.close().catch(() => undefined);
+    await manager.streams.delete(stream).catch(() => undefined);
+    await connection.close().catch(() => undefined);
+  });
+}
+
+/** A private `nats-server -js` on a free port with a store of its own: a spec may stop and start it. */
+export interface PrivateNats {
+  url: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it and removes its store. */
+  destroy(): Promise<void>;
+}
+
+const answers = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = tcpConnect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+
+export async function startPrivateNats(): Promise<PrivateNats> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), `wms-nats-${port}-`));
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = endsWithThisProcess(
+      spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' }),
+    );
+    await waitFor(() => answers(port), 10_000, `nats-server on ${port}`);
+  };
+  const stop = async () => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop,
+    start,
+    async destroy() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -2034,7 +2034,7 @@ export interface paths {
       };
     };
     put?: never;
-    /** Subscribe a URL to events; the signing secret is in this answer only */
+    /** Subscribe a URL, or a RabbitMQ exchange or JetStream stream (destination), to events; the signing secret is in this answer only */
     post: {
       parameters: {
         query?: never;
@@ -2219,7 +2219,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Change a subscription (url, events, description, filter, rate, order, active) */
+    /** Change a subscription (url or destination, events, description, filter, rate, order, active) */
     patch: {
       parameters: {
         query?: never;
@@ -4679,7 +4679,24 @@ export interface components {
        * @description null: a cross-tenant record
        */
       tenantId: string | null;
+      /** @description the HTTP endpoint, or the broker URL with its password masked */
       url: string;
+      /** @description where deliveries go; passwords and credentials are never returned */
+      destination: {
+        /** @enum {array|boolean|number|object|string|null} */
+        kind?: 'http' | 'rabbitmq' | 'nats' | null;
+        url?: string;
+        /** @description rabbitmq: the exchange published to */
+        exchange?: string;
+        /** @description rabbitmq: the routing-key template */
+        routingKey?: string;
+        /** @description nats: the JetStream stream */
+        stream?: string;
+        /** @description nats: the subject template */
+        subject?: string;
+        /** @description nats: whether credentials are stored (never shown) */
+        hasCredentials?: boolean;
+      };
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
@@ -4724,7 +4741,24 @@ export interface components {
        * @description null: a cross-tenant record
        */
       tenantId: string | null;
+      /** @description the HTTP endpoint, or the broker URL with its password masked */
       url: string;
+      /** @description where deliveries go; passwords and credentials are never returned */
+      destination: {
+        /** @enum {array|boolean|number|object|string|null} */
+        kind?: 'http' | 'rabbitmq' | 'nats' | null;
+        url?: string;
+        /** @description rabbitmq: the exchange published to */
+        exchange?: string;
+        /** @description rabbitmq: the routing-key template */
+        routingKey?: string;
+        /** @description nats: the JetStream stream */
+        stream?: string;
+        /** @description nats: the subject template */
+        subject?: string;
+        /** @description nats: whether credentials are stored (never shown) */
+        hasCredentials?: boolean;
+      };
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
@@ -5184,7 +5218,26 @@ export interface components {
       limit?: number;
     };
     CreateSubscription: {
-      url: string;
+      url?: string;
+      destination?: {
+        /** @enum {string} */
+        kind: 'http' | 'rabbitmq' | 'nats';
+        url?: ((unknown[] | string) | (boolean | string) | (number | string) | string | string | null) | string;
+        exchange?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        routingKey?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        stream?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        subject?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        credentials?: (unknown[] | boolean | number | Record<string, unknown> | string | null) &
+          (
+            | ({
+                user?: string;
+                pass?: string;
+                token?: string;
+                creds?: string;
+              } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown))))
+            | unknown
+          );
+      };
       events: (
         | '*'
         | 'asn.received'
@@ -5212,6 +5265,25 @@ export interface components {
     };
     UpdateSubscription: {
       url?: string;
+      destination?: {
+        /** @enum {string} */
+        kind: 'http' | 'rabbitmq' | 'nats';
+        url?: ((unknown[] | string) | (boolean | string) | (number | string) | string | string | null) | string;
+        exchange?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        routingKey?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        stream?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        subject?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
+        credentials?: (unknown[] | boolean | number | Record<string, unknown> | string | null) &
+          (
+            | ({
+                user?: string;
+                pass?: string;
+                token?: string;
+                creds?: string;
+              } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown))))
+            | unknown
+          );
+      };
       events?: (
         | '*'
         | 'asn.received'
@@ -5235,7 +5307,7 @@ export interface components {
       ordered?: boolean;
       /** @enum {string} */
       apiVersion?: '2026-11-21' | '2026-12-01';
-    };
+    } & (unknown | unknown | unknown);
     RotateSecret: {
       /** @default 86400 */
       graceSeconds?: number;
@@ -5357,9 +5429,15 @@ export const apiKeyApiVersionValues: ReadonlyArray<
 export const createdApiKeyApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreatedApiKey']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
+export const webhookSubscriptionDestinationKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookSubscription']['destination']['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const webhookSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['WebhookSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
+export const createdWebhookSubscriptionDestinationKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreatedWebhookSubscription']['destination']['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const createdWebhookSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreatedWebhookSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
@@ -5450,6 +5528,9 @@ export const filterTestEventsValues: ReadonlyArray<
   'bulk.completed',
   'webhook.disabled',
 ];
+export const createSubscriptionDestinationKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateSubscription']['destination']['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const createSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['events']
 > = [
@@ -5471,6 +5552,9 @@ export const createSubscriptionEventsValues: ReadonlyArray<
 export const createSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
+export const updateSubscriptionDestinationKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['destination']['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const updateSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['events']
 > = [

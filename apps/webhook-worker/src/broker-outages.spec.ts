@@ -10,6 +10,7 @@ import {
   jetStreamReader,
   rabbitMqReader,
   startPrivateNats,
+  startTcpProxy,
   startTestWebhookWorker,
   startWebhookReceiver,
   uniqueName,
@@ -120,6 +121,46 @@ describe('broker destinations that stop, hang or pace', () => {
     expect(ids.size).toBe(20);
     for (const event of appended) expect(ids.has(event.id)).toBe(true);
     for (const message of reader.messages) expect(message.messageId).toBe(message.headers['webhook-id']);
+  }, 120_000);
+
+  it('when the way to RabbitMQ is cut mid-stream and healed, nothing is lost and each event is read once by messageId', async () => {
+    const worker = startTestWebhookWorker(ctx, { webhook: { backoffBaseMs: 200, maxAttempts: 20, timeoutMs: 1_000 } });
+    const proxy = await startTcpProxy(5672);
+    try {
+      const { tenant } = await createTenantWithWarehouse(ctx);
+      const exchange = uniqueName('wms-outage');
+      const reader = await rabbitMqReader(exchange);
+      readers.push(reader);
+      const subscription = await ctx.services.webhooks.create(
+        {
+          destination: { kind: 'rabbitmq', url: `amqp://guest:guest@127.0.0.1:${proxy.port}`, exchange },
+          events: ['*'],
+        },
+        tenant.id,
+        null,
+      );
+      await appendEvents(ctx, events(tenant.id, 0, 10));
+      await reader.waitFor(10);
+
+      await proxy.cut();
+      const appended = await appendEvents(ctx, events(tenant.id, 10, 10));
+      await waitFor(async () =>
+        (await deliveriesOf(subscription.id)).some((d) => d.status === 'pending' && d.attempts > 0),
+      );
+      await proxy.heal();
+      await waitFor(async () => {
+        const deliveries = await deliveriesOf(subscription.id);
+        return deliveries.length === 20 && deliveries.every((d) => d.status === 'succeeded');
+      }, 60_000);
+      await waitFor(() => new Set(reader.messages.map((m) => m.messageId)).size >= 20, 30_000);
+      await worker.close();
+
+      const ids = new Set(reader.messages.map((m) => m.messageId));
+      expect(ids.size).toBe(20);
+      for (const event of appended) expect(ids.has(event.id)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   }, 120_000);
 
   it('when a RabbitMQ subscription allows 5 deliveries a second, the queue receives them at that pace', async () => {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
+import { connect as tcpConnect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import amqp from 'amqplib';
@@ -144,4 +144,41 @@ export async function startPrivateNats(): Promise<PrivateNats> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A TCP proxy in front of a port of this machine: cut drops every connection and refuses new ones until heal. */
+export interface TcpProxy {
+  port: number;
+  cut(): Promise<void>;
+  heal(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Stands in for a broker that stops and starts (the shared RabbitMQ is never stopped): the destination points at
+ * the proxy, and the spec cuts and heals it.
+ */
+export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+  const port = await freePort();
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  };
+  const server: Server = createServer((client) => {
+    track(client);
+    const upstream = tcpConnect(targetPort, '127.0.0.1');
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const cut = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  await listen();
+  return { port, cut, heal: listen, close: () => (server.listening ? cut() : Promise.resolve()) };
 }

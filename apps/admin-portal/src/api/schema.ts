@@ -5219,25 +5219,49 @@ export interface components {
     };
     CreateSubscription: {
       url?: string;
-      destination?: {
-        /** @enum {string} */
-        kind: 'http' | 'rabbitmq' | 'nats';
-        url?: ((unknown[] | string) | (boolean | string) | (number | string) | string | string | null) | string;
-        exchange?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        routingKey?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        stream?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        subject?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        credentials?: (unknown[] | boolean | number | Record<string, unknown> | string | null) &
-          (
-            | ({
-                user?: string;
-                pass?: string;
-                token?: string;
-                creds?: string;
-              } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown))))
-            | unknown
-          );
-      };
+      destination?:
+        | {
+            /** @constant */
+            kind: 'http';
+            url: string;
+          }
+        | {
+            /** @constant */
+            kind: 'rabbitmq';
+            /**
+             * Format: uri
+             * @description the AMQP URL with user, password and vhost
+             */
+            url: string;
+            /** @description an existing exchange */
+            exchange: string;
+            /** @description routing key template, default wms.{event}.{documentKey} */
+            routingKey?: string;
+          }
+        | {
+            /** @constant */
+            kind: 'nats';
+            /**
+             * Format: uri
+             * @description the NATS server URL
+             */
+            url: string;
+            /** @description an existing JetStream stream taking the subjects */
+            stream: string;
+            /** @description subject template, default wms.{event}.{documentKey} */
+            subject?: string;
+            credentials?: {
+              user?: string;
+              pass?: string;
+              token?: string;
+              /** @description a .creds file's text */
+              creds?: string;
+            } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown)));
+          }
+        | {
+            /** @enum {array|boolean|number|object|string|null} */
+            kind: 'http' | 'rabbitmq' | 'nats' | null;
+          };
       events: (
         | '*'
         | 'asn.received'
@@ -5265,25 +5289,49 @@ export interface components {
     };
     UpdateSubscription: {
       url?: string;
-      destination?: {
-        /** @enum {string} */
-        kind: 'http' | 'rabbitmq' | 'nats';
-        url?: ((unknown[] | string) | (boolean | string) | (number | string) | string | string | null) | string;
-        exchange?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        routingKey?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        stream?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        subject?: (unknown[] | boolean | number | Record<string, unknown> | null) & (string | unknown);
-        credentials?: (unknown[] | boolean | number | Record<string, unknown> | string | null) &
-          (
-            | ({
-                user?: string;
-                pass?: string;
-                token?: string;
-                creds?: string;
-              } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown))))
-            | unknown
-          );
-      };
+      destination?:
+        | {
+            /** @constant */
+            kind: 'http';
+            url: string;
+          }
+        | {
+            /** @constant */
+            kind: 'rabbitmq';
+            /**
+             * Format: uri
+             * @description the AMQP URL with user, password and vhost
+             */
+            url: string;
+            /** @description an existing exchange */
+            exchange: string;
+            /** @description routing key template, default wms.{event}.{documentKey} */
+            routingKey?: string;
+          }
+        | {
+            /** @constant */
+            kind: 'nats';
+            /**
+             * Format: uri
+             * @description the NATS server URL
+             */
+            url: string;
+            /** @description an existing JetStream stream taking the subjects */
+            stream: string;
+            /** @description subject template, default wms.{event}.{documentKey} */
+            subject?: string;
+            credentials?: {
+              user?: string;
+              pass?: string;
+              token?: string;
+              /** @description a .creds file's text */
+              creds?: string;
+            } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown)));
+          }
+        | {
+            /** @enum {array|boolean|number|object|string|null} */
+            kind: 'http' | 'rabbitmq' | 'nats' | null;
+          };
       events?: (
         | '*'
         | 'asn.received'
@@ -5528,8 +5576,13 @@ export const filterTestEventsValues: ReadonlyArray<
   'bulk.completed',
   'webhook.disabled',
 ];
-export const createSubscriptionDestinationKindValues: ReadonlyArray<
-  FlattenedDeepRequired<components>['schemas']['CreateSubscription']['destination']['kind']
+export const createSubscriptionDestinationAnyOf3KindValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['CreateSubscription']['destination'],
+    {
+      kind: unknown;
+    }
+  >['kind']
 > = ['http', 'rabbitmq', 'nats'];
 export const createSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['events']
@@ -5552,8 +5605,13 @@ export const createSubscriptionEventsValues: ReadonlyArray<
 export const createSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
-export const updateSubscriptionDestinationKindValues: ReadonlyArray<
-  FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['destination']['kind']
+export const updateSubscriptionDestinationAnyOf3KindValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['destination'],
+    {
+      kind: unknown;
+    }
+  >['kind']
 > = ['http', 'rabbitmq', 'nats'];
 export const updateSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['events']

@@ -56,42 +56,50 @@ const brokerUrl = (schemes: string[]) =>
     .required()
     .messages({ 'string.uriCustomScheme': `{{#label}} must be a ${schemes.join(' or ')} URL` });
 
-const required = (schema: Joi.Schema, kind: string) =>
-  Joi.when('kind', { is: kind, then: schema.required(), otherwise: Joi.forbidden() });
+const httpDestination = Joi.object({
+  kind: Joi.valid('http').required(),
+  url: Joi.string().trim().max(2048).required(),
+}).label('HttpDestination');
 
-/** A subscription's `destination` in a create or update request. */
-export const destinationSchema = Joi.object({
-  kind: Joi.string().valid('http', 'rabbitmq', 'nats').required(),
-  url: Joi.when('kind', {
+const rabbitMqDestination = Joi.object({
+  kind: Joi.valid('rabbitmq').required(),
+  url: brokerUrl(['amqp', 'amqps']).description('the AMQP URL with user, password and vhost'),
+  exchange: Joi.string().trim().min(1).max(255).required().description('an existing exchange'),
+  routingKey: templateOf('routing key'),
+}).label('RabbitMqDestination');
+
+const natsDestination = Joi.object({
+  kind: Joi.valid('nats').required(),
+  url: brokerUrl(['nats', 'tls']).description('the NATS server URL'),
+  stream: Joi.string()
+    .trim()
+    .max(255)
+    .pattern(/^[A-Za-z0-9_-]+$/)
+    .required()
+    .description('an existing JetStream stream taking the subjects'),
+  subject: templateOf('subject'),
+  credentials: Joi.object({
+    user: Joi.string().max(255),
+    pass: Joi.string().max(1024),
+    token: Joi.string().max(4096),
+    creds: Joi.string().max(16_384).description("a .creds file's text"),
+  })
+    .oxor('user', 'token', 'creds')
+    .and('user', 'pass')
+    .label('NatsCredentials'),
+}).label('NatsDestination');
+
+/** A subscription's `destination` in a create or update request: its kind decides its fields. */
+export const destinationSchema = Joi.alternatives()
+  .conditional('.kind', {
     switch: [
-      { is: 'rabbitmq', then: brokerUrl(['amqp', 'amqps']) },
-      { is: 'nats', then: brokerUrl(['nats', 'tls']) },
+      { is: 'http', then: httpDestination },
+      { is: 'rabbitmq', then: rabbitMqDestination },
+      { is: 'nats', then: natsDestination },
     ],
-    otherwise: Joi.string().trim().max(2048).required(),
-  }),
-  exchange: required(Joi.string().trim().min(1).max(255), 'rabbitmq'),
-  routingKey: Joi.when('kind', { is: 'rabbitmq', then: templateOf('routing key'), otherwise: Joi.forbidden() }),
-  stream: required(
-    Joi.string()
-      .trim()
-      .max(255)
-      .pattern(/^[A-Za-z0-9_-]+$/),
-    'nats',
-  ),
-  subject: Joi.when('kind', { is: 'nats', then: templateOf('subject'), otherwise: Joi.forbidden() }),
-  credentials: Joi.when('kind', {
-    is: 'nats',
-    then: Joi.object({
-      user: Joi.string().max(255),
-      pass: Joi.string().max(1024),
-      token: Joi.string().max(4096),
-      creds: Joi.string().max(16_384),
-    })
-      .oxor('user', 'token', 'creds')
-      .and('user', 'pass'),
-    otherwise: Joi.forbidden(),
-  }),
-}).label('Destination');
+    otherwise: Joi.object({ kind: Joi.valid('http', 'rabbitmq', 'nats').required() }).unknown(),
+  })
+  .label('Destination');
 
 /** The URL with its password masked: what answers, the audit log and log lines show. */
 export function maskedUrl(raw: string): string {

@@ -3,6 +3,7 @@ import type { AppendEventInput } from '@wms/events';
 import type { WebhookDelivery } from '@wms/webhooks';
 import {
   appendEvents,
+  busiestWindow,
   createSubscription,
   createTenantWithWarehouse,
   createTestContext,
@@ -37,16 +38,6 @@ const adjustment = (tenantId: string, index: number): AppendEventInput => ({
 
 const events = (tenantId: string, from: number, count: number) =>
   Array.from({ length: count }, (_v, index) => adjustment(tenantId, from + index));
-
-function busiestWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let start = 0, end = 0; start < sorted.length; start += 1) {
-    while (end < sorted.length && sorted[end]! < sorted[start]! + windowMs) end += 1;
-    most = Math.max(most, end - start);
-  }
-  return most;
-}
 
 /** A TCP server that accepts connections and never answers: a broker that hangs. */
 async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {

@@ -6,39 +6,33 @@ import { TenantsService } from '@wms/identity';
 import { deliveryJobId } from './webhook-delivery.contract.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
-import { createWebhookSender, type SendResult, type WebhookSender } from './http-sender.js';
+import { DestinationSenders, type Sent } from './destination-senders.js';
 import { sendInEventTrace } from './delivery-trace.js';
 import { SecretBox } from './secret-box.js';
 import type { Pace, SubscriberGate } from './subscriber-gate.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { versionedWebhookBody } from './versioned-body.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
-import { BROKER_IDLE_MS, BROKER_MAX_CONNECTIONS, BrokerPublisher, brokerHostUrl } from '../destinations/index.js';
-
-/** A broker's confirm, in the place of an HTTP answer: no status code, what the broker said as the snippet. */
-interface BrokerAck {
-  statusCode: null;
-  headers: Record<string, never>;
-  snippet: string;
-}
+import { brokerHostUrl } from '../destinations/index.js';
 
 /** What one attempt came to; the queue processor turns it into BullMQ's terms. */
-export type AttemptOutcome = /** statusCode: the receiver's 2xx; null for a broker's confirm. */
-(
-  | { kind: 'succeeded'; statusCode: number | null }
-  /** Nothing to do: the delivery is gone, finished, or belongs to a newer run than this job. */
-  | { kind: 'skipped'; reason: string }
-  /** No attempt yet: this process had no turn for it (its slow subscriber's share is taken); try after the delay. */
-  | { kind: 'deferred'; delayMs: number }
-  | { kind: 'retry'; delayMs: number; error: string }
-  /** The run is over without success: last attempt used, 410 (`disabled`), or a cause a retry cannot fix. */
-  | { kind: 'failed'; error: string; disabled?: boolean }
-) & {
-  /** Time from sending to the answer, when an HTTP attempt was made. */
-  latencyMs?: number;
-  /** What the attempt's log line names: the event and the request (and trace) that caused it. */
-  about?: { eventId: string; event: string; requestId: string | null; traceId: string | null };
-};
+export type AttemptOutcome =
+  /** statusCode: the receiver's 2xx; null for a broker's confirm. */
+  (
+    | { kind: 'succeeded'; statusCode: number | null }
+    /** Nothing to do: the delivery is gone, finished, or belongs to a newer run than this job. */
+    | { kind: 'skipped'; reason: string }
+    /** No attempt yet: this process had no turn for it (its slow subscriber's share is taken); try after the delay. */
+    | { kind: 'deferred'; delayMs: number }
+    | { kind: 'retry'; delayMs: number; error: string }
+    /** The run is over without success: last attempt used, 410 (`disabled`), or a cause a retry cannot fix. */
+    | { kind: 'failed'; error: string; disabled?: boolean }
+  ) & {
+    /** Time from sending to the answer, when an HTTP attempt was made. */
+    latencyMs?: number;
+    /** What the attempt's log line names: the event and the request (and trace) that caused it. */
+    about?: { eventId: string; event: string; requestId: string | null; traceId: string | null };
+  };
 
 type WebhookConfig = Config['webhook'];
 
@@ -85,10 +79,8 @@ export class WebhookDeliveryService {
   readonly repository: DeliveryRepository;
   /** Signing keys by the sealed secret they were opened from. */
   private readonly signingKeys = new Map<string, KeyObject>();
-  /** The HTTP client of every attempt, made once (its agents keep subscribers' connections alive). */
-  private readonly sender: WebhookSender;
-  /** The broker connections of every attempt to a RabbitMQ or NATS destination. */
-  readonly brokers: BrokerPublisher;
+  /** The HTTP client and the broker connections of every attempt. */
+  readonly senders: DestinationSenders;
   /** Whether an event's tenant is a sandbox (its bodies say so); the flag is kept once read. */
   private readonly tenants: Pick<TenantsService, 'isSandbox'>;
 
@@ -104,33 +96,15 @@ export class WebhookDeliveryService {
   ) {
     this.repository = new DeliveryRepository(db);
     this.tenants = new TenantsService(db);
-    this.sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls });
-    this.brokers = new BrokerPublisher({
-      timeoutMs: config.timeoutMs,
-      maxConnections: BROKER_MAX_CONNECTIONS,
-      idleMs: BROKER_IDLE_MS,
-      open: (sealed) => secrets.open(sealed),
-    });
+    this.senders = new DestinationSenders(
+      { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls },
+      secrets,
+    );
   }
 
   /** Closes the broker connections (the worker's close). */
   close(): Promise<void> {
-    return this.brokers.close();
-  }
-
-  /** One send to the subscription's destination: an HTTP POST, or a publish the broker confirms. */
-  private async send(
-    work: DeliveryWork,
-    body: string,
-    headers: Record<string, string>,
-  ): Promise<SendResult | BrokerAck> {
-    if (work.destinationKind === 'http') return this.sender.post(work.url, body, headers);
-    const snippet = await this.brokers.publish(
-      { ...work, destinationKind: work.destinationKind, destinationSecretSealed: work.destinationSecretSealed ?? '' },
-      body,
-      headers,
-    );
-    return { statusCode: null, headers: {}, snippet };
+    return this.senders.close();
   }
 
   async attempt(deliveryId: string, run: AttemptRun): Promise<AttemptOutcome> {
@@ -189,11 +163,11 @@ export class WebhookDeliveryService {
     );
     const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
     const started = performance.now();
-    let result: SendResult | BrokerAck | undefined;
+    let result: Sent | undefined;
     let failure: { message: string; code?: string } | undefined;
     try {
       // The trace of the work that committed the event goes on to the subscriber (delivery-trace.ts).
-      result = await sendInEventTrace(work, headers, run.attemptNo, (traced) => this.send(work, body, traced));
+      result = await sendInEventTrace(work, headers, run.attemptNo, (traced) => this.senders.send(work, body, traced));
     } catch (error) {
       failure = describeError(error);
     } finally {
@@ -243,7 +217,7 @@ export class WebhookDeliveryService {
     work: DeliveryWork,
     run: AttemptRun,
     latencyMs: number,
-    result: SendResult | BrokerAck | undefined,
+    result: Sent | undefined,
     failure: { message: string; code?: string } | undefined,
   ): Promise<AttemptOutcome> {
     const base = {

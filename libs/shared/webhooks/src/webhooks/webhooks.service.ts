@@ -7,8 +7,10 @@ import { EventsService } from '@wms/events';
 import { isUuid, validate } from '@wms/platform';
 import { SecretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signing.js';
-import { SubscriptionsRepository, type StoredDestination } from './subscriptions.repository.js';
-import { assertHttpUrlOnly, brokerHostUrl, storedDestination, type DestinationInput } from '../destinations/index.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { assertHttpUrlOnly } from '../destinations/index.js';
+import { checkedDestination } from './destination-check.js';
+import { AUDITED_FIELDS, snapshot } from './subscription-audit.js';
 import { assertDeliverableUrl, type UrlPolicy } from './url-guard.js';
 import { LIST_LIMIT_MAX, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import { compileFilter, type EventFilter } from './event-filter.js';
@@ -32,38 +34,6 @@ import type {
 } from './webhook.types.js';
 
 export const SUBSCRIPTION_ENTITY = 'webhook_subscription';
-
-/** The fields an audit entry of a subscription change compares (never the secret). */
-const AUDITED_FIELDS = [
-  'url',
-  'destination',
-  'events',
-  'description',
-  'filter',
-  'maxDeliveriesPerSecond',
-  'ordered',
-  'apiVersion',
-  'active',
-  'disabledReason',
-] as const;
-
-/** What an audit entry keeps of a subscription that was created or deleted. */
-function snapshot(subscription: WebhookSubscription): Record<string, unknown> {
-  const { url, destination, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion } = subscription;
-  const { tenantId, active } = subscription;
-  return {
-    url,
-    destination,
-    events,
-    description,
-    filter,
-    maxDeliveriesPerSecond,
-    ordered,
-    apiVersion,
-    tenantId,
-    active,
-  };
-}
 
 /** Subscription administration, each change audited in its transaction. Delivery itself is WebhookDeliveryService's. */
 export class WebhooksService {
@@ -96,7 +66,11 @@ export class WebhooksService {
     actorUserId: string | null,
   ): Promise<CreatedWebhookSubscription> {
     const input = validate(createSubscriptionSchema, body) as CreateSubscriptionInput;
-    const destination = await this.checkedDestination(input.destination ?? { kind: 'http', url: input.url! });
+    const destination = await checkedDestination(
+      input.destination ?? { kind: 'http', url: input.url! },
+      this.urlPolicy,
+      this.secrets,
+    );
     const secret = generateWebhookSecret();
     const record = await this.db.sequelize.transaction(async (transaction) => {
       await this.assertBelowLimit(tenantId, transaction);
@@ -171,7 +145,7 @@ export class WebhooksService {
       assertHttpUrlOnly(current.destination.kind);
       patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
     }
-    const destination = newDestination && (await this.checkedDestination(newDestination));
+    const destination = newDestination && (await checkedDestination(newDestination, this.urlPolicy, this.secrets));
     return this.db.sequelize.transaction(async (transaction) => {
       const before = await this.repository.findById(id, transaction, { lock: true });
       if (!before) throw AppError.notFound(`Webhook subscription ${id} not found`);
@@ -306,19 +280,6 @@ export class WebhooksService {
         ? `The tenant has ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`
         : `A tenant would have more than ${limit} webhook subscriptions, counting cross-tenant ones (WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT); delete one first`,
     );
-  }
-
-  /**
-   * A destination as it is stored: an HTTP URL checked as always; a broker's host checked by the same rule
-   * (private addresses refused unless WEBHOOK_ALLOW_PRIVATE_URLS), its URL and credentials sealed.
-   */
-  private async checkedDestination(input: DestinationInput): Promise<StoredDestination> {
-    if (input.kind === 'http') {
-      return { kind: 'http', url: await assertDeliverableUrl(input.url, this.urlPolicy), settings: null, sealed: null };
-    }
-    await assertDeliverableUrl(brokerHostUrl(input.url), { ...this.urlPolicy, requireHttps: false });
-    const stored = storedDestination(input);
-    return { ...stored, sealed: this.secrets.seal(JSON.stringify(stored.sealed)) };
   }
 
   private assertActive(subscription: WebhookSubscription): void {

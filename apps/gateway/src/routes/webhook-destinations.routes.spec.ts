@@ -83,6 +83,8 @@ describe('webhook subscriptions API: broker destinations', () => {
       { kind: 'rabbitmq', url: 'amqp://h:5672', exchange: 'x', routingKey: 'wms.{sku}' },
     ],
     ['a URL of another scheme', { kind: 'rabbitmq', url: 'http://h:5672', exchange: 'x' }],
+    ['a URL whose port is out of range', { kind: 'rabbitmq', url: 'amqp://h:99999', exchange: 'x' }],
+    ['an unknown kind', { kind: 'kafka', url: 'kafka://h:9092' }],
     ['a NATS destination without a stream', { kind: 'nats', url: 'nats://h:4222' }],
     ['an exchange on a NATS destination', { kind: 'nats', url: 'nats://h:4222', stream: 'S', exchange: 'x' }],
   ])('when a destination has %s, the answer is 400 and nothing is stored', async (_what, destination) => {

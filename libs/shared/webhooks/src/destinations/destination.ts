@@ -145,8 +145,16 @@ export function storedDestination(input: DestinationInput): {
 
 /** The address a broker URL's host is checked at, as a webhook host is (private addresses refused unless allowed). */
 export function brokerHostUrl(raw: string): string {
-  const url = new URL(raw);
-  return `https://${url.host}/`;
+  let host = '';
+  try {
+    host = new URL(raw).host;
+  } catch {
+    // refused below, as a URL without a host
+  }
+  if (!host) {
+    throw AppError.validation('Validation failed', [{ path: 'destination.url', message: 'must be a URL with a host' }]);
+  }
+  return `https://${host}/`;
 }
 
 export function assertHttpUrlOnly(kind: string): void {

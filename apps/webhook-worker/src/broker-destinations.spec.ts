@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { businessEventNames, type AppendEventInput } from '@wms/events';
-import type { CreatedWebhookSubscription, WebhookDelivery } from '@wms/webhooks';
+import { SecretBox, resealSecrets, type CreatedWebhookSubscription, type WebhookDelivery } from '@wms/webhooks';
 import {
   SHARED_AMQP_URL,
   SHARED_NATS_URL,
@@ -178,5 +178,48 @@ describe('RabbitMQ and NATS JetStream destinations', () => {
     expect(failed!.lastError).toMatch(/ACCESS.REFUSED|403/i);
     expect(failed!.lastError).not.toContain('wrong-password');
     expect(JSON.parse(message!.body).data.orderNo).toBe('SO-REFUSED');
+  });
+  it('when a test event is sent and then replayed, the replay publishes the same webhook-id and JetStream drops it as a duplicate', async () => {
+    const worker = startTestWebhookWorker(ctx, { webhook: fastRetries });
+    const { tenant } = await createTenantWithWarehouse(ctx);
+    const js = await nats(tenant.id);
+    const viewer = { tenantId: null };
+
+    const test = await ctx.services.webhooks.sendTest(js.subscription.id, viewer);
+    const [first] = await js.reader.waitFor(1);
+    await waitFor(async () => (await deliveriesOf(js.subscription.id))[0]?.status === 'succeeded');
+    const eventId = JSON.parse(first!.body).id as string;
+    await ctx.services.webhookLifecycle.replay(js.subscription.id, { eventId }, viewer, null);
+    await waitFor(async () => {
+      const [delivery] = await deliveriesOf(js.subscription.id);
+      return delivery?.status === 'succeeded' && delivery.updatedAt > test.updatedAt;
+    });
+    const attempts = await ctx.services.webhooks.deliveryAttempts(js.subscription.id, test.id, viewer);
+    await worker.close();
+
+    expect(JSON.parse(first!.body).event).toBe('webhook.test');
+    expect(attempts).toHaveLength(2);
+    expect(attempts.map((attempt) => attempt.responseBody).join(' ')).toContain('duplicate dropped');
+    expect(js.reader.messages).toHaveLength(1);
+  });
+
+  it('when the key ring gets a new first key, secrets:reseal re-seals broker destinations under it', async () => {
+    const { tenant } = await createTenantWithWarehouse(ctx);
+    const amqp = await rabbitMq(tenant.id);
+    const ring = ctx.config.secretsEncryptionKeys!;
+    const newKey = { id: 'rotated', key: Buffer.alloc(32, 9) };
+    const box = new SecretBox([newKey], [], ring);
+
+    const report = await resealSecrets(ctx.runtime.db, box);
+
+    const [rows] = (await ctx.runtime.db.sequelize.query(
+      'SELECT destination_secret_sealed AS sealed FROM webhook_subscriptions WHERE id = $1',
+      { bind: [amqp.subscription.id] },
+    )) as [Array<{ sealed: string }>, unknown];
+    expect(report.unreadable).toEqual([]);
+    expect(rows[0]!.sealed.startsWith(`v2:${newKey.id}:`)).toBe(true);
+    expect(JSON.parse(box.open(rows[0]!.sealed))).toEqual({ url: SHARED_AMQP_URL });
+    // Back under the context's ring, which the other specs of this file open with.
+    expect((await resealSecrets(ctx.runtime.db, new SecretBox(ring, [], [newKey]))).unreadable).toEqual([]);
   });
 });

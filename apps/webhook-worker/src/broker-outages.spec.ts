@@ -10,6 +10,7 @@ import {
   freePort,
   jetStreamReader,
   rabbitMqReader,
+  startAmqpBlockingProxy,
   startPrivateNats,
   startTcpProxy,
   startTestWebhookWorker,
@@ -153,6 +154,40 @@ describe('broker destinations that stop, hang or pace', () => {
       await proxy.close();
     }
   }, 120_000);
+
+  it('when RabbitMQ blocks the connection, deliveries fail with backoff until it unblocks, then arrive', async () => {
+    const worker = startTestWebhookWorker(ctx, { webhook: { backoffBaseMs: 300, maxAttempts: 20, timeoutMs: 2_000 } });
+    const proxy = await startAmqpBlockingProxy();
+    try {
+      const { tenant } = await createTenantWithWarehouse(ctx);
+      const exchange = uniqueName('wms-blocked');
+      const reader = await rabbitMqReader(exchange);
+      readers.push(reader);
+      const subscription = await ctx.services.webhooks.create(
+        {
+          destination: { kind: 'rabbitmq', url: `amqp://guest:guest@127.0.0.1:${proxy.port}`, exchange },
+          events: ['*'],
+        },
+        tenant.id,
+        null,
+      );
+      await appendEvents(ctx, events(tenant.id, 0, 1));
+      await reader.waitFor(1);
+
+      proxy.block('low on memory');
+      await appendEvents(ctx, events(tenant.id, 1, 1));
+      await waitFor(async () => (await deliveriesOf(subscription.id)).some((d) => d.attempts >= 2));
+      const [blocked] = (await deliveriesOf(subscription.id)).filter((d) => d.status === 'pending');
+      proxy.unblock();
+      await reader.waitFor(2);
+      await worker.close();
+
+      expect(blocked!.lastError).toContain('RabbitMQ connection blocked: low on memory');
+      expect(blocked!.nextAttemptAt).not.toBeNull();
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 
   it('when a RabbitMQ subscription allows 5 deliveries a second, the queue receives them at that pace', async () => {
     const worker = startTestWebhookWorker(ctx, { webhook: { backoffBaseMs: 200, maxAttempts: 5 } });

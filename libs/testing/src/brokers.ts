@@ -182,3 +182,76 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   await listen();
   return { port, cut, heal: listen, close: () => (server.listening ? cut() : Promise.resolve()) };
 }
+
+/** A proxy in front of RabbitMQ that can tell its clients the broker blocked them (`connection.blocked`). */
+export interface AmqpBlockingProxy {
+  port: number;
+  /** Sends Connection.Blocked to every client, as RabbitMQ does when short of memory or disk. */
+  block(reason: string): void;
+  /** Sends Connection.Unblocked to every client. */
+  unblock(): void;
+  close(): Promise<void>;
+}
+
+const FRAME_END = 0xce;
+
+/** An AMQP 0-9-1 method frame on channel 0 of the connection class (10). */
+function connectionMethodFrame(method: number, args: Buffer): Buffer {
+  const payload = Buffer.concat([Buffer.from([0, 10, method >> 8, method & 0xff]), args]);
+  const header = Buffer.alloc(7);
+  header.writeUInt8(1, 0);
+  header.writeUInt16BE(0, 1);
+  header.writeUInt32BE(payload.length, 3);
+  return Buffer.concat([header, payload, Buffer.from([FRAME_END])]);
+}
+
+/**
+ * Forwards the broker's bytes frame by frame, so a Connection.Blocked it adds falls between two frames, as the
+ * broker's own would (the broker itself is never made short of anything: it is shared).
+ */
+export async function startAmqpBlockingProxy(targetPort = 5672): Promise<AmqpBlockingProxy> {
+  const port = await freePort();
+  const clients = new Set<Socket>();
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = tcpConnect(targetPort, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    clients.add(client);
+    client.on('close', () => clients.delete(client));
+    client.pipe(upstream);
+    let pending = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      while (pending.length >= 7) {
+        const end = 7 + pending.readUInt32BE(3) + 1;
+        if (pending.length < end) break;
+        client.write(pending.subarray(0, end));
+        pending = pending.subarray(end);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const toClients = (frame: Buffer) => {
+    for (const client of clients) client.write(frame);
+  };
+  return {
+    port,
+    block(reason) {
+      const text = Buffer.from(reason);
+      toClients(connectionMethodFrame(60, Buffer.concat([Buffer.from([text.length]), text])));
+    },
+    unblock: () => toClients(connectionMethodFrame(61, Buffer.alloc(0))),
+    close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      return closed;
+    },
+  };
+}

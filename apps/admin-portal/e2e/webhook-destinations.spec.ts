@@ -58,6 +58,7 @@ describe('admin portal: broker destinations', () => {
     await log.getByTestId('delivery-status').filter({ hasText: 'succeeded' }).waitFor({ timeout: 20_000 });
     const [message] = await reader.waitFor(1);
     await page.getByText('RabbitMQ exchange').waitFor();
+    await log.getByText('confirmed', { exact: true }).waitFor();
     await checkPage(portal, 'webhook-detail-rabbitmq');
 
     expect(() => new Webhook(secret).verify(message!.body, message!.headers)).not.toThrow();

@@ -72,14 +72,25 @@ export class BrokerPublisher {
     await Promise.all(entries.map((entry) => closeEntry(entry)));
   }
 
+  /**
+   * The destination's open connection, or one opened now. Attempts that arrive while it opens share it, and
+   * share its failure (each then backs off) rather than each opening one more; a broken one is replaced once.
+   */
   private async connectionFor(key: string, delivery: BrokerDelivery): Promise<BrokerConnection> {
-    const known = this.entries.get(key);
-    if (known) {
+    for (let known = this.entries.get(key); known; known = this.entries.get(key)) {
       known.lastUsed = Date.now();
-      const connection = await known.connection.catch(() => null);
-      if (connection && !connection.broken) return connection;
-      if (this.entries.get(key) === known) this.entries.delete(key);
-      void connection?.close();
+      let connection: BrokerConnection;
+      try {
+        connection = await known.connection;
+      } catch (error) {
+        if (this.entries.get(key) === known) this.entries.delete(key);
+        throw error;
+      }
+      if (!connection.broken) return connection;
+      if (this.entries.get(key) === known) {
+        this.entries.delete(key);
+        void connection.close();
+      }
     }
     if (this.entries.size >= this.options.maxConnections) this.closeLeastRecent();
     const entry: Entry = { connection: this.openFor(delivery), lastUsed: Date.now() };

@@ -2,7 +2,7 @@
  * The test tiers, derived from the files: every spec runs under `jest.config.js`; the ones that need no service
  * also form the unit tier (`npm run test:unit`). A spec needs PostgreSQL, Redis or Chromium when it reaches them
  * through the test harness (`@wms/testing`) or a client (`pg`, `ioredis`, `sequelize`, `bullmq`,
- * `playwright-core`); the portal's e2e folder (a browser or the built bundle) is its own tier.
+ * `playwright-core`, `amqplib`, `@nats-io/*`); the portal's e2e folder (a browser or the built bundle) is its own tier.
  */
 import { globSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +22,7 @@ export const SPEC_PATTERNS = [
 export const E2E_PATTERN = 'apps/admin-portal/e2e/';
 
 const NEEDS_A_SERVICE =
-  /from '(@wms\/testing|[./]*libs\/testing\/src\/[^']*|pg|ioredis|sequelize|bullmq|playwright-core)'/;
+  /from '(@wms\/testing|[./]*libs\/testing\/src\/[^']*|pg|ioredis|sequelize|bullmq|playwright-core|amqplib|@nats-io\/[a-z-]+)'/;
 
 const outsideDependencies = (path) => path.includes('node_modules') || path.includes('/dist/');
 

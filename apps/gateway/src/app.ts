@@ -5,11 +5,12 @@ import { gatewayProcessMetrics } from '@wms/setup';
 import type { Services } from './services.js';
 import { createMaintenanceQueue } from '@wms/setup';
 import { createIngestQueue } from '@wms/ingest';
-import { DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';
+import { ASYNCAPI_PATH, DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';
 import { parseJsonBody } from './http/body.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import { integrationRouter } from './integration/integration.router.js';
 import { OPENAPI_PATH, docsRoutes, openApiRoute } from './integration/docs.routes.js';
+import { asyncApiRoute } from './integration/event-types.routes.js';
 import { INTEGRATION_BASE_PATH } from './integration/entities.routes.js';
 import { inOrder } from './http/in-order.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -102,6 +103,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   // Mounted before /api/v1 so the admin JSON parser does not read integration bodies before the API-key guard.
   // The OpenAPI document is public; everything else under the integration API passes the API-key guard.
   app.get(OPENAPI_PATH, openApiRoute(services, runtime.config.apiVersions));
+  app.get(ASYNCAPI_PATH, asyncApiRoute(runtime.config.apiVersions));
   app.use(INTEGRATION_BASE_PATH, integrationRouter(runtime, services, lifecycle, apiKeyAccess.guard));
   app.get('/metrics', metricsRoute(metrics, config.metricsToken));
   app.use('/health', healthRoutes(runtime));

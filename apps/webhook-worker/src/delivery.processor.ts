@@ -63,7 +63,7 @@ async function deliverOne(
   );
   switch (outcome.kind) {
     case 'succeeded':
-      return { outcome: 'succeeded', statusCode: outcome.statusCode };
+      return { outcome: 'succeeded', ...(outcome.statusCode !== null && { statusCode: outcome.statusCode }) };
     case 'skipped':
       return { outcome: 'skipped' };
     case 'deferred':

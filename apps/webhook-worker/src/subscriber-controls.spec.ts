@@ -1,6 +1,7 @@
 import type { AppendEventInput } from '@wms/events';
 import {
   appendEvents,
+  busiestWindow,
   createSubscription,
   createTenantWithWarehouse,
   createTestContext,
@@ -32,17 +33,6 @@ function adjustment(tenantId: string, index: number): AppendEventInput {
       reason: 'count',
     },
   };
-}
-
-/** The most requests received within any one second (a window starting at each arrival). */
-function busiestWindow(times: number[], windowMs: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let start = 0, end = 0; start < sorted.length; start += 1) {
-    while (end < sorted.length && sorted[end]! < sorted[start]! + windowMs) end += 1;
-    most = Math.max(most, end - start);
-  }
-  return most;
 }
 
 /** Order events of one order number, numbered in `step`. */

@@ -3,6 +3,7 @@ import {
   MicroBatcher,
   closeRedis,
   closeWithin,
+  settleWithin,
   createRedis,
   type Config,
   type Database,
@@ -123,6 +124,8 @@ export function startWebhookWorker(
       closing ??= (async () => {
         await relay?.stop();
         await closeWithin(worker, undefined, force);
+        // After the worker: no attempt still publishes on a broker connection being closed.
+        await settleWithin(delivery.close(), 2_000);
         await closeWithin(queue, 2_000);
         await closeRedis(producerRedis);
       })();

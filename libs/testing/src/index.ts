@@ -19,3 +19,4 @@ export * from './stock-item.js';
 export * from './conformance.js';
 export * from './answer-schemas.js';
 export * from './plans.js';
+export * from './brokers.js';

@@ -60,3 +60,14 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? POLL_MS));
   }
 }
+
+/** The most of `times` (ms) inside any window of `windowMs`: a rate read from recorded timestamps. */
+export function busiestWindow(times: number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let start = 0, end = 0; start < sorted.length; start += 1) {
+    while (end < sorted.length && sorted[end]! < sorted[start]! + windowMs) end += 1;
+    most = Math.max(most, end - start);
+  }
+  return most;
+}

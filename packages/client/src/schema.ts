@@ -4645,6 +4645,89 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/event-types': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The event types the service delivers, each with the JSON Schema of its data and of its body
+     * @description The schemas are those of the dated version of the request (Wms-Version, else the key’s); the AsyncAPI document at /api/v1/integration/v1/asyncapi.json?version=… carries the same messages with their channels.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description every event type */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status?: 'success';
+              data?: {
+                /** @description the event type, e.g. order.shipped */
+                name?: string;
+                description?: string;
+                /** @description whether a subscription may name it in events */
+                subscribable?: boolean;
+                /** @description whether * in a subscription’s events includes it */
+                includedInWildcard?: boolean;
+                /** @description the document whose events sequence counts */
+                sequenceOf?: string;
+                /** @description JSON Schema of data, in the version of the request */
+                dataSchema?: Record<string, unknown>;
+                /** @description JSON Schema of the whole delivered body, in the version of the request */
+                bodySchema?: Record<string, unknown>;
+              }[];
+              requestId?: string;
+            };
+          };
+        };
+        /** @description missing, invalid or insufficient API key (guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'asn.received': {

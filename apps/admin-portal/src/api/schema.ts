@@ -2088,7 +2088,7 @@ export interface paths {
       };
     };
     put?: never;
-    /** Subscribe a URL to events; the signing secret is in this answer only */
+    /** Subscribe a URL, or a RabbitMQ exchange or JetStream stream (destination), to events; the signing secret is in this answer only */
     post: {
       parameters: {
         query?: never;
@@ -2273,7 +2273,7 @@ export interface paths {
     };
     options?: never;
     head?: never;
-    /** Change a subscription (url, events, description, filter, rate, order, active) */
+    /** Change a subscription (url or destination, events, description, filter, rate, order, active) */
     patch: {
       parameters: {
         query?: never;
@@ -4738,7 +4738,24 @@ export interface components {
        * @description null: a cross-tenant record
        */
       tenantId: string | null;
+      /** @description the HTTP endpoint, or the broker URL with its password masked */
       url: string;
+      /** @description where deliveries go; passwords and credentials are never returned */
+      destination: {
+        /** @enum {array|boolean|number|object|string|null} */
+        kind?: 'http' | 'rabbitmq' | 'nats' | null;
+        url?: string;
+        /** @description rabbitmq: the exchange published to */
+        exchange?: string;
+        /** @description rabbitmq: the routing-key template */
+        routingKey?: string;
+        /** @description nats: the JetStream stream */
+        stream?: string;
+        /** @description nats: the subject template */
+        subject?: string;
+        /** @description nats: whether credentials are stored (never shown) */
+        hasCredentials?: boolean;
+      };
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
@@ -4783,7 +4800,24 @@ export interface components {
        * @description null: a cross-tenant record
        */
       tenantId: string | null;
+      /** @description the HTTP endpoint, or the broker URL with its password masked */
       url: string;
+      /** @description where deliveries go; passwords and credentials are never returned */
+      destination: {
+        /** @enum {array|boolean|number|object|string|null} */
+        kind?: 'http' | 'rabbitmq' | 'nats' | null;
+        url?: string;
+        /** @description rabbitmq: the exchange published to */
+        exchange?: string;
+        /** @description rabbitmq: the routing-key template */
+        routingKey?: string;
+        /** @description nats: the JetStream stream */
+        stream?: string;
+        /** @description nats: the subject template */
+        subject?: string;
+        /** @description nats: whether credentials are stored (never shown) */
+        hasCredentials?: boolean;
+      };
       /** @description event names, or * for every business event */
       events: string[];
       description: string;
@@ -5376,7 +5410,50 @@ export interface components {
       limit?: number;
     };
     CreateSubscription: {
-      url: string;
+      url?: string;
+      destination?:
+        | {
+            /** @constant */
+            kind: 'http';
+            url: string;
+          }
+        | {
+            /** @constant */
+            kind: 'rabbitmq';
+            /**
+             * Format: uri
+             * @description the AMQP URL with user, password and vhost
+             */
+            url: string;
+            /** @description an existing exchange */
+            exchange: string;
+            /** @description routing key template, default wms.{event}.{documentKey} */
+            routingKey?: string;
+          }
+        | {
+            /** @constant */
+            kind: 'nats';
+            /**
+             * Format: uri
+             * @description the NATS server URL
+             */
+            url: string;
+            /** @description an existing JetStream stream taking the subjects */
+            stream: string;
+            /** @description subject template, default wms.{event}.{documentKey} */
+            subject?: string;
+            credentials?: {
+              user?: string;
+              pass?: string;
+              token?: string;
+              /** @description a .creds file's text */
+              creds?: string;
+            } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown)));
+          }
+        | {
+            /** @enum {array|boolean|number|object|string|null} */
+            kind: 'http' | 'rabbitmq' | 'nats' | null;
+          };
       events: (
         | '*'
         | 'asn.received'
@@ -5404,6 +5481,49 @@ export interface components {
     };
     UpdateSubscription: {
       url?: string;
+      destination?:
+        | {
+            /** @constant */
+            kind: 'http';
+            url: string;
+          }
+        | {
+            /** @constant */
+            kind: 'rabbitmq';
+            /**
+             * Format: uri
+             * @description the AMQP URL with user, password and vhost
+             */
+            url: string;
+            /** @description an existing exchange */
+            exchange: string;
+            /** @description routing key template, default wms.{event}.{documentKey} */
+            routingKey?: string;
+          }
+        | {
+            /** @constant */
+            kind: 'nats';
+            /**
+             * Format: uri
+             * @description the NATS server URL
+             */
+            url: string;
+            /** @description an existing JetStream stream taking the subjects */
+            stream: string;
+            /** @description subject template, default wms.{event}.{documentKey} */
+            subject?: string;
+            credentials?: {
+              user?: string;
+              pass?: string;
+              token?: string;
+              /** @description a .creds file's text */
+              creds?: string;
+            } & ((unknown | unknown | unknown | unknown) & (unknown | (unknown & unknown)));
+          }
+        | {
+            /** @enum {array|boolean|number|object|string|null} */
+            kind: 'http' | 'rabbitmq' | 'nats' | null;
+          };
       events?: (
         | '*'
         | 'asn.received'
@@ -5427,7 +5547,7 @@ export interface components {
       ordered?: boolean;
       /** @enum {string} */
       apiVersion?: '2026-11-21' | '2026-12-01';
-    };
+    } & (unknown | unknown | unknown);
     RotateSecret: {
       /** @default 86400 */
       graceSeconds?: number;
@@ -5549,9 +5669,15 @@ export const apiKeyApiVersionValues: ReadonlyArray<
 export const createdApiKeyApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreatedApiKey']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
+export const webhookSubscriptionDestinationKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['WebhookSubscription']['destination']['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const webhookSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['WebhookSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
+export const createdWebhookSubscriptionDestinationKindValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreatedWebhookSubscription']['destination']['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const createdWebhookSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreatedWebhookSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
@@ -5660,6 +5786,14 @@ export const filterTestEventsValues: ReadonlyArray<
   'bulk.completed',
   'webhook.disabled',
 ];
+export const createSubscriptionDestinationAnyOf3KindValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['CreateSubscription']['destination'],
+    {
+      kind: unknown;
+    }
+  >['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const createSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['events']
 > = [
@@ -5681,6 +5815,14 @@ export const createSubscriptionEventsValues: ReadonlyArray<
 export const createSubscriptionApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateSubscription']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
+export const updateSubscriptionDestinationAnyOf3KindValues: ReadonlyArray<
+  Extract<
+    FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['destination'],
+    {
+      kind: unknown;
+    }
+  >['kind']
+> = ['http', 'rabbitmq', 'nats'];
 export const updateSubscriptionEventsValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateSubscription']['events']
 > = [

@@ -104,7 +104,16 @@ const trafficPoint = record({
 const subscriptionKeys = {
   id,
   tenantId,
-  url: Joi.string(),
+  url: Joi.string().description('the HTTP endpoint, or the broker URL with its password masked'),
+  destination: Joi.object({
+    kind: Joi.valid('http', 'rabbitmq', 'nats'),
+    url: Joi.string(),
+    exchange: Joi.string().description('rabbitmq: the exchange published to'),
+    routingKey: Joi.string().description('rabbitmq: the routing-key template'),
+    stream: Joi.string().description('nats: the JetStream stream'),
+    subject: Joi.string().description('nats: the subject template'),
+    hasCredentials: Joi.boolean().description('nats: whether credentials are stored (never shown)'),
+  }).description('where deliveries go; passwords and credentials are never returned'),
   events: Joi.array().items(Joi.string()).description('event names, or * for every business event'),
   description: Joi.string().allow(''),
   filter: Joi.object()

@@ -64,7 +64,7 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
   webhook(
     'post',
     '',
-    'Subscribe a URL to events; the signing secret is in this answer only',
+    'Subscribe a URL, or a RabbitMQ exchange or JetStream stream (destination), to events; the signing secret is in this answer only',
     {
       201: ok('created', 'CreatedWebhookSubscription'),
       403: error(
@@ -87,7 +87,7 @@ export const WEBHOOK_ROUTES: AdminRoute[] = [
   webhook(
     'patch',
     '/:id',
-    'Change a subscription (url, events, description, filter, rate, order, active)',
+    'Change a subscription (url or destination, events, description, filter, rate, order, active)',
     { 200: ok('changed', 'WebhookSubscription'), ...BEYOND },
     { body: updateSubscriptionSchema, bodyName: 'UpdateSubscription' },
   ),

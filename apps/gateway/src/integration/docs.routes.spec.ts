@@ -40,6 +40,7 @@ describe('OpenAPI document and docs page', () => {
           '/stock/snapshots',
         ],
         '/events',
+        '/event-types',
         '/simulations',
       ].sort(),
     );

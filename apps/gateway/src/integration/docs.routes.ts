@@ -13,7 +13,7 @@ import {
 import { EventsService } from '@wms/events';
 import { AsnService, MasterDataService, OrdersService, ReturnsService } from '@wms/warehouse';
 import { buildOpenApiDocument, createIngestRegistry } from '@wms/ingest';
-import { webhooksOpenApi } from '@wms/webhooks';
+import { ASYNCAPI_PATH, webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
 import { integrationRoutes } from './route-table.js';
@@ -91,6 +91,7 @@ const PAGE = `<!doctype html>
     <nav class="wrapper">
       <label for="api-document">Document</label>
       <select id="api-document">${DOCUMENTS.map(({ url, name }) => `<option value="${url}">${name}</option>`).join('')}</select>
+      <a href="${ASYNCAPI_PATH}">Events (AsyncAPI 3.0)</a>
     </nav>
     <main id="docs"></main>
     <script src="/docs/assets/swagger-ui-bundle.js"></script>

@@ -16,6 +16,7 @@ import { simulationRoutes } from './simulations.routes.js';
 import { apiVersion } from './api-version.middleware.js';
 import { createSnapshotsService, snapshotRoutes } from './snapshots.routes.js';
 import { caseSensitiveRouter } from '../http/router.js';
+import { eventTypeRoutes } from './event-types.routes.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
@@ -39,6 +40,7 @@ export function integrationRouter(
   catalogueRoutes(router, services);
   router.use(entityRoutes(runtime, services, jobs, idempotent));
   router.use(eventFeedRoutes(services));
+  router.use(eventTypeRoutes());
   const imports = createImportsService(runtime, services, lifecycle);
   router.use(importsRoutes(services, imports, idempotent));
   const snapshots = createSnapshotsService(runtime, lifecycle);

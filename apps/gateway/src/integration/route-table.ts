@@ -34,6 +34,7 @@ import {
 } from '@wms/ingest';
 import { IMPORT_ROUTES } from './imports.route-table.js';
 import { CATALOGUE_ROUTES } from './catalogue.route-table.js';
+import { EVENT_TYPE_ROUTES } from './event-types.route-table.js';
 
 /**
  * The integration API's routes in one table: method, path, scope, the request schemas each route validates
@@ -377,5 +378,6 @@ export function integrationRoutes(handlers: EntityHandler[]): IntegrationRoute[]
     ...Object.values(INTEGRATION_ROUTES),
     ...Object.values(IMPORT_ROUTES),
     ...Object.values(CATALOGUE_ROUTES),
+    ...Object.values(EVENT_TYPE_ROUTES),
   ];
 }

@@ -310,6 +310,10 @@ describe('the integration API answers exactly what its OpenAPI documents declare
       await relayOver(ctx, queue).fanOut();
       return [await get(v, '/events?limit=500')];
     },
+    'GET /event-types': async (v) => [
+      await get(v, '/event-types'),
+      await call(v, 'GET', '/event-types', undefined, { 'x-api-key': '' }),
+    ],
     'POST /simulations': async (v) => {
       const sku = await stockedItem(v);
       return [

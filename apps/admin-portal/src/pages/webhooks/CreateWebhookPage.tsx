@@ -7,6 +7,7 @@ import { ErrorNotice, PageHeader, useApi, useTenants } from '../../components';
 import { loadEventTypes } from './event-types';
 import { SecretOnce } from './SecretOnce';
 import { WebhookForm, initialValues, parseFilter } from './WebhookForm';
+import { destinationRequest } from './DestinationFields';
 
 /** Registers a subscription; on success its signing secret is shown this once. */
 export default function CreateWebhookPage() {
@@ -51,10 +52,12 @@ export default function CreateWebhookPage() {
           setError(undefined);
           const parsed = parseFilter(values.filter);
           if ('problem' in parsed) return setError(new Error(parsed.problem));
+          const address = destinationRequest(values.destination);
+          if ('problem' in address) return setError(new Error(address.problem));
           try {
             setCreated(
               await webhooksApi.create({
-                url: values.url.trim(),
+                ...address,
                 // The names the form offers are the API's own event-type catalogue.
                 events: values.events as WebhookInput['events'],
                 description: values.description,

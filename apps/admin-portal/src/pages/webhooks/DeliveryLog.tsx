@@ -171,7 +171,7 @@ export function DeliveryLog(props: {
                     <Table.Td>{delivery.attempts}</Table.Td>
                     <Table.Td>
                       <Text size="sm" className="mono">
-                        {delivery.lastStatusCode ?? (delivery.attempts ? 'no answer' : '—')}
+                        {delivery.lastStatusCode ?? lastAnswerWithoutStatus(delivery)}
                       </Text>
                       {delivery.lastError && (
                         <Text size="xs" c="red.9" lineClamp={2} title={delivery.lastError}>
@@ -226,4 +226,10 @@ export function DeliveryLog(props: {
       )}
     </section>
   );
+}
+
+/** A delivery's last answer when it has no HTTP status: a broker's confirm, none yet, or no answer at all. */
+function lastAnswerWithoutStatus(delivery: { status: string; attempts: number }): string {
+  if (delivery.status === 'succeeded') return 'confirmed';
+  return delivery.attempts ? 'no answer' : '—';
 }

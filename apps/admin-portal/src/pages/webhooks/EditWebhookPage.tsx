@@ -4,6 +4,7 @@ import { webhooksApi } from '../../api';
 import { ErrorNotice, Loading, PageHeader, useApi } from '../../components';
 import { loadEventTypes } from './event-types';
 import { WebhookForm, initialValues, parseFilter, type WebhookFormValues } from './WebhookForm';
+import { destinationRequest } from './DestinationFields';
 
 /** Edits URL, events and description; only what changed is sent. The tenant is fixed at creation. */
 export default function EditWebhookPage() {
@@ -35,7 +36,6 @@ export default function EditWebhookPage() {
           const parsed = parseFilter(values.filter);
           if ('problem' in parsed) return setError(new Error(parsed.problem));
           const fields: Array<keyof WebhookFormValues> = [
-            'url',
             'events',
             'description',
             'filter',
@@ -45,15 +45,19 @@ export default function EditWebhookPage() {
           ];
           const sent = {
             ...values,
-            url: values.url.trim(),
             filter: parsed.filter,
             maxDeliveriesPerSecond: values.maxDeliveriesPerSecond === '' ? null : values.maxDeliveriesPerSecond,
           };
-          const patch = Object.fromEntries(
+          const patch: Record<string, unknown> = Object.fromEntries(
             fields
               .filter((field) => JSON.stringify(values[field]) !== JSON.stringify(before[field]))
               .map((field) => [field, sent[field]]),
           );
+          if (JSON.stringify(values.destination) !== JSON.stringify(before.destination)) {
+            const address = destinationRequest(values.destination);
+            if ('problem' in address) return setError(new Error(address.problem));
+            Object.assign(patch, address);
+          }
           try {
             if (Object.keys(patch).length) await webhooksApi.update(id, patch);
             navigate(`/webhooks/${id}`);

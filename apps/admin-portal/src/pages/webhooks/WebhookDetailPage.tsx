@@ -24,13 +24,30 @@ import { RotateSecretButton, SigningState, rotationNote } from './SecretRotation
 import { SecretOnce } from './SecretOnce';
 import { WebhookStatusBadge } from './WebhookStatusBadge';
 
+const DESTINATION_LABEL = { http: 'HTTP endpoint', rabbitmq: 'RabbitMQ exchange', nats: 'NATS JetStream stream' };
+
 function Settings({ subscription }: { subscription: WebhookSubscription }) {
   const tenants = useTenants();
   return (
     <Facts title="Settings">
+      <Fact term="Destination">{DESTINATION_LABEL[subscription.destination?.kind ?? 'http']}</Fact>
       <Fact term="URL">
         <span className="mono">{subscription.url}</span>
       </Fact>
+      {subscription.destination?.kind === 'rabbitmq' && (
+        <Fact term="Exchange and routing key">
+          <span className="mono">
+            {subscription.destination.exchange} · {subscription.destination.routingKey}
+          </span>
+        </Fact>
+      )}
+      {subscription.destination?.kind === 'nats' && (
+        <Fact term="Stream and subject">
+          <span className="mono">
+            {subscription.destination.stream} · {subscription.destination.subject}
+          </span>
+        </Fact>
+      )}
       <Fact term="Events">
         <EventBadges events={subscription.events} />
       </Fact>

@@ -8,7 +8,6 @@ import {
   Stack,
   Switch,
   Text,
-  TextInput,
   Textarea,
 } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
@@ -22,11 +21,13 @@ import {
 } from '../../api';
 import { ApiVersionSelect, Loading, TenantField } from '../../components';
 import classes from './WebhookForm.module.css';
+import { DestinationFields, initialDestination, type DestinationValues } from './DestinationFields';
 
 export const ALL_EVENTS = '*';
 
 export interface WebhookFormValues {
-  url: string;
+  /** Where deliveries go: an HTTP URL, or a RabbitMQ or NATS destination. */
+  destination: DestinationValues;
   events: string[];
   description: string;
   tenantId: string;
@@ -41,7 +42,7 @@ export interface WebhookFormValues {
 
 export function initialValues(subscription?: WebhookSubscription): WebhookFormValues {
   return {
-    url: subscription?.url ?? '',
+    destination: initialDestination(subscription),
     events: subscription?.events ?? [],
     description: subscription?.description ?? '',
     tenantId: subscription?.tenantId ?? '',
@@ -195,15 +196,7 @@ export function WebhookForm(props: {
       <Paper withBorder radius="md" p="lg" maw={820}>
         <Stack gap="md">
           {props.error}
-          <TextInput
-            label="URL"
-            description="Where the signed POST requests go; https in production"
-            placeholder="https://erp.example.com/hooks/wms"
-            required
-            type="url"
-            value={values.url}
-            onChange={(event) => set('url', event.currentTarget.value)}
-          />
+          <DestinationFields value={values.destination} onChange={(destination) => set('destination', destination)} />
           {props.eventTypes ? (
             <EventPicker
               eventTypes={props.eventTypes}

@@ -136,7 +136,7 @@ export const configVariables = {
   SECRETS_ENCRYPTION_KEYS: {
     schema: Joi.string().pattern(SECRET_KEY_RING, 'id:base64key,id:base64key…'),
     description:
-      'key ring sealing stored secrets (webhook signing secrets): id:base64 of 32 random bytes, comma separated; the first seals, every one opens what it sealed; required in production',
+      'key ring sealing stored secrets (webhook signing secrets, the URLs and credentials of broker destinations): id:base64 of 32 random bytes, comma separated; the first seals, every one opens what it sealed; required in production',
   },
   JWT_ACCESS_TTL: { schema: seconds().default(900), description: 'access token lifetime, seconds' },
   JWT_REFRESH_TTL: { schema: seconds().default(604800), description: 'refresh token lifetime, seconds' },

@@ -40,13 +40,20 @@ const stringOrNumber = ({ description }: Node): Node => ({
 });
 
 /**
+ * A JSON Schema of something the service sends (an answer, a webhook body, a broker message) as `version` sends
+ * it: each quantity a decimal string where the version writes them so, a number before.
+ */
+export function sentSchemaForVersion<T>(schema: T, version: ApiVersion): T {
+  return quantityFormatOf(version) === 'decimal' ? (mapQuantitySchemas(schema, decimalString) as T) : schema;
+}
+
+/**
  * The integration API's OpenAPI document as `version` serves it (the code builds it in numbers): requests take
  * a quantity as a number or a decimal string in every version; answers and webhook bodies send it as the
  * version does. The document names its version and the `Wms-Version` header.
  */
 export function openApiDocumentForVersion(document: Node, version: ApiVersion = NEWEST_API_VERSION): Node {
-  const decimals = quantityFormatOf(version) === 'decimal';
-  const answers = (part: unknown) => (decimals ? mapQuantitySchemas(part, decimalString) : part);
+  const answers = (part: unknown) => sentSchemaForVersion(part, version);
   const paths = Object.fromEntries(
     Object.entries((document.paths as Node | undefined) ?? {}).map(([path, item]) => [
       path,

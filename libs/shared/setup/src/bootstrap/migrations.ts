@@ -58,4 +58,5 @@ export const migrations: Migration[] = [
   warehouseMigrations.catalogueReads,
   identityMigrations.normalisedEmails,
   identityMigrations.loginAddressLocks,
+  webhooksMigrations.subscriptionDestinations,
 ];

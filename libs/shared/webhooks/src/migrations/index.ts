@@ -7,6 +7,7 @@ import { deliveryEventType } from './0037-delivery-event-type.js';
 import { webhookFilters } from './0045-webhook-filters.js';
 import { webhookRateOrder } from './0046-webhook-rate-order.js';
 import { subscriptionApiVersions } from './0061-subscription-api-versions.js';
+import { subscriptionDestinations } from './0095-subscription-destinations.js';
 
 /**
  * The webhook library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -21,4 +22,5 @@ export const webhooksMigrations = {
   webhookFilters,
   webhookRateOrder,
   subscriptionApiVersions,
+  subscriptionDestinations,
 } satisfies Record<string, Migration>;

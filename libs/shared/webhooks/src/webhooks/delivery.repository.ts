@@ -13,6 +13,10 @@ export interface DeliveryWork {
   eventId: string;
   subscriptionId: string;
   url: string;
+  /** Where it goes: `http` to url, or a broker with its settings and its sealed URL and credentials. */
+  destinationKind: 'http' | 'rabbitmq' | 'nats';
+  destinationSettings: Record<string, unknown> | null;
+  destinationSecretSealed: string | null;
   secretSealed: string;
   /** The secret before a rotation, while its grace period lasts (null otherwise). */
   previousSecretSealed: string | null;
@@ -145,7 +149,8 @@ const fanOutFinished = new PreparedStatement<unknown>(
 const loadStatement = new PreparedStatement<Omit<DeliveryWork, 'data'> & { data: string }>(
   'webhook-delivery-load',
   `SELECT d.id, d.status, d.generation, d.attempts, d.event_id AS "eventId", d.subscription_id AS "subscriptionId",
-          s.url, s.secret_sealed AS "secretSealed", s.active, e.event, e.data::text AS data, s.api_version AS "apiVersion",
+          s.url, s.destination_kind AS "destinationKind", s.destination AS "destinationSettings",
+          s.destination_secret_sealed AS "destinationSecretSealed", s.secret_sealed AS "secretSealed", s.active, e.event, e.data::text AS data, s.api_version AS "apiVersion",
           e.occurred_at AS "occurredAt",
           CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_sealed END AS "previousSecretSealed",
           e.request_id AS "requestId", e.trace_id AS "traceId", e.trace_context AS "traceContext",

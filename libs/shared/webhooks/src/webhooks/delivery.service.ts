@@ -6,30 +6,33 @@ import { TenantsService } from '@wms/identity';
 import { deliveryJobId } from './webhook-delivery.contract.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
-import { createWebhookSender, type SendResult, type WebhookSender } from './http-sender.js';
+import { DestinationSenders, type Sent } from './destination-senders.js';
 import { sendInEventTrace } from './delivery-trace.js';
 import { SecretBox } from './secret-box.js';
 import type { Pace, SubscriberGate } from './subscriber-gate.js';
 import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { versionedWebhookBody } from './versioned-body.js';
 import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
+import { brokerHostUrl } from '../destinations/index.js';
 
 /** What one attempt came to; the queue processor turns it into BullMQ's terms. */
-export type AttemptOutcome = (
-  | { kind: 'succeeded'; statusCode: number }
-  /** Nothing to do: the delivery is gone, finished, or belongs to a newer run than this job. */
-  | { kind: 'skipped'; reason: string }
-  /** No attempt yet: this process had no turn for it (its slow subscriber's share is taken); try after the delay. */
-  | { kind: 'deferred'; delayMs: number }
-  | { kind: 'retry'; delayMs: number; error: string }
-  /** The run is over without success: last attempt used, 410 (`disabled`), or a cause a retry cannot fix. */
-  | { kind: 'failed'; error: string; disabled?: boolean }
-) & {
-  /** Time from sending to the answer, when an HTTP attempt was made. */
-  latencyMs?: number;
-  /** What the attempt's log line names: the event and the request (and trace) that caused it. */
-  about?: { eventId: string; event: string; requestId: string | null; traceId: string | null };
-};
+export type AttemptOutcome =
+  /** statusCode: the receiver's 2xx; null for a broker's confirm. */
+  (
+    | { kind: 'succeeded'; statusCode: number | null }
+    /** Nothing to do: the delivery is gone, finished, or belongs to a newer run than this job. */
+    | { kind: 'skipped'; reason: string }
+    /** No attempt yet: this process had no turn for it (its slow subscriber's share is taken); try after the delay. */
+    | { kind: 'deferred'; delayMs: number }
+    | { kind: 'retry'; delayMs: number; error: string }
+    /** The run is over without success: last attempt used, 410 (`disabled`), or a cause a retry cannot fix. */
+    | { kind: 'failed'; error: string; disabled?: boolean }
+  ) & {
+    /** Time from sending to the answer, when an HTTP attempt was made. */
+    latencyMs?: number;
+    /** What the attempt's log line names: the event and the request (and trace) that caused it. */
+    about?: { eventId: string; event: string; requestId: string | null; traceId: string | null };
+  };
 
 type WebhookConfig = Config['webhook'];
 
@@ -76,8 +79,8 @@ export class WebhookDeliveryService {
   readonly repository: DeliveryRepository;
   /** Signing keys by the sealed secret they were opened from. */
   private readonly signingKeys = new Map<string, KeyObject>();
-  /** The HTTP client of every attempt, made once (its agents keep subscribers' connections alive). */
-  private readonly sender: WebhookSender;
+  /** The HTTP client and the broker connections of every attempt. */
+  readonly senders: DestinationSenders;
   /** Whether an event's tenant is a sandbox (its bodies say so); the flag is kept once read. */
   private readonly tenants: Pick<TenantsService, 'isSandbox'>;
 
@@ -93,7 +96,15 @@ export class WebhookDeliveryService {
   ) {
     this.repository = new DeliveryRepository(db);
     this.tenants = new TenantsService(db);
-    this.sender = createWebhookSender({ timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls });
+    this.senders = new DestinationSenders(
+      { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls },
+      secrets,
+    );
+  }
+
+  /** Closes the broker connections (the worker's close). */
+  close(): Promise<void> {
+    return this.senders.close();
   }
 
   async attempt(deliveryId: string, run: AttemptRun): Promise<AttemptOutcome> {
@@ -118,7 +129,7 @@ export class WebhookDeliveryService {
         about,
       };
     }
-    const refusal = this.refuseAddress(work.url);
+    const refusal = this.refuseAddress(work.destinationKind === 'http' ? work.url : brokerHostUrl(work.url));
     if (refusal) return { ...(await this.failWithoutAttempt(work, refusal)), about };
     const sandbox = await this.fromSandbox(work);
     const heldMs = (await this.gate?.heldBack(work)) ?? 0;
@@ -152,13 +163,11 @@ export class WebhookDeliveryService {
     );
     const headers = webhookHeaders(keys, work.eventId, Math.floor(Date.now() / 1000), body);
     const started = performance.now();
-    let result: SendResult | undefined;
+    let result: Sent | undefined;
     let failure: { message: string; code?: string } | undefined;
     try {
       // The trace of the work that committed the event goes on to the subscriber (delivery-trace.ts).
-      result = await sendInEventTrace(work, headers, run.attemptNo, (traced) =>
-        this.sender.post(work.url, body, traced),
-      );
+      result = await sendInEventTrace(work, headers, run.attemptNo, (traced) => this.senders.send(work, body, traced));
     } catch (error) {
       failure = describeError(error);
     } finally {
@@ -208,7 +217,7 @@ export class WebhookDeliveryService {
     work: DeliveryWork,
     run: AttemptRun,
     latencyMs: number,
-    result: SendResult | undefined,
+    result: Sent | undefined,
     failure: { message: string; code?: string } | undefined,
   ): Promise<AttemptOutcome> {
     const base = {
@@ -218,7 +227,7 @@ export class WebhookDeliveryService {
       statusCode: result?.statusCode ?? null,
       responseBody: result?.snippet ?? null,
     };
-    if (result && result.statusCode >= 200 && result.statusCode < 300) {
+    if (result && (result.statusCode === null || (result.statusCode >= 200 && result.statusCode < 300))) {
       await this.repository.record({ ...base, error: null, status: 'succeeded', nextAttemptAt: null });
       return { kind: 'succeeded', statusCode: result.statusCode };
     }

@@ -80,7 +80,8 @@ function bodySchemaOf(name: EventName, sequenceOf: string, dataSchema: JsonSchem
   };
 }
 
-const signatureHeaders = [
+/** The Standard Webhooks headers of every delivery, as HTTP headers or as a broker message's headers. */
+export const signatureHeaders = [
   {
     name: 'webhook-id',
     in: 'header',

@@ -57,3 +57,4 @@ export { FailingSubscriptionsRepository, type FailingSubscription } from './fail
 export * from './webhook-delivery.contract.js';
 export { outboxGauges, type OutboxStats } from './outbox-gauges.js';
 export { webhookDeliveries, webhookAttemptDuration, webhookMetrics } from './webhook.metrics.js';
+export { asyncApiDocument, ASYNCAPI_PATH } from './asyncapi.js';

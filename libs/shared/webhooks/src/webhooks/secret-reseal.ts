@@ -28,24 +28,26 @@ export async function resealSecrets(
   const report: ResealReport = { resealed: 0, current: 0, unreadable: [] };
   const legacy = (sealed: string) => sealed.startsWith('v1:') || sealed.startsWith(`v2:${DERIVED_KEY_ID}:`);
   const wanted = (sealed: string) => !box.isCurrent(sealed) && (!options.onlyLegacy || legacy(sealed));
+  const again = <T extends string | null>(sealed: T): T =>
+    sealed && wanted(sealed) ? (box.seal(box.open(sealed)) as T) : sealed;
   for (const row of rows) {
-    if (!wanted(row.secretSealed) && !(row.previousSecretSealed && wanted(row.previousSecretSealed))) {
+    const values = [row.secretSealed, row.previousSecretSealed, row.destinationSecretSealed];
+    if (!values.some((sealed) => sealed && wanted(sealed))) {
       report.current++;
       continue;
     }
-    let secret: string;
-    let previous: string | null;
+    let sealed: { secret: string; previous: string | null; destination: string | null };
     try {
-      secret = wanted(row.secretSealed) ? box.seal(box.open(row.secretSealed)) : row.secretSealed;
-      previous =
-        row.previousSecretSealed && wanted(row.previousSecretSealed)
-          ? box.seal(box.open(row.previousSecretSealed))
-          : row.previousSecretSealed;
+      sealed = {
+        secret: again(row.secretSealed),
+        previous: again(row.previousSecretSealed),
+        destination: again(row.destinationSecretSealed),
+      };
     } catch {
       report.unreadable.push(row.id);
       continue;
     }
-    if (await repository.replace(row, { secret, previous })) report.resealed++;
+    if (await repository.replace(row, sealed)) report.resealed++;
   }
   return report;
 }

@@ -5,8 +5,17 @@ import type { CursorPosition } from '@wms/platform';
 import type { EventName } from '@wms/events';
 import type { UpdateSubscriptionInput, WebhookDelivery, WebhookSubscription } from './webhook.types.js';
 
+/** A destination as a change stores it: the displayed url, the settings in the clear and the sealed part. */
+export interface StoredDestination {
+  kind: string;
+  url: string;
+  settings: Record<string, unknown> | null;
+  sealed: string | null;
+}
+
 const SUBSCRIPTION_COLUMNS = `
-  id, tenant_id AS "tenantId", url, events, description, filter,
+  id, tenant_id AS "tenantId", url,
+  jsonb_build_object('kind', destination_kind, 'url', url) || COALESCE(destination, '{}'::jsonb) AS destination, events, description, filter,
   max_deliveries_per_second AS "maxDeliveriesPerSecond", ordered, api_version AS "apiVersion", active, disabled_reason AS "disabledReason",
   disabled_at AS "disabledAt", failing_since AS "failingSince", secret_rotated_at AS "secretRotatedAt",
   CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS "previousSecretExpiresAt",
@@ -26,6 +35,9 @@ export class SubscriptionsRepository {
     row: {
       tenantId: string | null;
       url: string;
+      destinationKind: string;
+      destinationSettings: Record<string, unknown> | null;
+      destinationSecretSealed: string | null;
       events: string[];
       description: string;
       filter: Record<string, unknown> | null;
@@ -39,8 +51,9 @@ export class SubscriptionsRepository {
   ): Promise<WebhookSubscription> {
     const [rows] = (await this.db.sequelize.query(
       `INSERT INTO webhook_subscriptions (tenant_id, url, events, description, filter, max_deliveries_per_second,
-                                          ordered, secret_sealed, created_by, api_version)
-       VALUES ($1, $2, $3::text[], $4, CAST($5 AS jsonb), $6, $7, $8, $9, $10)
+                                          ordered, secret_sealed, created_by, api_version, destination_kind,
+                                          destination, destination_secret_sealed)
+       VALUES ($1, $2, $3::text[], $4, CAST($5 AS jsonb), $6, $7, $8, $9, $10, $11, CAST($12 AS jsonb), $13)
        RETURNING ${SUBSCRIPTION_COLUMNS}`,
       {
         bind: [
@@ -54,6 +67,9 @@ export class SubscriptionsRepository {
           row.secretSealed,
           row.createdBy,
           row.apiVersion,
+          row.destinationKind,
+          row.destinationSettings === null ? null : JSON.stringify(row.destinationSettings),
+          row.destinationSecretSealed,
         ],
         transaction,
       },
@@ -131,13 +147,22 @@ export class SubscriptionsRepository {
 
   async update(
     id: string,
-    patch: UpdateSubscriptionInput,
+    patch: Omit<UpdateSubscriptionInput, 'destination'> & { destination?: StoredDestination },
     transaction?: Transaction,
   ): Promise<WebhookSubscription | null> {
     const binds = new Binds();
     const where = `id = ${binds.add(id)}`;
     const sets: string[] = ['updated_at = now()'];
     if (patch.url !== undefined) sets.push(`url = ${binds.add(patch.url)}`);
+    if (patch.destination !== undefined) {
+      const { kind, url, settings, sealed } = patch.destination;
+      sets.push(
+        `url = ${binds.add(url)}`,
+        `destination_kind = ${binds.add(kind)}`,
+        `destination = CAST(${binds.add(settings === null ? null : JSON.stringify(settings))} AS jsonb)`,
+        `destination_secret_sealed = ${binds.add(sealed)}`,
+      );
+    }
     if (patch.events !== undefined) sets.push(`events = ${binds.add(patch.events)}::text[]`);
     if (patch.description !== undefined) sets.push(`description = ${binds.add(patch.description)}`);
     if (patch.filter !== undefined) {

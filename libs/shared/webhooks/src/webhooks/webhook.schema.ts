@@ -2,6 +2,7 @@ import { API_VERSIONS, Joi } from '@wms/platform';
 import { subscribableEventNames } from '@wms/events';
 import { cursorSchema, decodeCursor, isoInstantDate, LIST_LIMIT_MAX } from '@wms/platform';
 import { filterProblem } from './event-filter.js';
+import { destinationSchema } from '../destinations/index.js';
 
 const eventsList = Joi.array()
   .items(Joi.string().valid('*', ...subscribableEventNames))
@@ -29,7 +30,8 @@ const apiVersion = Joi.string()
   .messages({ 'any.only': `{{#label}} must be one of ${API_VERSIONS.join(', ')}` });
 
 export const createSubscriptionSchema = Joi.object({
-  url: url.required(),
+  url,
+  destination: destinationSchema,
   events: eventsList.required(),
   tenantId: Joi.string().uuid().allow(null),
   description: Joi.string().trim().max(500).allow(''),
@@ -37,7 +39,7 @@ export const createSubscriptionSchema = Joi.object({
   maxDeliveriesPerSecond: maxRate,
   ordered: Joi.boolean(),
   apiVersion,
-});
+}).xor('url', 'destination');
 
 const pageKeys = {
   limit: Joi.number().integer().min(1).max(LIST_LIMIT_MAX).default(100),
@@ -52,6 +54,7 @@ export const listSubscriptionsQuerySchema = Joi.object({
 
 export const updateSubscriptionSchema = Joi.object({
   url,
+  destination: destinationSchema,
   events: eventsList,
   description: Joi.string().trim().max(500).allow(''),
   active: Joi.boolean(),
@@ -59,7 +62,9 @@ export const updateSubscriptionSchema = Joi.object({
   maxDeliveriesPerSecond: maxRate,
   ordered: Joi.boolean(),
   apiVersion,
-}).min(1);
+})
+  .min(1)
+  .oxor('url', 'destination');
 
 /** How many of the tenant's latest events a filter test reads at most. */
 export const FILTER_TEST_MAX_EVENTS = 500;

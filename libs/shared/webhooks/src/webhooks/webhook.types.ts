@@ -1,9 +1,13 @@
 import type { EventName } from '@wms/events';
+import type { DestinationInput, DestinationView } from '../destinations/index.js';
 
 export interface WebhookSubscription {
   id: string;
   tenantId: string | null;
+  /** Where deliveries go: the HTTP endpoint, or the broker's URL with its password masked. */
   url: string;
+  /** The kind of destination and its settings (a broker's exchange and routing key, or stream and subject). */
+  destination: DestinationView;
   /** Event names or `*` (every business event). */
   events: string[];
   description: string;
@@ -36,7 +40,9 @@ export interface CreatedWebhookSubscription extends WebhookSubscription {
 }
 
 export interface CreateSubscriptionInput {
-  url: string;
+  /** An HTTP subscription's endpoint; a broker subscription gives `destination` instead. */
+  url?: string;
+  destination?: DestinationInput;
   events: string[];
   tenantId?: string | null;
   description?: string;
@@ -66,6 +72,7 @@ export interface ReplayResult {
 
 export interface UpdateSubscriptionInput {
   url?: string;
+  destination?: DestinationInput;
   events?: string[];
   description?: string;
   active?: boolean;

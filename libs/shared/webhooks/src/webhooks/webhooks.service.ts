@@ -8,6 +8,9 @@ import { isUuid, validate } from '@wms/platform';
 import { SecretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signing.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { assertHttpUrlOnly } from '../destinations/index.js';
+import { checkedDestination } from './destination-check.js';
+import { AUDITED_FIELDS, snapshot } from './subscription-audit.js';
 import { assertDeliverableUrl, type UrlPolicy } from './url-guard.js';
 import { LIST_LIMIT_MAX, toPage, type CursorPosition, type ListPage } from '@wms/platform';
 import { compileFilter, type EventFilter } from './event-filter.js';
@@ -31,26 +34,6 @@ import type {
 } from './webhook.types.js';
 
 export const SUBSCRIPTION_ENTITY = 'webhook_subscription';
-
-/** The fields an audit entry of a subscription change compares (never the secret). */
-const AUDITED_FIELDS = [
-  'url',
-  'events',
-  'description',
-  'filter',
-  'maxDeliveriesPerSecond',
-  'ordered',
-  'apiVersion',
-  'active',
-  'disabledReason',
-] as const;
-
-/** What an audit entry keeps of a subscription that was created or deleted. */
-function snapshot(subscription: WebhookSubscription): Record<string, unknown> {
-  const { url, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion, tenantId, active } =
-    subscription;
-  return { url, events, description, filter, maxDeliveriesPerSecond, ordered, apiVersion, tenantId, active };
-}
 
 /** Subscription administration, each change audited in its transaction. Delivery itself is WebhookDeliveryService's. */
 export class WebhooksService {
@@ -86,14 +69,21 @@ export class WebhooksService {
     actorUserId: string | null,
   ): Promise<CreatedWebhookSubscription> {
     const input = validate(createSubscriptionSchema, body) as CreateSubscriptionInput;
-    const url = await assertDeliverableUrl(input.url, this.urlPolicy);
+    const destination = await checkedDestination(
+      input.destination ?? { kind: 'http', url: input.url! },
+      this.urlPolicy,
+      this.secrets,
+    );
     const secret = generateWebhookSecret();
     const record = await this.db.sequelize.transaction(async (transaction) => {
       await this.assertBelowLimit(tenantId, transaction);
       const created = await this.repository.insert(
         {
           tenantId,
-          url,
+          url: destination.url,
+          destinationKind: destination.kind,
+          destinationSettings: destination.settings,
+          destinationSecretSealed: destination.sealed,
           events: input.events,
           description: input.description ?? '',
           filter: input.filter ?? null,
@@ -149,13 +139,25 @@ export class WebhooksService {
     viewer: ViewerScope,
     actorUserId: string | null = null,
   ): Promise<WebhookSubscription> {
-    const patch = validate(updateSubscriptionSchema, body) as UpdateSubscriptionInput;
-    await this.get(id, viewer);
-    if (patch.url !== undefined) patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
+    const { destination: newDestination, ...patch } = validate(
+      updateSubscriptionSchema,
+      body,
+    ) as UpdateSubscriptionInput;
+    const current = await this.get(id, viewer);
+    if (patch.url !== undefined) {
+      assertHttpUrlOnly(current.destination.kind);
+      patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
+    }
+    const destination = newDestination && (await checkedDestination(newDestination, this.urlPolicy, this.secrets));
     return this.db.sequelize.transaction(async (transaction) => {
       const before = await this.repository.findById(id, transaction, { lock: true });
       if (!before) throw AppError.notFound(`Webhook subscription ${id} not found`);
-      const updated = (await this.repository.update(id, patch, transaction))!;
+      if (patch.url !== undefined) assertHttpUrlOnly(before.destination.kind);
+      const updated = (await this.repository.update(
+        id,
+        { ...patch, ...(destination && { destination }) },
+        transaction,
+      ))!;
       const diff = changedFields(before, updated, AUDITED_FIELDS);
       if (Object.keys(diff).length > 0) await this.record('webhook.updated', updated, actorUserId, diff, transaction);
       return updated;

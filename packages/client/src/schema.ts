@@ -4673,8 +4673,8 @@ export interface paths {
           content: {
             'application/json': {
               /** @constant */
-              status?: 'success';
-              data?: {
+              status: 'success';
+              data: {
                 /** @description the event type, e.g. order.shipped */
                 name?: string;
                 description?: string;
@@ -4689,16 +4689,22 @@ export interface paths {
                 /** @description JSON Schema of the whole delivered body, in the version of the request */
                 bodySchema?: Record<string, unknown>;
               }[];
-              requestId?: string;
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
             };
           };
         };
-        /** @description missing, invalid or insufficient API key (guard shape) */
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
         401: {
           headers: {
             [name: string]: unknown;
           };
-          content?: never;
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
         };
         /** @description IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
         403: {

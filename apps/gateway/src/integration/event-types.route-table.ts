@@ -1,5 +1,5 @@
 import { Joi } from '@wms/platform';
-import type { IntegrationRoute } from '@wms/ingest';
+import { successSchema, type IntegrationRoute } from '@wms/ingest';
 
 /** The event catalogue's routes of the integration API: mounted by event-types.routes.ts, documented in the OpenAPI document. */
 
@@ -28,13 +28,8 @@ export const EVENT_TYPE_ROUTES = {
     responses: {
       200: {
         description: 'every event type',
-        body: Joi.object({
-          status: Joi.valid('success'),
-          data: Joi.array().items(eventType),
-          requestId: Joi.string(),
-        }),
+        body: successSchema(Joi.array().items(eventType)),
       },
-      401: { description: 'missing, invalid or insufficient API key (guard shape)' },
     },
   },
 } satisfies Record<string, IntegrationRoute>;

@@ -20,6 +20,9 @@ import { integrationOpenApiDocument } from './docs.routes.js';
 const BASE = '/api/v1/integration/v1';
 
 /** Every operation of the document, as `METHOD /path`: the route table's routes, one by one. */
+/** The event types' schemas are JSON Schema documents themselves: free-form by nature. */
+const JSON_SCHEMAS = new Set(['dataSchema', 'bodySchema']);
+
 const OPERATIONS = Object.entries((integrationOpenApiDocument() as unknown as OpenApiDocument).paths).flatMap(
   ([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
 );
@@ -355,7 +358,7 @@ describe('the integration API answers exactly what its OpenAPI documents declare
   };
 
   it('lists the properties and types of every answer object, open only where the body is free-form', () => {
-    for (const version of API_VERSIONS) expect(answerSchemaProblems(documents.get(version)!)).toEqual([]);
+    for (const version of API_VERSIONS) expect(answerSchemaProblems(documents.get(version)!, JSON_SCHEMAS)).toEqual([]);
   });
 
   it('refuses an answer with a field its schema does not declare, without one it requires, or in the other version', async () => {

@@ -63,7 +63,7 @@ describe('gateway GET /metrics', () => {
     const before = await scrape();
 
     const missing = await request(gateway.url, 'GET', `${BASE}/orders/SO-NOPE-4711`, { headers: { 'x-api-key': key } });
-    const again = await request(gateway.url, 'GET', `${BASE}/ORDERS/SO-NOPE-4712/`, { headers: { 'x-api-key': key } });
+    const again = await request(gateway.url, 'GET', `${BASE}/orders/SO-NOPE-4712/`, { headers: { 'x-api-key': key } });
 
     expect([missing.status, again.status]).toEqual([404, 404]);
     const after = await scrape();

@@ -175,11 +175,25 @@ describe('broker destinations that stop, hang or pace', () => {
       await reader.waitFor(1);
 
       proxy.block('low on memory');
-      await appendEvents(ctx, events(tenant.id, 1, 1));
-      await waitFor(async () => (await deliveriesOf(subscription.id)).some((d) => d.attempts >= 2));
-      const [blocked] = (await deliveriesOf(subscription.id)).filter((d) => d.status === 'pending');
+      // The worker takes the Blocked frame in on its own time: an event published before it did is confirmed
+      // as usual, so events go on being appended, one at a time, until one is refused for the block.
+      let appended = 1;
+      let blocked: WebhookDelivery | undefined;
+      while (!blocked && appended < 6) {
+        await appendEvents(ctx, events(tenant.id, appended, 1));
+        appended += 1;
+        const settled = await waitFor(
+          () => deliveriesOf(subscription.id),
+          (deliveries) =>
+            deliveries.length === appended &&
+            deliveries.every((d) => d.status === 'succeeded' || (d.status === 'pending' && d.attempts >= 2)),
+          15_000,
+          'the newest event confirmed, or refused twice',
+        );
+        blocked = settled.find((d) => d.status === 'pending');
+      }
       proxy.unblock();
-      await reader.waitFor(2);
+      await reader.waitFor(appended);
       await worker.close();
 
       expect(blocked!.lastError).toContain('RabbitMQ connection blocked: low on memory');

@@ -4742,8 +4742,8 @@ export interface components {
       url: string;
       /** @description where deliveries go; passwords and credentials are never returned */
       destination: {
-        /** @enum {array|boolean|number|object|string|null} */
-        kind?: 'http' | 'rabbitmq' | 'nats' | null;
+        /** @enum {string} */
+        kind?: 'http' | 'rabbitmq' | 'nats';
         url?: string;
         /** @description rabbitmq: the exchange published to */
         exchange?: string;
@@ -4804,8 +4804,8 @@ export interface components {
       url: string;
       /** @description where deliveries go; passwords and credentials are never returned */
       destination: {
-        /** @enum {array|boolean|number|object|string|null} */
-        kind?: 'http' | 'rabbitmq' | 'nats' | null;
+        /** @enum {string} */
+        kind?: 'http' | 'rabbitmq' | 'nats';
         url?: string;
         /** @description rabbitmq: the exchange published to */
         exchange?: string;

@@ -106,7 +106,7 @@ const subscriptionKeys = {
   tenantId,
   url: Joi.string().description('the HTTP endpoint, or the broker URL with its password masked'),
   destination: Joi.object({
-    kind: Joi.valid('http', 'rabbitmq', 'nats'),
+    kind: Joi.string().valid('http', 'rabbitmq', 'nats'),
     url: Joi.string(),
     exchange: Joi.string().description('rabbitmq: the exchange published to'),
     routingKey: Joi.string().description('rabbitmq: the routing-key template'),

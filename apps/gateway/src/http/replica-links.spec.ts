@@ -75,7 +75,12 @@ describe("a tenant's reads from a replica when a gateway's link fails or slows",
     (await scrapeMetrics(gateway.url)).value('wms_db_reads_total', { pool, reason });
 
   it("when the link to the replica is slower than READ_REPLICA_MAX_WAIT_MS, a read after its tenant's write waits a few round trips for the replica instead of reading the primary", async () => {
-    // Arrange
+    // Arrange: the slow link's replica in rotation (a busy machine may have let one check of it time out)
+    await waitFor(
+      async () => (await scrapeMetrics(far.url)).value('wms_db_replica_in_rotation') === 1,
+      20_000,
+      'the slow replica in rotation',
+    );
     const before = await totalNow();
     const caughtUp = await reads(far, 'replica', 'caught_up');
     const waitedOut = await reads(far, 'primary', 'waited_out');

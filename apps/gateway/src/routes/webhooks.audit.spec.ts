@@ -77,6 +77,7 @@ describe('webhook subscription audit trail', () => {
     expect(entries.every((entry) => entry.entityType === 'webhook_subscription')).toBe(true);
     expect(entries[0]!.changes).toEqual({
       url: 'https://93.184.215.14/hooks',
+      destination: { kind: 'http', url: 'https://93.184.215.14/hooks' },
       events: ['order.shipped'],
       description: 'ERP',
       filter: null,

@@ -82,7 +82,12 @@ export default tseslint.config(
             { sourceTag: 'layer:domain', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
             // Ingest (the integration API's machinery) stands on the warehouse; no capability depends on it.
             { sourceTag: 'layer:ingest', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain'] },
-            { sourceTag: 'layer:setup', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain', 'layer:ingest'] },
+            // EDI (X12 trading partners) stands on the warehouse, the ingest machinery and the webhooks' delivery.
+            { sourceTag: 'layer:edi', onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain', 'layer:ingest'] },
+            {
+              sourceTag: 'layer:setup',
+              onlyDependOnLibsWithTags: ['layer:platform', 'layer:domain', 'layer:ingest', 'layer:edi'],
+            },
           ],
         },
       ],

@@ -6,6 +6,7 @@ import { warehouseMigrations } from '@wms/warehouse';
 import { ingestMigrations } from '@wms/ingest';
 import { webhooksMigrations } from '@wms/webhooks';
 import { eventsMigrations } from '@wms/events';
+import { ediMigrations } from '@wms/edi';
 
 /**
  * Every migration, in the order it is applied: the one list the migrator runs. Each library owns its
@@ -59,4 +60,6 @@ export const migrations: Migration[] = [
   identityMigrations.normalisedEmails,
   identityMigrations.loginAddressLocks,
   webhooksMigrations.subscriptionDestinations,
+  ediMigrations.edi,
+  webhooksMigrations.ediDestinations,
 ];

@@ -8,6 +8,7 @@ import { webhookFilters } from './0045-webhook-filters.js';
 import { webhookRateOrder } from './0046-webhook-rate-order.js';
 import { subscriptionApiVersions } from './0061-subscription-api-versions.js';
 import { subscriptionDestinations } from './0095-subscription-destinations.js';
+import { ediDestinations } from './0097-edi-destinations.js';
 
 /**
  * The webhook library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -23,4 +24,5 @@ export const webhooksMigrations = {
   webhookRateOrder,
   subscriptionApiVersions,
   subscriptionDestinations,
+  ediDestinations,
 } satisfies Record<string, Migration>;

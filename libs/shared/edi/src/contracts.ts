@@ -1,0 +1,30 @@
+import type { UnitOfWork } from '@wms/platform';
+import type { Interchange } from './interchanges/interchange.js';
+import type { TradingPartner } from './partners/trading-partner.js';
+
+/**
+ * The seams between the EDI library's parts, so that the ways in (SFTP, `POST /edi`), the engine and the
+ * outbound side meet in one place. Each is implemented once in its capability's folder.
+ */
+
+/** Takes an inbound interchange in (inbound/). */
+export interface EdiInbox {
+  /**
+   * Stores the bytes as a received interchange of the partner (and, from SFTP, as the file `in/<fileName>`),
+   * and has it read on the ingest worker's EDI queue. Resolves once it is stored: nothing accepted is lost.
+   */
+  receive(
+    partner: TradingPartner,
+    upload: { source: 'sftp' | 'http'; fileName: string | null; content: Buffer },
+  ): Promise<Interchange>;
+}
+
+/** Keeps a partner's outbound side (outbound/). */
+export interface EdiOutboundControl {
+  /** Makes, changes or removes the partner's own subscription to the events its outbound sets stand for. */
+  syncSubscription(partner: TradingPartner, transaction: UnitOfWork): Promise<string | null>;
+  /** Writes the partner's 846 now (on demand), in its out/ folder. */
+  sendInventoryAdvice(partner: TradingPartner): Promise<Interchange>;
+  /** Writes an outbound interchange again, with new control numbers, as a new file in out/. */
+  resend(interchangeId: string, actorId: string | null): Promise<Interchange>;
+}

@@ -20,6 +20,7 @@ export const AREAS = {
   ingest: 'Ingest: bulk writes, bulk jobs, file imports',
   warehouse: 'Warehouse: documents, stock, reads, the sandbox',
   webhooks: 'Webhooks: events, subscriptions, delivery',
+  edi: 'EDI: X12 trading partners, SFTP and HTTP, acknowledgments',
   operations: 'Operations: logs, metrics, deployment, periodic work, the portal',
   quality: 'Quality: decisions, tests, benchmarks',
 };

@@ -18,6 +18,12 @@ export type ErrorCodeOf<S extends number> = {
 
 export class AppError extends Error {
   override name = 'AppError';
+  /**
+   * The catalogue's HTTP status of the code, copied for logs and specs; the HTTP edge reads the catalogue.
+   * A plain property, not a getter: Express's body parser (http-errors) assigns `status` on an error its
+   * verify step throws.
+   */
+  readonly status: number;
 
   constructor(
     readonly code: ErrorCode,
@@ -27,11 +33,7 @@ export class AppError extends Error {
     readonly extra?: Record<string, unknown>,
   ) {
     super(message);
-  }
-
-  /** The catalogue's HTTP status of the code (for logs and specs; the HTTP edge reads the catalogue). */
-  get status(): number {
-    return httpStatusOf(this.code);
+    this.status = httpStatusOf(code);
   }
 
   static validation(message: string, details?: ErrorDetail[]): AppError {

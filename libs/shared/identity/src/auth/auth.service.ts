@@ -127,8 +127,7 @@ export class AuthService {
     if (!this.config.allowRegistration) throw AppError.forbidden('Registration is disabled', 'REGISTRATION_DISABLED');
     const input = validate(registerSchema, body);
     const tenant = await this.tenants.findByCode(DEFAULT_TENANT_CODE);
-    if (!tenant)
-      throw new AppError('NOT_SEEDED', `Tenant ${DEFAULT_TENANT_CODE} does not exist; run the seed routine`);
+    if (!tenant) throw new AppError('NOT_SEEDED', `Tenant ${DEFAULT_TENANT_CODE} does not exist; run the seed routine`);
     const user = await this.users.insert({
       email: input.email,
       passwordHash: await hashPassword(input.password, this.config.bcryptRounds),

@@ -174,7 +174,7 @@ export class UsersService {
     return this.changeUser(actor, id, 'user.unlocked', (target, transaction) => {
       assertNotSelf(actor, target, 'unlock');
       if (target.status === 'inactive') {
-        throw new AppError(409, 'INVALID_STATE', 'User is inactive, not locked; enable it instead');
+        throw new AppError('INVALID_STATE', 'User is inactive, not locked; enable it instead');
       }
       return this.repository.update(target.id, { status: 'active', failedLoginCount: 0 }, transaction);
     });

@@ -99,7 +99,7 @@ export class IngestJobs {
       submission = await this.repository.submit(job);
     } catch {
       signal.release();
-      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The bulk job could not be stored; retry later');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The bulk job could not be stored; retry later');
     }
     if (submission.kind === 'existing' && (submission.state === 'completed' || submission.state === 'failed'))
       return { jobId: job.id, signal, running: false };

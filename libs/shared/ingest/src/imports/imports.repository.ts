@@ -8,6 +8,7 @@ import {
   boundedConnection,
   type Database,
   type DatabaseTarget,
+  type ErrorCode,
   type TraceCarrier,
 } from '@wms/platform';
 import type { ImportFormat } from './import-format.js';
@@ -63,7 +64,8 @@ export interface RowError {
   n: number;
   line: number;
   key: string;
-  code: string;
+  /** A code of the error catalogue, as the refused row's answer would carry it. */
+  code: ErrorCode;
   message: string;
   details: unknown;
 }

@@ -206,7 +206,7 @@ export async function writeOne(
   entry: unknown,
 ) {
   const [outcome] = await handler.writeBatch(context, [entry]);
-  if (!outcome) throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+  if (!outcome) throw new AppError('INTERNAL_ERROR', 'Internal server error');
   if (!outcome.ok) throw outcome.error;
   return outcome.document ?? { ...outcome.data, created: outcome.created };
 }

@@ -118,9 +118,10 @@ describe('Dockerfile', () => {
     expect(minor).toBeGreaterThanOrEqual(engineMinor!);
     expect(read('.nvmrc').trim()).toBe(String(major));
     expect(read('.npmrc')).toMatch(/^engine-strict=true$/m);
-    // The runtime is installed, not a dependency: no Node binary package in the tree.
+    // The runtime is installed, not a dependency: no Node binary package (node, node-bin, node-<os>-<arch>) in the tree.
     const declared = { ...pkg.dependencies, ...pkg.devDependencies, ...pkg.optionalDependencies };
-    expect(Object.keys(declared).filter((name) => /^node(-|$)/.test(name))).toEqual([]);
+    const nodeBinary = /^node(-bin|-(linux|darwin|win32|win)-[a-z0-9]+)?$/;
+    expect(Object.keys(declared).filter((name) => nodeBinary.test(name))).toEqual([]);
     expect(process.versions.node.split('.')[0]).toBe(String(major));
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
-import { PreparedStatement, type Database } from '@wms/platform';
+import { PreparedStatement, type Database, unitOfWork } from '@wms/platform';
 import type { BulkResultText } from '../integration/index.js';
 import type { IngestJobName, IngestLane } from './ingest.contract.js';
 import { nextTurnSql, type TurnUnits } from '../dispatch/index.js';
@@ -229,7 +229,7 @@ export class BulkJobsRepository {
    * past that PostgreSQL refuses the statement (`lock_not_available`), and the job is not marked.
    */
   async markAnsweredAccepted(id: string, lockWaitMs: number): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       await this.db.sequelize.query("SELECT set_config('lock_timeout', $1, true)", {
         bind: [`${Math.max(1, Math.trunc(lockWaitMs))}ms`],
         type: QueryTypes.SELECT,
@@ -299,7 +299,7 @@ export class BulkJobsRepository {
    * it answers in the same transaction. A hand that throws leaves every row as it was.
    */
   async dispatch(limit: number, staleMs: number, hand: (rows: DispatchRow[]) => Promise<string[]>): Promise<number> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const rows = await this.db.sequelize.query<DispatchRow>(
         `SELECT ${STATUS_COLUMNS}, dispatched_at IS NOT NULL AS "handedBefore" FROM bulk_jobs
           WHERE state IN ('queued', 'written')

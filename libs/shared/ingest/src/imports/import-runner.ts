@@ -11,7 +11,14 @@ import {
   type IngestRegistry,
 } from '../integration/index.js';
 import { BulkAlreadyWritten } from '@wms/warehouse';
-import { VALIDATION_PREFERENCES, currentContext, inStoredTrace, runWithContext, toErrorDetails } from '@wms/platform';
+import {
+  VALIDATION_PREFERENCES,
+  currentContext,
+  inStoredTrace,
+  runWithContext,
+  toErrorDetails,
+  unitOfWork,
+} from '@wms/platform';
 import { importStageSeconds } from '../bulk-jobs/index.js';
 import { entryFromCsv } from './import-format.js';
 import { appendImportEnded } from './import-events.js';
@@ -126,7 +133,7 @@ export class ImportRunner {
       complete: async (result, transaction) => {
         if (transaction) return record(result, transaction);
         // No entry to write (every row failed before the write): the chunk is claimed and recorded alone.
-        await this.db.sequelize.transaction(async (own) => {
+        await unitOfWork(this.db, async (own) => {
           if (!(await this.repository.claimChunk(job.id, chunk.chunk, own))) throw new BulkAlreadyWritten();
           await record(result, own);
         });

@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 import { nextTurnSql, type TurnUnits } from '../dispatch/index.js';
 import { importChunkJobId, type QueuedChunk } from './imports.contract.js';
 
@@ -55,7 +56,7 @@ export class ImportTurnsRepository {
   ): Promise<QueuedChunk[]> {
     const { transaction, handing } = options;
     if (!transaction)
-      return this.db.sequelize.transaction((own) => this.queueTurns(tenantId, chains, { transaction: own, handing }));
+      return unitOfWork(this.db, (own) => this.queueTurns(tenantId, chains, { transaction: own, handing }));
     const query = <Row extends object>(sql: string, bind: unknown[]) =>
       this.db.sequelize.query<Row>(sql, { bind, type: QueryTypes.SELECT, transaction });
     await query(`SELECT pg_advisory_xact_lock(hashtext('import-turns'), hashtext($1))`, [tenantId]);
@@ -108,7 +109,7 @@ export class ImportTurnsRepository {
     staleMs: number,
     hand: (chunks: DispatchChunk[]) => Promise<string[]>,
   ): Promise<number> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const rows = await this.db.sequelize.query<Omit<DispatchChunk, 'id'>>(
         `SELECT i.tenant_id AS "tenantId", c.import_id AS "importId", c.chunk, c.turn,
                 c.dispatched_at IS NOT NULL AS "handedBefore"

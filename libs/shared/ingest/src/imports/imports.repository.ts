@@ -9,6 +9,7 @@ import {
   type Database,
   type DatabaseTarget,
   type TraceCarrier,
+  unitOfWork,
 } from '@wms/platform';
 import type { ImportFormat } from './import-format.js';
 
@@ -296,7 +297,7 @@ export class ImportsRepository {
     error: string | undefined,
     onEnded: (ended: ImportProgress, transaction: Transaction) => Promise<void>,
   ): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const rows = await this.db.sequelize.query(
         `UPDATE imports SET state = $2, error = $3, finished_at = now() WHERE id = $1 AND state IN ('queued', 'running')
          RETURNING id`,
@@ -323,7 +324,7 @@ export class ImportsRepository {
    * false when there is none. Rows go a bounded number per call, so a large import takes several calls.
    */
   async purgeOne(retentionSeconds: number, rowLimit: number): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const found = await this.db.sequelize.query<{ id: string }>(
         `SELECT id FROM imports WHERE finished_at <= now() - $1 * interval '1 second'
           ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED`,

@@ -1,5 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 
 /** What one pass of ledger maintenance did: months made ahead, months dropped by retention. */
 export interface LedgerMaintenance {
@@ -39,7 +40,7 @@ export class LedgerPartitionsRepository {
 
   /** Makes the partitions of `from` up to `through` (months) that are missing; answers the names made. */
   async ensure(from: Date, through: Date): Promise<string[]> {
-    const made = await this.db.sequelize.transaction(async (transaction) => {
+    const made = await unitOfWork(this.db, async (transaction) => {
       await this.db.sequelize.query('SELECT pg_advisory_xact_lock($1)', { bind: [LOCK_ID], transaction });
       return this.addMissing(from, through, transaction);
     });
@@ -47,7 +48,7 @@ export class LedgerPartitionsRepository {
   }
 
   async maintain(retentionDays: number, now = new Date()): Promise<LedgerMaintenance | null> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const [lock] = await this.db.sequelize.query<{ locked: boolean }>(
         'SELECT pg_try_advisory_xact_lock($1) AS locked',
         { bind: [LOCK_ID], type: QueryTypes.SELECT, transaction },

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Database } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import { balanceAsOfSql } from '../writes/index.js';
 
@@ -98,7 +99,7 @@ export class SnapshotsRepository {
    * job writes it once. A snapshot already completed is left as it is.
    */
   async writeFile(id: string): Promise<void> {
-    await this.db.sequelize.transaction(async (transaction) => {
+    await unitOfWork(this.db, async (transaction) => {
       const [claimed] = await this.db.sequelize.query<{ id: string }>(
         "UPDATE stock_snapshots SET state = 'running' WHERE id = $1 AND state <> 'completed' RETURNING id",
         { bind: [id], type: QueryTypes.SELECT, transaction },
@@ -126,7 +127,7 @@ export class SnapshotsRepository {
     staleMs: number,
     hand: (units: SnapshotDispatchUnit[]) => Promise<string[]>,
   ): Promise<number> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const units = await this.db.sequelize.query<SnapshotDispatchUnit>(
         `SELECT id, dispatched_at IS NOT NULL AS "handedBefore" FROM stock_snapshots
           WHERE state IN ('queued', 'running')

@@ -224,23 +224,17 @@ export class BulkJobsRepository {
 
   /**
    * The gateway's wait for the job ran out and it answers 202: the job will tell its end (`bulk.completed`).
-   * False when the job ended meanwhile: the caller is answered its outcome instead. The row's lock is
-   * waited for at most `lockWaitMs` (a run writing the job, a dispatcher's pass, a stuck session hold it):
-   * past that PostgreSQL refuses the statement (`lock_not_available`), and the job is not marked.
+   * False when the job ended meanwhile: the caller is answered its outcome instead. In the caller's unit of
+   * work, whose `lockTimeoutMs` bounds the wait for the row's lock (a run writing the job, a dispatcher's
+   * pass, a stuck session hold it): past that PostgreSQL refuses the statement (`lock_not_available`), and
+   * the job is not marked.
    */
-  async markAnsweredAccepted(id: string, lockWaitMs: number): Promise<boolean> {
-    return unitOfWork(this.db, async (transaction) => {
-      await this.db.sequelize.query("SELECT set_config('lock_timeout', $1, true)", {
-        bind: [`${Math.max(1, Math.trunc(lockWaitMs))}ms`],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
-      const rows = await this.db.sequelize.query(
-        `UPDATE bulk_jobs SET answered_accepted = true WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
-        { bind: [id], type: QueryTypes.SELECT, transaction },
-      );
-      return rows.length === 1;
-    });
+  async markAnsweredAccepted(id: string, transaction: Transaction): Promise<boolean> {
+    const rows = await this.db.sequelize.query(
+      `UPDATE bulk_jobs SET answered_accepted = true WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.length === 1;
   }
 
   /**

@@ -90,4 +90,35 @@ describe('a unit of work', () => {
 
     await expect(failing).rejects.toThrow('invalid entry');
   });
+
+  it('with a lock timeout, gives up waiting for a row lock after it (lock_not_available), for its own transaction only', async () => {
+    await write('locked');
+    const db = ctx.runtime.db;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = unitOfWork(db, async (transaction) => {
+      await db.sequelize.query(`SELECT note FROM unit_of_work_check WHERE note = 'locked' FOR UPDATE`, { transaction });
+      locked();
+      await released;
+    });
+    await isLocked;
+
+    const impatient = unitOfWork(
+      db,
+      (transaction) =>
+        db.sequelize.query(`UPDATE unit_of_work_check SET note = 'taken' WHERE note = 'locked'`, { transaction }),
+      { lockTimeoutMs: 50 },
+    );
+    await expect(impatient).rejects.toMatchObject({ parent: { code: '55P03' } });
+    const [settings] = await unitOfWork(db, (transaction) =>
+      db.sequelize.query(`SELECT current_setting('lock_timeout') AS "lockTimeout"`, { transaction }),
+    );
+    release();
+    await holder;
+
+    expect((settings as Array<{ lockTimeout: string }>)[0]!.lockTimeout).not.toBe('50ms');
+    expect(await rows()).toEqual(['locked']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import { refusePastDeadline } from '../context/index.js';
 import type { Database } from './models.js';
 
@@ -15,6 +15,13 @@ export interface UnitOfWorkOptions {
    * (their constraints, their answers) and then kept by no one.
    */
   dryRun?: boolean;
+  /**
+   * How long, in milliseconds, the work's statements wait for a row lock another transaction holds, for this
+   * transaction only (`SET LOCAL lock_timeout`), in place of the connection's bound (ADR 0130): past it
+   * PostgreSQL refuses the statement (`lock_not_available`, answered 503 `LOCK_TIMEOUT`). For a write that
+   * must give up sooner than the work around it would wait.
+   */
+  lockTimeoutMs?: number;
 }
 
 /** What a unit of work needs of its database: its Sequelize (a migration has only that, not the models). */
@@ -39,6 +46,7 @@ export async function unitOfWork<T>(
 ): Promise<T> {
   try {
     return await db.sequelize.transaction(async (transaction) => {
+      if (options.lockTimeoutMs !== undefined) await setLockTimeout(db, options.lockTimeoutMs, transaction);
       const result = await work(transaction);
       if (options.dryRun) throw new DryRunResult(result);
       refusePastDeadline();
@@ -48,4 +56,13 @@ export async function unitOfWork<T>(
     if (error instanceof DryRunResult) return error.result as T;
     throw error;
   }
+}
+
+/** The transaction's own lock_timeout (`set_config(…, true)` is `SET LOCAL` with a bind), at least 1 ms. */
+async function setLockTimeout(db: UnitOfWorkDatabase, ms: number, transaction: Transaction): Promise<void> {
+  await db.sequelize.query("SELECT set_config('lock_timeout', $1, true)", {
+    bind: [`${Math.max(1, Math.trunc(ms))}ms`],
+    type: QueryTypes.SELECT,
+    transaction,
+  });
 }

@@ -31,23 +31,12 @@ describe('transactions', () => {
     expect(opening).toEqual([UNIT_OF_WORK]);
   });
 
-  it('are asked for by services; a repository receives its unit of work, except these steps that are one of their own', () => {
-    // Each is one self-contained step whose lock spans a callback or a loop of its caller's (a dispatcher's
-    // hand-over, an import's end with its event, a purge batch, a token's rotation): a new one is named here.
+  it('are asked for by services and workers; a repository receives its unit of work and opens none', () => {
     const repositoriesOpening = sources()
       .filter(({ file, text }) => file.endsWith('.repository.ts') && /\bunitOfWork\s*\(/.test(text))
       .map(({ file }) => file);
 
-    expect(repositoriesOpening).toEqual([
-      // rotate: the token family's row lock held while the presented token is exchanged.
-      'libs/shared/identity/src/auth/refresh-tokens.repository.ts',
-      // dispatch: jobs locked, handed to BullMQ and marked handed in one transaction.
-      'libs/shared/ingest/src/bulk-jobs/bulk-jobs.repository.ts',
-      // queueTurns without the caller's chunk transaction, and dispatch, as above.
-      'libs/shared/ingest/src/imports/import-turns.repository.ts',
-      // end (the caller's event in the same transaction) and purgeOne (one import's batch).
-      'libs/shared/ingest/src/imports/imports.repository.ts',
-    ]);
+    expect(repositoriesOpening).toEqual([]);
   });
 
   it('reach the sources the rule is about (the glob finds the services and the unit of work itself)', () => {

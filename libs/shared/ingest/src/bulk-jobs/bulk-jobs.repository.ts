@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { QueryTypes, type Transaction } from 'sequelize';
-import { PreparedStatement, type Database, unitOfWork } from '@wms/platform';
+import { PreparedStatement, type Database } from '@wms/platform';
 import type { BulkResultText } from '../integration/index.js';
 import type { IngestJobName, IngestLane } from './ingest.contract.js';
 import { nextTurnSql, type TurnUnits } from '../dispatch/index.js';
@@ -290,27 +290,31 @@ export class BulkJobsRepository {
   /**
    * Runs `hand` over up to `limit` unfinished jobs never handed to BullMQ or handed more than `staleMs`
    * ago, locked (SKIP LOCKED: several dispatchers share the work), and records the hand-over of the ids
-   * it answers in the same transaction. A hand that throws leaves every row as it was.
+   * it answers in the same transaction, the caller's unit of work. A hand that throws leaves every row as it
+   * was.
    */
-  async dispatch(limit: number, staleMs: number, hand: (rows: DispatchRow[]) => Promise<string[]>): Promise<number> {
-    return unitOfWork(this.db, async (transaction) => {
-      const rows = await this.db.sequelize.query<DispatchRow>(
-        `SELECT ${STATUS_COLUMNS}, dispatched_at IS NOT NULL AS "handedBefore" FROM bulk_jobs
-          WHERE state IN ('queued', 'written')
-            AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
-          ORDER BY dispatched_at NULLS FIRST
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-        { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
-      );
-      if (!rows.length) return 0;
-      const handed = await hand(rows);
-      await this.db.sequelize.query('UPDATE bulk_jobs SET dispatched_at = now() WHERE id = ANY($1::text[])', {
-        bind: [rows.map((row) => row.id)],
-        transaction,
-      });
-      return handed.length;
+  async dispatch(
+    limit: number,
+    staleMs: number,
+    hand: (rows: DispatchRow[]) => Promise<string[]>,
+    transaction: Transaction,
+  ): Promise<number> {
+    const rows = await this.db.sequelize.query<DispatchRow>(
+      `SELECT ${STATUS_COLUMNS}, dispatched_at IS NOT NULL AS "handedBefore" FROM bulk_jobs
+        WHERE state IN ('queued', 'written')
+          AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
+        ORDER BY dispatched_at NULLS FIRST
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED`,
+      { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
+    );
+    if (!rows.length) return 0;
+    const handed = await hand(rows);
+    await this.db.sequelize.query('UPDATE bulk_jobs SET dispatched_at = now() WHERE id = ANY($1::text[])', {
+      bind: [rows.map((row) => row.id)],
+      transaction,
     });
+    return handed.length;
   }
 
   /** Deletes finished jobs older than the retention, a bounded number per call. */

@@ -153,6 +153,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
 
   it('when Redis does not have a stored job, the dispatcher adds it; a job Redis still has is not added twice', async () => {
     const dispatcher = createBulkJobDispatcher(
+      ctx.runtime.db,
       repository,
       ends,
       queue,
@@ -182,6 +183,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
     const bounded: Database = { sequelize: createSequelize(ctx.config) };
     const boundedRows = new BulkJobsRepository(bounded);
     const dispatcher = createBulkJobDispatcher(
+      bounded,
       boundedRows,
       new BulkJobEnds(bounded, boundedRows, ctx.services.events),
       queue,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { Config, Logger } from '@wms/platform';
+import type { Config, Database, Logger } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { settleWithin } from '@wms/platform';
 import type { EventsService } from '@wms/events';
@@ -21,7 +21,7 @@ import {
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
 import type { ImportTurns } from './import-turns.js';
-import { appendImportEnded } from './import-events.js';
+import { endImport } from './import-events.js';
 import type { TenantUploadLeases } from './tenant-upload-leases.js';
 import { UploadSlots } from './upload-slots.js';
 import { uploadBody } from './upload-body.js';
@@ -102,6 +102,7 @@ export class ImportsService {
   private readonly slots: UploadSlots;
 
   constructor(
+    private readonly db: Database,
     private readonly repository: ImportsRepository,
     private readonly registry: IngestRegistry,
     private readonly limits: Config['imports'],
@@ -217,9 +218,7 @@ export class ImportsService {
 
   /** Stops an import: what was written stays, the job says how far it got. 409 when it had finished. */
   async cancel(id: string): Promise<ImportView> {
-    const ended = await this.repository.end(id, 'cancelled', undefined, (progress, transaction) =>
-      appendImportEnded(this.events, transaction, progress),
-    );
+    const ended = await endImport(this.db, this.repository, this.events, { id, state: 'cancelled' });
     if (!ended) {
       const job = await this.repository.load(id);
       if (!job) throw AppError.notFound(`Job ${id} not found`);

@@ -98,6 +98,8 @@ export interface Config {
     webhookDisableSweepMs: number;
   };
   workerHealthPort: number;
+  /** The EDI SFTP endpoint (apps/edi-sftp); hostKeys null outside production: a stored, generated key. */
+  ediSftp: { port: number; host: string; hostKeys: string | null; maxFileBytes: number };
   /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
   metricsToken?: string;
   shutdownTimeoutMs: number;
@@ -244,6 +246,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookDisableSweepMs: value.WEBHOOK_DISABLE_SWEEP_INTERVAL_MS,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
+    ediSftp: {
+      port: value.EDI_SFTP_PORT,
+      host: value.EDI_SFTP_HOST,
+      hostKeys: value.EDI_SFTP_HOST_KEYS ?? null,
+      maxFileBytes: value.EDI_SFTP_MAX_FILE_BYTES,
+    },
     metricsToken: value.METRICS_TOKEN,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     logLevel: value.LOG_LEVEL,

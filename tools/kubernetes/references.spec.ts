@@ -177,7 +177,7 @@ describeBuilt('the Kubernetes network and monitoring', () => {
     '%s: NetworkPolicies deny by default; outside traffic reaches the gateway and the SFTP port only, the workers only scrapes',
     (_name, build) => {
       type Rule = {
-        from: Array<{ namespaceSelector?: { matchLabels: Record<string, string> } }>;
+        from: Array<{ namespaceSelector?: { matchLabels: Record<string, string> }; ipBlock?: { cidr: string } }>;
         ports: Array<{ port: string }>;
       };
       const policies = build.all('NetworkPolicy').map((policy) => ({
@@ -211,7 +211,7 @@ describeBuilt('the Kubernetes network and monitoring', () => {
         expect(ports.every((port) => port !== undefined)).toBe(true);
         if (app === 'edi-sftp') {
           // Partners connect from anywhere, to the sftp port only; the health port is Prometheus'.
-          const [partners, scrapes] = policy!.spec.ingress! as Array<Rule & { from: Array<{ ipBlock?: { cidr: string } }> }>;
+          const [partners, scrapes] = policy!.spec.ingress!;
           expect(partners!.from.map((peer) => peer.ipBlock?.cidr)).toEqual(['0.0.0.0/0', '::/0']);
           expect(partners!.ports.map((port) => port.port)).toEqual(['sftp']);
           expect(namespacesAllowed([scrapes!])).toEqual(['monitoring']);

@@ -7,7 +7,11 @@ const S_IFREG = 0o100000;
 const ROOT_MODE = S_IFDIR | 0o555;
 const FOLDER_MODE = S_IFDIR | 0o755;
 /** in/: what the partner sent, not read back; out/ and archive/: to be read, moved and removed. */
-const FILE_MODES: Record<MailboxFolder, number> = { in: S_IFREG | 0o200, out: S_IFREG | 0o644, archive: S_IFREG | 0o644 };
+const FILE_MODES: Record<MailboxFolder, number> = {
+  in: S_IFREG | 0o200,
+  out: S_IFREG | 0o644,
+  archive: S_IFREG | 0o644,
+};
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 

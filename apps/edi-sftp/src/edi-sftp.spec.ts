@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import bcrypt from 'bcrypt';
 import ssh2 from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
@@ -31,7 +36,10 @@ const clients: SftpClient[] = [];
 /** A partner of the DEFAULT tenant with an SFTP account (a password and a public key), as the admin API would store it. */
 async function createPartner(label: string, status: 'active' | 'disabled' = 'active'): Promise<Account> {
   const keys = ssh2.utils.generateKeyPairSync('ed25519');
-  const account = { username: `${label}-${randomBytes(3).toString('hex')}`, password: `pw-${randomBytes(8).toString('hex')}` };
+  const account = {
+    username: `${label}-${randomBytes(3).toString('hex')}`,
+    password: `pw-${randomBytes(8).toString('hex')}`,
+  };
   const [rows] = (await ctx.runtime.db.sequelize.query(
     `INSERT INTO edi_trading_partners (tenant_id, name, status, partner_qualifier, partner_interchange_id, our_qualifier,
                                        our_interchange_id, partner_group_code, our_group_code, sftp_username,
@@ -100,7 +108,10 @@ async function storedInbound(partner: Account): Promise<Array<{ fileName: string
 }
 
 /** What ssh2-sftp-client rejects with when the server answers SSH_FX_PERMISSION_DENIED with this message. */
-const permissionDenied = (message: RegExp) => ({ code: ssh2.utils.sftp.STATUS_CODE.PERMISSION_DENIED, message: expect.stringMatching(message) });
+const permissionDenied = (message: RegExp) => ({
+  code: ssh2.utils.sftp.STATUS_CODE.PERMISSION_DENIED,
+  message: expect.stringMatching(message),
+});
 
 const x12 = (control: string) =>
   Buffer.from(
@@ -155,11 +166,26 @@ describe('signing in', () => {
     const stranger = ssh2.utils.generateKeyPairSync('ed25519');
 
     const refusals = await Promise.all([
-      connect(acme, { password: 'not-the-password' }).then(() => 'let in', (error: Error) => error.message),
-      connect({ username: 'nobody-here' }, { password: acme.password }).then(() => 'let in', (error: Error) => error.message),
-      connect(disabled, { password: disabled.password }).then(() => 'let in', (error: Error) => error.message),
-      connect(disabled, { privateKey: disabled.privateKey }).then(() => 'let in', (error: Error) => error.message),
-      connect(acme, { privateKey: stranger.private }).then(() => 'let in', (error: Error) => error.message),
+      connect(acme, { password: 'not-the-password' }).then(
+        () => 'let in',
+        (error: Error) => error.message,
+      ),
+      connect({ username: 'nobody-here' }, { password: acme.password }).then(
+        () => 'let in',
+        (error: Error) => error.message,
+      ),
+      connect(disabled, { password: disabled.password }).then(
+        () => 'let in',
+        (error: Error) => error.message,
+      ),
+      connect(disabled, { privateKey: disabled.privateKey }).then(
+        () => 'let in',
+        (error: Error) => error.message,
+      ),
+      connect(acme, { privateKey: stranger.private }).then(
+        () => 'let in',
+        (error: Error) => error.message,
+      ),
     ]);
 
     expect(refusals.every((message) => /authentication methods failed/i.test(message))).toBe(true);
@@ -305,7 +331,11 @@ describe('reading what we wrote', () => {
 
   it('when the partner removes a file from archive/, its name goes and the interchange stays', async () => {
     const interchangeId = await putOutbound(acme, 'advice-old.x12', Buffer.from('old'));
-    await mailbox.move(acme.id, { folder: 'out', name: 'advice-old.x12' }, { folder: 'archive', name: 'advice-old.x12' });
+    await mailbox.move(
+      acme.id,
+      { folder: 'out', name: 'advice-old.x12' },
+      { folder: 'archive', name: 'advice-old.x12' },
+    );
     const client = await connect(acme, { password: acme.password });
 
     await client.delete('/archive/advice-old.x12');
@@ -329,4 +359,66 @@ describe('reading what we wrote', () => {
     await expect(client.delete('/out/globex-only.x12')).rejects.toThrow(/no such file/i);
     expect(await mailbox.find(globex.id, 'out', 'globex-only.x12')).not.toBeNull();
   });
+});
+
+describe("OpenSSH's sftp client", () => {
+  const OPENSSH_SFTP = '/usr/bin/sftp';
+  const run = existsSync(OPENSSH_SFTP) ? it : it.skip;
+
+  run(
+    'when a partner uses OpenSSH with its key, it uploads to in/, lists and downloads out/ and archives',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'wms-edi-sftp-'));
+      try {
+        const keyFile = join(dir, 'id_ed25519');
+        writeFileSync(keyFile, acme.privateKey, { mode: 0o600 });
+        writeFileSync(join(dir, 'order.x12'), x12('000000201'));
+        const advice = randomBytes(70_000);
+        await putOutbound(acme, 'openssh-945.x12', advice);
+        const batch = join(dir, 'batch');
+        writeFileSync(
+          batch,
+          [
+            `put ${join(dir, 'order.x12')} in/openssh-order.x12`,
+            'ls -l out',
+            `get out/openssh-945.x12 ${join(dir, 'advice.x12')}`,
+            'rename out/openssh-945.x12 archive/openssh-945.x12',
+            '',
+          ].join('\n'),
+        );
+
+        // Asynchronous: the server answers from this very process.
+        const { stdout } = await promisify(execFile)(
+          OPENSSH_SFTP,
+          [
+            '-b',
+            batch,
+            '-i',
+            keyFile,
+            '-P',
+            String(server.port),
+            '-o',
+            'BatchMode=yes',
+            '-o',
+            'StrictHostKeyChecking=no',
+            '-o',
+            'UserKnownHostsFile=/dev/null',
+            '-o',
+            'IdentitiesOnly=yes',
+            `${acme.username}@127.0.0.1`,
+          ],
+          { timeout: 20_000 },
+        );
+
+        expect(stdout).toMatch(new RegExp(`^-rw-r--r-- .* ${advice.length} .* openssh-945\\.x12$`, 'm'));
+        expect(readFileSync(join(dir, 'advice.x12')).equals(advice)).toBe(true);
+        expect(await mailbox.find(acme.id, 'in', 'openssh-order.x12')).toMatchObject({
+          sizeBytes: x12('000000201').length,
+        });
+        expect(await mailbox.find(acme.id, 'archive', 'openssh-945.x12')).not.toBeNull();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -99,7 +99,15 @@ export async function startEdiSftp(runtime: Runtime, options: EdiSftpOptions): P
         const session = accept();
         session.on('sftp', (acceptSftp) => {
           if (!partner) return;
-          serveMailbox(acceptSftp(), partner, { mailbox, partners, inbox: options.inbox, maxFileBytes: config.ediSftp.maxFileBytes, logger, uploading, track });
+          serveMailbox(acceptSftp(), partner, {
+            mailbox,
+            partners,
+            inbox: options.inbox,
+            maxFileBytes: config.ediSftp.maxFileBytes,
+            logger,
+            uploading,
+            track,
+          });
         });
         // The account is a mailbox: no shell, no command, no terminal.
         session.on('exec', (_accept, reject) => reject());

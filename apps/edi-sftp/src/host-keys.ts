@@ -25,8 +25,7 @@ export async function resolveHostKeys(config: Config, db: Database): Promise<str
  */
 export function parseHostKeys(text: string): string[] {
   const blocks = text.replace(/\\n/g, '\n').match(PEM_BLOCK) ?? [];
-  if (blocks.length === 0)
-    throw new ConfigError('Invalid configuration: EDI_SFTP_HOST_KEYS holds no PEM private key');
+  if (blocks.length === 0) throw new ConfigError('Invalid configuration: EDI_SFTP_HOST_KEYS holds no PEM private key');
   return blocks.map((block, index) => {
     const parsed = ssh2.utils.parseKey(block);
     const key = Array.isArray(parsed) ? parsed[0] : parsed;

@@ -219,7 +219,12 @@ export function serveMailbox(sftp: SFTPWrapper, partner: SessionPartner, deps: M
         content: handle.upload.content(),
       });
       logger.info(
-        { partnerId: partner.partnerId, interchangeId: interchange.id, fileName: handle.name, bytes: handle.upload.size },
+        {
+          partnerId: partner.partnerId,
+          interchangeId: interchange.id,
+          fileName: handle.name,
+          bytes: handle.upload.size,
+        },
         'edi-sftp: file received',
       );
     } catch (error) {
@@ -288,6 +293,8 @@ export function serveMailbox(sftp: SFTPWrapper, partner: SessionPartner, deps: M
   sftp.on('READLINK', unsupported('READLINK'));
   sftp.on('SYMLINK', unsupported('SYMLINK'));
 
+  // The client is done (its EOF): the channel is closed from here too, as OpenSSH's client waits for.
+  sftp.on('end', () => sftp.end());
   // A session that ends with uploads open stored nothing of them: their bytes go with the handles.
   sftp.on('close', () => {
     for (const handle of handles.values())

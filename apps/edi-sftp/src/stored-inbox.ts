@@ -46,7 +46,8 @@ export class StoredInbox implements EdiInbox {
           { partnerId: partner.id, folder: 'in', name: upload.fileName, interchangeId: interchange.id },
           transaction,
         );
-        if (!fileId) throw AppError.conflict('EDI_FILE_EXISTS', `in/${upload.fileName} exists; send the file under a new name`);
+        if (!fileId)
+          throw AppError.conflict('EDI_FILE_EXISTS', `in/${upload.fileName} exists; send the file under a new name`);
       }
       return interchange;
     });

@@ -11,6 +11,7 @@ import { ConfigError, unitOfWork, loadConfig } from '@wms/platform';
 import { InterchangesRepository, MailboxRepository } from '@wms/edi';
 import { createTestContext, defaultTenantId, waitFor, type TestContext } from '@wms/testing';
 import { startEdiSftp, type EdiSftpServer } from './edi-sftp.js';
+import { MAX_OPEN_UPLOADS_PER_SESSION } from './mailbox-session.js';
 import { resolveHostKeys } from './host-keys.js';
 import { StoredInbox } from './stored-inbox.js';
 
@@ -105,6 +106,27 @@ async function storedInbound(partner: Account): Promise<Array<{ fileName: string
     { bind: [partner.id] },
   )) as [Array<{ fileName: string; state: string; raw: Buffer }>, unknown];
   return rows;
+}
+
+/** A session of ssh2's own client, for what ssh2-sftp-client does not do (leave an upload open, cut a session). */
+async function rawSession(account: Account): Promise<{ raw: ssh2.Client; sftp: ssh2.SFTPWrapper }> {
+  const raw = new ssh2.Client();
+  await new Promise<void>((resolve, reject) =>
+    raw
+      .on('ready', resolve)
+      .on('error', reject)
+      .connect({ host: '127.0.0.1', port: server.port, username: account.username, password: account.password }),
+  );
+  const sftp = await new Promise<ssh2.SFTPWrapper>((resolve, reject) =>
+    raw.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))),
+  );
+  return { raw, sftp };
+}
+
+function openForWrite(sftp: ssh2.SFTPWrapper, path: string): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) =>
+    sftp.open(path, 'w', (error, opened) => (error ? reject(error) : resolve(opened))),
+  );
 }
 
 /** What ssh2-sftp-client rejects with when the server answers SSH_FX_PERMISSION_DENIED with this message. */
@@ -261,19 +283,8 @@ describe('sending us a file', () => {
   it('when an upload is cut before the client closes the file, nothing is stored and the name stays free', async () => {
     const before = await storedInbound(globex);
     const sessionsBefore = server.sessions();
-    const raw = new ssh2.Client();
-    await new Promise<void>((resolve, reject) =>
-      raw
-        .on('ready', resolve)
-        .on('error', reject)
-        .connect({ host: '127.0.0.1', port: server.port, username: globex.username, password: globex.password }),
-    );
-    const sftp = await new Promise<ssh2.SFTPWrapper>((resolve, reject) =>
-      raw.sftp((error, wrapper) => (error ? reject(error) : resolve(wrapper))),
-    );
-    const handle = await new Promise<Buffer>((resolve, reject) =>
-      sftp.open('/in/cut.x12', 'w', (error, opened) => (error ? reject(error) : resolve(opened))),
-    );
+    const { raw, sftp } = await rawSession(globex);
+    const handle = await openForWrite(sftp, '/in/cut.x12');
     await new Promise<void>((resolve, reject) =>
       sftp.write(handle, x12('000000104'), 0, 40, 0, (error) => (error ? reject(error) : resolve())),
     );
@@ -285,6 +296,25 @@ describe('sending us a file', () => {
     const client = await connect(globex, { password: globex.password });
     await client.put(x12('000000104'), '/in/cut.x12');
     expect((await storedInbound(globex)).map(({ fileName }) => fileName)).toContain('cut.x12');
+  });
+
+  it('when a session holds as many uploads open as it may, the next one is refused until one is closed', async () => {
+    const { raw, sftp } = await rawSession(globex);
+    try {
+      const names = Array.from({ length: MAX_OPEN_UPLOADS_PER_SESSION }, (_, at) => `/in/many-${at}.x12`);
+      const handles = await Promise.all(names.map((name) => openForWrite(sftp, name)));
+
+      await expect(openForWrite(sftp, '/in/one-too-many.x12')).rejects.toThrow(/at most/i);
+
+      await new Promise<void>((resolve, reject) =>
+        sftp.close(handles[0]!, (error) => (error ? reject(error) : resolve())),
+      );
+      const next = await openForWrite(sftp, '/in/one-too-many.x12');
+      expect(next.length).toBeGreaterThan(0);
+      expect(await mailbox.find(globex.id, 'in', 'many-0.x12')).not.toBeNull();
+    } finally {
+      raw.end();
+    }
   });
 
   it('when a partner writes anywhere but in/, or makes or removes folders, it is refused as not permitted', async () => {

@@ -144,7 +144,10 @@ export async function startEdiSftp(runtime: Runtime, options: EdiSftpOptions): P
     close(timeoutMs = 10_000) {
       closing ??= (async () => {
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        await settleWithin(Promise.allSettled([...handOvers]), timeoutMs);
+        // Hand-overs that begin while earlier ones finish are waited for too, within the one bound.
+        const deadline = Date.now() + timeoutMs;
+        while (handOvers.size > 0 && Date.now() < deadline)
+          await settleWithin(Promise.allSettled([...handOvers]), deadline - Date.now());
         for (const client of clients) client.end();
         await settleWithin(closed, 2_000);
       })();

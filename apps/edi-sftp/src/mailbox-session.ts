@@ -17,6 +17,8 @@ const { OPEN_MODE, STATUS_CODE } = ssh2.utils.sftp;
 const ENTRIES_PER_READ = 32;
 /** The most bytes one READ answers with; a client asks again for the rest. */
 const MAX_READ_BYTES = 32 * 1024;
+/** Uploads one session may hold open at once: each is buffered (up to EDI_SFTP_MAX_FILE_BYTES) until closed. */
+export const MAX_OPEN_UPLOADS_PER_SESSION = 4;
 
 /** Who is signed in on this session: its partner comes from the login, never from a path. */
 export interface SessionPartner {
@@ -165,6 +167,9 @@ export function serveMailbox(sftp: SFTPWrapper, partner: SessionPartner, deps: M
 
   const startUpload = async (location: Extract<Location, { kind: 'file' }>): Promise<Handle> => {
     if (location.folder !== 'in') throw denied('Files are sent to in/; out/ and archive/ are ours to write');
+    const openUploads = [...handles.values()].filter((handle) => handle.kind === 'write').length;
+    if (openUploads >= MAX_OPEN_UPLOADS_PER_SESSION)
+      throw failure(`At most ${MAX_OPEN_UPLOADS_PER_SESSION} uploads may be open at once; close one first`);
     const key = `${partner.partnerId}/${location.name}`;
     if (deps.uploading.has(key) || (await mailbox.find(partner.partnerId, 'in', location.name)))
       throw failure(`in/${location.name} exists; send the file under a new name`);

@@ -317,6 +317,29 @@ describe('sending us a file', () => {
     }
   });
 
+  it('when the partner is disabled while its upload is open, closing it is refused and nothing is stored', async () => {
+    const partner = await createPartner('disabled-later');
+    const { raw, sftp } = await rawSession(partner);
+    try {
+      const handle = await openForWrite(sftp, '/in/late.x12');
+      await new Promise<void>((resolve, reject) =>
+        sftp.write(handle, x12('000000301'), 0, 40, 0, (error) => (error ? reject(error) : resolve())),
+      );
+      await ctx.runtime.db.sequelize.query(`UPDATE edi_trading_partners SET status = 'disabled' WHERE id = $1`, {
+        bind: [partner.id],
+      });
+
+      const closing = new Promise<void>((resolve, reject) =>
+        sftp.close(handle, (error) => (error ? reject(error) : resolve())),
+      );
+
+      await expect(closing).rejects.toThrow(/disabled/);
+      expect(await storedInbound(partner)).toEqual([]);
+    } finally {
+      raw.end();
+    }
+  });
+
   it('when a partner writes anywhere but in/, or makes or removes folders, it is refused as not permitted', async () => {
     const client = await connect(acme, { password: acme.password });
 

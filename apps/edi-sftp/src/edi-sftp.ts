@@ -11,6 +11,7 @@ import { sftpMetrics } from './metrics.js';
 export const LOGIN_GRACE_MS = 30_000;
 /** Refused sign-ins one connection may try before it is closed (OpenSSH's MaxAuthTries). */
 export const MAX_AUTH_TRIES_PER_CONNECTION = 6;
+const KEEPALIVE_INTERVAL_MS = 30_000;
 const REDIS_DEADLINE = { timeoutMs: 250, pauseMs: 1_000 };
 const AUTH_METHODS: Array<'publickey' | 'password'> = ['publickey', 'password'];
 
@@ -63,7 +64,13 @@ export async function startEdiSftp(runtime: Runtime, options: EdiSftpOptions): P
     return work;
   };
 
-  const server = new ssh2.Server({ hostKeys: await resolveHostKeys(config, db), ident: 'wms-edi-sftp' });
+  const server = new ssh2.Server({
+    hostKeys: await resolveHostKeys(config, db),
+    ident: 'wms-edi-sftp',
+    // A peer gone without a word (a cut link) is found within about 90 s, and its session and uploads let go.
+    keepaliveInterval: KEEPALIVE_INTERVAL_MS,
+    keepaliveCountMax: 3,
+  });
   server.on('connection', (client, info) => {
     clients.add(client);
     sftpMetrics.connections.inc();

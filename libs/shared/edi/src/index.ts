@@ -5,5 +5,6 @@ export * from './mailbox/mailbox.repository.js';
 export * from './migrations/index.js';
 export * from './partners/partners.repository.js';
 export * from './partners/trading-partner.js';
+export * from './sftp/index.js';
 export * from './x12/envelope-writer.js';
 export * from './x12/segment.js';

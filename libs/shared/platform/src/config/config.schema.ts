@@ -433,6 +433,29 @@ export const configVariables = {
     default: 0,
     description: 'port of a worker process health probe (/health/live, /health/ready); 0 = none',
   }),
+  EDI_SFTP_PORT: setting({
+    rule: Joi.number().port(),
+    default: 2222,
+    description: "port of the EDI partners' hosted SFTP endpoint (the edi-sftp process); 0 = any free port",
+  }),
+  EDI_SFTP_HOST: setting({
+    rule: Joi.string().hostname(),
+    default: '0.0.0.0',
+    description: 'address the EDI SFTP endpoint binds to',
+  }),
+  EDI_SFTP_HOST_KEYS: setting({
+    // The value is never echoed back in the refusal: it is a private key.
+    rule: Joi.string()
+      .pattern(/-----BEGIN [A-Z ]*PRIVATE KEY-----/)
+      .messages({ 'string.pattern.base': '{{#label}} must hold PEM private keys (-----BEGIN … PRIVATE KEY-----)' }),
+    description:
+      'PEM or OpenSSH private host key(s) of the EDI SFTP endpoint, one after the other; required when NODE_ENV=production (unset elsewhere: one key generated once and kept in PostgreSQL)',
+  }),
+  EDI_SFTP_MAX_FILE_BYTES: setting({
+    rule: Joi.number().integer().min(1024),
+    default: 67108864,
+    description: 'largest file a partner may upload over SFTP; a longer upload fails and nothing of it is stored',
+  }),
   METRICS_TOKEN: setting({
     rule: Joi.string().min(16).max(256),
     description:

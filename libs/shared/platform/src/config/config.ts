@@ -169,6 +169,13 @@ function configOf(value: ConfigValues) {
       webhookDisableSweepMs: value.WEBHOOK_DISABLE_SWEEP_INTERVAL_MS,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
+    /** The EDI SFTP endpoint (apps/edi-sftp); hostKeys null outside production: a stored, generated key. */
+    ediSftp: {
+      port: value.EDI_SFTP_PORT,
+      host: value.EDI_SFTP_HOST,
+      hostKeys: value.EDI_SFTP_HOST_KEYS ?? null,
+      maxFileBytes: value.EDI_SFTP_MAX_FILE_BYTES,
+    },
     /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
     metricsToken: value.METRICS_TOKEN,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,

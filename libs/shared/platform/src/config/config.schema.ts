@@ -373,6 +373,11 @@ export const configVariables = {
     description:
       'how often the maintenance queue looks for subscriptions failing for WEBHOOK_DISABLE_AFTER_HOURS (once over all workers)',
   },
+  EDI_INVENTORY_ADVICE_INTERVAL_MS: {
+    schema: milliseconds().default(60000),
+    description:
+      "how often the maintenance queue writes the trading partners' scheduled 846s that are due (once over all workers)",
+  },
   SHUTDOWN_TIMEOUT_MS: {
     schema: milliseconds().default(25000),
     description: 'hard limit for a graceful shutdown after SIGTERM',

@@ -96,6 +96,7 @@ export interface Config {
     importPurgeMs: number;
     requestLogMaintenanceMs: number;
     webhookDisableSweepMs: number;
+    ediInventoryAdviceMs: number;
   };
   workerHealthPort: number;
   /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
@@ -242,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       importPurgeMs: value.IMPORT_PURGE_INTERVAL_MS,
       requestLogMaintenanceMs: value.REQUEST_LOG_MAINTENANCE_INTERVAL_MS,
       webhookDisableSweepMs: value.WEBHOOK_DISABLE_SWEEP_INTERVAL_MS,
+      ediInventoryAdviceMs: value.EDI_INVENTORY_ADVICE_INTERVAL_MS,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
     metricsToken: value.METRICS_TOKEN,

@@ -36,7 +36,10 @@ export type EventDocument = { document: OutboundDocument } | { notFor: string };
 type Line = { lineNo: number; sku: string; uomCode: string; lotNo: string | null; qty: Quantity };
 type AsnDocument = {
   lines: Array<{ lineNo: number; sku: string; uomCode: string; lotNo: string | null; receivedQty: number }>;
-  grns: Array<{ grnNo: string; lines: Array<{ asnLineNo: number | null; qty: number; lotNo: string | null }> }>;
+  grns: Array<{
+    grnNo: string;
+    lines: Array<{ asnLineNo: number | null; sku: string; qty: number; lotNo: string | null }>;
+  }>;
 };
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -152,20 +155,20 @@ export class EventDocuments {
 }
 
 /**
- * The W07 lines of one receipt: each event line with its ASN line's unit; its lot from the GRN's lines of
- * that ASN line when they name one lot (the event's exact quantity), or one W07 per GRN line when they name
- * several.
+ * The W07 lines of one receipt: the GRN's own lines as the ASN inquiry lists them (what this receipt took in,
+ * lot by lot; the event's receivedQty is the line's total so far), each with its ASN line's sku and unit.
  */
 function receiptLines(data: Record<string, unknown>, asn: AsnDocument): Line[] {
   const grn = asn.grns.find((candidate) => candidate.grnNo === data.grnNo);
-  const lines = data.lines as Array<{ lineNo: number; sku: string; receivedQty: Quantity }>;
-  return lines.flatMap((line) => {
-    const asnLine = asn.lines.find((candidate) => candidate.lineNo === line.lineNo);
-    const uomCode = asnLine?.uomCode ?? '';
-    const received = grn?.lines.filter((grnLine) => grnLine.asnLineNo === line.lineNo) ?? [];
-    const lots = [...new Set(received.map((grnLine) => grnLine.lotNo))];
-    if (lots.length <= 1)
-      return [{ lineNo: line.lineNo, sku: line.sku, uomCode, lotNo: lots[0] ?? asnLine?.lotNo ?? null, qty: line.receivedQty }];
-    return received.map((grnLine) => ({ lineNo: line.lineNo, sku: line.sku, uomCode, lotNo: grnLine.lotNo, qty: grnLine.qty }));
+  if (!grn) throw new Error(`GRN ${String(data.grnNo)} is not among ASN ${String(data.asnNo)}'s receipts`);
+  return grn.lines.map((grnLine) => {
+    const asnLine = asn.lines.find((candidate) => candidate.lineNo === grnLine.asnLineNo);
+    return {
+      lineNo: grnLine.asnLineNo ?? 0,
+      sku: asnLine?.sku ?? grnLine.sku,
+      uomCode: asnLine?.uomCode ?? '',
+      lotNo: grnLine.lotNo,
+      qty: grnLine.qty,
+    };
   });
 }

@@ -1,11 +1,13 @@
 import { X12Parser, type X12Interchange } from 'node-x12';
 import { Registry } from 'prom-client';
-import { openRuntime, renderForVersion, unitOfWork } from '@wms/platform';
+import { openRuntime, queuePrefix, renderForVersion, unitOfWork } from '@wms/platform';
 import type { WriteContext } from '@wms/warehouse';
 import {
   createMasterData,
   createTenantWithWarehouse,
   createTestContext,
+  drainRelay,
+  relayOver,
   startTestWebhookWorker,
   waitFor,
   type TestContext,
@@ -24,7 +26,7 @@ import {
   isAcknowledgmentOverdue,
   type TradingPartner,
 } from '@wms/edi';
-import { DeliveryRepository, SecretBox } from '@wms/webhooks';
+import { DeliveryRepository, SecretBox, createWebhookDeliveryQueue } from '@wms/webhooks';
 
 const fastRetries = { backoffBaseMs: 200, maxAttempts: 3, timeoutMs: 5_000 };
 
@@ -252,6 +254,40 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
     );
     expect(written[0]!.n).toBe(1);
     expect(await outFile(partner.id, '945_')).toHaveLength(1);
+  });
+
+  it('when a partner’s advice failed all its attempts, recovering it writes the 945 once', async () => {
+    const { tenantId, partner } = await arrange();
+    await stockUp(tenantId);
+    await receivedFromPartner(partner, 'order', 'PO-RECOVER');
+    const since = new Date(Date.now() - 60_000);
+    await shipOrder(tenantId, 'PO-RECOVER');
+    // Fanned out without a delivery worker, then ended as a run whose attempts were used up would be.
+    const queue = createWebhookDeliveryQueue(ctx.runtime.redis, queuePrefix(ctx.config), 3);
+    await drainRelay(relayOver(ctx, queue));
+    await queue.close();
+    await query(
+      `UPDATE webhook_deliveries SET status = 'failed', last_error = 'timeout', next_attempt_at = NULL
+        WHERE subscription_id = $1 AND event = 'order.shipped'`,
+      [partner.subscriptionId],
+    );
+
+    const recovered = await outbound.recoverFailed(partner, since);
+    const worker = startTestWebhookWorker(ctx, { webhook: fastRetries });
+    const files = await waitFor(() => outFile(partner.id, '945_'), (found) => found.length === 1, 20_000);
+    await waitFor(
+      () => query<{ status: string }>(
+        `SELECT status FROM webhook_deliveries WHERE subscription_id = $1 AND event = 'order.shipped'`,
+        [partner.subscriptionId],
+      ),
+      (rows) => rows[0]?.status === 'succeeded',
+      20_000,
+    );
+    await worker.close();
+
+    expect(recovered).toBe(1);
+    expect(files).toHaveLength(1);
+    expect(await outbound.recoverFailed(partner, since)).toBe(0);
   });
 
   it('when goods are received against the partner’s ASN, a 944 per receipt and a final one are written', async () => {

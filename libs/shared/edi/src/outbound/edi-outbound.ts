@@ -1,5 +1,5 @@
 import { AuditService } from '@wms/identity';
-import { AppError, type Database, type UnitOfWork } from '@wms/platform';
+import { AppError, unitOfWork, type Database, type UnitOfWork } from '@wms/platform';
 import { DocumentSubscriptions, type SecretBox } from '@wms/webhooks';
 import type { EdiOutboundControl } from '../contracts.js';
 import type { Interchange } from '../interchanges/interchange.js';
@@ -15,6 +15,9 @@ import { OutboundWriter } from './outbound-writer.js';
 
 /** The dated API version of a partner's subscription: the one whose quantities are exact decimal strings. */
 export const EDI_SUBSCRIPTION_API_VERSION = '2026-12-01';
+
+/** Failed deliveries one recover starts again at most. */
+const RECOVER_LIMIT = 1_000;
 
 /** The audit log's entity of an EDI interchange (a resend is recorded against the one sent again). */
 export const INTERCHANGE_ENTITY = 'edi_interchange';
@@ -32,7 +35,7 @@ export class EdiOutbound implements EdiOutboundControl {
   private readonly audit: AuditService;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     secrets: SecretBox,
     private readonly lookups: DocumentLookups,
   ) {
@@ -72,6 +75,20 @@ export class EdiOutbound implements EdiOutboundControl {
     if (!partner.subscriptionId) return;
     await this.subscriptions.remove(partner.subscriptionId, transaction);
     await this.partners.setSubscription(partner.id, null, transaction);
+  }
+
+  /**
+   * Delivers again the partner's advices whose deliveries failed since `since` (their attempts used up):
+   * the one delivery system's recover, for a subscription the subscriptions API does not show. Resolves with
+   * how many were started again; each writes its advice once, as the first run would have.
+   */
+  async recoverFailed(partner: TradingPartner, since: Date, limit = RECOVER_LIMIT): Promise<number> {
+    const subscriptionId = partner.subscriptionId;
+    if (!subscriptionId) return 0;
+    const ids = await unitOfWork(this.db, (transaction) =>
+      this.subscriptions.recover(subscriptionId, since, limit, transaction),
+    );
+    return ids.length;
   }
 
   sendInventoryAdvice(partner: TradingPartner): Promise<Interchange> {

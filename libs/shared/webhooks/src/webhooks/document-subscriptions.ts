@@ -4,6 +4,7 @@ import {
   DocumentSubscriptionsRepository,
   type DocumentSubscriptionValues,
 } from './document-subscriptions.repository.js';
+import { LifecycleRepository } from './lifecycle.repository.js';
 import type { SecretBox } from './secret-box.js';
 import { generateWebhookSecret } from './signing.js';
 
@@ -15,12 +16,14 @@ import { generateWebhookSecret } from './signing.js';
  */
 export class DocumentSubscriptions {
   private readonly repository: DocumentSubscriptionsRepository;
+  private readonly lifecycle: LifecycleRepository;
 
   constructor(
     db: Database,
     private readonly secrets: SecretBox,
   ) {
     this.repository = new DocumentSubscriptionsRepository(db);
+    this.lifecycle = new LifecycleRepository(db);
   }
 
   /**
@@ -43,5 +46,14 @@ export class DocumentSubscriptions {
 
   async remove(id: string, transaction: Transaction): Promise<boolean> {
     return this.repository.delete(id, transaction);
+  }
+
+  /**
+   * Starts a new run of the subscription's failed deliveries created since `since` (at most `limit`), as the
+   * subscriptions API's recover does for its own: the relay queues them again. Resolves with their ids.
+   */
+  async recover(id: string, since: Date, limit: number, transaction: Transaction): Promise<string[]> {
+    if (!(await this.repository.find(id, transaction))) return [];
+    return this.lifecycle.recover(id, since, new Date(), limit, transaction);
   }
 }

@@ -12,20 +12,19 @@ import {
   waitFor,
   type TestContext,
 } from '@wms/testing';
+import { MailboxRepository } from '../mailbox/index.js';
+import { PartnersRepository, type TradingPartner } from '../partners/index.js';
+import { inventoryAdvice846 } from '../sets/index.js';
 import {
   EdiDocumentSender,
   EdiOutbound,
   InventoryAdviceSchedule,
-  MailboxRepository,
   OutboundRepository,
   OutboundWriter,
-  PartnersRepository,
   documentLookups,
   ediOutboundGauges,
-  inventoryAdvice846,
   isAcknowledgmentOverdue,
-  type TradingPartner,
-} from '@wms/edi';
+} from './index.js';
 import { DeliveryRepository, SecretBox, createWebhookDeliveryQueue } from '@wms/webhooks';
 
 const fastRetries = { backoffBaseMs: 200, maxAttempts: 3, timeoutMs: 5_000 };
@@ -34,7 +33,9 @@ const fastRetries = { backoffBaseMs: 200, maxAttempts: 3, timeoutMs: 5_000 };
 function parsed(raw: Buffer): { interchange: X12Interchange; sets: string[][][] } {
   const interchange = new X12Parser(true).parse(raw.toString('utf8')) as X12Interchange;
   const sets = interchange.functionalGroups.flatMap((group) =>
-    group.transactions.map((set) => set.segments.map((segment) => [segment.tag, ...segment.elements.map((e) => e.value)])),
+    group.transactions.map((set) =>
+      set.segments.map((segment) => [segment.tag, ...segment.elements.map((e) => e.value)]),
+    ),
   );
   return { interchange, sets };
 }
@@ -64,7 +65,10 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
   async function arrange(options: { adviceMinutes?: number } = {}) {
     const { tenant } = await createTenantWithWarehouse(ctx, undefined, 'WH1');
     await createMasterData(ctx, tenant.id, {
-      items: [{ sku: 'LOTTED', tracking: 'lot' }, { sku: 'PLAIN', baseUomCode: 'CS' }],
+      items: [
+        { sku: 'LOTTED', tracking: 'lot' },
+        { sku: 'PLAIN', baseUomCode: 'CS' },
+      ],
       partners: [
         { code: 'CUST', type: 'customer' },
         { code: 'SUPP', type: 'supplier' },
@@ -106,7 +110,15 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
       `INSERT INTO edi_transaction_sets (interchange_id, tenant_id, partner_id, direction, set_code, functional_id,
                                          group_control, set_control, state, document_kind, document_ref)
        VALUES ($1, $2, $3, 'in', $4, $5, '1', lpad((floor(random() * 1e4))::int::text, 4, '0'), 'accepted', $6, $7)`,
-      [interchange!.id, partner.tenantId, partner.id, kind === 'order' ? '940' : '943', kind === 'order' ? 'OW' : 'AR', kind, ref],
+      [
+        interchange!.id,
+        partner.tenantId,
+        partner.id,
+        kind === 'order' ? '940' : '943',
+        kind === 'order' ? 'OW' : 'AR',
+        kind,
+        ref,
+      ],
     );
   }
 
@@ -174,19 +186,36 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
     await receivedFromPartner(partner, 'order', 'PO-945');
 
     const orderNo = await shipOrder(tenantId, 'PO-945');
-    const [file] = await waitFor(() => outFile(partner.id, '945_'), (files) => files.length === 1, 20_000);
+    const [file] = await waitFor(
+      () => outFile(partner.id, '945_'),
+      (files) => files.length === 1,
+      20_000,
+    );
     await worker.close();
 
     const { interchange, sets } = parsed(await contentOf(file!.id));
     expect(Number(interchange.header.elements[12]!.value)).toBe(Number(file!.name.slice(4, 13)));
     const [set] = sets;
-    expect(withTag(set!, 'W06')[0]).toEqual(['W06', 'F', 'PO-945', expect.stringMatching(/^\d{8}$/), orderNo, expect.stringMatching(/^SHP-/)]);
+    expect(withTag(set!, 'W06')[0]).toEqual([
+      'W06',
+      'F',
+      'PO-945',
+      expect.stringMatching(/^\d{8}$/),
+      orderNo,
+      expect.stringMatching(/^SHP-/),
+    ]);
     expect(withTag(set!, 'N9')).toEqual(
-      expect.arrayContaining([['N9', '2I', '1Z999AA10123456784'], ['N9', 'LT', 'LOT-7']]),
+      expect.arrayContaining([
+        ['N9', '2I', '1Z999AA10123456784'],
+        ['N9', 'LT', 'LOT-7'],
+      ]),
     );
     expect(withTag(set!, 'W27')[0]).toEqual(['W27', 'M', 'UPSN', 'UPSN']);
     expect(withTag(set!, 'N1')).toEqual(
-      expect.arrayContaining([['N1', 'ST', 'Store 12'], ['N1', 'SF', 'Main DC']]),
+      expect.arrayContaining([
+        ['N1', 'ST', 'Store 12'],
+        ['N1', 'SF', 'Main DC'],
+      ]),
     );
     expect(withTag(set!, 'W12').map((w12) => [w12[3], w12[5], w12[8]])).toEqual([
       ['2.5', 'EA', 'LOTTED'],
@@ -229,7 +258,11 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
     await stockUp(tenantId);
     await receivedFromPartner(partner, 'order', 'PO-TWICE');
     await shipOrder(tenantId, 'PO-TWICE');
-    await waitFor(() => outFile(partner.id, '945_'), (files) => files.length === 1, 20_000);
+    await waitFor(
+      () => outFile(partner.id, '945_'),
+      (files) => files.length === 1,
+      20_000,
+    );
     await worker.close();
     const [delivery] = await query<{ id: string }>(
       `SELECT id FROM webhook_deliveries WHERE subscription_id = $1 AND event = 'order.shipped'`,
@@ -274,12 +307,17 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
 
     const recovered = await outbound.recoverFailed(partner, since);
     const worker = startTestWebhookWorker(ctx, { webhook: fastRetries });
-    const files = await waitFor(() => outFile(partner.id, '945_'), (found) => found.length === 1, 20_000);
+    const files = await waitFor(
+      () => outFile(partner.id, '945_'),
+      (found) => found.length === 1,
+      20_000,
+    );
     await waitFor(
-      () => query<{ status: string }>(
-        `SELECT status FROM webhook_deliveries WHERE subscription_id = $1 AND event = 'order.shipped'`,
-        [partner.subscriptionId],
-      ),
+      () =>
+        query<{ status: string }>(
+          `SELECT status FROM webhook_deliveries WHERE subscription_id = $1 AND event = 'order.shipped'`,
+          [partner.subscriptionId],
+        ),
       (rows) => rows[0]?.status === 'succeeded',
       20_000,
     );
@@ -318,7 +356,11 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
       }),
     );
     await run(tenantId, (context) => ctx.services.grns.receiveOpenLines(context, asnNo));
-    const files = await waitFor(() => outFile(partner.id, '944_'), (found) => found.length === 3, 20_000);
+    const files = await waitFor(
+      () => outFile(partner.id, '944_'),
+      (found) => found.length === 3,
+      20_000,
+    );
     await worker.close();
 
     const advices = await Promise.all(files.map(async (file) => parsed(await contentOf(file.id)).sets[0]!));
@@ -331,8 +373,12 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
       ['6', 'CS', 'PLAIN', undefined],
     ]);
     expect(withTag(final!, 'W14')[0]![1]).toBe('10');
-    const [first, second] = byStatus('P').sort((a, b) => withTag(a, 'W17')[0]![3]!.localeCompare(withTag(b, 'W17')[0]![3]!));
-    expect(withTag(first!, 'W07').map((w07) => w07.slice(1, 8))).toEqual([['1.5', 'EA', '', 'SK', 'LOTTED', '', 'LOT-IN']]);
+    const [first, second] = byStatus('P').sort((a, b) =>
+      withTag(a, 'W17')[0]![3]!.localeCompare(withTag(b, 'W17')[0]![3]!),
+    );
+    expect(withTag(first!, 'W07').map((w07) => w07.slice(1, 8))).toEqual([
+      ['1.5', 'EA', '', 'SK', 'LOTTED', '', 'LOT-IN'],
+    ]);
     expect(withTag(second!, 'W07').map((w07) => [w07[1], w07[5]])).toEqual([
       ['2.5', 'LOTTED'],
       ['6', 'PLAIN'],
@@ -355,7 +401,11 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
       }),
     );
     // The count also corrects the stock (a stock.adjusted of its own): 2 + 2 advices.
-    const files = await waitFor(() => outFile(partner.id, '947_'), (found) => found.length >= 4, 20_000);
+    const files = await waitFor(
+      () => outFile(partner.id, '947_'),
+      (found) => found.length >= 4,
+      20_000,
+    );
     await worker.close();
 
     const adjustments = await Promise.all(files.map(async (file) => parsed(await contentOf(file.id)).sets[0]!));
@@ -409,12 +459,15 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
     const { partner } = await arrange();
     const second = openRuntime(ctx.config, { name: 'edi-second', redisRole: 'producer' });
     const writers = [new OutboundWriter(ctx.runtime.db), new OutboundWriter(second.db)];
-    const set = inventoryAdvice846({ warehouseCode: 'WH1', items: [] }, 'REF', new Date());
+    const set = inventoryAdvice846({ warehouseCode: 'WH1', items: [] }, 'REF', { date: '20261202', time: '1430' });
 
     try {
       await Promise.all(
         Array.from({ length: 20 }, (_, index) =>
-          writers[index % 2]!.write(partner, { source: 'demand', documents: [{ set, documentKind: null, documentRef: null }] }),
+          writers[index % 2]!.write(partner, {
+            source: 'demand',
+            documents: [{ set, documentKind: null, documentRef: null }],
+          }),
         ),
       );
     } finally {
@@ -433,7 +486,8 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
       `SELECT raw, interchange_control AS isa13 FROM edi_interchanges WHERE partner_id = $1`,
       [partner.id],
     );
-    for (const { raw, isa13 } of raws) expect(Number(parsed(raw).interchange.header.elements[12]!.value)).toBe(Number(isa13));
+    for (const { raw, isa13 } of raws)
+      expect(Number(parsed(raw).interchange.header.elements[12]!.value)).toBe(Number(isa13));
   });
 
   it('when an admin sends an interchange again, the same sets go out under new control numbers as a new file', async () => {
@@ -455,10 +509,7 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
     expect(after.interchange.functionalGroups[0]!.header.elements[5]!.value).not.toBe(
       before.interchange.functionalGroups[0]!.header.elements[5]!.value,
     );
-    const audit = await query<{ action: string }>(
-      `SELECT action FROM audit_logs WHERE entity_id = $1`,
-      [first.id],
-    );
+    const audit = await query<{ action: string }>(`SELECT action FROM audit_logs WHERE entity_id = $1`, [first.id]);
     expect(audit.map((entry) => entry.action)).toEqual(['edi.interchange.resent']);
     await expect(outbound.resend('00000000-0000-4000-8000-000000000000', null)).rejects.toMatchObject({ status: 404 });
   });
@@ -493,7 +544,9 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
     const listed = await ctx.services.webhooks.list(viewer);
     const read = ctx.services.webhooks.get(partner.subscriptionId!, viewer);
     const deleted = ctx.services.webhooks.remove(partner.subscriptionId!, viewer, null);
-    await query(`UPDATE edi_trading_partners SET status = 'disabled', outbound_sets = '{945,997}' WHERE id = $1`, [partner.id]);
+    await query(`UPDATE edi_trading_partners SET status = 'disabled', outbound_sets = '{945,997}' WHERE id = $1`, [
+      partner.id,
+    ]);
     const disabled = (await partners.find(partner.id))!;
     await unitOfWork(ctx.runtime.db, (transaction) => outbound.syncSubscription(disabled, transaction));
 
@@ -504,6 +557,12 @@ describe('EDI advices written from events (944, 945, 947) and stock (846)', () =
       `SELECT active, events, ordered, destination_kind AS kind, api_version AS version FROM webhook_subscriptions WHERE id = $1`,
       [partner.subscriptionId],
     );
-    expect(row).toEqual({ active: false, events: ['order.shipped'], ordered: true, kind: 'edi', version: '2026-12-01' });
+    expect(row).toEqual({
+      active: false,
+      events: ['order.shipped'],
+      ordered: true,
+      kind: 'edi',
+      version: '2026-12-01',
+    });
   });
 });

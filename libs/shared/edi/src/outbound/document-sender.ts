@@ -1,6 +1,6 @@
 import type { Database } from '@wms/platform';
 import type { DeliveryWork, DocumentDestination } from '@wms/webhooks';
-import { PartnersRepository } from '../partners/partners.repository.js';
+import { PartnersRepository } from '../partners/index.js';
 import type { DocumentLookups } from './document-lookups.js';
 import { EventDocuments, type DeliveredEvent } from './event-documents.js';
 import { OutboundRepository } from './outbound.repository.js';

@@ -1,11 +1,12 @@
-import type { TradingPartner } from '../partners/trading-partner.js';
+import type { TradingPartner } from '../partners/index.js';
 import {
   adjustmentAdvice947,
   receiptAdvice944,
   shippingAdvice945,
   type Quantity,
   type ReceiptAdviceInput,
-} from '../sets/outbound/index.js';
+} from '../sets/index.js';
+import { x12Dates } from '../x12/index.js';
 import type { DocumentLookups } from './document-lookups.js';
 import type { OutboundRepository } from './outbound.repository.js';
 import type { OutboundDocument } from './outbound-writer.js';
@@ -27,7 +28,9 @@ export const ADVICE_EVENTS: Record<'944' | '945' | '947', string[]> = {
 
 /** The events a partner's subscription follows, from its outbound sets. */
 export function adviceEventsOf(partner: Pick<TradingPartner, 'outboundSets'>): string[] {
-  return (['944', '945', '947'] as const).filter((set) => partner.outboundSets.includes(set)).flatMap((set) => ADVICE_EVENTS[set]);
+  return (['944', '945', '947'] as const)
+    .filter((set) => partner.outboundSets.includes(set))
+    .flatMap((set) => ADVICE_EVENTS[set]);
 }
 
 /** What an event comes to for a partner: its document, or why it is none of the partner's. */
@@ -56,7 +59,7 @@ export class EventDocuments {
 
   async documentOf(partner: TradingPartner, event: DeliveredEvent): Promise<EventDocument> {
     if (event.data.tenantId !== partner.tenantId) return { notFor: 'event of another tenant' };
-    const at = new Date(event.timestamp);
+    const at = x12Dates(new Date(event.timestamp)).ccyymmdd;
     switch (event.event) {
       case 'order.shipped':
         return this.shipped(partner, event.data, at);
@@ -71,7 +74,7 @@ export class EventDocuments {
     }
   }
 
-  private async shipped(partner: TradingPartner, data: Record<string, unknown>, at: Date): Promise<EventDocument> {
+  private async shipped(partner: TradingPartner, data: Record<string, unknown>, at: string): Promise<EventDocument> {
     if (!partner.outboundSets.includes('945')) return { notFor: 'the partner takes no 945' };
     const referenceNo = text(data.referenceNo);
     if (!referenceNo || !(await this.outbound.sentByPartner(partner.id, 'order', referenceNo)))
@@ -83,7 +86,7 @@ export class EventDocuments {
       orderNo: String(data.orderNo),
       referenceNo,
       shipmentNo: String(data.shipmentNo),
-      shippedAt: at,
+      date: at,
       carrier: text(data.carrier),
       trackingNo: text(data.trackingNo),
       warehouseCode: String(data.warehouseCode),
@@ -94,7 +97,7 @@ export class EventDocuments {
     return { document: { set, documentKind: 'order', documentRef: referenceNo } };
   }
 
-  private async received(partner: TradingPartner, event: DeliveredEvent, at: Date): Promise<EventDocument> {
+  private async received(partner: TradingPartner, event: DeliveredEvent, at: string): Promise<EventDocument> {
     if (!partner.outboundSets.includes('944')) return { notFor: 'the partner takes no 944' };
     const asnNo = String(event.data.asnNo);
     if (!(await this.outbound.sentByPartner(partner.id, 'asn', asnNo)))
@@ -104,7 +107,7 @@ export class EventDocuments {
       event.event === 'asn.completed'
         ? {
             reporting: 'F',
-            receivedAt: at,
+            date: at,
             receiptNo: asnNo,
             asnNo,
             warehouseCode: String(event.data.warehouseCode),
@@ -118,7 +121,7 @@ export class EventDocuments {
           }
         : {
             reporting: 'P',
-            receivedAt: at,
+            date: at,
             receiptNo: String(event.data.grnNo),
             asnNo,
             warehouseCode: String(event.data.warehouseCode),
@@ -127,14 +130,14 @@ export class EventDocuments {
     return { document: { set: receiptAdvice944(input), documentKind: 'asn', documentRef: asnNo } };
   }
 
-  private async adjusted(partner: TradingPartner, event: DeliveredEvent, at: Date): Promise<EventDocument> {
+  private async adjusted(partner: TradingPartner, event: DeliveredEvent, at: string): Promise<EventDocument> {
     if (!partner.outboundSets.includes('947')) return { notFor: 'the partner takes no 947' };
     const data = event.data;
     const sku = String(data.sku);
     const item = await this.lookups.catalogue.item(partner.tenantId, sku);
     const counted = event.event === 'cyclecount.variance';
     const set = adjustmentAdvice947({
-      adjustedAt: at,
+      date: at,
       adjustmentNo: event.id.replaceAll('-', '').slice(0, 30),
       warehouseCode: String(data.warehouseCode),
       adjustments: [

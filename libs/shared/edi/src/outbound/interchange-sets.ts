@@ -1,4 +1,4 @@
-import type { SetBody } from '../x12/envelope-writer.js';
+import type { SetBody } from '../x12/index.js';
 
 /**
  * The transaction sets of an interchange we wrote, as the bodies between each ST and SE: what a resend

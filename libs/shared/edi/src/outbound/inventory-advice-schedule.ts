@@ -1,5 +1,5 @@
 import { unitOfWork, type Database, type Logger } from '@wms/platform';
-import { PartnersRepository } from '../partners/partners.repository.js';
+import { PartnersRepository } from '../partners/index.js';
 import type { EdiOutbound } from './edi-outbound.js';
 
 /** Advices one pass writes at most; the next interval takes the rest. */
@@ -50,7 +50,10 @@ export class InventoryAdviceSchedule {
       });
     } catch (error) {
       if (!failedPartner) throw error;
-      this.logger?.warn({ err: error, partnerId: failedPartner }, 'scheduled 846 not written; next one at its interval');
+      this.logger?.warn(
+        { err: error, partnerId: failedPartner },
+        'scheduled 846 not written; next one at its interval',
+      );
       const partnerId: string = failedPartner;
       await unitOfWork(this.db, (transaction) => this.partners.advanceInventoryAdvice(partnerId, transaction));
       return 'failed';

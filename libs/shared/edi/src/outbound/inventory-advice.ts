@@ -1,7 +1,7 @@
 import { decodeCursor } from '@wms/platform';
-import type { TradingPartner } from '../partners/trading-partner.js';
-import { inventoryAdvice846, x12Sum, type Quantity, type WarehouseStock } from '../sets/outbound/index.js';
-import { x12Dates } from '../x12/envelope-writer.js';
+import type { TradingPartner } from '../partners/index.js';
+import { inventoryAdvice846, x12Sum, type Quantity, type WarehouseStock } from '../sets/index.js';
+import { x12Dates } from '../x12/index.js';
 import type { DocumentLookups } from './document-lookups.js';
 import type { OutboundDocument } from './outbound-writer.js';
 
@@ -48,7 +48,12 @@ export async function tenantStock(lookups: DocumentLookups, tenantId: string): P
       warehouseCode,
       items: [...items.entries()]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([sku, item]) => ({ sku, uomCode: item.uomCode, onHand: x12Sum(item.onHand), available: x12Sum(item.available) })),
+        .map(([sku, item]) => ({
+          sku,
+          uomCode: item.uomCode,
+          onHand: x12Sum(item.onHand),
+          available: x12Sum(item.available),
+        })),
     }));
 }
 
@@ -65,7 +70,7 @@ export async function inventoryAdviceDocuments(
   const warehouses = stock.length > 0 ? stock : [{ warehouseCode: partner.warehouseCode ?? '', items: [] }];
   const { ccyymmdd, hhmm } = x12Dates(at);
   return warehouses.map((warehouse) => ({
-    set: inventoryAdvice846(warehouse, `${ccyymmdd}${hhmm}`, at),
+    set: inventoryAdvice846(warehouse, `${ccyymmdd}${hhmm}`, { date: ccyymmdd, time: hhmm }),
     documentKind: 'inventory',
     documentRef: warehouse.warehouseCode,
   }));

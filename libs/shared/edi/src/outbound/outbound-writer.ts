@@ -1,11 +1,8 @@
 import { unitOfWork, type Database, type UnitOfWork } from '@wms/platform';
-import { InterchangesRepository } from '../interchanges/interchanges.repository.js';
-import type { Interchange } from '../interchanges/interchange.js';
-import { MailboxRepository } from '../mailbox/mailbox.repository.js';
-import { PartnersRepository } from '../partners/partners.repository.js';
-import type { TradingPartner } from '../partners/trading-partner.js';
-import { writeInterchange, type SetBody } from '../x12/envelope-writer.js';
-import { FUNCTIONAL_ID } from '../x12/segment.js';
+import { InterchangesRepository, type Interchange } from '../interchanges/index.js';
+import { MailboxRepository } from '../mailbox/index.js';
+import { PartnersRepository, type TradingPartner } from '../partners/index.js';
+import { writeInterchange, type SetBody, FUNCTIONAL_ID } from '../x12/index.js';
 import { OutboundRepository } from './outbound.repository.js';
 
 /** One transaction set to send and the document of ours it tells of. */

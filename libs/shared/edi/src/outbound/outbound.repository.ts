@@ -1,6 +1,5 @@
 import type { Database, UnitOfWork } from '@wms/platform';
-import { INTERCHANGE_COLUMNS } from '../interchanges/interchanges.repository.js';
-import type { Interchange } from '../interchanges/interchange.js';
+import { INTERCHANGE_COLUMNS, type Interchange } from '../interchanges/index.js';
 
 /** One outbound transaction set as written: where it sits in its interchange and the document it tells of. */
 export interface OutboundSetRow {

@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
-import type { Interchange } from '../interchanges/interchange.js';
-import type { TradingPartner } from '../partners/trading-partner.js';
+import type { Interchange } from '../interchanges/index.js';
+import type { TradingPartner } from '../partners/index.js';
 
 /** The 997 and TA1 we write are never acknowledged: they are acknowledgments themselves. */
 const ACKNOWLEDGMENTS = new Set(['997', 'TA1']);

@@ -30,7 +30,11 @@ export class DocumentSubscriptions {
    * Makes or changes the subscription (`current` is its id, when there is one) and returns its id; with no
    * events to follow, removes it and returns null.
    */
-  async put(current: string | null, values: DocumentSubscriptionValues, transaction: Transaction): Promise<string | null> {
+  async put(
+    current: string | null,
+    values: DocumentSubscriptionValues,
+    transaction: Transaction,
+  ): Promise<string | null> {
     const existing = current ? await this.repository.find(current, transaction) : null;
     if (values.events.length === 0) {
       if (existing) await this.repository.delete(existing.id, transaction);

@@ -198,10 +198,13 @@ export class SubscriptionsRepository {
   }
 
   async delete(id: string, transaction?: Transaction): Promise<boolean> {
-    const [rows] = (await this.db.sequelize.query(`DELETE FROM webhook_subscriptions WHERE id = $1 AND ${NOT_EDI} RETURNING id`, {
-      bind: [id],
-      transaction,
-    })) as [unknown[], unknown];
+    const [rows] = (await this.db.sequelize.query(
+      `DELETE FROM webhook_subscriptions WHERE id = $1 AND ${NOT_EDI} RETURNING id`,
+      {
+        bind: [id],
+        transaction,
+      },
+    )) as [unknown[], unknown];
     return rows.length > 0;
   }
 

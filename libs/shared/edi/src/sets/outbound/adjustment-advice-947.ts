@@ -1,10 +1,9 @@
-import type { SetBody } from '../../x12/envelope-writer.js';
-import { x12Dates } from '../../x12/envelope-writer.js';
-import { isNegative, segment, x12Magnitude, type Quantity } from './values.js';
+import { type AdviceSet, isNegative, segment, x12Magnitude, type Quantity } from './values.js';
 
 /** One adjustment of stock: a `stock.adjusted` or a `cyclecount.variance`. */
 export interface AdjustmentAdviceInput {
-  adjustedAt: Date;
+  /** CCYYMMDD. */
+  date: string;
   /** Our number for the adjustment (the event's id without dashes, 30 characters at most). */
   adjustmentNo: string;
   warehouseCode: string;
@@ -27,10 +26,9 @@ export interface AdjustmentAdviceInput {
  * W19*<AA|07>*<signed change>*<uom>**SK*<sku> (a decrease is negative), then N9*LT*<lot> when it has one,
  * N9*LU*<location> and N9*ZZ*<reason as given>.
  */
-export function adjustmentAdvice947(input: AdjustmentAdviceInput): SetBody {
-  const { ccyymmdd } = x12Dates(input.adjustedAt);
+export function adjustmentAdvice947(input: AdjustmentAdviceInput): AdviceSet {
   const segments = [
-    segment('W15', ccyymmdd, input.adjustmentNo),
+    segment('W15', input.date, input.adjustmentNo),
     segment('N1', 'WH', input.warehouseCode, '91', input.warehouseCode),
   ];
   for (const adjustment of input.adjustments) {

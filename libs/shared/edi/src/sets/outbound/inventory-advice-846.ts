@@ -1,6 +1,4 @@
-import type { SetBody } from '../../x12/envelope-writer.js';
-import { x12Dates } from '../../x12/envelope-writer.js';
-import { segment, x12Decimal, type Quantity } from './values.js';
+import { type AdviceSet, segment, x12Decimal, type Quantity } from './values.js';
 
 /** One warehouse's stock, item by item: what an 846 of that warehouse lists. */
 export interface WarehouseStock {
@@ -13,10 +11,13 @@ export interface WarehouseStock {
  * N1*WH*<code>*91*<code>; per item LIN**SK*<sku>, QTY*17*<on hand>*<uom> (quantity on hand) and
  * QTY*33*<available>*<uom> (quantity available: on hand less what is allocated).
  */
-export function inventoryAdvice846(stock: WarehouseStock, reference: string, at: Date): SetBody {
-  const { ccyymmdd, hhmm } = x12Dates(at);
+export function inventoryAdvice846(
+  stock: WarehouseStock,
+  reference: string,
+  at: { date: string; time: string },
+): AdviceSet {
   const segments = [
-    segment('BIA', '00', 'DD', reference, ccyymmdd, hhmm),
+    segment('BIA', '00', 'DD', reference, at.date, at.time),
     segment('N1', 'WH', stock.warehouseCode, '91', stock.warehouseCode),
   ];
   for (const item of stock.items) {

@@ -1,12 +1,11 @@
-import type { SetBody } from '../../x12/envelope-writer.js';
-import { x12Dates } from '../../x12/envelope-writer.js';
-import { segment, x12Decimal, x12Sum, type Quantity } from './values.js';
+import { type AdviceSet, segment, x12Decimal, x12Sum, type Quantity } from './values.js';
 
 /** What a 944 says: one receipt (a GRN) against an ASN, or the final one once the ASN is complete. */
 export interface ReceiptAdviceInput {
   /** `P` per receipt (`asn.received`), `F` the final one (`asn.completed`: every line and all it received). */
   reporting: 'P' | 'F';
-  receivedAt: Date;
+  /** CCYYMMDD. */
+  date: string;
   /** Our receipt's number: the GRN's, or the ASN's for the final advice. */
   receiptNo: string;
   /** The depositor's number for the shipment: the ASN number it sent (943 W06-02 / 856 BSN-02). */
@@ -19,10 +18,9 @@ export interface ReceiptAdviceInput {
  * 944 Warehouse Stock Transfer Receipt Advice (004010): W17*<P|F>*<date>*<receiptNo>*<asnNo>; N1*WH; per line
  * (and lot) W07*<qty>*<uom>**SK*<sku>**<lot> (W07-07 is the lot number); W14*<total units>.
  */
-export function receiptAdvice944(input: ReceiptAdviceInput): SetBody {
-  const { ccyymmdd } = x12Dates(input.receivedAt);
+export function receiptAdvice944(input: ReceiptAdviceInput): AdviceSet {
   const segments = [
-    segment('W17', input.reporting, ccyymmdd, input.receiptNo, input.asnNo),
+    segment('W17', input.reporting, input.date, input.receiptNo, input.asnNo),
     segment('N1', 'WH', input.warehouseCode, '91', input.warehouseCode),
   ];
   for (const line of input.lines)

@@ -1,6 +1,4 @@
-import type { SetBody } from '../../x12/envelope-writer.js';
-import { x12Dates } from '../../x12/envelope-writer.js';
-import { partySegments, segment, x12Decimal, x12Sum, type Quantity } from './values.js';
+import { type AdviceSet, partySegments, segment, x12Decimal, x12Sum, type Quantity } from './values.js';
 
 /** What a 945 says: the `order.shipped` event's data and what the order adds (its ship-to). */
 export interface ShippingAdviceInput {
@@ -8,7 +6,8 @@ export interface ShippingAdviceInput {
   /** The depositor's order number: the 940's W05-02, our order's referenceNo. */
   referenceNo: string;
   shipmentNo: string;
-  shippedAt: Date;
+  /** CCYYMMDD. */
+  date: string;
   carrier: string | null;
   trackingNo: string | null;
   warehouseCode: string;
@@ -23,10 +22,9 @@ export interface ShippingAdviceInput {
  * order line and lot LX*<n> and W12*SH**<qty shipped>**<uom>**SK*<sku>, then N9*LT*<lot> when it has one;
  * W03*<total units shipped>.
  */
-export function shippingAdvice945(input: ShippingAdviceInput): SetBody {
-  const { ccyymmdd } = x12Dates(input.shippedAt);
+export function shippingAdvice945(input: ShippingAdviceInput): AdviceSet {
   const segments = [
-    segment('W06', 'F', input.referenceNo, ccyymmdd, input.orderNo, input.shipmentNo),
+    segment('W06', 'F', input.referenceNo, input.date, input.orderNo, input.shipmentNo),
     ...partySegments('ST', input.shipTo ? { name: input.shipTo.name, address: input.shipTo.address } : null),
     ...partySegments('SF', input.shipFrom),
     segment('N1', 'WH', input.warehouseCode, '91', input.warehouseCode),

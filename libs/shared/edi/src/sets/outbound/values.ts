@@ -1,4 +1,16 @@
-import type { Segment } from '../../x12/segment.js';
+/**
+ * One segment and one set as the advices build them: the envelope writer's `Segment` and `SetBody` in shape
+ * (this folder stands on its own; outbound/ hands the sets to `writeInterchange`).
+ */
+export interface AdviceSegment {
+  id: string;
+  elements: string[];
+}
+
+export interface AdviceSet {
+  code: string;
+  segments: AdviceSegment[];
+}
 
 /** Decimal places the service keeps of a quantity (numeric(18,4)); sums are exact at this scale. */
 const SCALE = 4;
@@ -58,16 +70,21 @@ export function x12Magnitude(value: Quantity): string {
 }
 
 /** A segment from its ID and elements (null and undefined written as empty elements). */
-export function segment(id: string, ...elements: Array<string | number | null | undefined>): Segment {
+export function segment(id: string, ...elements: Array<string | number | null | undefined>): AdviceSegment {
   return { id, elements: elements.map((value) => (value === null || value === undefined ? '' : String(value))) };
 }
 
 /** The N1 (and N3/N4 when given) of a party; `party` holds name, code, address, city, state, postalCode, country. */
-export function partySegments(entity: string, party: Record<string, string | null | undefined> | null): Segment[] {
+export function partySegments(
+  entity: string,
+  party: Record<string, string | null | undefined> | null,
+): AdviceSegment[] {
   if (!party) return [];
   const name = party.name ?? party.code ?? '';
   if (!name) return [];
-  const out = [party.code ? segment('N1', entity, name, '91', party.code) : segment('N1', entity, name)];
+  const out: AdviceSegment[] = [
+    party.code ? segment('N1', entity, name, '91', party.code) : segment('N1', entity, name),
+  ];
   if (party.address) out.push(segment('N3', party.address));
   if (party.city || party.state || party.postalCode || party.country)
     out.push(segment('N4', party.city, party.state, party.postalCode, party.country));

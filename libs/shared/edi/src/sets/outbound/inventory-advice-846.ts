@@ -18,7 +18,8 @@ export function inventoryAdvice846(
 ): AdviceSet {
   const segments = [
     segment('BIA', '00', 'DD', reference, at.date, at.time),
-    segment('N1', 'WH', stock.warehouseCode, '91', stock.warehouseCode),
+    // A tenant without stock and a partner without a default warehouse: an advice of nothing, for no warehouse.
+    ...(stock.warehouseCode ? [segment('N1', 'WH', stock.warehouseCode, '91', stock.warehouseCode)] : []),
   ];
   for (const item of stock.items) {
     segments.push(segment('LIN', '', 'SK', item.sku));

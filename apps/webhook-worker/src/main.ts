@@ -8,6 +8,7 @@ import {
   startHealthServer,
   waitForDependencies,
 } from '@wms/platform';
+import { OutboundRepository } from '@wms/edi';
 import { webhookProcessMetrics } from '@wms/setup';
 import { readOutboxStats, type WebhookDeliveryQueue } from '@wms/webhooks';
 import { createMetricsQueue } from './services.js';
@@ -38,7 +39,11 @@ webhookWorker = startWebhookWorker(config, runtime.db, logger, { connection: run
 metricsQueue = createMetricsQueue(runtime, config);
 if (config.workerHealthPort)
   healthServer = await startHealthServer(config.workerHealthPort, runtime.db.sequelize, runtime.redis, {
-    metrics: webhookProcessMetrics([metricsQueue], () => readOutboxStats(runtime.db)),
+    metrics: webhookProcessMetrics(
+      [metricsQueue],
+      () => readOutboxStats(runtime.db),
+      () => new OutboundRepository(runtime.db).unacknowledgedCounts(),
+    ),
     token: config.metricsToken,
     keySpace: runtime.keySpace,
   });

@@ -1,3 +1,4 @@
+import { EdiDocumentSender, documentLookups } from '@wms/edi';
 import { EventsService } from '@wms/events';
 import { AuditService } from '@wms/identity';
 import {
@@ -21,8 +22,9 @@ import {
 
 /**
  * What the webhook worker runs: the delivery service (signing with the secret box, pacing slow subscribers
- * through Redis, disabling a subscription that answers 410 through the lifecycle service) and the delivery
- * queue the relay and the follow-up jobs add to, over the fail-fast producer connection.
+ * through Redis, disabling a subscription that answers 410 through the lifecycle service, writing a trading
+ * partner's EDI advices for its `edi` subscription) and the delivery queue the relay and the follow-up jobs
+ * add to, over the fail-fast producer connection.
  */
 export function createWebhookWorkerServices(config: Config, db: Database, producerRedis: RedisClient) {
   const events = new EventsService(db);
@@ -38,6 +40,7 @@ export function createWebhookWorkerServices(config: Config, db: Database, produc
     (id, reason) => lifecycle.disableGone(id, reason),
     new SubscriberGate(producerRedis, config.redisKeyPrefix, new DeliveryRepository(db)),
     openTenantWrites({ config, db, redis: producerRedis }),
+    new EdiDocumentSender(db, documentLookups(db)),
   );
   const queue = createWebhookDeliveryQueue(producerRedis, queuePrefix(config), config.webhook.maxAttempts);
   queue.on('error', () => undefined); // reported by the relay's pass errors and the batch jobs' failures

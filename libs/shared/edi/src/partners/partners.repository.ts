@@ -79,4 +79,39 @@ export class PartnersRepository {
     if (!numbers) throw new Error(`trading partner ${partnerId} does not exist`);
     return numbers;
   }
+
+  /** Stores the partner's own webhook subscription (null: it has none). */
+  async setSubscription(partnerId: string, subscriptionId: string | null, transaction: UnitOfWork): Promise<void> {
+    await this.db.sequelize.query(
+      `UPDATE edi_trading_partners p SET subscription_id = $2, updated_at = now() WHERE p.id = $1`,
+      { bind: [partnerId, subscriptionId], transaction },
+    );
+  }
+
+  /**
+   * Claims up to `limit` active partners whose scheduled 846 is due, in the caller's transaction: rows another
+   * process holds are skipped (FOR UPDATE SKIP LOCKED), so each due advice is written once over all processes.
+   */
+  async claimDueInventoryAdvice(limit: number, transaction: UnitOfWork): Promise<TradingPartner[]> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT ${PARTNER_COLUMNS} FROM edi_trading_partners p
+        WHERE p.inventory_advice_minutes IS NOT NULL AND p.status = 'active'
+          AND (p.next_inventory_advice_at IS NULL OR p.next_inventory_advice_at <= now())
+        ORDER BY p.next_inventory_advice_at NULLS FIRST
+        LIMIT $1
+        FOR UPDATE OF p SKIP LOCKED`,
+      { bind: [limit], transaction },
+    )) as [TradingPartner[], unknown];
+    return rows;
+  }
+
+  /** The next scheduled 846 is the partner's interval from now. */
+  async advanceInventoryAdvice(partnerId: string, transaction: UnitOfWork): Promise<void> {
+    await this.db.sequelize.query(
+      `UPDATE edi_trading_partners p
+          SET next_inventory_advice_at = now() + make_interval(mins => p.inventory_advice_minutes)
+        WHERE p.id = $1 AND p.inventory_advice_minutes IS NOT NULL`,
+      { bind: [partnerId], transaction },
+    );
+  }
 }

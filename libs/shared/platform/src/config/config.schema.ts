@@ -485,6 +485,12 @@ export const configVariables = {
     description:
       'how often the maintenance queue looks for subscriptions failing for WEBHOOK_DISABLE_AFTER_HOURS (once over all workers)',
   }),
+  EDI_INVENTORY_ADVICE_INTERVAL_MS: setting({
+    rule: milliseconds(),
+    default: 60000,
+    description:
+      "how often the maintenance queue writes the trading partners' scheduled 846s that are due (once over all workers)",
+  }),
   SHUTDOWN_TIMEOUT_MS: setting({
     rule: milliseconds(),
     default: 25000,

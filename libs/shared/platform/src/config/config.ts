@@ -167,6 +167,7 @@ function configOf(value: ConfigValues) {
       importPurgeMs: value.IMPORT_PURGE_INTERVAL_MS,
       requestLogMaintenanceMs: value.REQUEST_LOG_MAINTENANCE_INTERVAL_MS,
       webhookDisableSweepMs: value.WEBHOOK_DISABLE_SWEEP_INTERVAL_MS,
+      ediInventoryAdviceMs: value.EDI_INVENTORY_ADVICE_INTERVAL_MS,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
     /** The EDI SFTP endpoint (apps/edi-sftp); hostKeys null outside production: a stored, generated key. */

@@ -3,7 +3,7 @@ import { defaultJobOptions, queueTelemetry, type Config } from '@wms/platform';
 
 /**
  * The maintenance queue: periodic work (retention, the imports purge, the request log's partitions, the
- * failing-subscription sweep) as BullMQ job schedulers. A scheduler makes one job per interval whatever
+ * failing-subscription sweep, the trading partners' scheduled 846s) as BullMQ job schedulers. A scheduler makes one job per interval whatever
  * the number of workers, so the work runs once per interval over all replicas, is retried when it fails,
  * and shows in the queue console. Jobs carry nothing: each task reads what it needs from PostgreSQL.
  */
@@ -14,6 +14,7 @@ export const MAINTENANCE_JOBS = [
   'imports-purge',
   'request-log-maintenance',
   'webhook-disable-sweep',
+  'edi-inventory-advice',
 ] as const;
 
 export type MaintenanceJobName = (typeof MAINTENANCE_JOBS)[number];
@@ -42,6 +43,7 @@ export function maintenanceIntervals(config: Pick<Config, 'maintenance'>): Recor
     'imports-purge': maintenance.importPurgeMs,
     'request-log-maintenance': maintenance.requestLogMaintenanceMs,
     'webhook-disable-sweep': maintenance.webhookDisableSweepMs,
+    'edi-inventory-advice': maintenance.ediInventoryAdviceMs,
   };
 }
 

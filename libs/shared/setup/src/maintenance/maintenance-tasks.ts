@@ -1,4 +1,5 @@
 import { RequestLogMaintenance, RequestLogRepository } from '@wms/api-keys';
+import { EdiOutbound, InventoryAdviceSchedule, documentLookups } from '@wms/edi';
 import { EventsService } from '@wms/events';
 import { AuditService } from '@wms/identity';
 import {
@@ -11,7 +12,7 @@ import {
   unitOfWork,
 } from '@wms/platform';
 import { ImportsRepository } from '@wms/ingest';
-import { WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
+import { SecretBox, WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
 import { RetentionSweeper } from '../retention/index.js';
 import type { MaintenanceJobName, MaintenanceJobResult } from './maintenance-queue.js';
 
@@ -47,6 +48,11 @@ export function maintenanceTasks(
     new WebhooksService(db, config, new AuditService(db), events),
     events,
   );
+  const inventoryAdvice = new InventoryAdviceSchedule(
+    db,
+    new EdiOutbound(db, SecretBox.fromConfig(config), documentLookups(db)),
+    logger,
+  );
   return {
     'retention-sweep': async () => ({ ...(await retention.sweep()) }),
     'imports-purge': async () => {
@@ -78,5 +84,6 @@ export function maintenanceTasks(
       }
       return { disabled };
     },
+    'edi-inventory-advice': async () => ({ ...(await inventoryAdvice.runDue()) }),
   };
 }

@@ -20,6 +20,7 @@ function countingTasks(
     'imports-purge': task('imports-purge'),
     'request-log-maintenance': task('request-log-maintenance'),
     'webhook-disable-sweep': task('webhook-disable-sweep'),
+    'edi-inventory-advice': task('edi-inventory-advice'),
   };
 }
 
@@ -28,6 +29,7 @@ const intervals = (retentionSweepMs: number) => ({
   importPurgeMs: LONG,
   requestLogMaintenanceMs: LONG,
   webhookDisableSweepMs: LONG,
+  ediInventoryAdviceMs: LONG,
 });
 
 describe('maintenance job schedulers', () => {

@@ -1,4 +1,5 @@
 import { apiKeyRefusals } from '@wms/api-keys';
+import { ediOutboundGauges } from '@wms/edi';
 import { ingestMetrics } from '@wms/ingest';
 import { ProcessMetrics, guardMetrics, httpMetrics, replicaMetrics, type ExportingQueue } from '@wms/platform';
 import { outboxGauges, webhookMetrics, type OutboxStats } from '@wms/webhooks';
@@ -18,9 +19,12 @@ export function ingestProcessMetrics(queues: ExportingQueue[]): ProcessMetrics {
   return new ProcessMetrics({ metrics: ingestMetrics, queues });
 }
 
+/** The webhook worker's: deliveries, the outbox and, with `readEdi`, the EDI advices waiting for a 997. */
 export function webhookProcessMetrics(
   queues: ExportingQueue[],
   readOutbox: () => Promise<OutboxStats>,
+  readEdi?: () => Promise<{ overdue: number; waiting: number }>,
 ): ProcessMetrics {
-  return new ProcessMetrics({ metrics: webhookMetrics, scraped: outboxGauges(readOutbox), queues });
+  const scraped = [...outboxGauges(readOutbox), ...(readEdi ? ediOutboundGauges(readEdi) : [])];
+  return new ProcessMetrics({ metrics: webhookMetrics, scraped, queues });
 }

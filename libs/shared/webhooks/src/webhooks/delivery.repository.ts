@@ -13,8 +13,11 @@ export interface DeliveryWork {
   eventId: string;
   subscriptionId: string;
   url: string;
-  /** Where it goes: `http` to url, or a broker with its settings and its sealed URL and credentials. */
-  destinationKind: 'http' | 'rabbitmq' | 'nats';
+  /**
+   * Where it goes: `http` to url, a broker with its settings and its sealed URL and credentials, or `edi`: a
+   * trading partner's mailbox (settings `{ partnerId }`), written by the process' document destination.
+   */
+  destinationKind: 'http' | 'rabbitmq' | 'nats' | 'edi';
   destinationSettings: Record<string, unknown> | null;
   destinationSecretSealed: string | null;
   secretSealed: string;

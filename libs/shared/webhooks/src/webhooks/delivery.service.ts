@@ -6,7 +6,7 @@ import { TenantsService } from '@wms/identity';
 import { deliveryJobId } from './webhook-delivery.contract.js';
 import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
-import { DestinationSenders, type Sent } from './destination-senders.js';
+import { DestinationSenders, type DocumentDestination, type Sent } from './destination-senders.js';
 import { sendInEventTrace } from './delivery-trace.js';
 import { SecretBox } from './secret-box.js';
 import type { Pace, SubscriberGate } from './subscriber-gate.js';
@@ -93,12 +93,15 @@ export class WebhookDeliveryService {
     private readonly gate?: Pick<SubscriberGate, 'heldBack' | 'paced'>,
     /** With read replicas: the tenants' write positions, raised before a receiver hears of an event. */
     private readonly tenantWrites?: Pick<TenantWrites, 'afterWrite'> | null,
+    /** The writer of `edi` subscriptions' documents (the webhook worker gives the EDI library's). */
+    documents?: DocumentDestination,
   ) {
     this.repository = new DeliveryRepository(db);
     this.tenants = new TenantsService(db);
     this.senders = new DestinationSenders(
       { timeoutMs: config.timeoutMs, allowPrivate: config.allowPrivateUrls },
       secrets,
+      documents,
     );
   }
 
@@ -129,7 +132,11 @@ export class WebhookDeliveryService {
         about,
       };
     }
-    const refusal = this.refuseAddress(work.destinationKind === 'http' ? work.url : brokerHostUrl(work.url));
+    // An EDI destination is a mailbox in this database: no address to check.
+    const refusal =
+      work.destinationKind === 'edi'
+        ? null
+        : this.refuseAddress(work.destinationKind === 'http' ? work.url : brokerHostUrl(work.url));
     if (refusal) return { ...(await this.failWithoutAttempt(work, refusal)), about };
     const sandbox = await this.fromSandbox(work);
     const heldMs = (await this.gate?.heldBack(work)) ?? 0;

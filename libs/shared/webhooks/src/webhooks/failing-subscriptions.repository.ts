@@ -37,7 +37,7 @@ export class FailingSubscriptionsRepository {
             WHERE d.subscription_id = s.id AND d.created_at > now() - interval '24 hours'
               AND (d.status = 'failed' OR (d.status = 'pending' AND d.attempts > 0))
             ORDER BY d.updated_at DESC LIMIT 1) last ON true
-        WHERE $1::uuid IS NULL OR s.tenant_id = $1::uuid
+        WHERE ($1::uuid IS NULL OR s.tenant_id = $1::uuid) AND s.destination_kind <> 'edi'
         ORDER BY f.failed DESC, s.created_at`,
       { bind: [tenantId] },
     )) as [FailingSubscription[], unknown];

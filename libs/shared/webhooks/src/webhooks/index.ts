@@ -58,3 +58,6 @@ export * from './webhook-delivery.contract.js';
 export { outboxGauges, type OutboxStats } from './outbox-gauges.js';
 export { webhookDeliveries, webhookAttemptDuration, webhookMetrics } from './webhook.metrics.js';
 export { asyncApiDocument, ASYNCAPI_PATH } from './asyncapi.js';
+export { DocumentSubscriptions } from './document-subscriptions.js';
+export type { DocumentSubscriptionValues } from './document-subscriptions.repository.js';
+export type { DocumentDestination } from './destination-senders.js';

@@ -28,6 +28,12 @@ const DELIVERY_COLUMNS = `
   d.last_error AS "lastError", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt",
   d.updated_at AS "updatedAt"`;
 
+/**
+ * A trading partner's own subscription (destination kind `edi`) is kept by the EDI library through
+ * `DocumentSubscriptions`: the subscriptions API neither lists, counts, reads, changes nor deletes one.
+ */
+const NOT_EDI = `destination_kind <> 'edi'`;
+
 export class SubscriptionsRepository {
   constructor(private readonly db: Database) {}
 
@@ -89,10 +95,11 @@ export class SubscriptionsRepository {
     });
     const [rows] = (await this.db.sequelize.query(
       tenantId
-        ? `SELECT count(*)::int AS n FROM webhook_subscriptions WHERE tenant_id = $1 OR tenant_id IS NULL`
-        : `SELECT (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id IS NULL)::int
+        ? `SELECT count(*)::int AS n FROM webhook_subscriptions
+            WHERE (tenant_id = $1 OR tenant_id IS NULL) AND ${NOT_EDI}`
+        : `SELECT (SELECT count(*) FROM webhook_subscriptions WHERE tenant_id IS NULL AND ${NOT_EDI})::int
                 + COALESCE((SELECT max(n) FROM (SELECT count(*) AS n FROM webhook_subscriptions
-                                                 WHERE tenant_id IS NOT NULL GROUP BY tenant_id) AS per_tenant), 0)::int AS n`,
+                                                 WHERE tenant_id IS NOT NULL AND ${NOT_EDI} GROUP BY tenant_id) AS per_tenant), 0)::int AS n`,
       { bind: tenantId ? [tenantId] : [], transaction },
     )) as [Array<{ n: number }>, unknown];
     return rows[0]!.n;
@@ -116,6 +123,7 @@ export class SubscriptionsRepository {
          FROM webhook_subscriptions
         WHERE ($1::boolean OR tenant_id = $2::uuid OR ($2::uuid IS NULL AND tenant_id IS NULL))
           AND ($3::timestamptz IS NULL OR (created_at, id) > ($3::timestamptz, $4::uuid))
+          AND ${NOT_EDI}
         ORDER BY created_at, id
         LIMIT $5`,
         {
@@ -139,7 +147,8 @@ export class SubscriptionsRepository {
     options: { lock?: boolean } = {},
   ): Promise<WebhookSubscription | null> {
     const [rows] = (await this.db.sequelize.query(
-      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions WHERE id = $1${options.lock ? ' FOR UPDATE' : ''}`,
+      `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions
+        WHERE id = $1 AND ${NOT_EDI}${options.lock ? ' FOR UPDATE' : ''}`,
       { bind: [id], transaction },
     )) as [WebhookSubscription[], unknown];
     return rows[0] ?? null;
@@ -151,7 +160,7 @@ export class SubscriptionsRepository {
     transaction?: Transaction,
   ): Promise<WebhookSubscription | null> {
     const binds = new Binds();
-    const where = `id = ${binds.add(id)}`;
+    const where = `id = ${binds.add(id)} AND ${NOT_EDI}`;
     const sets: string[] = ['updated_at = now()'];
     if (patch.url !== undefined) sets.push(`url = ${binds.add(patch.url)}`);
     if (patch.destination !== undefined) {
@@ -189,10 +198,13 @@ export class SubscriptionsRepository {
   }
 
   async delete(id: string, transaction?: Transaction): Promise<boolean> {
-    const [rows] = (await this.db.sequelize.query('DELETE FROM webhook_subscriptions WHERE id = $1 RETURNING id', {
-      bind: [id],
-      transaction,
-    })) as [unknown[], unknown];
+    const [rows] = (await this.db.sequelize.query(
+      `DELETE FROM webhook_subscriptions WHERE id = $1 AND ${NOT_EDI} RETURNING id`,
+      {
+        bind: [id],
+        transaction,
+      },
+    )) as [unknown[], unknown];
     return rows.length > 0;
   }
 

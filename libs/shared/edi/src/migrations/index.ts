@@ -1,5 +1,6 @@
 import type { Migration } from '@wms/platform';
 import { edi } from './0096-edi.js';
+import { ediInbound } from './0098-edi-inbound.js';
 
 /**
  * The EDI library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -7,4 +8,5 @@ import { edi } from './0096-edi.js';
  */
 export const ediMigrations = {
   edi,
+  ediInbound,
 } satisfies Record<string, Migration>;

@@ -208,6 +208,19 @@ export const configVariables = {
     schema: Joi.number().integer().min(0).default(30000),
     description: 'how long a bulk call waits for its ingest job before answering 202',
   },
+  EDI_HTTP_MAX_BYTES: {
+    schema: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+    description: 'the largest X12 interchange POST /edi takes (413 PAYLOAD_TOO_LARGE past it, nothing stored)',
+  },
+  EDI_HTTP_WAIT_MS: {
+    schema: Joi.number().integer().min(0).max(60000).default(5000),
+    description:
+      'how long POST /edi waits for the engine to read the interchange before answering 202 with its status URL (kept below REQUEST_TIMEOUT_MS)',
+  },
+  EDI_CONCURRENCY: {
+    schema: Joi.number().integer().min(1).max(16).default(2),
+    description: 'inbound EDI interchanges one ingest worker process reads at once (the edi queue)',
+  },
   BULK_JOB_RETENTION_SECONDS: {
     schema: seconds().default(86400),
     description:

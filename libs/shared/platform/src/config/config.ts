@@ -50,6 +50,10 @@ export interface Config {
   /** A request's deadline from its arrival (a bulk call's wait for its job comes on top). */
   requestTimeoutMs: number;
   bulkSyncTimeoutMs: number;
+  /** POST /edi's body limit and wait, and the interchanges one ingest worker reads at once. */
+  ediHttpMaxBytes: number;
+  ediHttpWaitMs: number;
+  ediConcurrency: number;
   bulkJobRetentionSeconds: number;
   /** How long each growing table keeps its rows; null: kept for ever. */
   retention: {
@@ -199,6 +203,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
     requestTimeoutMs: value.REQUEST_TIMEOUT_MS,
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,
+    ediHttpMaxBytes: value.EDI_HTTP_MAX_BYTES,
+    ediHttpWaitMs: value.EDI_HTTP_WAIT_MS,
+    ediConcurrency: value.EDI_CONCURRENCY,
     bulkJobRetentionSeconds: value.BULK_JOB_RETENTION_SECONDS,
     retention: {
       requestLogDays: value.REQUEST_LOG_RETENTION_DAYS,

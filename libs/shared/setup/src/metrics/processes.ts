@@ -1,4 +1,5 @@
 import { apiKeyRefusals } from '@wms/api-keys';
+import { ediInboundMetrics } from '@wms/edi';
 import { ingestMetrics } from '@wms/ingest';
 import { ProcessMetrics, guardMetrics, httpMetrics, replicaMetrics, type ExportingQueue } from '@wms/platform';
 import { outboxGauges, webhookMetrics, type OutboxStats } from '@wms/webhooks';
@@ -15,7 +16,7 @@ export function gatewayProcessMetrics(queues: ExportingQueue[]): ProcessMetrics 
 }
 
 export function ingestProcessMetrics(queues: ExportingQueue[]): ProcessMetrics {
-  return new ProcessMetrics({ metrics: ingestMetrics, queues });
+  return new ProcessMetrics({ metrics: [...ingestMetrics, ...ediInboundMetrics], queues });
 }
 
 export function webhookProcessMetrics(

@@ -337,7 +337,9 @@ export class InboundEngine {
 
   /** A refusal of the service (DUPLICATE_REFERENCE, REFERENCE_NOT_FOUND, line rules) as AK3/AK4 errors. */
   private refusalErrors(mapped: MappedSet, error: AppError): SetError[] {
-    const details = error.details?.length ? error.details : [{ path: error.code === 'DUPLICATE_REFERENCE' ? 'referenceNo' : '', message: error.message }];
+    const details = error.details?.length
+      ? error.details
+      : [{ path: refusedField(mapped, error), message: error.message }];
     return details.map((detail) => {
       const source = detail.path ? sourceOf(mapped, detail.path) : mapped.header;
       return errorAt(source, '7', `${error.code}: ${detail.message}`);
@@ -479,6 +481,18 @@ export class InboundEngine {
       await this.mailbox.archiveInterchange(interchange.id, transaction);
     });
   }
+}
+
+/** The field a refusal without details names: the reference not found (by its message), or the referenceNo. */
+function refusedField(mapped: MappedSet, error: AppError): string {
+  if (error.code === 'DUPLICATE_REFERENCE') return 'referenceNo';
+  const named = /^(Warehouse code|Partner code|Item SKU) (.+) not found$/.exec(error.message);
+  if (!named) return '';
+  if (named[1] === 'Warehouse code') return 'warehouseCode';
+  if (named[1] === 'Partner code') return mapped.entity === 'orders' ? 'customerCode' : 'supplierCode';
+  const lines = (mapped.entry.lines ?? []) as Array<{ sku?: unknown }>;
+  const index = lines.findIndex((line) => line.sku === named[2]);
+  return index >= 0 ? `lines.${index}.sku` : 'lines';
 }
 
 const pad9 = (value: number) => String(value).padStart(9, '0');

@@ -32,6 +32,8 @@ const ENVELOPE_ERROR_CODES: [number, string, string][] = [
   [400, 'REFERENCE_NOT_FOUND', 'a referenced sku, partner, warehouse or tenant does not exist in the tenant'],
   [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
   [403, 'NOT_A_SANDBOX', 'a simulation asked in a tenant that is not a sandbox'],
+  [403, 'EDI_PARTNER_REQUIRED', 'POST /edi or its status with a key bound to no EDI trading partner'],
+  [403, 'EDI_PARTNER_DISABLED', "POST /edi for a trading partner that is disabled"],
   [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
   [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
   [
@@ -49,7 +51,8 @@ const ENVELOPE_ERROR_CODES: [number, string, string][] = [
   [409, 'NOTHING_TO_RECEIVE', 'a simulated receipt: every line of the ASN is received'],
   [409, 'NO_VARIANCE', 'a simulated count: the counted quantity is what is on hand'],
   [409, 'BELOW_ALLOCATED', 'a stock change would leave on hand below what orders reserve'],
-  [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB'],
+  [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB (POST /edi: EDI_HTTP_MAX_BYTES)'],
+  [415, 'UNSUPPORTED_MEDIA_TYPE', 'the body is not of a type the route takes (POST /edi: X12 text)'],
 ];
 
 /** The API-key guard's refusals, answered in the shape `{ statusCode, message, error, code, requestId }`. */

@@ -1,5 +1,13 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { closeRedis, closeWithin, createRedis, queuePrefix, queueTelemetry, runWithContext, type Runtime } from '@wms/platform';
+import {
+  closeRedis,
+  closeWithin,
+  createRedis,
+  queuePrefix,
+  queueTelemetry,
+  runWithContext,
+  type Runtime,
+} from '@wms/platform';
 import {
   CanonicalStillReading,
   EDI_QUEUE,

@@ -66,8 +66,7 @@ export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency
 
   const partnerOf = async (req: Request): Promise<TradingPartner> => {
     const partner = await partners.findByApiKey(req.apiKey!.id);
-    if (!partner)
-      throw new AppError(403, 'EDI_PARTNER_REQUIRED', 'This API key is bound to no EDI trading partner');
+    if (!partner) throw new AppError(403, 'EDI_PARTNER_REQUIRED', 'This API key is bound to no EDI trading partner');
     return partner;
   };
 
@@ -82,7 +81,11 @@ export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency
     parse(req, res, (error?: unknown) => {
       if ((error as { type?: string } | undefined)?.type === 'entity.too.large')
         return next(
-          new AppError(413, 'PAYLOAD_TOO_LARGE', `The interchange exceeds EDI_HTTP_MAX_BYTES (${config.ediHttpMaxBytes} bytes)`),
+          new AppError(
+            413,
+            'PAYLOAD_TOO_LARGE',
+            `The interchange exceeds EDI_HTTP_MAX_BYTES (${config.ediHttpMaxBytes} bytes)`,
+          ),
         );
       if (error) return next(error);
       req.rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);

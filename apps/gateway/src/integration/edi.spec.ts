@@ -102,13 +102,17 @@ describe('POST /edi: interchanges read by the engine', () => {
     )[0]!.count;
 
   const interchange = async (id: string) =>
-    (await query<{ state: string; acknowledgment_id: string | null; duplicate_of: string | null }>(
-      `SELECT state, acknowledgment_id, duplicate_of FROM edi_interchanges WHERE id = $1`,
-      [id],
-    ))[0]!;
+    (
+      await query<{ state: string; acknowledgment_id: string | null; duplicate_of: string | null }>(
+        `SELECT state, acknowledgment_id, duplicate_of FROM edi_interchanges WHERE id = $1`,
+        [id],
+      )
+    )[0]!;
 
   it('a 940 becomes an order and is answered by a 997 accepting its set, also put in out/', async () => {
-    const response = await send(interchangeOf([{ functionalId: 'OW', control: '1', sets: [orderSet('0001', 'ONE-1')] }]));
+    const response = await send(
+      interchangeOf([{ functionalId: 'OW', control: '1', sets: [orderSet('0001', 'ONE-1')] }]),
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/edi-x12/);
     const text = await response.text();
@@ -150,7 +154,9 @@ describe('POST /edi: interchanges read by the engine', () => {
     expect(resend).toMatchObject({ state: 'duplicate', duplicate_of: first.headers.get('x-interchange-id') });
 
     // The same group and set control numbers inside a new ISA13: the set is not written again, and accepted.
-    const repeated = await send(interchangeOf([{ functionalId: 'OW', control: '2', sets: [orderSet('0001', 'TWICE-1')] }]));
+    const repeated = await send(
+      interchangeOf([{ functionalId: 'OW', control: '2', sets: [orderSet('0001', 'TWICE-1')] }]),
+    );
     expect(acknowledgment(await repeated.text())).toContainEqual(['AK5', 'A']);
     expect(await orders('TWICE-')).toBe(1);
   }, 60_000);
@@ -167,7 +173,11 @@ describe('POST /edi: interchanges read by the engine', () => {
     );
     expect(response.status).toBe(200);
     const segments = acknowledgment(await response.text());
-    expect(segments.filter((segment) => segment[0] === 'AK5')).toEqual([['AK5', 'A'], ['AK5', 'R', '5'], ['AK5', 'A']]);
+    expect(segments.filter((segment) => segment[0] === 'AK5')).toEqual([
+      ['AK5', 'A'],
+      ['AK5', 'R', '5'],
+      ['AK5', 'A'],
+    ]);
     // W01 is the 9th segment of the set (ST, W05, N1, N3, N4, N1, W66, LX first); its element 5 holds the sku.
     expect(segments).toContainEqual(['AK3', 'W01', '9', 'LX', '8']);
     expect(segments).toContainEqual(['AK4', '5', '234', '7', 'NO-SUCH-SKU']);
@@ -177,7 +187,9 @@ describe('POST /edi: interchanges read by the engine', () => {
   }, 60_000);
 
   it('a repeated referenceNo is a rejected set naming the existing order', async () => {
-    const response = await send(interchangeOf([{ functionalId: 'OW', control: '4', sets: [orderSet('0001', 'ONE-1')] }]));
+    const response = await send(
+      interchangeOf([{ functionalId: 'OW', control: '4', sets: [orderSet('0001', 'ONE-1')] }]),
+    );
     const id = response.headers.get('x-interchange-id')!;
     expect(acknowledgment(await response.text())).toContainEqual(['AK5', 'R', '5']);
     const [set] = await query<{ errors: Array<{ message: string }> }>(
@@ -202,7 +214,7 @@ describe('POST /edi: interchanges read by the engine', () => {
     expect(await query(`SELECT id FROM edi_transaction_sets WHERE interchange_id = $1`, [id])).toEqual([]);
   }, 60_000);
 
-  it("an inbound 997 marks our outbound interchange and its sets acknowledged, and is answered by no 997", async () => {
+  it('an inbound 997 marks our outbound interchange and its sets acknowledged, and is answered by no 997', async () => {
     const [outbound] = await query<{ id: string }>(
       `INSERT INTO edi_interchanges (tenant_id, partner_id, direction, source, interchange_control, set_codes, raw,
                                      size_bytes, state)
@@ -256,7 +268,8 @@ describe('POST /edi: interchanges read by the engine', () => {
 
   it('refuses a key bound to no partner (403) and a body that is not X12 (415), storing nothing', async () => {
     const stranger = (await createApiKey(ctx, { tenantId })).rawKey;
-    const before = (await query<{ count: number }>(`SELECT count(*)::int AS count FROM edi_interchanges`, []))[0]!.count;
+    const before = (await query<{ count: number }>(`SELECT count(*)::int AS count FROM edi_interchanges`, []))[0]!
+      .count;
     const unbound = await fetch(`${gateway.url}${BASE}/edi`, {
       method: 'POST',
       headers: { 'x-api-key': stranger, 'content-type': 'application/edi-x12' },

@@ -122,7 +122,19 @@ describe('the integration API answers exactly what its OpenAPI documents declare
       sender: { qualifier: partner.partner.qualifier, id: partner.partner.id, groupCode: partner.partner.groupCode },
       receiver: { qualifier: partner.us.qualifier, id: partner.us.id, groupCode: partner.us.groupCode },
       control,
-      groups: [{ functionalId: 'OW', control, sets: [{ code: '940', control: '0001', segments: order940({ referenceNo: unique('EDI'), customerCode: 'CUST', lines: [{ sku, qty: 1 }] }) }] }],
+      groups: [
+        {
+          functionalId: 'OW',
+          control,
+          sets: [
+            {
+              code: '940',
+              control: '0001',
+              segments: order940({ referenceNo: unique('EDI'), customerCode: 'CUST', lines: [{ sku, qty: 1 }] }),
+            },
+          ],
+        },
+      ],
     });
     const response = await fetch(`${gateway.url}${BASE}/edi`, {
       method: 'POST',
@@ -131,7 +143,10 @@ describe('the integration API answers exactly what its OpenAPI documents declare
     });
     const interchangeId = response.headers.get('x-interchange-id') ?? '';
     const answer = await answerOf('POST', '/edi', response);
-    return { ...answer, interchangeId: interchangeId || String((answer.body as { interchangeId?: string }).interchangeId) };
+    return {
+      ...answer,
+      interchangeId: interchangeId || String((answer.body as { interchangeId?: string }).interchangeId),
+    };
   }
 
   /** A name of its own for each thing a call makes. */
@@ -396,7 +411,10 @@ describe('the integration API answers exactly what its OpenAPI documents declare
       const response = await fetch(`${gateway.url}${BASE}/edi/interchanges/${sent.interchangeId}`, {
         headers: { 'x-api-key': ediKey!.key, 'wms-version': v },
       });
-      return [await get(v, '/edi/interchanges/00000000-0000-0000-0000-000000000000'), await answerOf('GET', '/edi/interchanges/{interchangeId}', response)];
+      return [
+        await get(v, '/edi/interchanges/00000000-0000-0000-0000-000000000000'),
+        await answerOf('GET', '/edi/interchanges/{interchangeId}', response),
+      ];
     },
   };
 

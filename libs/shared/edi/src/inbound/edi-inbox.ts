@@ -62,7 +62,10 @@ export class EdiInboxService implements EdiInbox {
       const job = ediJob({ id: interchange.id, tenantId: partner.tenantId, turn });
       await this.queue.add(job.name, job.data, job.opts);
     } catch (error) {
-      this.logger.warn({ err: error, interchangeId: interchange.id }, 'EDI interchange stored; the dispatcher queues it');
+      this.logger.warn(
+        { err: error, interchangeId: interchange.id },
+        'EDI interchange stored; the dispatcher queues it',
+      );
       await this.inbound.notDispatched(interchange.id).catch(() => undefined);
     }
     return interchange;

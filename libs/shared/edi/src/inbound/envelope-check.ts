@@ -69,7 +69,11 @@ export async function checkEnvelope(content: Buffer, partner: TradingPartner): P
     if (ended) throw unreadable('024', `a ${segment.id} segment follows the IEA`);
     switch (segment.id) {
       case 'GS': {
-        if (group) throw unreadable('022', `GS ${segment.elements[5] ?? ''} opens before the group ${group.control} is closed by a GE`);
+        if (group)
+          throw unreadable(
+            '022',
+            `GS ${segment.elements[5] ?? ''} opens before the group ${group.control} is closed by a GE`,
+          );
         const [functionalId = '', sender = '', receiver = '', , , control = ''] = segment.elements;
         group = { functionalId, control, received: 0, included: 0, codes: [], problems: [] };
         if (!/^\d{1,9}$/.test(control)) {
@@ -107,8 +111,7 @@ export async function checkEnvelope(content: Buffer, partner: TradingPartner): P
       case 'IEA': {
         if (group) throw unreadable('023', `the IEA comes before the GE of group ${group.control}`);
         const [count = '', control = ''] = segment.elements;
-        if (control !== isa.control)
-          throw unreadable('001', `IEA02 ${control} is not ISA13 ${isa.control}`);
+        if (control !== isa.control) throw unreadable('001', `IEA02 ${control} is not ISA13 ${isa.control}`);
         if (count !== String(groups.length))
           throw unreadable('021', `IEA01 ${count} does not count the interchange's ${groups.length} groups`);
         ended = true;

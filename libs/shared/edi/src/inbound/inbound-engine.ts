@@ -15,7 +15,13 @@ import type { Interchange, InterchangeState } from '../interchanges/interchange.
 import { MailboxRepository } from '../mailbox/mailbox.repository.js';
 import { PartnersRepository } from '../partners/partners.repository.js';
 import type { TradingPartner } from '../partners/trading-partner.js';
-import { INBOUND_SET_MAPPERS, SetUnmappable, errorAt, type FieldSource, type MappedSet } from '../sets/inbound/index.js';
+import {
+  INBOUND_SET_MAPPERS,
+  SetUnmappable,
+  errorAt,
+  type FieldSource,
+  type MappedSet,
+} from '../sets/inbound/index.js';
 import {
   groupStatus,
   write997,
@@ -203,13 +209,19 @@ export class InboundEngine {
 
     const state: InterchangeState =
       accepted === 0 && rejected > 0 ? 'rejected' : rejected > 0 ? 'partially_accepted' : 'accepted';
-    const problems = groups.flatMap((group) => (group.codes.length ? [`group ${group.control}: AK9 ${group.codes.join(',')}`] : []));
+    const problems = groups.flatMap((group) =>
+      group.codes.length ? [`group ${group.control}: AK9 ${group.codes.join(',')}`] : [],
+    );
     await this.end(interchange, partner, {
       state,
       error: problems.length ? problems.join('; ') : null,
       setCodes: [...setCodes],
       acknowledgment: groups.length
-        ? (control) => ({ text: write997(partner, control, groups), code: '997', name: `997-${pad9(control.interchange)}.edi` })
+        ? (control) => ({
+            text: write997(partner, control, groups),
+            code: '997',
+            name: `997-${pad9(control.interchange)}.edi`,
+          })
         : null,
     });
     return state;
@@ -231,14 +243,51 @@ export class InboundEngine {
       errors,
       codes,
     });
-    if (!se) return refused(['2'], [{ segment: 'SE', position: set.body.length + 2, code: '3', message: 'the set has no SE' }]);
+    if (!se)
+      return refused(
+        ['2'],
+        [{ segment: 'SE', position: set.body.length + 2, code: '3', message: 'the set has no SE' }],
+      );
     const [count = '', trailerControl = ''] = se.elements;
     if (trailerControl !== control)
-      return refused(['3'], [{ segment: 'SE', position: set.body.length + 2, code: '8', element: { position: 2, reference: '329', code: '7', value: trailerControl }, message: `SE02 ${trailerControl} is not ST02 ${control}` }]);
+      return refused(
+        ['3'],
+        [
+          {
+            segment: 'SE',
+            position: set.body.length + 2,
+            code: '8',
+            element: { position: 2, reference: '329', code: '7', value: trailerControl },
+            message: `SE02 ${trailerControl} is not ST02 ${control}`,
+          },
+        ],
+      );
     if (count !== String(set.body.length + 2))
-      return refused(['4'], [{ segment: 'SE', position: set.body.length + 2, code: '8', element: { position: 1, reference: '96', code: '7', value: count }, message: `SE01 ${count} does not count the set's ${set.body.length + 2} segments` }]);
+      return refused(
+        ['4'],
+        [
+          {
+            segment: 'SE',
+            position: set.body.length + 2,
+            code: '8',
+            element: { position: 1, reference: '96', code: '7', value: count },
+            message: `SE01 ${count} does not count the set's ${set.body.length + 2} segments`,
+          },
+        ],
+      );
     if (FUNCTIONAL_ID[code] !== group.functionalId || !partner.inboundSets.includes(code as never))
-      return refused(['1'], [{ segment: 'ST', position: 1, code: '8', element: { position: 1, reference: '143', code: '7', value: code }, message: `set ${code} is not read in group ${group.functionalId} from this partner` }]);
+      return refused(
+        ['1'],
+        [
+          {
+            segment: 'ST',
+            position: 1,
+            code: '8',
+            element: { position: 1, reference: '143', code: '7', value: code },
+            message: `set ${code} is not read in group ${group.functionalId} from this partner`,
+          },
+        ],
+      );
     if (code === '997') return { ...base, mapped: null, value: set.body, errors: [], codes: [] };
     const mapper = INBOUND_SET_MAPPERS[code]!;
     let mapped: MappedSet;
@@ -288,7 +337,15 @@ export class InboundEngine {
         const repeated = seen.has(key);
         seen.add(key);
         if (repeated) {
-          const errors = [{ segment: 'ST', position: 1, code: '8', element: { position: 2, reference: '329', code: '7', value: pending.control }, message: `ST02 ${pending.control} repeats a set of this group` }];
+          const errors = [
+            {
+              segment: 'ST',
+              position: 1,
+              code: '8',
+              element: { position: 2, reference: '329', code: '7', value: pending.control },
+              message: `ST02 ${pending.control} repeats a set of this group`,
+            },
+          ];
           answers[index] = this.rejectedAnswer(pending, ['7'], errors);
         } else if (earlier) {
           ediInboundSets.inc({ set: pending.code, outcome: 'repeated' });
@@ -311,7 +368,10 @@ export class InboundEngine {
           if (outcome.ok) {
             ediInboundSets.inc({ set: pending.code, outcome: 'accepted' });
             answers[index] = { code: pending.code, control: pending.control, status: 'A', codes: [], errors: [] };
-            rows.push({ ...rowOf(pending, 'accepted', [], kind), documentRef: String(outcome.data[ref] ?? outcome.data.id) });
+            rows.push({
+              ...rowOf(pending, 'accepted', [], kind),
+              documentRef: String(outcome.data[ref] ?? outcome.data.id),
+            });
           } else {
             const errors = this.refusalErrors(pending.mapped!, outcome.error);
             answers[index] = this.rejectedAnswer(pending, ['5'], errors);
@@ -320,7 +380,13 @@ export class InboundEngine {
         });
       }
       for (const { index, pending } of writes.filter(({ pending }) => !pending.mapped)) {
-        await readFunctionalAcknowledgment(this.inbound, partner, interchange, pending.value as ReadSegment[], transaction);
+        await readFunctionalAcknowledgment(
+          this.inbound,
+          partner,
+          interchange,
+          pending.value as ReadSegment[],
+          transaction,
+        );
         ediInboundSets.inc({ set: '997', outcome: 'accepted' });
         answers[index] = { code: pending.code, control: pending.control, status: 'A', codes: [], errors: [] };
         rows.push(rowOf(pending, 'accepted', [], 'acknowledgment'));
@@ -397,7 +463,11 @@ export class InboundEngine {
   }
 
   /** A resend of an interchange read before: nothing new, answered by the first one's acknowledgment. */
-  private async duplicate(interchange: Interchange, partner: TradingPartner, control: string): Promise<InterchangeState> {
+  private async duplicate(
+    interchange: Interchange,
+    partner: TradingPartner,
+    control: string,
+  ): Promise<InterchangeState> {
     const first = await this.inbound.canonical(partner.id, control);
     if (!first) throw new CanonicalStillReading(`the interchange holding ISA13 ${control} is gone; read again`);
     if (first.state === 'received' || first.state === 'processing')
@@ -443,8 +513,7 @@ export class InboundEngine {
       error: string | null;
       setCodes: string[];
       acknowledgment:
-        | ((control: { interchange: number; group: number }) => { text: string; code: string; name: string })
-        | null;
+        ((control: { interchange: number; group: number }) => { text: string; code: string; name: string }) | null;
     },
   ): Promise<void> {
     await unitOfWork(this.db, async (transaction) => {

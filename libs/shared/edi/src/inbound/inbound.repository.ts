@@ -41,8 +41,7 @@ export interface OutboundSetRow {
   setControl: string;
 }
 
-const isUniqueViolation = (error: unknown) =>
-  error instanceof Error && error.name === 'SequelizeUniqueConstraintError';
+const isUniqueViolation = (error: unknown) => error instanceof Error && error.name === 'SequelizeUniqueConstraintError';
 
 /**
  * What the inbound engine reads and writes of `edi_interchanges` and `edi_transaction_sets` beyond the
@@ -126,10 +125,9 @@ export class InboundRepository {
    */
   async claimControl(interchangeId: string, control: string): Promise<boolean> {
     try {
-      await this.db.sequelize.query(
-        `UPDATE edi_interchanges SET interchange_control = $2 WHERE id = $1 RETURNING id`,
-        { bind: [interchangeId, control] },
-      );
+      await this.db.sequelize.query(`UPDATE edi_interchanges SET interchange_control = $2 WHERE id = $1 RETURNING id`, {
+        bind: [interchangeId, control],
+      });
       return true;
     } catch (error) {
       if (isUniqueViolation(error)) return false;
@@ -235,14 +233,7 @@ export class InboundRepository {
               processed_at = now()
         WHERE id = $1`,
       {
-        bind: [
-          interchangeId,
-          end.state,
-          end.error,
-          end.setCodes,
-          end.acknowledgmentId,
-          end.duplicateOf ?? null,
-        ],
+        bind: [interchangeId, end.state, end.error, end.setCodes, end.acknowledgmentId, end.duplicateOf ?? null],
         transaction,
       },
     );

@@ -67,7 +67,13 @@ describe('the X12 reader', () => {
       control: '42',
       separators: { element: '|', component: '^', segment: '!' },
       newlines: true,
-      groups: [{ functionalId: 'OW', control: '7', sets: [{ code: '940', control: '0001', segments: [['W05', 'N', 'A^B', 'PO']] }] }],
+      groups: [
+        {
+          functionalId: 'OW',
+          control: '7',
+          sets: [{ code: '940', control: '0001', segments: [['W05', 'N', 'A^B', 'PO']] }],
+        },
+      ],
     });
     const segments = await all(Buffer.from(text));
     expect(segments.map((segment) => segment.id)).toEqual(['ISA', 'GS', 'ST', 'W05', 'SE', 'GE', 'IEA']);
@@ -77,23 +83,43 @@ describe('the X12 reader', () => {
   });
 
   it('streams a large interchange in chunks without losing a segment across their edges', async () => {
-    const sets = Array.from({ length: 2_000 }, (_value, index) => orderSet(String(index + 1).padStart(4, '0'), `R${index}`));
-    const text = x12Interchange({ sender, receiver, control: '5', groups: [{ functionalId: 'OW', control: '1', sets }] });
+    const sets = Array.from({ length: 2_000 }, (_value, index) =>
+      orderSet(String(index + 1).padStart(4, '0'), `R${index}`),
+    );
+    const text = x12Interchange({
+      sender,
+      receiver,
+      control: '5',
+      groups: [{ functionalId: 'OW', control: '1', sets }],
+    });
     expect(text.length).toBeGreaterThan(3 * 64 * 1024);
     const segments = await all(Buffer.from(text));
     expect(segments.filter((segment) => segment.id === 'ST')).toHaveLength(2_000);
-    expect(segments.filter((segment) => segment.id === 'W01').every((segment) => segment.elements[4] === 'SKU-1')).toBe(true);
+    expect(segments.filter((segment) => segment.id === 'W01').every((segment) => segment.elements[4] === 'SKU-1')).toBe(
+      true,
+    );
     expect(segments.at(-1)!.position).toBe(segments.length);
   });
 
   it('refuses a broken ISA with the TA1 code', async () => {
-    const good = x12Interchange({ sender, receiver, control: '1', groups: [{ functionalId: 'OW', control: '1', sets: [orderSet('0001', 'A')] }] });
+    const good = x12Interchange({
+      sender,
+      receiver,
+      control: '1',
+      groups: [{ functionalId: 'OW', control: '1', sets: [orderSet('0001', 'A')] }],
+    });
     expect(() => readIsa('GS*OW~')).toThrow(expect.objectContaining({ code: '024' }));
     expect(() => readIsa(good.slice(0, 80))).toThrow(expect.objectContaining({ code: '023' }));
     // One character fewer in ISA06: the ISA is no longer fixed width.
-    expect(() => readIsa(good.replace('PARTNER1       ', 'PARTNER1      '))).toThrow(expect.objectContaining({ code: '024' }));
-    expect(() => readIsa(good.slice(0, 104) + '**' + good.slice(106))).toThrow(expect.objectContaining({ code: '027' }));
-    expect(() => readIsa(good.slice(0, 90) + '00000000X' + good.slice(99))).toThrow(expect.objectContaining({ code: '018' }));
+    expect(() => readIsa(good.replace('PARTNER1       ', 'PARTNER1      '))).toThrow(
+      expect.objectContaining({ code: '024' }),
+    );
+    expect(() => readIsa(good.slice(0, 104) + '**' + good.slice(106))).toThrow(
+      expect.objectContaining({ code: '027' }),
+    );
+    expect(() => readIsa(good.slice(0, 90) + '00000000X' + good.slice(99))).toThrow(
+      expect.objectContaining({ code: '018' }),
+    );
   });
 });
 
@@ -101,7 +127,10 @@ describe('the envelope check', () => {
   const groups = [{ functionalId: 'OW', control: '9', sets: [orderSet('0001', 'A'), orderSet('0002', 'B')] }];
 
   it('reads a sound interchange: its ISA13 and its groups with their set counts', async () => {
-    const readable = await checkEnvelope(Buffer.from(x12Interchange({ sender, receiver, control: '77', groups })), partner);
+    const readable = await checkEnvelope(
+      Buffer.from(x12Interchange({ sender, receiver, control: '77', groups })),
+      partner,
+    );
     expect(readable.isa.control).toBe('000000077');
     expect(readable.groups).toEqual([
       { functionalId: 'OW', control: '9', received: 2, included: 2, codes: [], problems: [] },
@@ -109,18 +138,32 @@ describe('the envelope check', () => {
   });
 
   it('answers what makes an interchange unreadable with its TA1 code', async () => {
-    expect((await unreadable(x12Interchange({ sender, receiver, control: '1', groups, ieaControl: '000000002' }))).code).toBe('001');
-    expect((await unreadable(x12Interchange({ sender, receiver, control: '1', groups, ieaCount: '2' }))).code).toBe('021');
-    expect((await unreadable(x12Interchange({ sender, receiver, control: '1', groups, noIea: true }))).code).toBe('023');
+    expect(
+      (await unreadable(x12Interchange({ sender, receiver, control: '1', groups, ieaControl: '000000002' }))).code,
+    ).toBe('001');
+    expect((await unreadable(x12Interchange({ sender, receiver, control: '1', groups, ieaCount: '2' }))).code).toBe(
+      '021',
+    );
+    expect((await unreadable(x12Interchange({ sender, receiver, control: '1', groups, noIea: true }))).code).toBe(
+      '023',
+    );
     const stranger = { ...sender, id: 'SOMEONE' };
     expect((await unreadable(x12Interchange({ sender: stranger, receiver, control: '1', groups }))).code).toBe('006');
-    expect((await unreadable(x12Interchange({ sender: { ...sender, qualifier: '01' }, receiver, control: '1', groups }))).code).toBe('005');
-    expect((await unreadable(x12Interchange({ sender, receiver: { ...receiver, id: 'OTHER' }, control: '1', groups }))).code).toBe('008');
-    expect((await unreadable(x12Interchange({ sender, receiver: { ...receiver, qualifier: '01' }, control: '1', groups }))).code).toBe('007');
+    expect(
+      (await unreadable(x12Interchange({ sender: { ...sender, qualifier: '01' }, receiver, control: '1', groups })))
+        .code,
+    ).toBe('005');
+    expect(
+      (await unreadable(x12Interchange({ sender, receiver: { ...receiver, id: 'OTHER' }, control: '1', groups }))).code,
+    ).toBe('008');
+    expect(
+      (await unreadable(x12Interchange({ sender, receiver: { ...receiver, qualifier: '01' }, control: '1', groups })))
+        .code,
+    ).toBe('007');
     expect((await unreadable('hello')).code).toBe('024');
   });
 
-  it("rejects a group whose GE or GS is broken, not the interchange", async () => {
+  it('rejects a group whose GE or GS is broken, not the interchange', async () => {
     const broken = await checkEnvelope(
       Buffer.from(
         x12Interchange({
@@ -144,7 +187,18 @@ describe('the envelope check', () => {
 describe('the inbound mappings', () => {
   it('maps a 940 to the order POST /orders takes, each field pointing at its segment and element', () => {
     const mapped = mapWarehouseShippingOrder(
-      body(order940({ referenceNo: 'SO-1', customerCode: 'CUST1', warehouseCode: 'WH9', requiredDate: '2026-12-24', lines: [{ sku: 'A', qty: 2 }, { sku: 'B', qty: 1.5, uom: 'KG', qualifier: 'VN' }] })),
+      body(
+        order940({
+          referenceNo: 'SO-1',
+          customerCode: 'CUST1',
+          warehouseCode: 'WH9',
+          requiredDate: '2026-12-24',
+          lines: [
+            { sku: 'A', qty: 2 },
+            { sku: 'B', qty: 1.5, uom: 'KG', qualifier: 'VN' },
+          ],
+        }),
+      ),
       partner,
     );
     expect(mapped.entity).toBe('orders');
@@ -164,12 +218,24 @@ describe('the inbound mappings', () => {
   });
 
   it("takes the partner's warehouse when the 940 names none", () => {
-    const mapped = mapWarehouseShippingOrder(body(order940({ referenceNo: 'SO-2', customerCode: 'C', lines: [{ sku: 'A', qty: 1 }] })), partner);
+    const mapped = mapWarehouseShippingOrder(
+      body(order940({ referenceNo: 'SO-2', customerCode: 'C', lines: [{ sku: 'A', qty: 1 }] })),
+      partner,
+    );
     expect(mapped.entry.warehouseCode).toBe('WH1');
   });
 
   it('maps a 943 and an 856 to the ASN POST /asn takes, lots included', () => {
-    const asn = { referenceNo: 'SHIP-1', supplierCode: 'SUP1', warehouseCode: 'WH1', expectedDate: '2026-12-10', lines: [{ sku: 'A', qty: 5, lotNo: 'L1' }, { sku: 'B', qty: 2 }] };
+    const asn = {
+      referenceNo: 'SHIP-1',
+      supplierCode: 'SUP1',
+      warehouseCode: 'WH1',
+      expectedDate: '2026-12-10',
+      lines: [
+        { sku: 'A', qty: 5, lotNo: 'L1' },
+        { sku: 'B', qty: 2 },
+      ],
+    };
     const expected = {
       warehouseCode: 'WH1',
       supplierCode: 'SUP1',
@@ -203,7 +269,16 @@ describe('the acknowledgment writers', () => {
             control: '0002',
             status: 'R',
             codes: ['5'],
-            errors: [{ segment: 'W01', position: 12, loop: 'LX', code: '8', element: { position: 5, reference: '234', code: '7', value: 'NOPE' }, message: 'unknown sku' }],
+            errors: [
+              {
+                segment: 'W01',
+                position: 12,
+                loop: 'LX',
+                code: '8',
+                element: { position: 5, reference: '234', code: '7', value: 'NOPE' },
+                message: 'unknown sku',
+              },
+            ],
           },
         ],
       },
@@ -213,7 +288,10 @@ describe('the acknowledgment writers', () => {
     expect(Number(interchange.header.valueOf(13))).toBe(12);
     const [group] = interchange.functionalGroups;
     expect(group!.header.valueOf(1)).toBe('FA');
-    const segments = group!.transactions[0]!.segments.map((segment) => [segment.tag, ...segment.elements.map((e) => e.value)]);
+    const segments = group!.transactions[0]!.segments.map((segment) => [
+      segment.tag,
+      ...segment.elements.map((e) => e.value),
+    ]);
     expect(segments).toEqual([
       ['AK1', 'OW', '9'],
       ['AK2', '940', '0001'],

@@ -79,7 +79,11 @@ export function readIsa(head: string): IsaHeader {
       control,
     );
   if (/[A-Za-z0-9 ]/.test(component) || component === element)
-    throw new InterchangeUnreadable('027', `the component separator ${JSON.stringify(component)} is not allowed`, control);
+    throw new InterchangeUnreadable(
+      '027',
+      `the component separator ${JSON.stringify(component)} is not allowed`,
+      control,
+    );
   if (/[A-Za-z0-9 ]/.test(segment) || segment === element || segment === component)
     throw new InterchangeUnreadable('024', `the segment terminator ${JSON.stringify(segment)} is not allowed`, control);
   const elements = text.slice(4, 105).split(element);

@@ -33,7 +33,7 @@ const ENVELOPE_ERROR_CODES: [number, string, string][] = [
   [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
   [403, 'NOT_A_SANDBOX', 'a simulation asked in a tenant that is not a sandbox'],
   [403, 'EDI_PARTNER_REQUIRED', 'POST /edi or its status with a key bound to no EDI trading partner'],
-  [403, 'EDI_PARTNER_DISABLED', "POST /edi for a trading partner that is disabled"],
+  [403, 'EDI_PARTNER_DISABLED', 'POST /edi for a trading partner that is disabled'],
   [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
   [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
   [

@@ -86,7 +86,10 @@ export function buildOpenApiDocument(
       { name: 'jobs', description: 'bulk jobs the ingest worker runs' },
       { name: 'imports', description: 'file imports (NDJSON or CSV), written by the ingest workers chunk by chunk' },
       { name: 'sandbox', description: 'simulations of warehouse work, for the keys of sandbox tenants' },
-      { name: 'edi', description: 'ASC X12 interchanges of the trading partner a key is bound to, read by the ingest workers' },
+      {
+        name: 'edi',
+        description: 'ASC X12 interchanges of the trading partner a key is bound to, read by the ingest workers',
+      },
     ],
     routes: routes.map((route) => ({ ...route, responses: withGuardRefusals(route.responses) })),
     extrasOf: (route) => ({

@@ -209,7 +209,11 @@ export const configVariables = {
     description: 'how long a bulk call waits for its ingest job before answering 202',
   },
   EDI_HTTP_MAX_BYTES: {
-    schema: Joi.number().integer().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+    schema: Joi.number()
+      .integer()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(10 * 1024 * 1024),
     description: 'the largest X12 interchange POST /edi takes (413 PAYLOAD_TOO_LARGE past it, nothing stored)',
   },
   EDI_HTTP_WAIT_MS: {

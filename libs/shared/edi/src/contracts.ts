@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '@wms/platform';
-import type { Interchange } from './interchanges/interchange.js';
-import type { TradingPartner } from './partners/trading-partner.js';
+import type { Interchange } from './interchanges/index.js';
+import type { TradingPartner } from './partners/index.js';
 
 /**
  * The seams between the EDI library's parts, so that the ways in (SFTP, `POST /edi`), the engine and the

@@ -1,9 +1,9 @@
 import { AppError, unitOfWork, type Database, type Logger } from '@wms/platform';
 import type { EdiInbox } from '../contracts.js';
-import type { Interchange } from '../interchanges/interchange.js';
-import { InterchangesRepository } from '../interchanges/interchanges.repository.js';
-import { MailboxRepository } from '../mailbox/mailbox.repository.js';
-import type { TradingPartner } from '../partners/trading-partner.js';
+import type { Interchange } from '../interchanges/index.js';
+import { InterchangesRepository } from '../interchanges/index.js';
+import { MailboxRepository } from '../mailbox/index.js';
+import type { TradingPartner } from '../partners/index.js';
 import { ediJob, type EdiQueue } from './edi.contract.js';
 import { InboundRepository } from './inbound.repository.js';
 

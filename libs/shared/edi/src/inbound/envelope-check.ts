@@ -1,6 +1,6 @@
-import type { TradingPartner } from '../partners/trading-partner.js';
-import { FUNCTIONAL_ID } from '../x12/segment.js';
-import { InterchangeUnreadable, openInterchange, type IsaHeader } from '../x12/reader.js';
+import type { TradingPartner } from '../partners/index.js';
+import { FUNCTIONAL_ID } from '../x12/index.js';
+import { InterchangeUnreadable, openInterchange, type IsaHeader } from '../x12/index.js';
 
 /**
  * The first pass over an inbound interchange (docs/edi.md, "Acknowledgments"): its envelopes alone, streamed,

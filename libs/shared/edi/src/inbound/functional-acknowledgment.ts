@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@wms/platform';
-import type { Interchange } from '../interchanges/interchange.js';
-import type { TradingPartner } from '../partners/trading-partner.js';
-import type { ReadSegment } from '../x12/reader.js';
+import type { Interchange } from '../interchanges/index.js';
+import type { TradingPartner } from '../partners/index.js';
+import type { ReadSegment } from '../x12/index.js';
 import type { InboundRepository } from './inbound.repository.js';
 
 /** A control number as compared: leading zeros do not count (GS06 may be written 1 or 000000001). */

@@ -11,9 +11,9 @@ import {
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
-import { PartnersRepository } from '../partners/partners.repository.js';
-import { InterchangesRepository } from '../interchanges/interchanges.repository.js';
-import { MailboxRepository } from '../mailbox/mailbox.repository.js';
+import { PartnersRepository } from '../partners/index.js';
+import { InterchangesRepository } from '../interchanges/index.js';
+import { MailboxRepository } from '../mailbox/index.js';
 import { createEdiQueue, type EdiQueue } from './edi.contract.js';
 import { EdiInboxService } from './edi-inbox.js';
 import { InboundEngine } from './inbound-engine.js';

@@ -10,18 +10,12 @@ import {
 } from '@wms/platform';
 import type { IngestHandler, IngestRegistry } from '@wms/ingest';
 import type { EntryOutcome } from '@wms/warehouse';
-import { InterchangesRepository } from '../interchanges/interchanges.repository.js';
-import type { Interchange, InterchangeState } from '../interchanges/interchange.js';
-import { MailboxRepository } from '../mailbox/mailbox.repository.js';
-import { PartnersRepository } from '../partners/partners.repository.js';
-import type { TradingPartner } from '../partners/trading-partner.js';
-import {
-  INBOUND_SET_MAPPERS,
-  SetUnmappable,
-  errorAt,
-  type FieldSource,
-  type MappedSet,
-} from '../sets/inbound/index.js';
+import { InterchangesRepository } from '../interchanges/index.js';
+import type { Interchange, InterchangeState } from '../interchanges/index.js';
+import { MailboxRepository } from '../mailbox/index.js';
+import { PartnersRepository } from '../partners/index.js';
+import type { TradingPartner } from '../partners/index.js';
+import { INBOUND_SET_MAPPERS, SetUnmappable, errorAt, type FieldSource, type MappedSet } from '../sets/index.js';
 import {
   groupStatus,
   write997,
@@ -29,9 +23,9 @@ import {
   type GroupAcknowledgment,
   type SetAcknowledgment,
   type SetError,
-} from '../x12/acknowledgments.js';
-import { InterchangeUnreadable, openInterchange, type ReadSegment } from '../x12/reader.js';
-import { FUNCTIONAL_ID } from '../x12/segment.js';
+} from '../x12/index.js';
+import { InterchangeUnreadable, openInterchange, type ReadSegment } from '../x12/index.js';
+import { FUNCTIONAL_ID } from '../x12/index.js';
 import { checkEnvelope, type GroupEnvelope } from './envelope-check.js';
 import { ediInboundSets, ediInterchangeDuration, ediInterchanges } from './edi.metrics.js';
 import { readFunctionalAcknowledgment } from './functional-acknowledgment.js';

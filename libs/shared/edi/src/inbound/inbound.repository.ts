@@ -1,9 +1,9 @@
 import { QueryTypes } from 'sequelize';
 import { unitOfWork, type Database, type UnitOfWork } from '@wms/platform';
 import { nextTurnSql, type TurnUnits } from '@wms/ingest';
-import { INTERCHANGE_COLUMNS } from '../interchanges/interchanges.repository.js';
-import type { Interchange, InterchangeState } from '../interchanges/interchange.js';
-import type { SetError } from '../x12/acknowledgments.js';
+import { INTERCHANGE_COLUMNS } from '../interchanges/index.js';
+import type { Interchange, InterchangeState } from '../interchanges/index.js';
+import type { SetError } from '../x12/index.js';
 
 /** Inbound interchanges queued for the engine: received or being read (dispatch/tenant-turns.ts). */
 const QUEUED_INTERCHANGES: TurnUnits = {

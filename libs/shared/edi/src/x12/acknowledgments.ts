@@ -1,5 +1,5 @@
-import type { ControlNumbers } from '../partners/partners.repository.js';
-import type { TradingPartner } from '../partners/trading-partner.js';
+import type { ControlNumbers } from '../partners/index.js';
+import type { TradingPartner } from '../partners/index.js';
 import { writeInterchange, x12Dates, type SetBody } from './envelope-writer.js';
 import type { Segment } from './segment.js';
 

@@ -1,5 +1,5 @@
-import type { ControlNumbers } from '../partners/partners.repository.js';
-import type { Separators, TradingPartner } from '../partners/trading-partner.js';
+import type { ControlNumbers } from '../partners/index.js';
+import type { Separators, TradingPartner } from '../partners/index.js';
 import { FUNCTIONAL_ID, type Segment } from './segment.js';
 
 /** One transaction set to write: its code and the segments between its ST and SE. */

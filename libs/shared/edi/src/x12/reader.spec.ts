@@ -1,8 +1,8 @@
 import { X12Parser } from 'node-x12';
 import { x12Interchange, order940, asn943, asn856, type X12Party } from '@wms/testing';
-import type { TradingPartner } from '../partners/trading-partner.js';
-import { checkEnvelope } from '../inbound/envelope-check.js';
-import { mapShipNotice, mapStockTransferShipment, mapWarehouseShippingOrder } from '../sets/inbound/index.js';
+import type { TradingPartner } from '../partners/index.js';
+import { checkEnvelope } from '../inbound/index.js';
+import { mapShipNotice, mapStockTransferShipment, mapWarehouseShippingOrder } from '../sets/index.js';
 import { InterchangeUnreadable, openInterchange, readIsa, type ReadSegment } from './reader.js';
 import { write997, writeTa1 } from './acknowledgments.js';
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { X12parser } from 'x12-parser';
-import type { Separators } from '../partners/trading-partner.js';
+import type { Separators } from '../partners/index.js';
 
 /**
  * The one adapter over `x12-parser` 1.3 (ADR 0207, "Reading interchanges"; ADR 0205: library internals stay

@@ -1,6 +1,28 @@
-import type { SetError } from '../../x12/acknowledgments.js';
-import type { ReadSegment } from '../../x12/reader.js';
-import type { TradingPartner } from '../../partners/trading-partner.js';
+/**
+ * The shapes a mapper reads and answers, structurally the reader's segment (x12/reader.ts), the 997's set
+ * error (x12/acknowledgments.ts) and the part of a trading partner it uses: the mappers stand on their own.
+ */
+export interface SetSegment {
+  id: string;
+  elements: string[];
+  /** Its position in the set, ST being 1. */
+  position: number;
+}
+
+/** A segment in error (AK3) and its element in error (AK4), as the 997 writer takes it. */
+export interface MappingError {
+  segment: string;
+  position: number;
+  loop?: string;
+  code: string;
+  element?: { position: number; reference?: string; code: string; value?: string };
+  message: string;
+}
+
+/** What a mapper takes of the trading partner: its default warehouse. */
+export interface MappingPartner {
+  warehouseCode: string | null;
+}
 
 /**
  * What mapping an inbound set gives: the entry of the API's entity it stands for (the same body `POST /orders`
@@ -29,24 +51,24 @@ export interface FieldSource {
 /** A set that cannot be mapped at all (a mandatory segment or value missing): its errors. */
 export class SetUnmappable extends Error {
   override name = 'SetUnmappable';
-  constructor(readonly errors: SetError[]) {
+  constructor(readonly errors: MappingError[]) {
     super(errors.map((error) => error.message).join('; '));
   }
 }
 
 /** Maps one inbound set's body (the segments between ST and SE, positions counted from ST = 1). */
-export type SetMapper = (segments: ReadSegment[], partner: TradingPartner) => MappedSet;
+export type SetMapper = (segments: SetSegment[], partner: MappingPartner) => MappedSet;
 
 /** The element at `position` (1-based) of a segment, trimmed; '' when absent. */
-export const el = (segment: ReadSegment, position: number): string => (segment.elements[position - 1] ?? '').trim();
+export const el = (segment: SetSegment, position: number): string => (segment.elements[position - 1] ?? '').trim();
 
 /** A field's source at an element of a segment. */
-export function at(segment: ReadSegment, element: number, reference?: string, loop?: string): FieldSource {
+export function at(segment: SetSegment, element: number, reference?: string, loop?: string): FieldSource {
   return { segment: segment.id, position: segment.position, loop, element, reference, value: el(segment, element) };
 }
 
 /** A field's source as an error of the set: AK3 (code 8, element errors) and AK4 with `code`. */
-export function errorAt(source: FieldSource, code: string, message: string): SetError {
+export function errorAt(source: FieldSource, code: string, message: string): MappingError {
   return {
     segment: source.segment,
     position: source.position,
@@ -60,7 +82,7 @@ export function errorAt(source: FieldSource, code: string, message: string): Set
 }
 
 /** A mandatory segment that is missing: AK3 code 3 at the position where it was due. */
-export function missingSegment(segment: string, position: number, message: string): SetError {
+export function missingSegment(segment: string, position: number, message: string): MappingError {
   return { segment, position, code: '3', message };
 }
 
@@ -81,7 +103,7 @@ export function quantityOf(value: string): number | string {
  * when a tenant's skus are their U.P.C.s). Answers the element of the ID taken.
  */
 export function productId(
-  segment: ReadSegment,
+  segment: SetSegment,
   pairs: number[],
   extra: { element: number; qualifier: string } | null = null,
 ): { value: string; element: number } | null {
@@ -98,7 +120,7 @@ export function productId(
 
 /** A party of an N1 loop: its entity code (N101), name (N102), ID (N104), and the N3/N4 that follow it. */
 export interface Party {
-  n1: ReadSegment;
+  n1: SetSegment;
   code: string;
   name: string;
   id: string;
@@ -106,7 +128,7 @@ export interface Party {
 }
 
 /** The N1 loops of a set (N1 with its N2/N3/N4), in order. */
-export function parties(segments: ReadSegment[]): Party[] {
+export function parties(segments: SetSegment[]): Party[] {
   const found: Party[] = [];
   let current: Party | null = null;
   for (const segment of segments) {

@@ -1,4 +1,3 @@
-import type { ReadSegment } from '../../x12/reader.js';
 import {
   SetUnmappable,
   at,
@@ -10,6 +9,7 @@ import {
   quantityOf,
   type FieldSource,
   type MappedSet,
+  type SetSegment,
   type SetMapper,
 } from './set-mapping.js';
 
@@ -43,7 +43,7 @@ export const mapShipNotice: SetMapper = (segments, partner) => {
   if (expected) fields.set('expectedDate', expected);
 
   const lines: Record<string, unknown>[] = [];
-  let item: { lin: ReadSegment | null; line: Record<string, unknown> | null } = { lin: null, line: null };
+  let item: { lin: SetSegment | null; line: Record<string, unknown> | null } = { lin: null, line: null };
   for (const segment of segments) {
     if (segment.id === 'HL') {
       item = { lin: null, line: null };

@@ -1,4 +1,3 @@
-import type { ReadSegment } from '../../x12/reader.js';
 import {
   SetUnmappable,
   at,
@@ -10,6 +9,7 @@ import {
   quantityOf,
   type FieldSource,
   type MappedSet,
+  type SetSegment,
   type SetMapper,
 } from './set-mapping.js';
 
@@ -49,7 +49,7 @@ export const mapWarehouseShippingOrder: SetMapper = (segments, partner) => {
   if (dated) fields.set('requiredDate', at(dated, 2, '373'));
 
   const lines: Record<string, unknown>[] = [];
-  let lx: ReadSegment | null = null;
+  let lx: SetSegment | null = null;
   for (const segment of segments) {
     if (segment.id === 'LX') lx = segment;
     if (segment.id !== 'W01') continue;

@@ -1,0 +1,2 @@
+export * from './partners.repository.js';
+export * from './trading-partner.js';

@@ -126,7 +126,7 @@ export async function checkEnvelope(content: Buffer, partner: TradingPartner): P
         break;
       default:
         if (!group) throw unreadable('024', `a ${segment.id} segment stands outside any functional group`);
-      // A segment between an SE and the next ST belongs to no set: the set reading answers it (AK5).
+      // A segment between an SE and the next ST belongs to no set: the set reading passes over it.
     }
   }
   if (!ended) throw unreadable('023', 'the interchange ends without an IEA');

@@ -29,5 +29,14 @@ export async function renderApiTypes(document, { file = API_TYPES_FILE, header =
       }),
     );
   const options = await prettier.resolveConfig(file);
-  return prettier.format(source, { ...options, filepath: file });
+  const formatted = await prettier.format(source, { ...options, filepath: file });
+  // openapi-typescript's enum-value lists walk the schema with FlattenedDeepRequired, which keeps a nullable
+  // object's null: a list inside an object that may be null (`acknowledgment: {...} | null`) then names a
+  // member of null and does not compile. The walk steps past null as it steps past undefined.
+  const walk = 'T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]';
+  if (!formatted.includes(walk)) return formatted;
+  return prettier.format(formatted.replace(walk, `${walk.slice(0, -'T[K]'.length)}NonNullable<T[K]>`), {
+    ...options,
+    filepath: file,
+  });
 }

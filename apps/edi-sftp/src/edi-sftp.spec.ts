@@ -7,13 +7,12 @@ import { promisify } from 'node:util';
 import bcrypt from 'bcrypt';
 import ssh2 from 'ssh2';
 import SftpClient from 'ssh2-sftp-client';
-import { ConfigError, unitOfWork, loadConfig } from '@wms/platform';
-import { InterchangesRepository, MailboxRepository } from '@wms/edi';
+import { ConfigError, unitOfWork, loadConfig, queuePrefix } from '@wms/platform';
+import { EdiInboxService, InterchangesRepository, MailboxRepository, createEdiQueue, type EdiQueue } from '@wms/edi';
 import { createTestContext, defaultTenantId, waitFor, type TestContext } from '@wms/testing';
 import { startEdiSftp, type EdiSftpServer } from './edi-sftp.js';
 import { MAX_OPEN_UPLOADS_PER_SESSION } from './mailbox-session.js';
 import { resolveHostKeys } from './host-keys.js';
-import { StoredInbox } from './stored-inbox.js';
 
 const MAX_FILE_BYTES = 4096;
 const LOGIN_FAILURES_ALLOWED = 4;
@@ -27,6 +26,7 @@ interface Account {
 
 let ctx: TestContext;
 let server: EdiSftpServer;
+let queue: EdiQueue;
 let tenantId: string;
 let mailbox: MailboxRepository;
 let interchanges: InterchangesRepository;
@@ -151,7 +151,9 @@ beforeAll(async () => {
   interchanges = new InterchangesRepository(ctx.runtime.db);
   acme = await createPartner('acme');
   globex = await createPartner('globex');
-  server = await startEdiSftp(ctx.runtime, { inbox: new StoredInbox(ctx.runtime.db), port: 0, host: '127.0.0.1' });
+  queue = createEdiQueue({ connection: ctx.runtime.redis, prefix: queuePrefix(ctx.runtime.config) });
+  const inbox = new EdiInboxService(ctx.runtime.db, queue, ctx.runtime.logger);
+  server = await startEdiSftp(ctx.runtime, { inbox, port: 0, host: '127.0.0.1' });
 });
 
 afterEach(async () => {
@@ -160,6 +162,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await server?.close();
+  await queue?.close();
   await ctx?.close();
 });
 

@@ -4,12 +4,14 @@ import {
   installShutdown,
   loadConfigOrExit,
   openRuntime,
+  queuePrefix,
+  closeWithin,
   startHealthServer,
   waitForDependencies,
 } from '@wms/platform';
+import { EdiInboxService, createEdiQueue, type EdiQueue } from '@wms/edi';
 import { startEdiSftp, type EdiSftpServer } from './edi-sftp.js';
 import { ediSftpProcessMetrics } from './metrics.js';
-import { StoredInbox } from './stored-inbox.js';
 
 const config = loadConfigOrExit();
 const runtime = openRuntime(config, { name: 'edi-sftp', redisRole: 'producer', databaseWork: 'requests' });
@@ -17,11 +19,13 @@ const { logger } = runtime;
 
 let healthServer: Server | undefined;
 let sftpServer: EdiSftpServer | undefined;
+let queue: EdiQueue | undefined;
 
 // No new connection, uploads being stored finish, sessions end; then Redis and the database.
 installShutdown(logger, config.shutdownTimeoutMs, async () => {
   healthServer?.close();
   await sftpServer?.close(Math.max(1_000, config.shutdownTimeoutMs - 3_000));
+  if (queue) await closeWithin(queue, 2_000);
   await runtime.close();
 });
 
@@ -31,7 +35,9 @@ await waitForDependencies(runtime.db.sequelize, runtime.redis, {
 // Its login throttle lives in Redis: a key space another database holds ends the process (REDIS_KEY_PREFIX).
 await claimKeySpaceAtStart(runtime.keySpace, logger);
 try {
-  sftpServer = await startEdiSftp(runtime, { inbox: new StoredInbox(runtime.db) });
+  // A file complete in in/ is stored and handed to the EDI engine on the ingest worker's edi queue.
+  queue = createEdiQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
+  sftpServer = await startEdiSftp(runtime, { inbox: new EdiInboxService(runtime.db, queue, logger) });
 } catch (error) {
   logger.fatal({ err: error }, 'edi-sftp: could not start');
   await runtime.close();

@@ -25,6 +25,7 @@ import {
 import { createIngestProcessor } from './ingest.processor.js';
 import { startImportsWorker } from './imports.worker.js';
 import { startSnapshotsWorker } from './snapshots.worker.js';
+import { startEdiWorker } from './edi.worker.js';
 
 export interface IngestWorkerHandle {
   worker: Worker<IngestJobData, IngestJobResult, IngestJobName>;
@@ -85,6 +86,8 @@ export function startIngestWorker(
   const imports = startImportsWorker(runtime, services, tenantWrites);
   // Stock snapshot exports: a queue of their own too.
   const snapshots = startSnapshotsWorker(runtime);
+  // Inbound EDI interchanges: a queue of their own too (ADR 0207).
+  const edi = startEdiWorker(runtime, services);
   return {
     worker,
     dispatcher,
@@ -92,6 +95,7 @@ export function startIngestWorker(
       await dispatcher.stop();
       await imports.close();
       await snapshots.close();
+      await edi.close();
       await closeWithin(worker, undefined);
       await closeWithin(queue, 2_000);
       await closeRedis(connection);

@@ -4734,6 +4734,247 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/edi': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send one X12 interchange (940, 943, 856, 997) as the trading partner the key is bound to
+     * @description The body is the raw interchange (application/edi-x12, application/edi or text/plain; at most EDI_HTTP_MAX_BYTES). It is stored, then read by the ingest worker: the call waits up to EDI_HTTP_WAIT_MS and answers 200 with our 997 (or TA1 for an interchange that cannot be read) as application/edi-x12, or 202 with a statusUrl. The same interchange again (same ISA13) creates nothing and is answered with the first one’s 997; a group of 997s is answered 200 with no body (we never acknowledge a 997). Idempotency-Key: the fingerprint is the body’s bytes; a replay answers the interchange’s status as JSON.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: {
+          'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/edi-x12': string;
+          'application/edi': string;
+          'text/plain': string;
+        };
+      };
+      responses: {
+        /** @description read: the 997 or TA1 (empty for an interchange of 997s) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/edi-x12': string;
+          };
+        };
+        /** @description stored, still being read: poll statusUrl */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'accepted';
+              /** Format: uuid */
+              interchangeId: string;
+              statusUrl: string;
+              requestId: string;
+            };
+          };
+        };
+        /** @description VALIDATION_FAILED: an empty body */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description EDI_PARTNER_REQUIRED: the key is bound to no trading partner; EDI_PARTNER_DISABLED; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
+          };
+        };
+        /** @description IDEMPOTENCY_KEY_IN_PROGRESS or IDEMPOTENCY_KEY_MISMATCH */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description PAYLOAD_TOO_LARGE: over EDI_HTTP_MAX_BYTES; nothing stored */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description UNSUPPORTED_MEDIA_TYPE: not application/edi-x12, application/edi or text/plain */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/interchanges/{interchangeId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The state of an interchange sent to POST /edi, and our 997 or TA1 once it is read */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          interchangeId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the interchange */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              /** @constant */
+              status: 'success';
+              data: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                state:
+                  | 'received'
+                  | 'processing'
+                  | 'accepted'
+                  | 'partially_accepted'
+                  | 'rejected'
+                  | 'unreadable'
+                  | 'duplicate';
+                /** @description ISA13 once read */
+                interchangeControl: string | null;
+                setCodes: string[];
+                error: string | null;
+                /** Format: uuid */
+                duplicateOf: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                processedAt: string | null;
+                /** @description null while the interchange is being read, and for a group of 997s (never answered) */
+                acknowledgment: {
+                  /** Format: uuid */
+                  id: string;
+                  /** @enum {string} */
+                  setCode: '997' | 'TA1';
+                  interchangeControl: string | null;
+                  /** @description the 997 or TA1 as sent, X12 text */
+                  content: string;
+                } | null;
+              };
+              /**
+               * Format: uuid
+               * @description the id of this request (X-Request-Id)
+               */
+              requestId: string;
+            };
+          };
+        };
+        /** @description MISSING_API_KEY, INVALID_API_KEY or MISSING_SCOPE (the guard shape) */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+        /** @description EDI_PARTNER_REQUIRED: the key is bound to no trading partner; or the guard's IP_NOT_ALLOWED or ORIGIN_NOT_ALLOWED: the key's IP whitelist or allowedOrigins */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'] | components['schemas']['GuardError'];
+          };
+        };
+        /** @description NOT_FOUND: no such interchange of the key's partner */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorEnvelope'];
+          };
+        };
+        /** @description RATE_LIMITED or TOO_MANY_INVALID_KEYS (Retry-After) */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['GuardError'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   'asn.received': {
@@ -6250,6 +6491,8 @@ export interface components {
         | 'REFERENCE_NOT_FOUND'
         | 'TENANT_MISMATCH'
         | 'NOT_A_SANDBOX'
+        | 'EDI_PARTNER_REQUIRED'
+        | 'EDI_PARTNER_DISABLED'
         | 'NOT_FOUND'
         | 'IDEMPOTENCY_KEY_IN_PROGRESS'
         | 'IDEMPOTENCY_KEY_MISMATCH'
@@ -6259,7 +6502,8 @@ export interface components {
         | 'NOTHING_TO_RECEIVE'
         | 'NO_VARIANCE'
         | 'BELOW_ALLOCATED'
-        | 'PAYLOAD_TOO_LARGE';
+        | 'PAYLOAD_TOO_LARGE'
+        | 'UNSUPPORTED_MEDIA_TYPE';
       message: string;
       details?: {
         path?: string;
@@ -6865,7 +7109,7 @@ export interface components {
 export type $defs = Record<string, never>;
 type FlattenedDeepRequired<T> = {
   [K in keyof T]-?: FlattenedDeepRequired<
-    T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]
+    T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : NonNullable<T[K]>
   >;
 };
 type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]
@@ -7056,6 +7300,12 @@ export const pathsItemsSkuGetResponses200ContentApplicationJsonDataTrackingValue
 export const pathsStockLevelsGetResponses200ContentApplicationJsonDataTrackingValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/stock/levels']['get']['responses']['200']['content']['application/json']['data']['tracking']
 > = ['none', 'lot', 'serial'];
+export const pathsEdiInterchangesInterchangeIdGetResponses200ContentApplicationJsonDataStateValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/edi/interchanges/{interchangeId}']['get']['responses']['200']['content']['application/json']['data']['state']
+> = ['received', 'processing', 'accepted', 'partially_accepted', 'rejected', 'unreadable', 'duplicate'];
+export const pathsEdiInterchangesInterchangeIdGetResponses200ContentApplicationJsonDataAcknowledgmentSetCodeValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/edi/interchanges/{interchangeId}']['get']['responses']['200']['content']['application/json']['data']['acknowledgment']['setCode']
+> = ['997', 'TA1'];
 export const webhooksReturnReceivedPostRequestBodyContentApplicationJsonDataStatusValues: ReadonlyArray<
   FlattenedDeepRequired<webhooks>['return.received']['post']['requestBody']['content']['application/json']['data']['status']
 > = ['partially_received', 'received'];
@@ -7080,6 +7330,8 @@ export const errorEnvelopeCodeValues: ReadonlyArray<
   'REFERENCE_NOT_FOUND',
   'TENANT_MISMATCH',
   'NOT_A_SANDBOX',
+  'EDI_PARTNER_REQUIRED',
+  'EDI_PARTNER_DISABLED',
   'NOT_FOUND',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
   'IDEMPOTENCY_KEY_MISMATCH',
@@ -7090,6 +7342,7 @@ export const errorEnvelopeCodeValues: ReadonlyArray<
   'NO_VARIANCE',
   'BELOW_ALLOCATED',
   'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
 ];
 export const bulkEntryResultStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['BulkEntryResult']['status']

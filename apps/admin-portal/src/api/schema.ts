@@ -5619,7 +5619,7 @@ export interface components {
 export type $defs = Record<string, never>;
 type FlattenedDeepRequired<T> = {
   [K in keyof T]-?: FlattenedDeepRequired<
-    T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : T[K]
+    T[K] extends unknown[] | undefined | null ? Extract<T[K], unknown[]>[number] : NonNullable<T[K]>
   >;
 };
 type ReadonlyArray<T> = [Exclude<T, undefined>] extends [unknown[]]

@@ -17,6 +17,7 @@ import { apiVersion } from './api-version.middleware.js';
 import { createSnapshotsService, snapshotRoutes } from './snapshots.routes.js';
 import { caseSensitiveRouter } from '../http/router.js';
 import { eventTypeRoutes } from './event-types.routes.js';
+import { ediRoutes } from './edi.routes.js';
 
 /**
  * `/api/v1/integration/v1` (mounted in app.ts, after its public OpenAPI document): everything passes the
@@ -47,6 +48,7 @@ export function integrationRouter(
   router.use(snapshotRoutes(services, snapshots, idempotent));
   router.use(jobsRoutes(jobs, imports, snapshots));
   router.use(simulationRoutes(runtime, services, idempotent));
+  router.use(ediRoutes(runtime, lifecycle, idempotent));
   return router;
 }
 

@@ -35,6 +35,7 @@ import {
 import { IMPORT_ROUTES } from './imports.route-table.js';
 import { CATALOGUE_ROUTES } from './catalogue.route-table.js';
 import { EVENT_TYPE_ROUTES } from './event-types.route-table.js';
+import { EDI_ROUTES } from './edi.route-table.js';
 
 /**
  * The integration API's routes in one table: method, path, scope, the request schemas each route validates
@@ -379,5 +380,6 @@ export function integrationRoutes(handlers: EntityHandler[]): IntegrationRoute[]
     ...Object.values(IMPORT_ROUTES),
     ...Object.values(CATALOGUE_ROUTES),
     ...Object.values(EVENT_TYPE_ROUTES),
+    ...Object.values(EDI_ROUTES),
   ];
 }

@@ -1,6 +1,9 @@
 import { createWebhookDeliveryQueue, type WebhookDeliveryQueue } from '@wms/webhooks';
 import { API_VERSIONS } from '@wms/platform';
 import {
+  arrangeTradingPartner,
+  order940,
+  x12Interchange,
   answerSchemaProblems,
   answerValidator,
   createApiKey,
@@ -39,6 +42,7 @@ describe('the integration API answers exactly what its OpenAPI documents declare
   let key: string;
   /** A key whose IP whitelist leaves this machine out: the guard refuses it (403). */
   let fencedKey: string;
+  let tenantId: string;
   /** The answers of the import cancel, taken before a worker could start the import (see beforeAll). */
   const cancelled = new Map<string, Answer>();
   const documents = new Map<string, OpenApiDocument>();
@@ -49,6 +53,7 @@ describe('the integration API answers exactly what its OpenAPI documents declare
     gateway = await ctx.startGateway();
     queue = createWebhookDeliveryQueue(ctx.runtime.redis, ctx.config.redisKeyPrefix, 3);
     const { tenant } = await createSandboxTenant(ctx);
+    tenantId = tenant.id;
     key = (await createApiKey(ctx, { tenantId: tenant.id })).rawKey;
     fencedKey = (await createApiKey(ctx, { tenantId: tenant.id, ipWhitelist: ['192.0.2.10'] })).rawKey;
     for (const version of API_VERSIONS) {
@@ -101,6 +106,47 @@ describe('the integration API answers exactly what its OpenAPI documents declare
       body: lines,
     });
     return (await answerOf('POST', '/imports', response)) as Answer & { body: JsonNode };
+  }
+
+  /** POST /edi as a key bound to a trading partner of the spec's tenant: a 940 of one order of `sku`. */
+  let ediKey: { key: string; partner: Awaited<ReturnType<typeof arrangeTradingPartner>> } | null = null;
+  async function sendEdi(version: string, sku: string): Promise<Answer & { interchangeId: string }> {
+    if (!ediKey) {
+      const created = await createApiKey(ctx, { tenantId });
+      const partner = await arrangeTradingPartner(ctx, { tenantId, apiKeyId: created.id, warehouseCode: 'WH1' });
+      ediKey = { key: created.rawKey, partner };
+    }
+    const { partner } = ediKey;
+    const control = String(++serial);
+    const text = x12Interchange({
+      sender: { qualifier: partner.partner.qualifier, id: partner.partner.id, groupCode: partner.partner.groupCode },
+      receiver: { qualifier: partner.us.qualifier, id: partner.us.id, groupCode: partner.us.groupCode },
+      control,
+      groups: [
+        {
+          functionalId: 'OW',
+          control,
+          sets: [
+            {
+              code: '940',
+              control: '0001',
+              segments: order940({ referenceNo: unique('EDI'), customerCode: 'CUST', lines: [{ sku, qty: 1 }] }),
+            },
+          ],
+        },
+      ],
+    });
+    const response = await fetch(`${gateway.url}${BASE}/edi`, {
+      method: 'POST',
+      headers: { 'x-api-key': ediKey.key, 'wms-version': version, 'content-type': 'application/edi-x12' },
+      body: text,
+    });
+    const interchangeId = response.headers.get('x-interchange-id') ?? '';
+    const answer = await answerOf('POST', '/edi', response);
+    return {
+      ...answer,
+      interchangeId: interchangeId || String((answer.body as { interchangeId?: string }).interchangeId),
+    };
   }
 
   /** A name of its own for each thing a call makes. */
@@ -355,6 +401,21 @@ describe('the integration API answers exactly what its OpenAPI documents declare
       return [await get(v, `/jobs/${String(accepted.body.jobId)}/errors`)];
     },
     'DELETE /jobs/{jobId}': async (v) => [cancelled.get(v)!, await call(v, 'DELETE', '/jobs/import-nope')],
+    'POST /edi': async (v) => [
+      await sendEdi(v, await stockedItem(v)),
+      await call(v, 'POST', '/edi', {}),
+      await post(v, '/edi', undefined, { 'content-type': 'application/edi-x12' }),
+    ],
+    'GET /edi/interchanges/{interchangeId}': async (v) => {
+      const sent = await sendEdi(v, await stockedItem(v));
+      const response = await fetch(`${gateway.url}${BASE}/edi/interchanges/${sent.interchangeId}`, {
+        headers: { 'x-api-key': ediKey!.key, 'wms-version': v },
+      });
+      return [
+        await get(v, '/edi/interchanges/00000000-0000-0000-0000-000000000000'),
+        await answerOf('GET', '/edi/interchanges/{interchangeId}', response),
+      ];
+    },
   };
 
   it('lists the properties and types of every answer object, open only where the body is free-form', () => {

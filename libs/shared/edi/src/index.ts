@@ -1,4 +1,5 @@
 export * from './contracts.js';
+export * from './inbound/index.js';
 export * from './interchanges/index.js';
 export * from './mailbox/index.js';
 export * from './migrations/index.js';

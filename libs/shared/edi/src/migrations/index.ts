@@ -1,5 +1,6 @@
 import type { Migration } from '@wms/platform';
 import { edi } from './0096-edi.js';
+import { ediInbound } from './0098-edi-inbound.js';
 import { ediSftp } from './0100-edi-sftp.js';
 
 /**
@@ -8,5 +9,6 @@ import { ediSftp } from './0100-edi-sftp.js';
  */
 export const ediMigrations = {
   edi,
+  ediInbound,
   ediSftp,
 } satisfies Record<string, Migration>;

@@ -1,1 +1,2 @@
+export * from './inbound/index.js';
 export * from './outbound/index.js';

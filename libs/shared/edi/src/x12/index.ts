@@ -1,2 +1,4 @@
+export * from './acknowledgments.js';
 export * from './envelope-writer.js';
+export * from './reader.js';
 export * from './segment.js';

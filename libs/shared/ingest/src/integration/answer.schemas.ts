@@ -24,6 +24,8 @@ const ENVELOPE_ERROR_CODES: ErrorCode[] = [
   'REFERENCE_NOT_FOUND',
   'TENANT_MISMATCH',
   'NOT_A_SANDBOX',
+  'EDI_PARTNER_REQUIRED',
+  'EDI_PARTNER_DISABLED',
   'NOT_FOUND',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
   'IDEMPOTENCY_KEY_MISMATCH',
@@ -34,6 +36,7 @@ const ENVELOPE_ERROR_CODES: ErrorCode[] = [
   'NO_VARIANCE',
   'BELOW_ALLOCATED',
   'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
 ];
 
 /** The API-key guard's refusals, answered in the shape `{ statusCode, message, error, code, requestId }`. */

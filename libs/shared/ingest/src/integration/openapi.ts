@@ -8,7 +8,7 @@ import { ANSWER_SCHEMAS, INTEGRATION_ERROR_CODES } from './answer.schemas.js';
 export interface IntegrationRoute extends DocumentedRoute {
   method: 'get' | 'post' | 'delete';
   scope: 'read' | 'write';
-  tag: 'master data' | 'documents' | 'stock' | 'events' | 'jobs' | 'imports' | 'sandbox';
+  tag: 'master data' | 'documents' | 'stock' | 'events' | 'jobs' | 'imports' | 'sandbox' | 'edi';
 }
 
 const SECURITY: Array<Record<string, string[]>> = [{ ApiKey: [] }, { ApiKeyAuthorization: [] }];
@@ -86,6 +86,10 @@ export function buildOpenApiDocument(
       { name: 'jobs', description: 'bulk jobs the ingest worker runs' },
       { name: 'imports', description: 'file imports (NDJSON or CSV), written by the ingest workers chunk by chunk' },
       { name: 'sandbox', description: 'simulations of warehouse work, for the keys of sandbox tenants' },
+      {
+        name: 'edi',
+        description: 'ASC X12 interchanges of the trading partner a key is bound to, read by the ingest workers',
+      },
     ],
     routes: routes.map((route) => ({ ...route, responses: withGuardRefusals(route.responses) })),
     extrasOf: (route) => ({

@@ -433,6 +433,25 @@ export const configVariables = {
     default: 0,
     description: 'port of a worker process health probe (/health/live, /health/ready); 0 = none',
   }),
+  EDI_HTTP_MAX_BYTES: setting({
+    rule: Joi.number()
+      .integer()
+      .min(1024)
+      .max(100 * 1024 * 1024),
+    default: 10 * 1024 * 1024,
+    description: 'the largest X12 interchange POST /edi takes (413 PAYLOAD_TOO_LARGE past it, nothing stored)',
+  }),
+  EDI_HTTP_WAIT_MS: setting({
+    rule: Joi.number().integer().min(0).max(60000),
+    default: 5000,
+    description:
+      'how long POST /edi waits for the engine to read the interchange before answering 202 with its status URL (kept below REQUEST_TIMEOUT_MS)',
+  }),
+  EDI_CONCURRENCY: setting({
+    rule: Joi.number().integer().min(1).max(16),
+    default: 2,
+    description: 'inbound EDI interchanges one ingest worker process reads at once (the edi queue)',
+  }),
   EDI_SFTP_PORT: setting({
     rule: Joi.number().port(),
     default: 2222,

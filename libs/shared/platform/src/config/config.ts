@@ -97,6 +97,10 @@ function configOf(value: ConfigValues) {
     },
     redisUrl: value.REDIS_URL,
     redisKeyPrefix: value.REDIS_KEY_PREFIX,
+    /** POST /edi's body limit and wait, and the interchanges one ingest worker reads at once. */
+    ediHttpMaxBytes: value.EDI_HTTP_MAX_BYTES,
+    ediHttpWaitMs: value.EDI_HTTP_WAIT_MS,
+    ediConcurrency: value.EDI_CONCURRENCY,
     jwt: {
       secret: value.JWT_SECRET,
       previousSecret: value.JWT_SECRET_PREVIOUS ?? null,

@@ -101,6 +101,8 @@ export const ERROR_CATALOGUE = {
       'an ASN, order or return with this referenceNo (or rmaNo) exists in the tenant; the message names its number',
   },
   IDEMPOTENCY_KEY_IN_PROGRESS: { status: 409, meaning: 'a request with the same Idempotency-Key is still running' },
+  EDI_PARTNER_REQUIRED: { status: 403, meaning: 'POST /edi or its status with a key bound to no EDI trading partner' },
+  EDI_PARTNER_DISABLED: { status: 403, meaning: 'POST /edi for a trading partner that is disabled' },
   EDI_NOT_OUTBOUND: { status: 409, meaning: 'only an EDI interchange the service sent can be sent again' },
   EDI_NOT_RESENDABLE: { status: 409, meaning: 'the EDI interchange holds no transaction set to send again' },
   EDI_FILE_EXISTS: { status: 409, meaning: "a file of that name is already in the partner's EDI mailbox folder" },

@@ -62,5 +62,6 @@ export const migrations: Migration[] = [
   webhooksMigrations.subscriptionDestinations,
   ediMigrations.edi,
   webhooksMigrations.ediDestinations,
+  ediMigrations.ediInbound,
   ediMigrations.ediSftp,
 ];

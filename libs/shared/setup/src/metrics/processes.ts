@@ -1,5 +1,5 @@
 import { apiKeyRefusals } from '@wms/api-keys';
-import { ediOutboundGauges } from '@wms/edi';
+import { ediInboundMetrics, ediOutboundGauges } from '@wms/edi';
 import { ingestMetrics } from '@wms/ingest';
 import { ProcessMetrics, guardMetrics, httpMetrics, replicaMetrics, type ExportingQueue } from '@wms/platform';
 import { outboxGauges, webhookMetrics, type OutboxStats } from '@wms/webhooks';
@@ -16,7 +16,7 @@ export function gatewayProcessMetrics(queues: ExportingQueue[]): ProcessMetrics 
 }
 
 export function ingestProcessMetrics(queues: ExportingQueue[]): ProcessMetrics {
-  return new ProcessMetrics({ metrics: ingestMetrics, queues });
+  return new ProcessMetrics({ metrics: [...ingestMetrics, ...ediInboundMetrics], queues });
 }
 
 /** The webhook worker's: deliveries, the outbox and, with `readEdi`, the EDI advices waiting for a 997. */

@@ -191,7 +191,7 @@ export class TradingPartnersService {
       for (const field of ['interchangeId', 'groupCode'] as const) {
         const value = settings[side][field];
         if ([element, component, segment].some((separator) => value.includes(separator))) {
-          details.push({ path: `${side}.${field}`, message: `"${side}.${field}" holds one of the separators` });
+          details.push({ path: `${side}.${field}`, message: `${side}.${field} holds one of the separators` });
         }
       }
     }

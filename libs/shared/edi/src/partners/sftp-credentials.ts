@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import { utils } from 'ssh2';
+import ssh2 from 'ssh2';
 import { AppError } from '@wms/platform';
 
 /** A public key of a partner's SFTP account as answers show it: never more than the fingerprint and its label. */
@@ -31,7 +31,7 @@ function fingerprintOf(publicSsh: Buffer): string {
  * leave the partner.
  */
 export function publicKeyLine(text: string): { line: string; key: SftpPublicKey } {
-  const parsed = utils.parseKey(text.trim());
+  const parsed = ssh2.utils.parseKey(text.trim());
   const first = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!first || first instanceof Error) {
     throw new AppError(400, 'SFTP_KEY_INVALID', 'publicKey is not an SSH public key ssh2 can read (OpenSSH or PEM)', [

@@ -77,7 +77,12 @@ export function sampleInterchange(setCode: string, control = '000000042', elemen
   ].join('\n');
 }
 
-/** Inserts an interchange of the partner straight into the database, as the engine or the outbound side would. */
+let controlSequence = 100;
+
+/**
+ * Inserts an interchange of the partner straight into the database, as the engine or the outbound side would;
+ * each with an ISA13 of its own unless one is given (inbound ones are unique per partner and ISA13).
+ */
 export async function insertInterchange(
   db: Database,
   partner: { id: string; tenantId: string },
@@ -92,7 +97,7 @@ export async function insertInterchange(
         partnerId: partner.id,
         source: row.direction === 'in' ? 'sftp' : 'event',
         fileName: `${row.setCodes[0]}-${Math.random().toString(36).slice(2)}.x12`,
-        interchangeControl: '000000042',
+        interchangeControl: String(++controlSequence).padStart(9, '0'),
         raw: Buffer.from(sampleInterchange(row.setCodes[0]!)),
         ...row,
       },

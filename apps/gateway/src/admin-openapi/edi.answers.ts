@@ -159,7 +159,7 @@ export const EDI_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
         acknowledgedAt: instant.allow(null),
       }).label('EdiTransactionSet'),
     ),
-    acknowledgment: Joi.link('#EdiDocument').allow(null),
+    acknowledgment: record(documentKeys).allow(null).description('its 997 or TA1 (inbound), or the partner\'s 997 (outbound)'),
     resends: Joi.array().items(
       record({ id, state: Joi.string(), createdAt: instant }).label('EdiResend'),
     ),

@@ -11,7 +11,9 @@ import {
   insertInterchange,
   loginAs,
   request,
+  answerValidator,
   sampleInterchange,
+  type OpenApiDocument,
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
@@ -239,5 +241,32 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
     expect([sent.status, sent.body.setCodes]).toEqual([202, ['846']]);
     expect([notSent.status, notSent.body.code]).toEqual([409, 'EDI_SET_NOT_SENT']);
     expect([disabled.status, disabled.body.code]).toEqual([409, 'EDI_PARTNER_DISABLED']);
+  });
+
+  it('when the EDI routes answer, each answer is what the admin OpenAPI document declares (ajv, strict)', async () => {
+    const document = (await request(gateway.url, 'GET', '/api/v1/openapi.json')).body as unknown as OpenApiDocument;
+    const check = answerValidator(document);
+    const shipped = await insertInterchange(ctx.runtime.db, partner, { direction: 'out', state: 'sent', setCodes: ['945'] });
+    const base = `/edi/partners/${partner.id}`;
+    const calls: Array<[string, string, string, unknown?]> = [
+      ['GET /edi/partners', 'GET', '/edi/partners'],
+      ['GET /edi/partners/{id}', 'GET', base],
+      ['PATCH /edi/partners/{id}', 'PATCH', base, { separators: { element: '*', component: '*', segment: '~' } }],
+      ['POST /edi/partners/{id}/sftp/password', 'POST', `${base}/sftp/password`],
+      ['POST /edi/partners/{id}/sftp/keys', 'POST', `${base}/sftp/keys`, { publicKey: opensshKey(keys, 'typed').publicKey }],
+      ['GET /edi/partners/{id}/documents', 'GET', `${base}/documents`],
+      ['GET /edi/partners/{id}/documents/{documentId}', 'GET', `${base}/documents/${shipped.id}`],
+      ['POST /edi/partners/{id}/enable', 'POST', `${base}/enable`],
+      ['POST /edi/partners/{id}/documents/{documentId}/resend', 'POST', `${base}/documents/${shipped.id}/resend`],
+    ];
+
+    const problems: string[] = [];
+    for (const [operation, method, path, body] of calls) {
+      const response = await request(gateway.url, method, `/api/v1${path}`, { token, body });
+      const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
+      problems.push(...check(operation, { method, path, status: response.status, mediaType, body: response.body }));
+    }
+
+    expect(problems).toEqual([]);
   });
 });

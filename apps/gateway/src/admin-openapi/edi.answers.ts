@@ -159,7 +159,15 @@ export const EDI_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
         acknowledgedAt: instant.allow(null),
       }).label('EdiTransactionSet'),
     ),
-    acknowledgment: record(documentKeys).allow(null).description('its 997 or TA1 (inbound), or the partner\'s 997 (outbound)'),
+    acknowledgment: record({
+      id,
+      interchangeControl: Joi.string().allow(null),
+      setCodes: Joi.array().items(Joi.string()),
+      state: Joi.string().description('as EdiDocument.state'),
+      createdAt: instant,
+    })
+      .allow(null)
+      .description("its 997 or TA1 (inbound), or the partner's 997 (outbound); the whole document is /documents/{its id}"),
     resends: Joi.array().items(
       record({ id, state: Joi.string(), createdAt: instant }).label('EdiResend'),
     ),

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Code, Group, Paper, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Code, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ediApi, type EdiDocumentDetail } from '../../../api';
 import { usePermission } from '../../../auth';
 import { ConfirmButton, ErrorNotice, Fact, Facts, Loading, PageHeader, formatDateTime, useApi } from '../../../components';
+import classes from './DocumentPage.module.css';
 import { DocumentStateBadge } from './DocumentStateBadge';
 
 /** Where a set's document lives in the portal, when it has a page. */
@@ -21,12 +22,13 @@ function Segments({ document }: { document: EdiDocumentDetail }) {
       {document.parseError ? (
         <Alert color="red">{document.parseError}</Alert>
       ) : (
-        <ScrollArea>
+        <>
           <Text size="sm" mb="xs" c="dimmed">
             Split with the separators its ISA declares: element <Code>{document.separators?.element}</Code>, component{' '}
             <Code>{document.separators?.component}</Code>, segment <Code>{document.separators?.segment}</Code>
             {document.segmentCount > document.segments.length && ` — the first ${document.segments.length} of ${document.segmentCount}`}
           </Text>
+          <div className={classes.scroll} tabIndex={0} role="region" aria-label="Segments, scrollable">
           <Table striped withColumnBorders verticalSpacing={4} aria-label="Segments" className="mono">
             <Table.Thead>
               <Table.Tr>
@@ -51,7 +53,8 @@ function Segments({ document }: { document: EdiDocumentDetail }) {
               ))}
             </Table.Tbody>
           </Table>
-        </ScrollArea>
+          </div>
+        </>
       )}
     </Paper>
   );
@@ -197,7 +200,7 @@ export default function DocumentPage() {
         <Title order={2} size="h4" mb="sm">
           Raw text {doc.rawTruncated && '(its first MiB)'}
         </Title>
-        <Code block data-testid="document-raw" style={{ maxHeight: 400, overflow: 'auto' }}>
+        <Code block data-testid="document-raw" className={classes.scroll} tabIndex={0} aria-label="Raw text">
           {doc.raw}
         </Code>
       </Paper>

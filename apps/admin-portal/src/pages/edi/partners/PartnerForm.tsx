@@ -1,8 +1,9 @@
-import { Button, Checkbox, Fieldset, Group, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Fieldset, Group, NumberInput, Paper, Select, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { apiKeysApi, type Tenant, type TradingPartner, type TradingPartnerPatch } from '../../../api';
 import { usePermission } from '../../../auth';
 import { TenantField, useApi } from '../../../components';
+import classes from './PartnerForm.module.css';
 
 const INBOUND = [
   ['940', '940 Warehouse Shipping Order (an order)'],
@@ -80,7 +81,7 @@ function PartyFields(props: { legend: string; side: string; value: Party; onChan
     props.onChange({ ...props.value, [field]: event.currentTarget.value });
   return (
     <Fieldset legend={props.legend}>
-      <SimpleGrid cols={{ base: 1, sm: 3 }}>
+      <div className={classes.grid}>
         <TextInput
           label={`${props.side} ISA qualifier`}
           description="Two characters, e.g. ZZ (mutually defined), 01 (DUNS), 12 (phone)"
@@ -102,7 +103,7 @@ function PartyFields(props: { legend: string; side: string; value: Party; onChan
           onChange={set('groupCode')}
           required
         />
-      </SimpleGrid>
+      </div>
     </Fieldset>
   );
 }
@@ -151,7 +152,7 @@ export function PartnerForm(props: {
         <PartyFields legend="The partner" side="Partner" value={values.partner} onChange={(party) => change('partner', party)} />
         <PartyFields legend="Us, as the partner knows us" side="Our" value={values.us} onChange={(party) => change('us', party)} />
         <Fieldset legend="Envelopes we write">
-          <SimpleGrid cols={{ base: 1, sm: 4 }}>
+          <div className={classes.grid}>
             <Select
               label="Usage"
               description="ISA15"
@@ -166,9 +167,9 @@ export function PartnerForm(props: {
             <TextInput label="Element separator" description="One character, e.g. *" maxLength={1} value={values.separators.element} onChange={separator('element')} />
             <TextInput label="Component separator" description="ISA16, e.g. >" maxLength={1} value={values.separators.component} onChange={separator('component')} />
             <TextInput label="Segment terminator" description="One character, e.g. ~" maxLength={1} value={values.separators.segment} onChange={separator('segment')} />
-          </SimpleGrid>
+          </div>
         </Fieldset>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <div className={classes.grid}>
           <Checkbox.Group label="Sets the partner sends" description="Version 004010" value={values.inboundSets} onChange={(sets) => change('inboundSets', sets)}>
             <Stack gap={6} mt="xs">
               {INBOUND.map(([code, label]) => (
@@ -183,8 +184,8 @@ export function PartnerForm(props: {
               ))}
             </Stack>
           </Checkbox.Group>
-        </SimpleGrid>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        </div>
+        <div className={classes.grid}>
           <TextInput label="Default warehouse" description="Code of the warehouse a document naming none is mapped to" value={values.warehouseCode} onChange={text('warehouseCode')} />
           <TextInput label="Ship-from name" description="N1*SF of our advices; empty: none" value={values.shipFromName} onChange={text('shipFromName')} />
           <NumberInput
@@ -218,7 +219,7 @@ export function PartnerForm(props: {
             value={values.sftpUsername}
             onChange={text('sftpUsername')}
           />
-        </SimpleGrid>
+        </div>
         {props.error}
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onCancel}>

@@ -74,7 +74,10 @@ describe('admin portal: EDI partners end to end', () => {
     expect(await page.content()).not.toContain(password);
 
     const partnerId = page.url().split('/').at(-1)!;
-    const partner = { id: partnerId, tenantId: (await ctx.services.edi.partners.get(partnerId, { tenantId: null })).tenantId };
+    const partner = {
+      id: partnerId,
+      tenantId: (await ctx.services.edi.partners.get(partnerId, { tenantId: null })).tenantId,
+    };
     const raw = sampleInterchange('945', '000000314', ['W06', 'N', 'ORD-314', '20261202']);
     const sent = await insertInterchange(
       ctx.runtime.db,

@@ -5,12 +5,7 @@ import { TenantsService } from '@wms/identity';
 import { WarehousesService } from '@wms/warehouse';
 import { ApiKeysRepository, ApiKeysService } from '@wms/api-keys';
 import { AppError } from '@wms/platform';
-import {
-  EdiDocumentsService,
-  SftpAccountService,
-  TradingPartnersService,
-  type EdiOutboundControl,
-} from '@wms/edi';
+import { EdiDocumentsService, SftpAccountService, TradingPartnersService, type EdiOutboundControl } from '@wms/edi';
 import { UsersService } from '@wms/identity';
 import { IdempotencyService } from '@wms/platform';
 import { CatalogueService, MasterDataService } from '@wms/warehouse';

@@ -64,8 +64,7 @@ export class RecordingEdiOutbound implements EdiOutboundControl {
 
 /** A small whole interchange of one set, written with * > ~ and a line break after each segment. */
 export function sampleInterchange(setCode: string, control = '000000042', elements = ['W06', 'N', 'ORD-1']): string {
-  const isa =
-    `ISA*00*          *00*          *ZZ*PARTNER        *ZZ*WAREHOUSE      *261202*0430*U*00401*${control}*0*P*>~`;
+  const isa = `ISA*00*          *00*          *ZZ*PARTNER        *ZZ*WAREHOUSE      *261202*0430*U*00401*${control}*0*P*>~`;
   return [
     isa,
     `GS*SW*PARTNER*WAREHOUSE*20261202*0430*42*X*004010~`,

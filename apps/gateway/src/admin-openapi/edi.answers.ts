@@ -69,7 +69,7 @@ const interchangeKeys = {
   ),
   error: Joi.string().allow(null),
   duplicateOf: id.allow(null),
-  acknowledgmentId: id.allow(null).description('inbound: our 997 or TA1; outbound: the partner\'s 997'),
+  acknowledgmentId: id.allow(null).description("inbound: our 997 or TA1; outbound: the partner's 997"),
   resentFrom: id.allow(null),
   sourceEventId: id.allow(null),
   createdAt: instant,
@@ -82,7 +82,9 @@ const documentKeys = {
   overdue: Joi.boolean().description("outbound and still unacknowledged past the partner's ackOverdueHours"),
   setCount: count,
   documents: Joi.array()
-    .items(record({ kind: Joi.string().allow(null).description('order, asn…'), ref: Joi.string() }).label('EdiDocumentRef'))
+    .items(
+      record({ kind: Joi.string().allow(null).description('order, asn…'), ref: Joi.string() }).label('EdiDocumentRef'),
+    )
     .description('the documents of ours its first sets made or came from'),
 };
 
@@ -167,9 +169,9 @@ export const EDI_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
       createdAt: instant,
     })
       .allow(null)
-      .description("its 997 or TA1 (inbound), or the partner's 997 (outbound); the whole document is /documents/{its id}"),
-    resends: Joi.array().items(
-      record({ id, state: Joi.string(), createdAt: instant }).label('EdiResend'),
-    ),
+      .description(
+        "its 997 or TA1 (inbound), or the partner's 997 (outbound); the whole document is /documents/{its id}",
+      ),
+    resends: Joi.array().items(record({ id, state: Joi.string(), createdAt: instant }).label('EdiResend')),
   }),
 };

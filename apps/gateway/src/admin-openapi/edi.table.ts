@@ -1,4 +1,10 @@
-import { addPublicKeySchema, createPartnerSchema, listDocumentsQuerySchema, listPartnersQuerySchema, updatePartnerSchema } from '@wms/edi';
+import {
+  addPublicKeySchema,
+  createPartnerSchema,
+  listDocumentsQuerySchema,
+  listPartnersQuerySchema,
+  updatePartnerSchema,
+} from '@wms/edi';
 import {
   GUARDED,
   INVALID,
@@ -35,7 +41,9 @@ const BEYOND: AdminRoute['responses'] = {
 const SETTINGS_CONFLICTS = error(
   'PARTNER_ISA_EXISTS: the tenant has a partner with this ISA qualifier and ID; API_KEY_BOUND: the key speaks for another partner; SFTP_USERNAME_TAKEN',
 );
-const NOT_SENDABLE = error('EDI_PARTNER_DISABLED; EDI_SET_NOT_SENT: the partner is not sent 846s; EDI_RESEND_INBOUND: the document was received');
+const NOT_SENDABLE = error(
+  'EDI_PARTNER_DISABLED; EDI_SET_NOT_SENT: the partner is not sent 846s; EDI_RESEND_INBOUND: the document was received',
+);
 const OUTBOUND_DOWN = { 503: error('EDI_OUTBOUND_UNAVAILABLE: the outbound side is not running in this process') };
 
 /** EDI trading partners, their SFTP accounts and documents. */
@@ -95,7 +103,9 @@ export const EDI_ROUTES: AdminRoute[] = [
     'Let a public key log in to the SFTP account',
     {
       201: ok('added', 'SftpPublicKey'),
-      400: error('VALIDATION_FAILED; SFTP_KEY_INVALID: not an SSH public key; SFTP_KEY_PRIVATE: a private key was sent'),
+      400: error(
+        'VALIDATION_FAILED; SFTP_KEY_INVALID: not an SSH public key; SFTP_KEY_PRIVATE: a private key was sent',
+      ),
       ...BEYOND,
       409: error('SFTP_KEY_EXISTS; SFTP_KEYS_LIMIT'),
     },

@@ -17,6 +17,7 @@ import {
   type TestContext,
   type TestGateway,
 } from '@wms/testing';
+import type { EdiDocumentDetail } from '@wms/edi';
 
 interface Refusal {
   code: string;
@@ -37,7 +38,9 @@ interface Document {
 function opensshKey(dir: string, name: string) {
   const file = join(dir, name);
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', `${name}@partner`, '-f', file]);
-  const fingerprint = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${file}.pub`], { encoding: 'utf8' }).split(' ')[1]!;
+  const fingerprint = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${file}.pub`], {
+    encoding: 'utf8',
+  }).split(' ')[1]!;
   return { publicKey: readFileSync(`${file}.pub`, 'utf8'), privateKey: readFileSync(file, 'utf8'), fingerprint };
 }
 
@@ -107,16 +110,17 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
     expect(read.body.sftpPasswordSet).toBe(true);
     expect(JSON.stringify(read.body)).not.toContain(second.body.password);
     expect(JSON.stringify(entries)).not.toContain(second.body.password);
-    expect(entries.filter(({ action }) => action === 'edi_partner.sftp_password_set').map(({ changes }) => changes)).toEqual([
-      { sftpPassword: { replaced: false } },
-      { sftpPassword: { replaced: true } },
-    ]);
+    expect(
+      entries.filter(({ action }) => action === 'edi_partner.sftp_password_set').map(({ changes }) => changes),
+    ).toEqual([{ sftpPassword: { replaced: false } }, { sftpPassword: { replaced: true } }]);
   });
 
   it('when a public key is added it shows the fingerprint ssh-keygen reports; a private key or garbage is 400; removing it is 204', async () => {
     const key = opensshKey(keys, 'first');
 
-    const added = await call<{ fingerprint: string; type: string; comment: string }>('POST', '/sftp/keys', { publicKey: key.publicKey });
+    const added = await call<{ fingerprint: string; type: string; comment: string }>('POST', '/sftp/keys', {
+      publicKey: key.publicKey,
+    });
     const again = await call<Refusal>('POST', '/sftp/keys', { publicKey: key.publicKey });
     const secret = await call<Refusal>('POST', '/sftp/keys', { publicKey: key.privateKey });
     const garbage = await call<Refusal>('POST', '/sftp/keys', { publicKey: 'ssh-ed25519 not-a-key-at-all' });
@@ -139,10 +143,30 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
 
   it('when documents are listed they come newest first, filtered by direction, state and set, a page at a time; an old unacknowledged one is overdue', async () => {
     const hours = (n: number) => new Date(Date.now() - n * 3_600_000);
-    const order = await insertInterchange(ctx.runtime.db, partner, { direction: 'in', state: 'accepted', setCodes: ['940'] }, hours(5));
-    const late = await insertInterchange(ctx.runtime.db, partner, { direction: 'out', state: 'sent', setCodes: ['945'] }, hours(4));
-    const ack = await insertInterchange(ctx.runtime.db, partner, { direction: 'out', state: 'sent', setCodes: ['997'] }, hours(3));
-    const fresh = await insertInterchange(ctx.runtime.db, partner, { direction: 'out', state: 'sent', setCodes: ['947'] }, hours(1));
+    const order = await insertInterchange(
+      ctx.runtime.db,
+      partner,
+      { direction: 'in', state: 'accepted', setCodes: ['940'] },
+      hours(5),
+    );
+    const late = await insertInterchange(
+      ctx.runtime.db,
+      partner,
+      { direction: 'out', state: 'sent', setCodes: ['945'] },
+      hours(4),
+    );
+    const ack = await insertInterchange(
+      ctx.runtime.db,
+      partner,
+      { direction: 'out', state: 'sent', setCodes: ['997'] },
+      hours(3),
+    );
+    const fresh = await insertInterchange(
+      ctx.runtime.db,
+      partner,
+      { direction: 'out', state: 'sent', setCodes: ['947'] },
+      hours(1),
+    );
     await ctx.runtime.db.sequelize.query(
       `INSERT INTO edi_transaction_sets (interchange_id, tenant_id, partner_id, direction, set_code, functional_id,
                                          group_control, set_control, state, document_kind, document_ref)
@@ -153,7 +177,9 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
     const all = await call<Document[]>('GET', '/documents');
     const outbound945 = await call<Document[]>('GET', '/documents?direction=out&setCode=945');
     const accepted = await call<Document[]>('GET', '/documents?state=accepted');
-    const page = await request<Document[]>(gateway.url, 'GET', `/api/v1/edi/partners/${partner.id}/documents?limit=2`, { token });
+    const page = await request<Document[]>(gateway.url, 'GET', `/api/v1/edi/partners/${partner.id}/documents?limit=2`, {
+      token,
+    });
     const next = await request<Document[]>(
       gateway.url,
       'GET',
@@ -177,8 +203,14 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
   });
 
   it('when a document is opened it shows its text, its segments split with its own ISA separators, its sets and its acknowledgment', async () => {
-    const text = sampleInterchange('940', '000000077', ['W05', 'N', 'ORD-7']).replaceAll('*', '|').replace('|>~', '|^~');
-    const answer = await insertInterchange(ctx.runtime.db, partner, { direction: 'out', state: 'sent', setCodes: ['997'] });
+    const text = sampleInterchange('940', '000000077', ['W05', 'N', 'ORD-7'])
+      .replaceAll('*', '|')
+      .replace('|>~', '|^~');
+    const answer = await insertInterchange(ctx.runtime.db, partner, {
+      direction: 'out',
+      state: 'sent',
+      setCodes: ['997'],
+    });
     const received = await insertInterchange(ctx.runtime.db, partner, {
       direction: 'in',
       state: 'rejected',
@@ -192,10 +224,17 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
       `INSERT INTO edi_transaction_sets (interchange_id, tenant_id, partner_id, direction, set_code, functional_id,
                                          group_control, set_control, state, errors)
        VALUES ($1, $2, $3, 'in', '940', 'OW', '77', '0001', 'rejected', $4::jsonb)`,
-      { bind: [received.id, tenantId, partner.id, JSON.stringify([{ code: '7', message: 'unknown sku', segmentId: 'W01' }])] },
+      {
+        bind: [
+          received.id,
+          tenantId,
+          partner.id,
+          JSON.stringify([{ code: '7', message: 'unknown sku', segmentId: 'W01' }]),
+        ],
+      },
     );
 
-    const detail = await call<Record<string, any>>('GET', `/documents/${received.id}`);
+    const detail = await call<EdiDocumentDetail>('GET', `/documents/${received.id}`);
     const other = await call<Refusal>('GET', `/documents/${crypto.randomUUID()}`);
 
     expect(detail.status).toBe(200);
@@ -205,15 +244,28 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
     expect(detail.body.segments[3]).toEqual({ position: 4, id: 'W05', elements: ['N', 'ORD-7'] });
     expect(detail.body.segments[0].elements[12]).toBe('000000077');
     expect(detail.body.sets).toEqual([
-      expect.objectContaining({ setCode: '940', setControl: '0001', state: 'rejected', errors: [{ code: '7', message: 'unknown sku', segmentId: 'W01' }] }),
+      expect.objectContaining({
+        setCode: '940',
+        setControl: '0001',
+        state: 'rejected',
+        errors: [{ code: '7', message: 'unknown sku', segmentId: 'W01' }],
+      }),
     ]);
     expect(detail.body.acknowledgment).toMatchObject({ id: answer.id, setCodes: ['997'] });
     expect(other.status).toBe(404);
   });
 
   it('when an outbound document is resent it is a new interchange, audited and listed as a resend; an inbound one is 409', async () => {
-    const shipped = await insertInterchange(ctx.runtime.db, partner, { direction: 'out', state: 'sent', setCodes: ['945'] });
-    const order = await insertInterchange(ctx.runtime.db, partner, { direction: 'in', state: 'accepted', setCodes: ['940'] });
+    const shipped = await insertInterchange(ctx.runtime.db, partner, {
+      direction: 'out',
+      state: 'sent',
+      setCodes: ['945'],
+    });
+    const order = await insertInterchange(ctx.runtime.db, partner, {
+      direction: 'in',
+      state: 'accepted',
+      setCodes: ['940'],
+    });
 
     const resent = await call<Document>('POST', `/documents/${shipped.id}/resend`);
     const refused = await call<Refusal>('POST', `/documents/${order.id}/resend`);
@@ -246,14 +298,23 @@ describe('EDI trading partners: the SFTP account and the documents', () => {
   it('when the EDI routes answer, each answer is what the admin OpenAPI document declares (ajv, strict)', async () => {
     const document = (await request(gateway.url, 'GET', '/api/v1/openapi.json')).body as unknown as OpenApiDocument;
     const check = answerValidator(document);
-    const shipped = await insertInterchange(ctx.runtime.db, partner, { direction: 'out', state: 'sent', setCodes: ['945'] });
+    const shipped = await insertInterchange(ctx.runtime.db, partner, {
+      direction: 'out',
+      state: 'sent',
+      setCodes: ['945'],
+    });
     const base = `/edi/partners/${partner.id}`;
     const calls: Array<[string, string, string, unknown?]> = [
       ['GET /edi/partners', 'GET', '/edi/partners'],
       ['GET /edi/partners/{id}', 'GET', base],
       ['PATCH /edi/partners/{id}', 'PATCH', base, { separators: { element: '*', component: '*', segment: '~' } }],
       ['POST /edi/partners/{id}/sftp/password', 'POST', `${base}/sftp/password`],
-      ['POST /edi/partners/{id}/sftp/keys', 'POST', `${base}/sftp/keys`, { publicKey: opensshKey(keys, 'typed').publicKey }],
+      [
+        'POST /edi/partners/{id}/sftp/keys',
+        'POST',
+        `${base}/sftp/keys`,
+        { publicKey: opensshKey(keys, 'typed').publicKey },
+      ],
       ['GET /edi/partners/{id}/documents', 'GET', `${base}/documents`],
       ['GET /edi/partners/{id}/documents/{documentId}', 'GET', `${base}/documents/${shipped.id}`],
       ['POST /edi/partners/{id}/enable', 'POST', `${base}/enable`],

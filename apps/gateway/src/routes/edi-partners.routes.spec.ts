@@ -146,17 +146,31 @@ describe('EDI trading partners: the admin API', () => {
     const revoked = await createApiKey(ctx, { tenantId });
     await ctx.services.apiKeys.revoke(revoked.id, { userId: null, tenantId: null });
 
-    const same = await call<Refusal>('POST', '', partnerBody({ tenantId, separators: { element: '*', component: '*', segment: '~' } }));
-    const references = await call<Refusal>('POST', '', partnerBody({ tenantId, warehouseCode: 'WH9', apiKeyId: foreignKey.id }));
+    const same = await call<Refusal>(
+      'POST',
+      '',
+      partnerBody({ tenantId, separators: { element: '*', component: '*', segment: '~' } }),
+    );
+    const references = await call<Refusal>(
+      'POST',
+      '',
+      partnerBody({ tenantId, warehouseCode: 'WH9', apiKeyId: foreignKey.id }),
+    );
     const revokedKey = await call<Refusal>('POST', '', partnerBody({ tenantId, apiKeyId: revoked.id }));
     const holdsSeparator = await call<Refusal>(
       'POST',
       '',
-      partnerBody({ tenantId, us: { qualifier: 'ZZ', interchangeId: 'WH-1', groupCode: 'WH/GS' }, separators: { element: '/', component: '>', segment: '~' } }),
+      partnerBody({
+        tenantId,
+        us: { qualifier: 'ZZ', interchangeId: 'WH-1', groupCode: 'WH/GS' },
+        separators: { element: '/', component: '>', segment: '~' },
+      }),
     );
 
     expect(same.status).toBe(400);
-    expect(same.body.details).toEqual([{ path: 'separators', message: 'separators must be three different characters' }]);
+    expect(same.body.details).toEqual([
+      { path: 'separators', message: 'separators must be three different characters' },
+    ]);
     expect(references.status).toBe(400);
     expect(references.body.details!.map(({ path }) => path)).toEqual(['warehouseCode', 'apiKeyId']);
     expect(revokedKey.body.details).toEqual([{ path: 'apiKeyId', message: 'the API key is revoked or expired' }]);
@@ -192,7 +206,11 @@ describe('EDI trading partners: the admin API', () => {
     const entries = await trail(id);
 
     expect([unchanged.status, updated.status, disabled.body.status, enabled.body.status, removed.status]).toEqual([
-      200, 200, 'disabled', 'active', 204,
+      200,
+      200,
+      'disabled',
+      'active',
+      204,
     ]);
     expect(entries.map(({ action }) => action)).toEqual([
       'edi_partner.created',
@@ -205,7 +223,9 @@ describe('EDI trading partners: the admin API', () => {
       ackOverdueHours: { from: 24, to: 48 },
       outboundSets: { from: ['944', '945', '947', '846', '997'], to: ['945', '997'] },
     });
-    expect(outbound.synced.filter((sync) => sync.id === id).map(({ status, outboundSets }) => [status, outboundSets.length])).toEqual([
+    expect(
+      outbound.synced.filter((sync) => sync.id === id).map(({ status, outboundSets }) => [status, outboundSets.length]),
+    ).toEqual([
       ['active', 5],
       ['active', 2],
       ['disabled', 2],
@@ -242,7 +262,12 @@ describe('EDI trading partners: the admin API', () => {
     const key = await createApiKey(ctx, { tenantId });
 
     const wide = await call<Refusal>('POST', '', partnerBody({ tenantId }), ordersOnly);
-    const narrow = await call('POST', '', partnerBody({ tenantId, inboundSets: ['940', '997'], outboundSets: ['945', '997'] }), ordersOnly);
+    const narrow = await call(
+      'POST',
+      '',
+      partnerBody({ tenantId, inboundSets: ['940', '997'], outboundSets: ['945', '997'] }),
+      ordersOnly,
+    );
     const change = await call<Refusal>('PATCH', `/${created.body.id}`, { name: 'Other' }, ordersOnly);
     const bind = await call<Refusal>('PATCH', `/${narrow.body.id}`, { apiKeyId: key.id }, ordersOnly);
 
@@ -273,7 +298,9 @@ describe('EDI trading partners: the admin API', () => {
 
   it('when a cross-tenant admin creates without tenantId it is 400 TENANT_REQUIRED; the list pages with a cursor', async () => {
     const missing = await call<Refusal>('POST', '', partnerBody());
-    const first = await request<Partner[]>(gateway.url, 'GET', `/api/v1/edi/partners?tenantId=${tenantId}&limit=2`, { token });
+    const first = await request<Partner[]>(gateway.url, 'GET', `/api/v1/edi/partners?tenantId=${tenantId}&limit=2`, {
+      token,
+    });
     const cursor = first.headers.get('x-next-cursor');
     const second = await request<Partner[]>(
       gateway.url,

@@ -12,7 +12,10 @@ import { caseSensitiveRouter } from '../http/router.js';
 function assertMayBindKey(principal: Principal, body: unknown): void {
   const apiKeyId = (body as { apiKeyId?: unknown } | null)?.apiKeyId;
   if (typeof apiKeyId === 'string' && !hasModulePermission(principal, 'api-keys', 'read')) {
-    throw AppError.forbidden('Binding an API key to a trading partner needs read on module api-keys', 'API_KEYS_MODULE_REQUIRED');
+    throw AppError.forbidden(
+      'Binding an API key to a trading partner needs read on module api-keys',
+      'API_KEYS_MODULE_REQUIRED',
+    );
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CursorPosition } from '@wms/platform';
-import type { Interchange, InterchangeState } from '../interchanges/interchange.js';
-import type { Separators } from '../partners/trading-partner.js';
-import type { Segment } from '../x12/segment.js';
+import type { Interchange, InterchangeState } from '../interchanges/index.js';
+import type { Separators } from '../partners/index.js';
+import type { Segment } from '../x12/index.js';
 
 /** An interchange as the partner's documents list shows it. */
 export interface EdiDocument extends Interchange {

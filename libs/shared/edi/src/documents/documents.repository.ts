@@ -1,5 +1,5 @@
 import { cursorColumn, type CursorPosition, type Database } from '@wms/platform';
-import { INTERCHANGE_COLUMNS } from '../interchanges/interchanges.repository.js';
+import { INTERCHANGE_COLUMNS } from '../interchanges/index.js';
 import type { EdiDocument, EdiDocumentSet, DocumentsQuery } from './document.js';
 
 /**

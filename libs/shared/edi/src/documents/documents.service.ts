@@ -13,8 +13,8 @@ import {
   type ListPage,
 } from '@wms/platform';
 import type { EdiOutboundControl } from '../contracts.js';
-import type { Interchange } from '../interchanges/interchange.js';
-import type { TradingPartnersService } from '../partners/partners.service.js';
+import type { Interchange } from '../interchanges/index.js';
+import type { TradingPartnersService } from '../partners/index.js';
 import type { EdiDocument, EdiDocumentDetail, DocumentsQuery } from './document.js';
 import { DocumentsRepository } from './documents.repository.js';
 import { splitSegments } from './segments.js';
@@ -92,11 +92,17 @@ export class EdiDocumentsService {
   async resend(partnerId: string, id: string, actor: Principal): Promise<Interchange> {
     const document = await this.find(partnerId, id, actor);
     if (document.direction !== 'out') {
-      throw AppError.conflict('EDI_RESEND_INBOUND', 'Only an outbound document can be sent again; this one was received');
+      throw AppError.conflict(
+        'EDI_RESEND_INBOUND',
+        'Only an outbound document can be sent again; this one was received',
+      );
     }
     const partner = await this.partners.visible(partnerId, actor);
     if (partner.status !== 'active') {
-      throw AppError.conflict('EDI_PARTNER_DISABLED', 'The trading partner is disabled: enable it to send it documents');
+      throw AppError.conflict(
+        'EDI_PARTNER_DISABLED',
+        'The trading partner is disabled: enable it to send it documents',
+      );
     }
     const resent = await this.outbound.resend(id, actor.sub);
     await unitOfWork(this.db, (transaction) =>
@@ -115,14 +121,23 @@ export class EdiDocumentsService {
   async sendInventoryAdvice(partnerId: string, actor: Principal): Promise<Interchange> {
     const partner = await this.partners.visible(partnerId, actor);
     if (partner.status !== 'active') {
-      throw AppError.conflict('EDI_PARTNER_DISABLED', 'The trading partner is disabled: enable it to send it documents');
+      throw AppError.conflict(
+        'EDI_PARTNER_DISABLED',
+        'The trading partner is disabled: enable it to send it documents',
+      );
     }
     if (!partner.outboundSets.includes('846')) {
       throw AppError.conflict('EDI_SET_NOT_SENT', 'The trading partner is not sent 846s: add 846 to its outbound sets');
     }
     const sent = await this.outbound.sendInventoryAdvice(partner);
     await unitOfWork(this.db, (transaction) =>
-      this.partners.record('edi_partner.inventory_advice_sent', partner, actor, { interchangeId: sent.id }, transaction),
+      this.partners.record(
+        'edi_partner.inventory_advice_sent',
+        partner,
+        actor,
+        { interchangeId: sent.id },
+        transaction,
+      ),
     );
     return sent;
   }

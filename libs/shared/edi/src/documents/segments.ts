@@ -1,5 +1,5 @@
-import type { Separators } from '../partners/trading-partner.js';
-import type { Segment } from '../x12/segment.js';
+import type { Separators } from '../partners/index.js';
+import type { Segment } from '../x12/index.js';
 
 /** The ISA is fixed width: 106 characters, its terminator the last one. */
 const ISA_LENGTH = 106;
@@ -23,11 +23,21 @@ export function splitSegments(text: string, limit: number): SplitDocument {
   const start = text.search(/\S/);
   const body = start < 0 ? '' : text.slice(start);
   if (!body.startsWith('ISA') || body.length < ISA_LENGTH) {
-    return { separators: null, segments: [], segmentCount: 0, error: 'the text does not begin with a whole ISA segment' };
+    return {
+      separators: null,
+      segments: [],
+      segmentCount: 0,
+      error: 'the text does not begin with a whole ISA segment',
+    };
   }
   const separators = { element: body[3]!, component: body[104]!, segment: body[105]! };
   if (new Set([separators.element, separators.component, separators.segment]).size < 3) {
-    return { separators, segments: [], segmentCount: 0, error: "the ISA's separators are not three different characters" };
+    return {
+      separators,
+      segments: [],
+      segmentCount: 0,
+      error: "the ISA's separators are not three different characters",
+    };
   }
   const segments: SplitDocument['segments'] = [];
   let segmentCount = 0;

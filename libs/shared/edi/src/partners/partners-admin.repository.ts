@@ -63,7 +63,13 @@ function settingBinds(s: PartnerSettings): unknown[] {
 export class PartnersAdminRepository {
   constructor(private readonly db: Database) {}
 
-  async insert(id: string, tenantId: string, settings: PartnerSettings, createdBy: string | null, transaction: UnitOfWork) {
+  async insert(
+    id: string,
+    tenantId: string,
+    settings: PartnerSettings,
+    createdBy: string | null,
+    transaction: UnitOfWork,
+  ) {
     await this.db.sequelize.query(
       `INSERT INTO edi_trading_partners AS p (id, tenant_id, name, partner_qualifier, partner_interchange_id,
               partner_group_code, our_qualifier, our_interchange_id, our_group_code, x12_version, usage_indicator,
@@ -165,10 +171,10 @@ export class PartnersAdminRepository {
   }
 
   async setSubscription(id: string, subscriptionId: string | null, transaction: UnitOfWork): Promise<void> {
-    await this.db.sequelize.query(
-      `UPDATE edi_trading_partners AS p SET subscription_id = $2 WHERE p.id = $1`,
-      { bind: [id, subscriptionId], transaction },
-    );
+    await this.db.sequelize.query(`UPDATE edi_trading_partners AS p SET subscription_id = $2 WHERE p.id = $1`, {
+      bind: [id, subscriptionId],
+      transaction,
+    });
   }
 
   async delete(id: string, transaction: UnitOfWork): Promise<void> {

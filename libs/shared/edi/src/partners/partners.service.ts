@@ -231,7 +231,14 @@ export class TradingPartnersService {
     transaction: UnitOfWork,
   ): Promise<void> {
     return this.deps.audit.record(
-      { action, entityType: PARTNER_ENTITY, entityId: partner.id, tenantId: partner.tenantId, actorUserId: actor.sub, changes },
+      {
+        action,
+        entityType: PARTNER_ENTITY,
+        entityId: partner.id,
+        tenantId: partner.tenantId,
+        actorUserId: actor.sub,
+        changes,
+      },
       transaction,
     );
   }

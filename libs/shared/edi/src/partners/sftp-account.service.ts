@@ -62,7 +62,13 @@ export class SftpAccountService {
         throw AppError.notFound(`The SFTP account has no key ${fingerprint}`);
       }
       await this.partners.repository.setPublicKeys(id, kept, transaction);
-      await this.partners.record('edi_partner.sftp_key_removed', partner, actor, { publicKey: { fingerprint } }, transaction);
+      await this.partners.record(
+        'edi_partner.sftp_key_removed',
+        partner,
+        actor,
+        { publicKey: { fingerprint } },
+        transaction,
+      );
     });
   }
 }

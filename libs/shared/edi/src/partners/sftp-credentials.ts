@@ -39,9 +39,12 @@ export function publicKeyLine(text: string): { line: string; key: SftpPublicKey 
     ]);
   }
   if (first.isPrivateKey()) {
-    throw new AppError(400, 'SFTP_KEY_PRIVATE', 'publicKey is a private key: send only the public half (the .pub file)', [
-      { path: 'publicKey', message: 'a private key; send the public one' },
-    ]);
+    throw new AppError(
+      400,
+      'SFTP_KEY_PRIVATE',
+      'publicKey is a private key: send only the public half (the .pub file)',
+      [{ path: 'publicKey', message: 'a private key; send the public one' }],
+    );
   }
   const blob = first.getPublicSSH();
   const comment = (first.comment ?? '').replace(/[\r\n]/g, ' ').trim();

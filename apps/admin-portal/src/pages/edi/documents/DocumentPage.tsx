@@ -2,7 +2,16 @@ import { Alert, Anchor, Code, Group, Paper, Stack, Table, Text, Title } from '@m
 import { Link, useNavigate, useParams } from 'react-router';
 import { ediApi, type EdiDocumentDetail } from '../../../api';
 import { usePermission } from '../../../auth';
-import { ConfirmButton, ErrorNotice, Fact, Facts, Loading, PageHeader, formatDateTime, useApi } from '../../../components';
+import {
+  ConfirmButton,
+  ErrorNotice,
+  Fact,
+  Facts,
+  Loading,
+  PageHeader,
+  formatDateTime,
+  useApi,
+} from '../../../components';
 import classes from './DocumentPage.module.css';
 import { DocumentStateBadge } from './DocumentStateBadge';
 
@@ -26,33 +35,34 @@ function Segments({ document }: { document: EdiDocumentDetail }) {
           <Text size="sm" mb="xs" c="dimmed">
             Split with the separators its ISA declares: element <Code>{document.separators?.element}</Code>, component{' '}
             <Code>{document.separators?.component}</Code>, segment <Code>{document.separators?.segment}</Code>
-            {document.segmentCount > document.segments.length && ` — the first ${document.segments.length} of ${document.segmentCount}`}
+            {document.segmentCount > document.segments.length &&
+              ` — the first ${document.segments.length} of ${document.segmentCount}`}
           </Text>
           <div className={classes.scroll} tabIndex={0} role="region" aria-label="Segments, scrollable">
-          <Table striped withColumnBorders verticalSpacing={4} aria-label="Segments" className="mono">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>#</Table.Th>
-                <Table.Th>ID</Table.Th>
-                {Array.from({ length: width }, (_, index) => (
-                  <Table.Th key={index}>{String(index + 1).padStart(2, '0')}</Table.Th>
-                ))}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {document.segments.map((segment) => (
-                <Table.Tr key={segment.position}>
-                  <Table.Td>{segment.position}</Table.Td>
-                  <Table.Td fw={600}>{segment.id}</Table.Td>
+            <Table striped withColumnBorders verticalSpacing={4} aria-label="Segments" className="mono">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>#</Table.Th>
+                  <Table.Th>ID</Table.Th>
                   {Array.from({ length: width }, (_, index) => (
-                    <Table.Td key={index} style={{ whiteSpace: 'pre' }}>
-                      {segment.elements[index] ?? ''}
-                    </Table.Td>
+                    <Table.Th key={index}>{String(index + 1).padStart(2, '0')}</Table.Th>
                   ))}
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {document.segments.map((segment) => (
+                  <Table.Tr key={segment.position}>
+                    <Table.Td>{segment.position}</Table.Td>
+                    <Table.Td fw={600}>{segment.id}</Table.Td>
+                    {Array.from({ length: width }, (_, index) => (
+                      <Table.Td key={index} style={{ whiteSpace: 'pre' }}>
+                        {segment.elements[index] ?? ''}
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
           </div>
         </>
       )}
@@ -98,7 +108,12 @@ function Sets({ document }: { document: EdiDocumentDetail }) {
                 <Table.Td>
                   {set.errors.map((error, index) => (
                     <Text key={index} size="sm" c="red">
-                      {[error.segmentId, error.elementPosition && `element ${error.elementPosition}`, error.code, error.message]
+                      {[
+                        error.segmentId,
+                        error.elementPosition && `element ${error.elementPosition}`,
+                        error.code,
+                        error.message,
+                      ]
                         .filter(Boolean)
                         .join(' · ')}
                     </Text>

@@ -28,19 +28,52 @@ export function DocumentsList({ partnerId }: { partnerId: string }) {
   const [setCode, setSetCode] = useState('');
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const query = { direction: direction || undefined, state: state || undefined, setCode: setCode || undefined, limit: PAGE, cursor };
-  const page = useApi(['edi-documents', partnerId, query], () => ediApi.documents(partnerId, query));
-  const filter = <T,>(set: (value: T) => void) => (value: string | null) => {
-    setCursors([]);
-    set((value ?? '') as T);
+  const query = {
+    direction: direction || undefined,
+    state: state || undefined,
+    setCode: setCode || undefined,
+    limit: PAGE,
+    cursor,
   };
+  const page = useApi(['edi-documents', partnerId, query], () => ediApi.documents(partnerId, query));
+  const filter =
+    <T,>(set: (value: T) => void) =>
+    (value: string | null) => {
+      setCursors([]);
+      set((value ?? '') as T);
+    };
 
   return (
     <Paper withBorder radius="md" p="lg">
       <Group gap="sm" mb="md" align="flex-end">
-        <Select label="Direction" data={[{ value: '', label: 'Both' }, { value: 'in', label: 'Received' }, { value: 'out', label: 'Sent' }]} value={direction} onChange={filter(setDirection)} allowDeselect={false} w={150} />
-        <Select label="State" data={[{ value: '', label: 'Any' }, ...STATES.map((value) => ({ value, label: value.replaceAll('_', ' ') }))]} value={state} onChange={filter(setState)} allowDeselect={false} w={220} />
-        <Select label="Set" data={[{ value: '', label: 'Any' }, ...SETS]} value={setCode} onChange={filter(setSetCode)} allowDeselect={false} w={120} />
+        <Select
+          label="Direction"
+          data={[
+            { value: '', label: 'Both' },
+            { value: 'in', label: 'Received' },
+            { value: 'out', label: 'Sent' },
+          ]}
+          value={direction}
+          onChange={filter(setDirection)}
+          allowDeselect={false}
+          w={150}
+        />
+        <Select
+          label="State"
+          data={[{ value: '', label: 'Any' }, ...STATES.map((value) => ({ value, label: value.replaceAll('_', ' ') }))]}
+          value={state}
+          onChange={filter(setState)}
+          allowDeselect={false}
+          w={220}
+        />
+        <Select
+          label="Set"
+          data={[{ value: '', label: 'Any' }, ...SETS]}
+          value={setCode}
+          onChange={filter(setSetCode)}
+          allowDeselect={false}
+          w={120}
+        />
       </Group>
       <ErrorNotice error={page.error} />
       {!page.data ? (
@@ -87,10 +120,20 @@ export function DocumentsList({ partnerId }: { partnerId: string }) {
             </Text>
           )}
           <Group justify="flex-end" mt="sm">
-            <Button variant="default" size="xs" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
+            <Button
+              variant="default"
+              size="xs"
+              disabled={!cursors.length}
+              onClick={() => setCursors(cursors.slice(0, -1))}
+            >
               Newer
             </Button>
-            <Button variant="default" size="xs" disabled={!page.data.nextCursor} onClick={() => setCursors([...cursors, page.data!.nextCursor!])}>
+            <Button
+              variant="default"
+              size="xs"
+              disabled={!page.data.nextCursor}
+              onClick={() => setCursors([...cursors, page.data!.nextCursor!])}
+            >
               Older
             </Button>
           </Group>

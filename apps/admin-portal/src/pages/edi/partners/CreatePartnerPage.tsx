@@ -14,7 +14,10 @@ export default function CreatePartnerPage() {
 
   return (
     <>
-      <PageHeader title="Add EDI partner" description="Its envelope identifiers, the sets each way and the mapping defaults." />
+      <PageHeader
+        title="Add EDI partner"
+        description="Its envelope identifiers, the sets each way and the mapping defaults."
+      />
       <PartnerForm
         mode="create"
         initial={initialPartnerValues(undefined, principal.tenantId ?? '')}

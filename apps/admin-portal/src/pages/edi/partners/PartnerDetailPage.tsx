@@ -3,7 +3,17 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ediApi, type TradingPartner } from '../../../api';
 import { usePermission } from '../../../auth';
-import { ConfirmButton, ErrorNotice, Fact, Facts, Loading, PageHeader, tenantLabel, useApi, useTenants } from '../../../components';
+import {
+  ConfirmButton,
+  ErrorNotice,
+  Fact,
+  Facts,
+  Loading,
+  PageHeader,
+  tenantLabel,
+  useApi,
+  useTenants,
+} from '../../../components';
 import { AuditTable } from '../../audit';
 import { DocumentsList } from '../documents/DocumentsList';
 import { SftpAccount } from '../sftp/SftpAccount';

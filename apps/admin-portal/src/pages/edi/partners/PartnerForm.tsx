@@ -126,8 +126,10 @@ export function PartnerForm(props: {
   );
   const change = <K extends keyof PartnerFormValues>(field: K, value: PartnerFormValues[K]) =>
     setValues((current) => ({ ...current, [field]: value }));
-  const text = (field: 'name' | 'warehouseCode' | 'shipFromName' | 'sftpUsername') =>
-    (event: { currentTarget: { value: string } }) => change(field, event.currentTarget.value);
+  const text =
+    (field: 'name' | 'warehouseCode' | 'shipFromName' | 'sftpUsername') =>
+    (event: { currentTarget: { value: string } }) =>
+      change(field, event.currentTarget.value);
   const separator = (field: 'element' | 'component' | 'segment') => (event: { currentTarget: { value: string } }) =>
     change('separators', { ...values.separators, [field]: event.currentTarget.value });
 
@@ -146,11 +148,32 @@ export function PartnerForm(props: {
     <Paper withBorder radius="md" p="lg" component="form" onSubmit={submit} maw={960}>
       <Stack gap="md">
         {props.mode === 'create' && (
-          <TenantField value={values.tenantId} onChange={(tenantId) => change('tenantId', tenantId)} tenants={props.tenants} noneLabel="Choose a tenant" />
+          <TenantField
+            value={values.tenantId}
+            onChange={(tenantId) => change('tenantId', tenantId)}
+            tenants={props.tenants}
+            noneLabel="Choose a tenant"
+          />
         )}
-        <TextInput label="Name" description="How people here call the partner" value={values.name} onChange={text('name')} required />
-        <PartyFields legend="The partner" side="Partner" value={values.partner} onChange={(party) => change('partner', party)} />
-        <PartyFields legend="Us, as the partner knows us" side="Our" value={values.us} onChange={(party) => change('us', party)} />
+        <TextInput
+          label="Name"
+          description="How people here call the partner"
+          value={values.name}
+          onChange={text('name')}
+          required
+        />
+        <PartyFields
+          legend="The partner"
+          side="Partner"
+          value={values.partner}
+          onChange={(party) => change('partner', party)}
+        />
+        <PartyFields
+          legend="Us, as the partner knows us"
+          side="Our"
+          value={values.us}
+          onChange={(party) => change('us', party)}
+        />
         <Fieldset legend="Envelopes we write">
           <div className={classes.grid}>
             <Select
@@ -164,20 +187,48 @@ export function PartnerForm(props: {
               onChange={(value) => change('usageIndicator', (value ?? 'P') as 'P' | 'T')}
               allowDeselect={false}
             />
-            <TextInput label="Element separator" description="One character, e.g. *" maxLength={1} value={values.separators.element} onChange={separator('element')} />
-            <TextInput label="Component separator" description="ISA16, e.g. >" maxLength={1} value={values.separators.component} onChange={separator('component')} />
-            <TextInput label="Segment terminator" description="One character, e.g. ~" maxLength={1} value={values.separators.segment} onChange={separator('segment')} />
+            <TextInput
+              label="Element separator"
+              description="One character, e.g. *"
+              maxLength={1}
+              value={values.separators.element}
+              onChange={separator('element')}
+            />
+            <TextInput
+              label="Component separator"
+              description="ISA16, e.g. >"
+              maxLength={1}
+              value={values.separators.component}
+              onChange={separator('component')}
+            />
+            <TextInput
+              label="Segment terminator"
+              description="One character, e.g. ~"
+              maxLength={1}
+              value={values.separators.segment}
+              onChange={separator('segment')}
+            />
           </div>
         </Fieldset>
         <div className={classes.grid}>
-          <Checkbox.Group label="Sets the partner sends" description="Version 004010" value={values.inboundSets} onChange={(sets) => change('inboundSets', sets)}>
+          <Checkbox.Group
+            label="Sets the partner sends"
+            description="Version 004010"
+            value={values.inboundSets}
+            onChange={(sets) => change('inboundSets', sets)}
+          >
             <Stack gap={6} mt="xs">
               {INBOUND.map(([code, label]) => (
                 <Checkbox key={code} value={code} label={label} />
               ))}
             </Stack>
           </Checkbox.Group>
-          <Checkbox.Group label="Sets we send" description="From the events of the partner's tenant" value={values.outboundSets} onChange={(sets) => change('outboundSets', sets)}>
+          <Checkbox.Group
+            label="Sets we send"
+            description="From the events of the partner's tenant"
+            value={values.outboundSets}
+            onChange={(sets) => change('outboundSets', sets)}
+          >
             <Stack gap={6} mt="xs">
               {OUTBOUND.map(([code, label]) => (
                 <Checkbox key={code} value={code} label={label} />
@@ -186,8 +237,18 @@ export function PartnerForm(props: {
           </Checkbox.Group>
         </div>
         <div className={classes.grid}>
-          <TextInput label="Default warehouse" description="Code of the warehouse a document naming none is mapped to" value={values.warehouseCode} onChange={text('warehouseCode')} />
-          <TextInput label="Ship-from name" description="N1*SF of our advices; empty: none" value={values.shipFromName} onChange={text('shipFromName')} />
+          <TextInput
+            label="Default warehouse"
+            description="Code of the warehouse a document naming none is mapped to"
+            value={values.warehouseCode}
+            onChange={text('warehouseCode')}
+          />
+          <TextInput
+            label="Ship-from name"
+            description="N1*SF of our advices; empty: none"
+            value={values.shipFromName}
+            onChange={text('shipFromName')}
+          />
           <NumberInput
             label="846 every (minutes)"
             description="15 to 10080; empty: only on demand"
@@ -206,8 +267,15 @@ export function PartnerForm(props: {
           />
           <Select
             label="API key for POST /edi"
-            description={keysReadable ? "An active key of the partner's tenant; its calls speak for this partner" : 'Needs read on API keys'}
-            data={[{ value: '', label: 'None' }, ...tenantKeys.map((key) => ({ value: key.id, label: `${key.name} (${key.keyPrefix}…)` }))]}
+            description={
+              keysReadable
+                ? "An active key of the partner's tenant; its calls speak for this partner"
+                : 'Needs read on API keys'
+            }
+            data={[
+              { value: '', label: 'None' },
+              ...tenantKeys.map((key) => ({ value: key.id, label: `${key.name} (${key.keyPrefix}…)` })),
+            ]}
             value={values.apiKeyId}
             onChange={(value) => change('apiKeyId', value ?? '')}
             disabled={!keysReadable}

@@ -41,7 +41,13 @@ export function SftpAccount(props: { partner: TradingPartner; canWrite: boolean;
               This is the only time the password is shown; it cannot be shown again. Give it to the partner over a
               channel of its own.
             </Alert>
-            <CopyableValue id="sftp-password-label" label="SFTP password" value={password.password} copyLabel="Copy password" testId="sftp-password" />
+            <CopyableValue
+              id="sftp-password-label"
+              label="SFTP password"
+              value={password.password}
+              copyLabel="Copy password"
+              testId="sftp-password"
+            />
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setPassword(undefined)}>
                 I have copied the password

@@ -1,0 +1,2 @@
+export * from './interchange.js';
+export * from './interchanges.repository.js';

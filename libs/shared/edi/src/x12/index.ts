@@ -1,0 +1,2 @@
+export * from './envelope-writer.js';
+export * from './segment.js';

@@ -178,6 +178,20 @@ describe('EDI trading partners: the admin API', () => {
     expect(holdsSeparator.body.details!.map(({ path }) => path)).toEqual(['us.groupCode']);
   });
 
+  it('when the bound key is revoked later, the partner can still be edited; binding a revoked key is refused', async () => {
+    const key = await createApiKey(ctx, { tenantId });
+    const created = await call('POST', '', partnerBody({ tenantId, apiKeyId: key.id }));
+    await ctx.services.apiKeys.revoke(key.id, { userId: null, tenantId: null });
+
+    const renamed = await call('PATCH', `/${created.body.id}`, { name: 'Acme Outlet' });
+    const unbound = await call('PATCH', `/${created.body.id}`, { apiKeyId: null });
+    const rebound = await call<Refusal>('PATCH', `/${created.body.id}`, { apiKeyId: key.id });
+
+    expect([renamed.status, renamed.body.name]).toEqual([200, 'Acme Outlet']);
+    expect([unbound.status, unbound.body.apiKeyId]).toEqual([200, null]);
+    expect([rebound.status, rebound.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
   it('when the ISA pair, the API key or the SFTP user name is another partner’s, it answers 409', async () => {
     const key = await createApiKey(ctx, { tenantId });
     const first = await call('POST', '', partnerBody({ tenantId, apiKeyId: key.id, sftpUsername: 'acme-one' }));

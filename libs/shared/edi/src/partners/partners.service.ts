@@ -92,7 +92,7 @@ export class TradingPartnersService {
     const id = randomUUID();
     try {
       return await unitOfWork(this.db, async (transaction) => {
-        await this.checkSettings(id, tenantId, settings, transaction);
+        await this.checkSettings(id, tenantId, settings, null, transaction);
         await this.repository.insert(id, tenantId, settings, actor.sub, transaction);
         const created = await this.syncOutbound(id, transaction);
         await this.record('edi_partner.created', created, actor, { ...settings, tenantId }, transaction);
@@ -143,7 +143,7 @@ export class TradingPartnersService {
         const settings = { ...settingsOf(before), ...patch };
         const changes = changedFields(settingsOf(before), settings, AUDITED_SETTINGS);
         if (!Object.keys(changes).length) return toRecord(before);
-        await this.checkSettings(id, before.tenantId, settings, transaction);
+        await this.checkSettings(id, before.tenantId, settings, settingsOf(before), transaction);
         await this.repository.save(id, settings, transaction);
         const after = await this.syncOutbound(id, transaction);
         await this.record('edi_partner.updated', after, actor, changes, transaction);
@@ -183,8 +183,17 @@ export class TradingPartnersService {
     });
   }
 
-  /** 400 naming every setting that refers to what the tenant does not have, or that the separators would break. */
-  private async checkSettings(id: string, tenantId: string, settings: PartnerSettings, transaction: UnitOfWork) {
+  /**
+   * 400 naming every setting that refers to what the tenant does not have, or that the separators would break.
+   * A reference an update leaves as it was is not checked again: a key revoked since does not block an edit.
+   */
+  private async checkSettings(
+    id: string,
+    tenantId: string,
+    settings: PartnerSettings,
+    before: PartnerSettings | null,
+    transaction: UnitOfWork,
+  ) {
     const details: ErrorDetail[] = [];
     const { element, component, segment } = settings.separators;
     for (const side of ['partner', 'us'] as const) {
@@ -195,10 +204,15 @@ export class TradingPartnersService {
         }
       }
     }
-    if (settings.warehouseCode && !(await this.deps.warehouses.findByCode(tenantId, settings.warehouseCode))) {
+    const changed = (field: 'warehouseCode' | 'apiKeyId') => !before || before[field] !== settings[field];
+    if (
+      settings.warehouseCode &&
+      changed('warehouseCode') &&
+      !(await this.deps.warehouses.findByCode(tenantId, settings.warehouseCode))
+    ) {
       details.push({ path: 'warehouseCode', message: `the tenant has no warehouse ${settings.warehouseCode}` });
     }
-    if (settings.apiKeyId) {
+    if (settings.apiKeyId && changed('apiKeyId')) {
       const key = await this.deps.apiKeys.findById(settings.apiKeyId, transaction);
       const expired = key?.expiresAt ? new Date(key.expiresAt).getTime() <= Date.now() : false;
       if (!key || key.tenantId !== tenantId) {

@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1.20
-# One image for all three apps; the compose file (or the orchestrator) names the app as the command.
+# One image for all four apps; the compose file (or the orchestrator) names the app as the command.
 # Its base image is the project's Node release: package.json's engines, .nvmrc and CI (.ci/provision-node
 # reads the version here) follow it, and tools/deployment.spec.ts keeps them in step.
 FROM node:24.21.0-bookworm-slim AS build
@@ -28,10 +28,11 @@ COPY --from=build /app/apps/gateway/dist ./apps/gateway/dist
 COPY --from=build /app/apps/admin-portal/dist ./apps/admin-portal/dist
 COPY --from=build /app/apps/ingest-worker/dist ./apps/ingest-worker/dist
 COPY --from=build /app/apps/webhook-worker/dist ./apps/webhook-worker/dist
+COPY --from=build /app/apps/edi-sftp/dist ./apps/edi-sftp/dist
 # The launcher, and the operator's `npm run wms -- users unlock|reset-password <email>`.
 COPY tools/entrypoint.sh tools/start.mjs tools/wms.mjs ./tools/
 USER node
-EXPOSE 3000
+EXPOSE 3000 2222
 # entrypoint.sh sizes the heap for the container (NODE_MAX_OLD_SPACE_MB, docs/runtime.md) and runs start.mjs,
 # which migrates (under an advisory lock, so replicas may start together), seeds, then runs the app named.
 ENTRYPOINT ["sh", "tools/entrypoint.sh"]

@@ -29,9 +29,9 @@ describe('docker-compose.yml', () => {
       .filter((name) => services[name]!.profiles?.includes(profile))
       .sort();
 
-  it('defines postgres, redis and the three apps; everything else is behind a profile', () => {
+  it('defines postgres, redis and the four apps; everything else is behind a profile', () => {
     const always = Object.keys(services).filter((name) => !services[name]!.profiles);
-    expect(always.sort()).toEqual(['gateway', 'ingest-worker', 'postgres', 'redis', 'webhook-worker']);
+    expect(always.sort()).toEqual(['edi-sftp', 'gateway', 'ingest-worker', 'postgres', 'redis', 'webhook-worker']);
   });
 
   it('has a sentinel profile: a replica of redis and three sentinels watching it with quorum 2', () => {
@@ -58,7 +58,7 @@ describe('docker-compose.yml', () => {
     expect(JSON.stringify(services.postgres!.healthcheck!.test)).toContain('pg_isready');
   });
 
-  it.each(['gateway', 'ingest-worker', 'webhook-worker'])(
+  it.each(['gateway', 'ingest-worker', 'webhook-worker', 'edi-sftp'])(
     'runs %s from the one image, after healthy stores, with a readiness healthcheck',
     (name) => {
       const service = services[name]!;
@@ -76,20 +76,23 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  it('publishes a port only for the gateway, so the workers can be scaled', () => {
+  it('publishes a port only for the gateway and the SFTP endpoint, so the workers can be scaled', () => {
     expect(services.gateway!.ports).toHaveLength(1);
+    expect(services['edi-sftp']!.ports).toEqual(['${EDI_SFTP_PUBLISHED_PORT:-2222}:2222']);
+    // Production has no generated host key: compose asks for one.
+    expect(services['edi-sftp']!.environment!.EDI_SFTP_HOST_KEYS).toMatch(/^\$\{EDI_SFTP_HOST_KEYS:\?/);
     expect(services['ingest-worker']!.ports).toBeUndefined();
     expect(services['webhook-worker']!.ports).toBeUndefined();
   });
 
   it('uses only variables the service or its entrypoint knows', () => {
     const known = new Set([...Object.keys(configVariables), 'NODE_MAX_OLD_SPACE_MB']);
-    for (const name of ['gateway', 'ingest-worker', 'webhook-worker']) {
+    for (const name of ['gateway', 'ingest-worker', 'webhook-worker', 'edi-sftp']) {
       for (const variable of Object.keys(services[name]!.environment!)) expect(known.has(variable)).toBe(true);
     }
   });
 
-  it.each(['gateway', 'ingest-worker', 'webhook-worker'])(
+  it.each(['gateway', 'ingest-worker', 'webhook-worker', 'edi-sftp'])(
     'starts %s through the image entrypoint, with the heap setting passed on and no V8 flags',
     (name) => {
       expect(services[name]!.command).toEqual([name]);
@@ -118,9 +121,10 @@ describe('Dockerfile', () => {
     expect(minor).toBeGreaterThanOrEqual(engineMinor!);
     expect(read('.nvmrc').trim()).toBe(String(major));
     expect(read('.npmrc')).toMatch(/^engine-strict=true$/m);
-    // The runtime is installed, not a dependency: no Node binary package in the tree.
+    // The runtime is installed, not a dependency: no Node binary package (node, node-bin, node-<os>-<arch>) in the tree.
     const declared = { ...pkg.dependencies, ...pkg.devDependencies, ...pkg.optionalDependencies };
-    expect(Object.keys(declared).filter((name) => /^node(-|$)/.test(name))).toEqual([]);
+    const nodeBinary = /^node(-bin|-(linux|darwin|win32|win)-[a-z0-9]+)?$/;
+    expect(Object.keys(declared).filter((name) => nodeBinary.test(name))).toEqual([]);
     expect(process.versions.node.split('.')[0]).toBe(String(major));
   });
 
@@ -134,7 +138,7 @@ describe('Dockerfile', () => {
   });
 
   it('copies every file the apps need at run time', () => {
-    for (const app of ['gateway', 'ingest-worker', 'webhook-worker'])
+    for (const app of ['gateway', 'ingest-worker', 'webhook-worker', 'edi-sftp'])
       expect(dockerfile).toContain(`/app/apps/${app}/dist`);
     expect(dockerfile).toContain('/app/apps/admin-portal/dist');
     expect(dockerfile).toContain('COPY tools/entrypoint.sh tools/start.mjs tools/wms.mjs ./tools/');
@@ -213,7 +217,7 @@ describe('tools/entrypoint.sh', () => {
         : `--max-old-space-size=${Math.floor((Math.floor(limit / 1048576) * 3) / 4 / processes)} `;
 
     expect(run(['webhook-worker'], {})).toBe(`${share(1)}--import ${tracing} ${launcher} webhook-worker`);
-    expect(run([], {})).toBe(`${share(3)}--import ${tracing} ${launcher}`);
+    expect(run([], {})).toBe(`${share(4)}--import ${tracing} ${launcher}`);
   });
 });
 

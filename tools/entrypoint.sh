@@ -2,10 +2,10 @@
 # The one way the service is started: `npm start` (and the other start scripts), the Docker image and
 # docker-compose.yml all run this script, which starts Node on tools/start.mjs with the old-space limit
 # (V8's heap for long-lived objects) sized for the memory the container has. Arguments go to the launcher:
-#   sh tools/entrypoint.sh [gateway | ingest-worker | webhook-worker | migrate | secrets:reseal]
+#   sh tools/entrypoint.sh [gateway | ingest-worker | webhook-worker | edi-sftp | migrate | secrets:reseal]
 #
 # NODE_MAX_OLD_SPACE_MB  the limit for each Node process, in MB. Unset: three quarters of the container's
-#                        memory limit (cgroup v2 or v1), shared by the apps the launcher runs (all three
+#                        memory limit (cgroup v2 or v1), shared by the apps the launcher runs (all four
 #                        without an argument); no container limit: V8's own default. The quarter left over
 #                        is for what lives outside that heap (young generation, code, buffers, sockets).
 #
@@ -15,7 +15,7 @@
 set -eu
 
 case "${1:-all}" in
-  all) processes=3 ;;
+  all) processes=4 ;;
   *) processes=1 ;;
 esac
 

@@ -63,17 +63,18 @@ describe('the observability profile', () => {
       for (const port of compose.services[name]!.ports ?? []) expect(port).toMatch(/^'?127\.0\.0\.1:/);
   });
 
-  it('scrapes the three apps on their ports with METRICS_TOKEN from a compose secret', () => {
+  it('scrapes the four apps on their ports with METRICS_TOKEN from a compose secret', () => {
     const apps = compose.services;
     expect(compose.secrets?.metrics_token).toEqual({ environment: 'METRICS_TOKEN' });
     expect(apps.prometheus!.secrets).toEqual(['metrics_token']);
     const jobs = Object.fromEntries(prometheus.scrape_configs.map((job) => [job.job_name, job]));
-    expect(Object.keys(jobs).sort()).toEqual(['gateway', 'ingest-worker', 'webhook-worker']);
+    expect(Object.keys(jobs).sort()).toEqual(['edi-sftp', 'gateway', 'ingest-worker', 'webhook-worker']);
     const env = (name: string) => (apps[name] as { environment?: Record<string, string> }).environment ?? {};
     const expectedPort = {
       gateway: 3000,
       'ingest-worker': Number(env('ingest-worker').WORKER_HEALTH_PORT),
       'webhook-worker': Number(env('webhook-worker').WORKER_HEALTH_PORT),
+      'edi-sftp': Number(env('edi-sftp').WORKER_HEALTH_PORT),
     };
     for (const [name, port] of Object.entries(expectedPort)) {
       expect(jobs[name]!.dns_sd_configs).toEqual([{ names: [name], type: 'A', port }]);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { request as httpRequest } from 'node:http';
 import { createTestContext, waitFor, type TestContext } from '@wms/testing';
 
@@ -99,11 +99,16 @@ describe('app processes', () => {
     expect(gateway.output()).toContain('"msg":"stopped"');
   });
 
-  it.each(['ingest-worker', 'webhook-worker'])(
+  it.each(['ingest-worker', 'webhook-worker', 'edi-sftp'])(
     'when %s is started, its health probe answers ready, and on SIGTERM it exits 0',
     async (app) => {
       const port = await freePort();
-      const worker = startProcess(app, { ...ctx.env, WORKER_HEALTH_PORT: String(port), LOG_LEVEL: 'info' });
+      const worker = startProcess(app, {
+        ...ctx.env,
+        WORKER_HEALTH_PORT: String(port),
+        EDI_SFTP_PORT: String(await freePort()),
+        LOG_LEVEL: 'info',
+      });
 
       const ready = await answering(`http://127.0.0.1:${port}/health/ready`);
       worker.child.kill('SIGTERM');
@@ -116,4 +121,30 @@ describe('app processes', () => {
       expect(await exitOf(worker.child)).toBe(0);
     },
   );
+
+  it('when the EDI SFTP endpoint gets SIGTERM with a session open, it ends the session and exits 0', async () => {
+    const port = await freePort();
+    const sftpPort = await freePort();
+    const sftp = startProcess('edi-sftp', {
+      ...ctx.env,
+      WORKER_HEALTH_PORT: String(port),
+      EDI_SFTP_PORT: String(sftpPort),
+      LOG_LEVEL: 'info',
+    });
+    await answering(`http://127.0.0.1:${port}/health/ready`);
+    const socket = connect(sftpPort, '127.0.0.1');
+    // The SSH identification line: the endpoint holds this connection open, waiting for a login.
+    const banner = await new Promise<string>((resolve, reject) => {
+      socket.once('data', (chunk) => resolve(String(chunk)));
+      socket.once('error', reject);
+    });
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+
+    sftp.child.kill('SIGTERM');
+
+    expect(banner).toMatch(/^SSH-2\.0-wms-edi-sftp/);
+    await ended;
+    expect(await exitOf(sftp.child)).toBe(0);
+    expect(sftp.output()).toContain('"msg":"stopped"');
+  });
 });

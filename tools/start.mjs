@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Launcher behind `npm start`, the image and compose (always through tools/entrypoint.sh, which sizes the
 // heap): prepares the environment and the database, then runs the apps.
-//   node tools/start.mjs                 gateway + ingest worker + webhook worker, one process each
-//   node tools/start.mjs <app>           one app in this process (gateway | ingest-worker | webhook-worker)
+//   node tools/start.mjs                 gateway + ingest worker + webhook worker + EDI SFTP endpoint, one process each
+//   node tools/start.mjs <app>           one app in this process (gateway | ingest-worker | webhook-worker | edi-sftp)
 //   node tools/start.mjs migrate         create the database when missing, migrate, seed, exit
 //                                        (with MIGRATE_ON_START=false, the apps leave this to such a run, e.g.
 //                                        a release's migration Job, and wait until it has been done)
@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const apps = ['gateway', 'ingest-worker', 'webhook-worker'];
+const apps = ['gateway', 'ingest-worker', 'webhook-worker', 'edi-sftp'];
 const mode = process.argv[2] ?? 'all';
 const tools = ['migrate', 'secrets:reseal'];
 if (mode !== 'all' && !tools.includes(mode) && !apps.includes(mode)) {
@@ -98,10 +98,13 @@ if (mode !== 'all') {
   await import(pathToFileURL(mainOf(mode)).href);
 } else {
   // Each worker gets a health and metrics port of its own: WORKER_HEALTH_PORT (or the gateway's port + 1)
-  // for the ingest worker, the next one for the webhook worker.
+  // for the ingest worker, the next one for the webhook worker, the one after for the EDI SFTP endpoint.
   const healthBase = config.workerHealthPort || config.port + 1;
-  const healthPorts = { 'ingest-worker': healthBase, 'webhook-worker': healthBase + 1 };
-  logger.info({ gateway: config.port, ...healthPorts }, 'ports: gateway API, worker health and /metrics');
+  const healthPorts = { 'ingest-worker': healthBase, 'webhook-worker': healthBase + 1, 'edi-sftp': healthBase + 2 };
+  logger.info(
+    { gateway: config.port, ediSftp: config.ediSftp.port, ...healthPorts },
+    'ports: gateway API, EDI SFTP, worker health and /metrics',
+  );
   const children = apps.map((app) => ({
     app,
     child: fork(mainOf(app), {

@@ -22,7 +22,7 @@ export const PRODUCTION = `${KUBERNETES_DIR}/overlays/production`;
 /** The overlay's secrets file is never in git: its example (every value empty) stands in for it. */
 export const PRODUCTION_SECRETS = `${PRODUCTION}/secrets.env`;
 
-export const APPS = ['gateway', 'ingest-worker', 'webhook-worker'] as const;
+export const APPS = ['gateway', 'ingest-worker', 'webhook-worker', 'edi-sftp'] as const;
 export type App = (typeof APPS)[number];
 
 export interface KubeObject {

@@ -100,6 +100,7 @@ describeEachBuild('the Kubernetes manifests', (build) => {
       gateway: config.port,
       'ingest-worker': config.workerHealthPort,
       'webhook-worker': config.workerHealthPort,
+      'edi-sftp': config.workerHealthPort,
     };
     for (const app of APPS) {
       const container = build.container(app);

@@ -8,7 +8,7 @@ import {
 } from '@wms/testing';
 import { APPS, Build, PRODUCTION, describeBuilt, probesOf, type App } from './builds.js';
 
-// The manifests' probes and scrapes against the apps themselves: the three built apps run as processes, and
+// The manifests' probes and scrapes against the apps themselves: the four built apps run as processes, and
 // every path a probe asks for, and every series a ScaledObject reads, must be one they answer.
 const METRICS_TOKEN = 'kubernetes-probes-metrics-token';
 

@@ -60,9 +60,11 @@ describeBuilt('the Kubernetes scaling', () => {
         .map((object) => (object.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name);
       expect(scaled.sort()).toEqual(['ingest-worker', 'webhook-worker']);
       expect(scaled).not.toContain(spec.scaleTargetRef.name);
-      // The autoscalers own the counts: a count in a Deployment would be put back by every apply.
-      for (const app of APPS)
+      // The autoscalers own the counts: a count in a Deployment would be put back by every apply. The SFTP
+      // endpoint's load is sessions, not a queue or CPU: it keeps a fixed count, at least two.
+      for (const app of APPS.filter((candidate) => candidate !== 'edi-sftp'))
         expect((build.get('Deployment', app).spec as { replicas?: number }).replicas).toBeUndefined();
+      expect((build.get('Deployment', 'edi-sftp').spec as { replicas?: number }).replicas).toBeGreaterThanOrEqual(2);
     },
   );
 
@@ -172,10 +174,10 @@ describeBuilt('the Kubernetes network and monitoring', () => {
   );
 
   it.each(builds.map((build) => [build.name, build] as const))(
-    '%s: NetworkPolicies deny by default; outside traffic reaches the gateway only, the workers only scrapes',
+    '%s: NetworkPolicies deny by default; outside traffic reaches the gateway and the SFTP port only, the workers only scrapes',
     (_name, build) => {
       type Rule = {
-        from: Array<{ namespaceSelector?: { matchLabels: Record<string, string> } }>;
+        from: Array<{ namespaceSelector?: { matchLabels: Record<string, string> }; ipBlock?: { cidr: string } }>;
         ports: Array<{ port: string }>;
       };
       const policies = build.all('NetworkPolicy').map((policy) => ({
@@ -207,6 +209,15 @@ describeBuilt('the Kubernetes network and monitoring', () => {
         );
         expect(build.deploymentsSelectedBy(policy!.spec.podSelector.matchLabels!)).toEqual([app]);
         expect(ports.every((port) => port !== undefined)).toBe(true);
+        if (app === 'edi-sftp') {
+          // Partners connect from anywhere, to the sftp port only; the health port is Prometheus'.
+          const [partners, scrapes] = policy!.spec.ingress!;
+          expect(partners!.from.map((peer) => peer.ipBlock?.cidr)).toEqual(['0.0.0.0/0', '::/0']);
+          expect(partners!.ports.map((port) => port.port)).toEqual(['sftp']);
+          expect(namespacesAllowed([scrapes!])).toEqual(['monitoring']);
+          expect(scrapes!.ports.map((port) => port.port)).toEqual(['health']);
+          continue;
+        }
         expect(namespacesAllowed(policy!.spec.ingress)).toEqual(
           app === 'gateway' ? ['ingress-nginx', 'monitoring'] : ['monitoring'],
         );

@@ -30,7 +30,7 @@ export interface ServicesWiring {
 }
 
 const outboundNotWired = (): never => {
-  throw new AppError(503, 'EDI_OUTBOUND_UNAVAILABLE', 'The EDI outbound side is not running in this process');
+  throw new AppError('EDI_OUTBOUND_UNAVAILABLE', 'The EDI outbound side is not running in this process');
 };
 
 /** Until a process wires the EDI outbound side, what needs it answers 503 and changes nothing. */

@@ -81,7 +81,7 @@ export function startImportsWorker(
   const prefix = queuePrefix(config);
   const queue = createImportsQueue({ connection: runtime.redis, prefix });
   queue.on('error', () => undefined);
-  const turns = new ImportTurns(turnsRepository, queue, chains);
+  const turns = new ImportTurns(runtime.db, turnsRepository, queue, chains);
   const worker = new Worker<ImportChunkData, void, typeof IMPORT_JOB_NAME>(
     IMPORTS_QUEUE,
     createImportProcessor(runner, turns),
@@ -97,7 +97,7 @@ export function startImportsWorker(
     logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'import chunk failed'),
   );
   worker.on('error', (error) => logger.error({ err: error }, 'imports worker error'));
-  const dispatcher = createImportDispatcher(turnsRepository, queue, logger, chains);
+  const dispatcher = createImportDispatcher(runtime.db, turnsRepository, queue, logger, chains);
   dispatcher.start(runtime.redis);
   return {
     worker,

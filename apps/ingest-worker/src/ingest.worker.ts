@@ -79,7 +79,7 @@ export function startIngestWorker(
   worker.on('error', (error) => logger.error({ err: error }, 'ingest worker error'));
   const queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   queue.on('error', () => undefined);
-  const dispatcher = createBulkJobDispatcher(repository, ends, queue, logger);
+  const dispatcher = createBulkJobDispatcher(runtime.db, repository, ends, queue, logger);
   dispatcher.start(runtime.redis);
   // File imports: a queue of their own, so a bulk call never waits in line behind a file.
   const imports = startImportsWorker(runtime, services, tenantWrites);

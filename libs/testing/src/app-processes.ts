@@ -7,13 +7,15 @@ import { waitFor } from './wait.js';
 /** The repository root: the built apps are under apps/<app>/dist. */
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..', '..');
 
-export type AppName = 'gateway' | 'ingest-worker' | 'webhook-worker';
+export type AppName = 'gateway' | 'ingest-worker' | 'webhook-worker' | 'edi-sftp';
 
 /** A built app running as a process of its own, for tests that kill, restart or starve it. */
 export interface AppProcess {
   child: ChildProcess;
   /** The gateway's base URL, or the worker's health probe's. */
   url: string;
+  /** The EDI SFTP endpoint's own port (edi-sftp only). */
+  sftpPort?: number;
   /** What the process printed so far (stdout and stderr). */
   output(): string;
   /** Sends a signal (SIGKILL: a crash, nothing flushed) and waits for the exit. */
@@ -38,12 +40,13 @@ export async function startAppProcess(
 ): Promise<AppProcess> {
   const port = await freePort();
   const portVariable = app === 'gateway' ? 'PORT' : 'WORKER_HEALTH_PORT';
+  const sftpPort = app === 'edi-sftp' ? await freePort() : undefined;
   let output = '';
   // As tools/entrypoint.sh starts it: the tracing bootstrap first (it does nothing without an OTLP endpoint).
   const tracing = join(root, 'libs', 'shared', 'platform', 'dist', 'tracing', 'register.js');
   const child = endsWithThisProcess(
     spawn(process.execPath, ['--import', tracing, join(root, 'apps', app, 'dist', 'main.js')], {
-      env: { ...env, [portVariable]: String(port) },
+      env: { ...env, [portVariable]: String(port), ...(sftpPort ? { EDI_SFTP_PORT: String(sftpPort) } : {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
@@ -66,6 +69,7 @@ export async function startAppProcess(
   return {
     child,
     url,
+    sftpPort,
     output: () => output,
     async kill(signal = 'SIGKILL') {
       child.kill(signal);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { unitOfWork } from '@wms/platform';
 import type { ApiKeyInput, CreatedApiKey } from '@wms/api-keys';
 import {
   DEFAULT_TENANT_CODE,
@@ -118,7 +119,7 @@ export async function createMasterData(
     locations?: { warehouseCode: string; code: string; pickFace?: boolean }[];
   },
 ): Promise<void> {
-  await ctx.runtime.db.sequelize.transaction(async (transaction) => {
+  await unitOfWork(ctx.runtime.db, async (transaction) => {
     const context = { tenantId, transaction };
     const items = (data.items ?? []).map((item) => ({
       name: `Item ${item.sku}`,

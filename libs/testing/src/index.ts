@@ -21,3 +21,4 @@ export * from './conformance.js';
 export * from './answer-schemas.js';
 export * from './plans.js';
 export * from './brokers.js';
+export * from './stock-ledger.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppendEventInput } from '@wms/events';
-import { createRedis, settleWithin, type Config } from '@wms/platform';
+import { createRedis, settleWithin, type Config, unitOfWork } from '@wms/platform';
 import {
   DeliveryEnqueuer,
   OutboxRelay,
@@ -295,7 +295,7 @@ export function sampleEvents(tenantId: string): AppendEventInput[] {
 
 /** Appends events the way an operation does: inside a transaction of its own. */
 export async function appendEvents(ctx: Pick<TestContext, 'runtime' | 'services'>, events: AppendEventInput[]) {
-  return ctx.runtime.db.sequelize.transaction(async (transaction) => {
+  return unitOfWork(ctx.runtime.db, async (transaction) => {
     const appended = [];
     for (const event of events) appended.push(await ctx.services.events.append(transaction, event));
     return appended;

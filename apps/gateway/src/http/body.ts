@@ -25,7 +25,7 @@ export function parseJsonBody(): RequestHandler[] {
   });
   const requireJson: RequestHandler = (req, _res, next) => {
     if (req.body === undefined && BODY_METHODS.has(req.method) && hasContent(req)) {
-      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request body must be JSON (Content-Type: application/json)');
     }
     next();
   };

@@ -13,6 +13,6 @@ export function tenantScopeOf(principal: Principal, requested: unknown, required
       throw AppError.forbidden('Access to another tenant is not allowed', 'TENANT_MISMATCH');
     return principal.tenantId;
   }
-  if (!named && required) throw new AppError(400, 'TENANT_REQUIRED', 'tenantId is required.');
+  if (!named && required) throw new AppError('TENANT_REQUIRED', 'tenantId is required.');
   return named ?? null;
 }

@@ -115,7 +115,7 @@ function bulkWrite(
       await req.idempotency?.storeText(answer.status, answer.body);
       res.status(answer.status).type('application/json').send(answer.body);
     } else if (outcome.state === 'failed') {
-      throw new AppError(500, 'INGEST_FAILED', `Bulk job ${jobId} failed; retry the request`);
+      throw new AppError('INGEST_FAILED', `Bulk job ${jobId} failed; retry the request`);
     } else {
       const accepted: AcceptedEnvelope = {
         status: 'accepted',

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { ImportsRepository } from '@wms/ingest';
+import { unitOfWork } from '@wms/platform';
 import {
   createApiKey,
   createTenantWithWarehouse,
@@ -386,7 +387,7 @@ describe('file imports through the integration API', () => {
       await ctx.runtime.db.sequelize.query(`SELECT id FROM imports WHERE finished_at IS NOT NULL LIMIT 1`)
     )[0] as [{ id: string }];
 
-    while (await repository.purgeOne(0, 1_000));
+    while (await unitOfWork(ctx.runtime.db, (work) => repository.purgeOne(0, 1_000, work)));
 
     expect(await count(`SELECT count(*)::int AS n FROM imports WHERE finished_at IS NOT NULL`)).toBe(0);
     expect(await count(`SELECT count(*)::int AS n FROM import_rows WHERE import_id = '${id}'`)).toBe(0);

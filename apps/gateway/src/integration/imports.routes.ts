@@ -54,10 +54,15 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
   queue.on('error', () => undefined);
   lifecycle.onClose(() => closeWithin(queue, 2_000));
   const repository = new ImportsRepository(runtime.db, config);
-  const turns = new ImportTurns(new ImportTurnsRepository(runtime.db), queue, config.imports.tenantConcurrency);
+  const turns = new ImportTurns(
+    runtime.db,
+    new ImportTurnsRepository(runtime.db),
+    queue,
+    config.imports.tenantConcurrency,
+  );
   // One tenant's uploads are counted across every gateway, so spreading them over gateways gains it nothing.
   const leases = new TenantUploadLeases(runtime.redis, config.redisKeyPrefix, config.imports.maxUploadsPerTenant);
-  return new ImportsService(repository, services.ingest, config.imports, turns, services.events, {
+  return new ImportsService(runtime.db, repository, services.ingest, config.imports, turns, services.events, {
     leases,
     logger: runtime.logger,
   });

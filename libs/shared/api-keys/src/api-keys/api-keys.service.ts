@@ -1,6 +1,6 @@
 import { changedFields, TenantsRepository, type AuditService } from '@wms/identity';
 import type { Database } from '@wms/platform';
-import { AppError, DEFAULT_API_VERSION, type ApiVersion } from '@wms/platform';
+import { AppError, DEFAULT_API_VERSION, type ApiVersion, unitOfWork } from '@wms/platform';
 import type { CursorPosition, ListPage } from '@wms/platform';
 import type { ApiKeyInput, ApiKeyPrincipal, ApiKeyRecord, CreatedApiKey } from './api-key.types.js';
 import { ApiKeysRepository, type ApiKeyStats, type EditableField } from './api-keys.repository.js';
@@ -83,7 +83,7 @@ export class ApiKeysService {
     const rawKey = generateRawKey();
     const tenantId = input.tenantId ?? null;
     if (tenantId) await this.requireTenant(tenantId);
-    const record = await this.db.sequelize.transaction(async (transaction) => {
+    const record = await unitOfWork(this.db, async (transaction) => {
       const created = await this.repository.insert(
         {
           name: input.name,
@@ -150,7 +150,7 @@ export class ApiKeysService {
   async roll(id: string, graceSeconds: number, actor: ApiKeyActor): Promise<CreatedApiKey> {
     await this.get(id, actor);
     const rawKey = generateRawKey();
-    const record = await this.db.sequelize.transaction(async (transaction) => {
+    const record = await unitOfWork(this.db, async (transaction) => {
       const current = (await this.repository.findById(id, transaction))!;
       if (!current.active)
         throw AppError.conflict('INVALID_STATE', 'API key is revoked; activate it before rolling it');
@@ -187,7 +187,7 @@ export class ApiKeysService {
   /** Ends the previous raw key's grace period at once (it stops on every replica); the current key is untouched. */
   async revokePrevious(id: string, actor: ApiKeyActor): Promise<ApiKeyRecord> {
     const before = await this.get(id, actor);
-    const ended = await this.db.sequelize.transaction(async (transaction) => {
+    const ended = await unitOfWork(this.db, async (transaction) => {
       await this.repository.findById(id, transaction);
       if (!(await this.repository.revokePrevious(id, transaction))) return false;
       await this.audit.record(
@@ -258,7 +258,7 @@ export class ApiKeysService {
     wanted: Partial<Pick<ApiKeyRecord, EditableField>>,
   ): Promise<ApiKeyRecord> {
     await this.get(id, actor);
-    const { record, changed } = await this.db.sequelize.transaction(async (transaction) => {
+    const { record, changed } = await unitOfWork(this.db, async (transaction) => {
       const current = (await this.repository.findById(id, transaction))!;
       const diff = changedFields(current, wanted, Object.keys(wanted) as EditableField[]);
       if (Object.keys(diff).length === 0) return { record: current, changed: false };

@@ -1,4 +1,5 @@
 import type { Migration } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 
 /** Days of partitions made ahead of today here; the service keeps making them from then on. */
 const DAYS_AHEAD = 7;
@@ -32,7 +33,7 @@ const ROUTE_OF_PATH = `
 export const partitionedRequestLog: Migration = {
   name: '0035-partitioned-request-log',
   async up({ sequelize }) {
-    await sequelize.transaction(async (transaction) => {
+    await unitOfWork({ sequelize }, async (transaction) => {
       const run = (sql: string) => sequelize.query(sql, { transaction });
       await run(`
         LOCK TABLE api_key_request_logs IN EXCLUSIVE MODE;

@@ -1,5 +1,6 @@
 import type { Migration } from '@wms/platform';
 import { edi } from './0096-edi.js';
+import { ediSftp } from './0100-edi-sftp.js';
 
 /**
  * The EDI library's migrations, by name. Setup lists every library's in the one order they are applied
@@ -7,4 +8,5 @@ import { edi } from './0096-edi.js';
  */
 export const ediMigrations = {
   edi,
+  ediSftp,
 } satisfies Record<string, Migration>;

@@ -13,23 +13,20 @@ const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9 .,()/&'@#-]*$/;
 
 const qualifier = Joi.string()
   .pattern(/^[A-Z0-9]{2}$/)
-  .messages({ 'string.pattern.base': '{{#label}} must be two capital letters or digits (ISA05/ISA07, e.g. ZZ, 01, 12)' });
-const interchangeId = Joi.string()
-  .max(15)
-  .pattern(IDENTIFIER)
   .messages({
-    'string.max': '{{#label}} is at most 15 characters (ISA06/ISA08; the envelope pads it with spaces)',
-    'string.pattern.base': '{{#label}} starts with a letter or digit and holds letters, digits, spaces and . , ( ) / & \' @ # -',
+    'string.pattern.base': '{{#label}} must be two capital letters or digits (ISA05/ISA07, e.g. ZZ, 01, 12)',
   });
-const groupCode = Joi.string()
-  .min(2)
-  .max(15)
-  .pattern(IDENTIFIER)
-  .messages({
-    'string.min': '{{#label}} is 2 to 15 characters (GS02/GS03)',
-    'string.max': '{{#label}} is 2 to 15 characters (GS02/GS03)',
-    'string.pattern.base': '{{#label}} starts with a letter or digit and holds letters, digits, spaces and . , ( ) / & \' @ # -',
-  });
+const interchangeId = Joi.string().max(15).pattern(IDENTIFIER).messages({
+  'string.max': '{{#label}} is at most 15 characters (ISA06/ISA08; the envelope pads it with spaces)',
+  'string.pattern.base':
+    "{{#label}} starts with a letter or digit and holds letters, digits, spaces and . , ( ) / & ' @ # -",
+});
+const groupCode = Joi.string().min(2).max(15).pattern(IDENTIFIER).messages({
+  'string.min': '{{#label}} is 2 to 15 characters (GS02/GS03)',
+  'string.max': '{{#label}} is 2 to 15 characters (GS02/GS03)',
+  'string.pattern.base':
+    "{{#label}} starts with a letter or digit and holds letters, digits, spaces and . , ( ) / & ' @ # -",
+});
 
 const party = (side: string) =>
   Joi.object({
@@ -47,7 +44,7 @@ const separator = Joi.string()
   });
 
 const separators = Joi.object({
-  element: separator.required().description('between elements (the ISA\'s fourth character)'),
+  element: separator.required().description("between elements (the ISA's fourth character)"),
   component: separator.required().description('between components (ISA16)'),
   segment: separator.required().description('after each segment'),
 })
@@ -65,7 +62,9 @@ const setList = (sets: readonly string[], way: string) =>
 
 const shipFrom = Joi.object({
   name: Joi.string().trim().min(1).max(60).required().description('N102'),
-  qualifier: Joi.string().pattern(/^[A-Z0-9]{1,2}$/).description('N103, e.g. 9 (DUNS+4), 92 (assigned by buyer)'),
+  qualifier: Joi.string()
+    .pattern(/^[A-Z0-9]{1,2}$/)
+    .description('N103, e.g. 9 (DUNS+4), 92 (assigned by buyer)'),
   code: Joi.string().trim().min(1).max(80).description('N104'),
   address: Joi.string().trim().max(55).description('N301'),
   city: Joi.string().trim().max(30).description('N401'),
@@ -86,27 +85,38 @@ const partnerFields = {
     .messages({ 'any.only': '{{#label}} must be 004010, the version this service reads and writes' })
     .description('GS08'),
   usageIndicator: Joi.string().valid('P', 'T').description('ISA15: P production, T test'),
-  separators: separators.description('what we write with; what the partner sends is read with its own ISA\'s'),
+  separators: separators.description("what we write with; what the partner sends is read with its own ISA's"),
   inboundSets: setList(INBOUND_SETS, 'the partner sends'),
   outboundSets: setList(OUTBOUND_SETS, 'we send'),
-  warehouseCode: Joi.string().trim().min(1).max(50).allow(null).description('the warehouse a document without one maps to'),
+  warehouseCode: Joi.string()
+    .trim()
+    .min(1)
+    .max(50)
+    .allow(null)
+    .description('the warehouse a document without one maps to'),
   shipFrom: shipFrom.allow(null),
   inventoryAdviceMinutes: Joi.number()
     .integer()
     .min(INVENTORY_ADVICE_MIN_MINUTES)
     .max(INVENTORY_ADVICE_MAX_MINUTES)
     .allow(null)
-    .description(`every how many minutes an 846 is sent (${INVENTORY_ADVICE_MIN_MINUTES} to ${INVENTORY_ADVICE_MAX_MINUTES}); null: on demand only`),
+    .description(
+      `every how many minutes an 846 is sent (${INVENTORY_ADVICE_MIN_MINUTES} to ${INVENTORY_ADVICE_MAX_MINUTES}); null: on demand only`,
+    ),
   ackOverdueHours: Joi.number()
     .integer()
     .min(1)
     .max(ACK_OVERDUE_MAX_HOURS)
     .description('an outbound interchange without a 997 for this long is overdue (default 24)'),
-  apiKeyId: Joi.string().guid().allow(null).description("an active API key of the partner's tenant: its POST /edi speaks for this partner"),
+  apiKeyId: Joi.string()
+    .guid()
+    .allow(null)
+    .description("an active API key of the partner's tenant: its POST /edi speaks for this partner"),
   sftpUsername: Joi.string()
     .pattern(/^[a-z0-9][a-z0-9._-]{2,31}$/)
     .messages({
-      'string.pattern.base': '{{#label}} is 3 to 32 lower-case letters, digits, dots, dashes or underscores, starting with a letter or digit',
+      'string.pattern.base':
+        '{{#label}} is 3 to 32 lower-case letters, digits, dots, dashes or underscores, starting with a letter or digit',
     })
     .description("the SFTP account's user name; derived from the name when absent at creation"),
 };

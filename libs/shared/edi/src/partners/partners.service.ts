@@ -9,6 +9,7 @@ import {
   validate,
   type CursorPosition,
   type Database,
+  type ErrorCodeOf,
   type ErrorDetail,
   type ListPage,
   type UnitOfWork,
@@ -30,7 +31,7 @@ export interface PartnersServiceDeps {
 }
 
 /** What the unique constraints of edi_trading_partners mean to the admin. */
-const CONFLICTS: Record<string, [code: string, message: string]> = {
+const CONFLICTS: Record<string, [code: ErrorCodeOf<409>, message: string]> = {
   edi_trading_partners_isa: [
     'PARTNER_ISA_EXISTS',
     'The tenant already has a trading partner with this ISA qualifier and ID',

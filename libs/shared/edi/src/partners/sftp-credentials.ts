@@ -34,17 +34,14 @@ export function publicKeyLine(text: string): { line: string; key: SftpPublicKey 
   const parsed = ssh2.utils.parseKey(text.trim());
   const first = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!first || first instanceof Error) {
-    throw new AppError(400, 'SFTP_KEY_INVALID', 'publicKey is not an SSH public key ssh2 can read (OpenSSH or PEM)', [
+    throw new AppError('SFTP_KEY_INVALID', 'publicKey is not an SSH public key ssh2 can read (OpenSSH or PEM)', [
       { path: 'publicKey', message: 'not an SSH public key' },
     ]);
   }
   if (first.isPrivateKey()) {
-    throw new AppError(
-      400,
-      'SFTP_KEY_PRIVATE',
-      'publicKey is a private key: send only the public half (the .pub file)',
-      [{ path: 'publicKey', message: 'a private key; send the public one' }],
-    );
+    throw new AppError('SFTP_KEY_PRIVATE', 'publicKey is a private key: send only the public half (the .pub file)', [
+      { path: 'publicKey', message: 'a private key; send the public one' },
+    ]);
   }
   const blob = first.getPublicSSH();
   const comment = (first.comment ?? '').replace(/[\r\n]/g, ' ').trim();

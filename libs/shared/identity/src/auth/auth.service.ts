@@ -127,8 +127,7 @@ export class AuthService {
     if (!this.config.allowRegistration) throw AppError.forbidden('Registration is disabled', 'REGISTRATION_DISABLED');
     const input = validate(registerSchema, body);
     const tenant = await this.tenants.findByCode(DEFAULT_TENANT_CODE);
-    if (!tenant)
-      throw new AppError(503, 'NOT_SEEDED', `Tenant ${DEFAULT_TENANT_CODE} does not exist; run the seed routine`);
+    if (!tenant) throw new AppError('NOT_SEEDED', `Tenant ${DEFAULT_TENANT_CODE} does not exist; run the seed routine`);
     const user = await this.users.insert({
       email: input.email,
       passwordHash: await hashPassword(input.password, this.config.bcryptRounds),
@@ -171,10 +170,10 @@ export class AuthService {
     if (user.status !== 'active') throw AppError.unauthorized(ACCOUNT_NOT_ACTIVE, 'ACCOUNT_NOT_ACTIVE');
     if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
       await this.users.recordFailedLogin(user.id, this.config.loginMaxFailedAttempts);
-      throw new AppError(400, 'INVALID_CURRENT_PASSWORD', INVALID_CURRENT_PASSWORD);
+      throw new AppError('INVALID_CURRENT_PASSWORD', INVALID_CURRENT_PASSWORD);
     }
     if (input.newPassword === input.currentPassword) {
-      throw new AppError(400, 'PASSWORD_UNCHANGED', 'The new password must differ from the current one');
+      throw new AppError('PASSWORD_UNCHANGED', 'The new password must differ from the current one');
     }
     const updated = await this.users.update(user.id, {
       passwordHash: await hashPassword(input.newPassword, this.config.bcryptRounds),

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../access/index.js';
 import type { Database } from '@wms/platform';
-import { AppError } from '@wms/platform';
+import { AppError, unitOfWork } from '@wms/platform';
 import { RefreshTokensRepository, type RevokeReason } from './refresh-tokens.repository.js';
 import type { IssuedPair, TokenPair, TokenService } from './tokens.js';
 
@@ -23,7 +23,7 @@ export class RefreshSessions {
   private readonly repository: RefreshTokensRepository;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly tokens: TokenService,
   ) {
     this.repository = new RefreshTokensRepository(db);
@@ -38,7 +38,9 @@ export class RefreshSessions {
   /** Exchanges a verified refresh token of the (active) user for a new pair in the same family. */
   async rotate(principal: Principal, sessionVersion: number, presented: string): Promise<TokenPair> {
     const issued = this.tokens.issue(principal, sessionVersion);
-    const outcome = await this.repository.rotate(principal.sub, refreshTokenDigest(presented), this.stored(issued));
+    const outcome = await unitOfWork(this.db, (work) =>
+      this.repository.rotate(principal.sub, refreshTokenDigest(presented), this.stored(issued), work),
+    );
     if (outcome.kind === 'reused') throw AppError.unauthorized(REFRESH_TOKEN_REUSED, 'REFRESH_TOKEN_REUSED');
     if (outcome.kind !== 'rotated') throw AppError.unauthorized(SESSION_ENDED, 'SESSION_ENDED');
     return pairOf(issued);

@@ -1,6 +1,5 @@
 import { QueryTypes } from 'sequelize';
 import type { Database, UnitOfWork } from '@wms/platform';
-import { unitOfWork } from '@wms/platform';
 
 /** Why a family stopped: signed out, a rotated token came back, or its user's password changed or was reset. */
 export type RevokeReason = 'logout' | 'reuse' | 'password-changed' | 'password-reset';
@@ -48,41 +47,45 @@ export class RefreshTokensRepository {
   }
 
   /**
-   * Exchanges `presented` for `successor` within the family of `userId`, in one transaction holding the
-   * family's row lock, so a concurrent logout or reuse cannot leave a successor alive in an ended family.
+   * Exchanges `presented` for `successor` within the family of `userId`, in the caller's unit of work, which
+   * holds the family's row lock, so a concurrent logout or reuse cannot leave a successor alive in an ended
+   * family.
    */
-  rotate(userId: string, presentedHash: string, successor: StoredToken): Promise<RotationOutcome> {
-    return unitOfWork(this.db, async (transaction) => {
-      const [rows] = (await this.db.sequelize.query(
-        `SELECT t.family_id AS "familyId", f.user_id AS "userId", t.used_at AS "usedAt", f.revoked_at AS "revokedAt"
-           FROM refresh_tokens t JOIN refresh_token_families f ON f.id = t.family_id
-          WHERE t.token_hash = decode($1, 'hex')
-            FOR UPDATE OF f`,
-        { bind: [presentedHash], transaction },
-      )) as [PresentedRow[], unknown];
-      const row = rows[0];
-      if (!row || row.userId !== userId) return { kind: 'unknown' };
-      if (row.revokedAt) return { kind: 'revoked' };
-      if (row.usedAt) {
-        await this.revokeFamilyIn(row.familyId, 'reuse', transaction);
-        return { kind: 'reused', familyId: row.familyId };
-      }
-      await this.db.sequelize.query(`UPDATE refresh_tokens SET used_at = now() WHERE token_hash = decode($1, 'hex')`, {
-        bind: [presentedHash],
-        transaction,
-      });
-      // Tokens of the family that expired can no longer be presented (their signature check refuses them).
-      await this.db.sequelize.query(`DELETE FROM refresh_tokens WHERE family_id = $1 AND expires_at < now()`, {
-        bind: [row.familyId],
-        transaction,
-      });
-      await this.db.sequelize.query(
-        `UPDATE refresh_token_families SET expires_at = greatest(expires_at, $2) WHERE id = $1`,
-        { bind: [row.familyId, successor.expiresAt], transaction },
-      );
-      await this.insertToken(row.familyId, successor, transaction);
-      return { kind: 'rotated', familyId: row.familyId };
+  async rotate(
+    userId: string,
+    presentedHash: string,
+    successor: StoredToken,
+    transaction: UnitOfWork,
+  ): Promise<RotationOutcome> {
+    const [rows] = (await this.db.sequelize.query(
+      `SELECT t.family_id AS "familyId", f.user_id AS "userId", t.used_at AS "usedAt", f.revoked_at AS "revokedAt"
+         FROM refresh_tokens t JOIN refresh_token_families f ON f.id = t.family_id
+        WHERE t.token_hash = decode($1, 'hex')
+          FOR UPDATE OF f`,
+      { bind: [presentedHash], transaction },
+    )) as [PresentedRow[], unknown];
+    const row = rows[0];
+    if (!row || row.userId !== userId) return { kind: 'unknown' };
+    if (row.revokedAt) return { kind: 'revoked' };
+    if (row.usedAt) {
+      await this.revokeFamilyIn(row.familyId, 'reuse', transaction);
+      return { kind: 'reused', familyId: row.familyId };
+    }
+    await this.db.sequelize.query(`UPDATE refresh_tokens SET used_at = now() WHERE token_hash = decode($1, 'hex')`, {
+      bind: [presentedHash],
+      transaction,
     });
+    // Tokens of the family that expired can no longer be presented (their signature check refuses them).
+    await this.db.sequelize.query(`DELETE FROM refresh_tokens WHERE family_id = $1 AND expires_at < now()`, {
+      bind: [row.familyId],
+      transaction,
+    });
+    await this.db.sequelize.query(
+      `UPDATE refresh_token_families SET expires_at = greatest(expires_at, $2) WHERE id = $1`,
+      { bind: [row.familyId, successor.expiresAt], transaction },
+    );
+    await this.insertToken(row.familyId, successor, transaction);
+    return { kind: 'rotated', familyId: row.familyId };
   }
 
   /** Revokes the family the token belongs to; false when no live family holds it. */

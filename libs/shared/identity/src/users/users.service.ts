@@ -11,7 +11,7 @@ import {
   type Role,
 } from '../access/index.js';
 import type { Database } from '@wms/platform';
-import { AppError } from '@wms/platform';
+import { AppError, unitOfWork } from '@wms/platform';
 import { TenantsService } from '../tenants/index.js';
 import type { ListPage } from '@wms/platform';
 import { isUuid, validate } from '@wms/platform';
@@ -74,7 +74,7 @@ export class UsersService {
     const adminModulesWrite = input.adminModulesWrite ?? [];
     assertGrantable(actor, { adminModules, adminModulesWrite });
     const passwordHash = await hashPassword(input.password, this.config.bcryptRounds);
-    const user = await this.db.sequelize.transaction(async (transaction) => {
+    const user = await unitOfWork(this.db, async (transaction) => {
       const created = await this.repository.insert(
         {
           email: input.email,
@@ -174,7 +174,7 @@ export class UsersService {
     return this.changeUser(actor, id, 'user.unlocked', (target, transaction) => {
       assertNotSelf(actor, target, 'unlock');
       if (target.status === 'inactive') {
-        throw new AppError(409, 'INVALID_STATE', 'User is inactive, not locked; enable it instead');
+        throw new AppError('INVALID_STATE', 'User is inactive, not locked; enable it instead');
       }
       return this.repository.update(target.id, { status: 'active', failedLoginCount: 0 }, transaction);
     });
@@ -192,7 +192,7 @@ export class UsersService {
     change: (target: UserAttributes, transaction: Transaction) => Promise<UserAttributes>,
   ): Promise<ManagedUserRecord> {
     if (!isUuid(id)) throw userNotFound(id);
-    const updated = await this.db.sequelize.transaction(async (transaction) => {
+    const updated = await unitOfWork(this.db, async (transaction) => {
       const target = await this.repository.findById(id, { transaction, lock: true });
       if (!target || !isVisibleTo(actor, target)) throw userNotFound(id);
       // Oneself is not managed: the self rules (names and language only, never status) apply instead.

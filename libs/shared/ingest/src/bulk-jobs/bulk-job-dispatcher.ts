@@ -1,4 +1,4 @@
-import type { Logger } from '@wms/platform';
+import { unitOfWork, type Database, type Logger } from '@wms/platform';
 import { JobDispatcher, type DispatchSource, type DispatcherOptions } from '../dispatch/index.js';
 import { ingestJobData, ingestJobPriority, type IngestQueue } from './ingest.contract.js';
 import type { BulkJobEnds } from './bulk-job-ends.js';
@@ -12,12 +12,13 @@ export type BulkJobDispatcher = JobDispatcher<DispatchRow, IngestQueue>;
  * failed, or, when its entries are written already, retried so that its result is stored.
  */
 export function bulkJobSource(
+  db: Database,
   repository: BulkJobsRepository,
   ends: BulkJobEnds,
 ): DispatchSource<DispatchRow, IngestQueue> {
   return {
     label: 'bulk jobs',
-    dispatch: (limit, staleMs, hand) => repository.dispatch(limit, staleMs, hand),
+    dispatch: (limit, staleMs, hand) => unitOfWork(db, (work) => repository.dispatch(limit, staleMs, hand, work)),
     job: (row) => ({
       name: row.entity,
       data: ingestJobData(row),
@@ -32,11 +33,12 @@ export function bulkJobSource(
 
 /** Feeds the ingest queue from the bulk_jobs table (every ingest worker runs one). */
 export function createBulkJobDispatcher(
+  db: Database,
   repository: BulkJobsRepository,
   ends: BulkJobEnds,
   queue: IngestQueue,
   logger: Logger,
   options: DispatcherOptions = {},
 ): BulkJobDispatcher {
-  return new JobDispatcher(bulkJobSource(repository, ends), queue, logger, options);
+  return new JobDispatcher(bulkJobSource(db, repository, ends), queue, logger, options);
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 import type { EventsService } from '@wms/events';
 import { INTEGRATION_JOBS_PATH, bulkResultText, type BulkResult } from '../integration/index.js';
 import type { BulkJobsRepository, EndedBulkJob } from './bulk-jobs.repository.js';
@@ -28,12 +29,12 @@ export class BulkJobEnds {
     // The usual case, a caller waiting for the answer: one statement, no transaction. Otherwise the result
     // and bulk.completed commit together (or nothing, when another run ended the job first).
     if (await this.repository.completeUntold(jobId, text)) return;
-    await this.db.sequelize.transaction(end);
+    await unitOfWork(this.db, end);
   }
 
   /** Marks the job failed (when it was neither written nor ended) and tells a caller answered 202. */
   async fail(jobId: string, error: string): Promise<void> {
-    await this.db.sequelize.transaction(async (transaction) => {
+    await unitOfWork(this.db, async (transaction) => {
       const ended = await this.repository.fail(jobId, error, transaction);
       if (ended?.tellsEnd) await this.tell(ended, null, transaction);
     });
@@ -44,7 +45,7 @@ export class BulkJobEnds {
    * untold): once, whoever asks again. False when there was nothing to tell.
    */
   async tellLate(jobId: string): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const ended = await this.repository.claimUntoldEnd(jobId, transaction);
       if (!ended) return false;
       await this.tell(ended, ended.result ? (JSON.parse(ended.result) as BulkResult) : null, transaction);

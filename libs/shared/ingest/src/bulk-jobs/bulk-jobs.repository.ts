@@ -224,23 +224,17 @@ export class BulkJobsRepository {
 
   /**
    * The gateway's wait for the job ran out and it answers 202: the job will tell its end (`bulk.completed`).
-   * False when the job ended meanwhile: the caller is answered its outcome instead. The row's lock is
-   * waited for at most `lockWaitMs` (a run writing the job, a dispatcher's pass, a stuck session hold it):
-   * past that PostgreSQL refuses the statement (`lock_not_available`), and the job is not marked.
+   * False when the job ended meanwhile: the caller is answered its outcome instead. In the caller's unit of
+   * work, whose `lockTimeoutMs` bounds the wait for the row's lock (a run writing the job, a dispatcher's
+   * pass, a stuck session hold it): past that PostgreSQL refuses the statement (`lock_not_available`), and
+   * the job is not marked.
    */
-  async markAnsweredAccepted(id: string, lockWaitMs: number): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) => {
-      await this.db.sequelize.query("SELECT set_config('lock_timeout', $1, true)", {
-        bind: [`${Math.max(1, Math.trunc(lockWaitMs))}ms`],
-        type: QueryTypes.SELECT,
-        transaction,
-      });
-      const rows = await this.db.sequelize.query(
-        `UPDATE bulk_jobs SET answered_accepted = true WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
-        { bind: [id], type: QueryTypes.SELECT, transaction },
-      );
-      return rows.length === 1;
-    });
+  async markAnsweredAccepted(id: string, transaction: Transaction): Promise<boolean> {
+    const rows = await this.db.sequelize.query(
+      `UPDATE bulk_jobs SET answered_accepted = true WHERE id = $1 AND state IN ('queued', 'written') RETURNING id`,
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
+    return rows.length === 1;
   }
 
   /**
@@ -296,27 +290,31 @@ export class BulkJobsRepository {
   /**
    * Runs `hand` over up to `limit` unfinished jobs never handed to BullMQ or handed more than `staleMs`
    * ago, locked (SKIP LOCKED: several dispatchers share the work), and records the hand-over of the ids
-   * it answers in the same transaction. A hand that throws leaves every row as it was.
+   * it answers in the same transaction, the caller's unit of work. A hand that throws leaves every row as it
+   * was.
    */
-  async dispatch(limit: number, staleMs: number, hand: (rows: DispatchRow[]) => Promise<string[]>): Promise<number> {
-    return this.db.sequelize.transaction(async (transaction) => {
-      const rows = await this.db.sequelize.query<DispatchRow>(
-        `SELECT ${STATUS_COLUMNS}, dispatched_at IS NOT NULL AS "handedBefore" FROM bulk_jobs
-          WHERE state IN ('queued', 'written')
-            AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
-          ORDER BY dispatched_at NULLS FIRST
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-        { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
-      );
-      if (!rows.length) return 0;
-      const handed = await hand(rows);
-      await this.db.sequelize.query('UPDATE bulk_jobs SET dispatched_at = now() WHERE id = ANY($1::text[])', {
-        bind: [rows.map((row) => row.id)],
-        transaction,
-      });
-      return handed.length;
+  async dispatch(
+    limit: number,
+    staleMs: number,
+    hand: (rows: DispatchRow[]) => Promise<string[]>,
+    transaction: Transaction,
+  ): Promise<number> {
+    const rows = await this.db.sequelize.query<DispatchRow>(
+      `SELECT ${STATUS_COLUMNS}, dispatched_at IS NOT NULL AS "handedBefore" FROM bulk_jobs
+        WHERE state IN ('queued', 'written')
+          AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
+        ORDER BY dispatched_at NULLS FIRST
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED`,
+      { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
+    );
+    if (!rows.length) return 0;
+    const handed = await hand(rows);
+    await this.db.sequelize.query('UPDATE bulk_jobs SET dispatched_at = now() WHERE id = ANY($1::text[])', {
+      bind: [rows.map((row) => row.id)],
+      transaction,
     });
+    return handed.length;
   }
 
   /** Deletes finished jobs older than the retention, a bounded number per call. */

@@ -9,6 +9,7 @@ import {
   createSequelize,
   describeDatabaseUrl,
   queuePrefix,
+  unitOfWork,
   type Database,
 } from '@wms/platform';
 import { createBulkJobDispatcher } from './bulk-job-dispatcher.js';
@@ -152,6 +153,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
 
   it('when Redis does not have a stored job, the dispatcher adds it; a job Redis still has is not added twice', async () => {
     const dispatcher = createBulkJobDispatcher(
+      ctx.runtime.db,
       repository,
       ends,
       queue,
@@ -181,6 +183,7 @@ describe('bulk jobs stored in PostgreSQL', () => {
     const bounded: Database = { sequelize: createSequelize(ctx.config) };
     const boundedRows = new BulkJobsRepository(bounded);
     const dispatcher = createBulkJobDispatcher(
+      bounded,
       boundedRows,
       new BulkJobEnds(bounded, boundedRows, ctx.services.events),
       queue,
@@ -238,12 +241,14 @@ describe('bulk jobs stored in PostgreSQL', () => {
     const refused = { ...newJob('items', [item('TOLD-4')]), lane: 'async' as const };
     for (const job of [asynchronous, waited, answered, refused]) await repository.submit(job);
     // The gateway's wait for `waited` ran out (202); `answered` ended before, so marking it is refused.
-    expect(await repository.markAnsweredAccepted(waited.id, 1_000)).toBe(true);
+    const markAnsweredAccepted = (id: string) =>
+      unitOfWork(ctx.runtime.db, (work) => repository.markAnsweredAccepted(id, work), { lockTimeoutMs: 1_000 });
+    expect(await markAnsweredAccepted(waited.id)).toBe(true);
 
     await runner.run(asynchronous.id);
     await runner.run(waited.id);
     await runner.run(answered.id);
-    expect(await repository.markAnsweredAccepted(answered.id, 1_000)).toBe(false);
+    expect(await markAnsweredAccepted(answered.id)).toBe(false);
     await ends.fail(refused.id, 'the ingest queue gave the job up');
 
     expect((await told(asynchronous.id)).map((row) => row.data)).toEqual([

@@ -1,6 +1,15 @@
 import { setMaxListeners } from 'node:events';
 import type { Job } from 'bullmq';
-import { AppError, closeWithin, settleWithin, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
+import {
+  AppError,
+  closeWithin,
+  settleWithin,
+  unitOfWork,
+  type AppLifecycle,
+  type Database,
+  type Runtime,
+  queuePrefix,
+} from '@wms/platform';
 import type { BulkResult, BulkResultText } from '../integration/index.js';
 import type { EventsService } from '@wms/events';
 import { BulkJobEnds } from './bulk-job-ends.js';
@@ -57,6 +66,7 @@ export interface Submitted {
  * it reads the row every 100 ms. A closing gateway ends every wait, and no wait outlives its deadline.
  */
 export class IngestJobs {
+  private readonly db: Database;
   private readonly repository: BulkJobsRepository;
   private readonly queue: IngestQueue;
   private readonly signals: BulkJobSignals;
@@ -65,9 +75,10 @@ export class IngestJobs {
 
   constructor(runtime: Runtime, lifecycle: AppLifecycle, events: Pick<EventsService, 'append'>) {
     const { config } = runtime;
+    this.db = runtime.db;
     this.repository = new BulkJobsRepository(runtime.db);
     const ends = new BulkJobEnds(runtime.db, this.repository, events);
-    this.lateMarks = new LateAcceptedMarks(this.repository, ends, runtime.logger);
+    this.lateMarks = new LateAcceptedMarks(runtime.db, this.repository, ends, runtime.logger);
     // Producer connection: fails fast when Redis is away (the dispatcher hands the stored job over later).
     this.queue = createIngestQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
     this.queue.on('error', () => undefined);
@@ -99,7 +110,7 @@ export class IngestJobs {
       submission = await this.repository.submit(job);
     } catch {
       signal.release();
-      throw new AppError(503, 'SERVICE_UNAVAILABLE', 'The bulk job could not be stored; retry later');
+      throw new AppError('SERVICE_UNAVAILABLE', 'The bulk job could not be stored; retry later');
     }
     if (submission.kind === 'existing' && (submission.state === 'completed' || submission.state === 'failed'))
       return { jobId: job.id, signal, running: false };
@@ -164,7 +175,10 @@ export class IngestJobs {
 
   private async markOrRead(jobId: string): Promise<JobOutcome> {
     try {
-      if (await this.repository.markAnsweredAccepted(jobId, ANSWER_LOCK_WAIT_MS)) return { state: 'pending' };
+      const marked = await unitOfWork(this.db, (work) => this.repository.markAnsweredAccepted(jobId, work), {
+        lockTimeoutMs: ANSWER_LOCK_WAIT_MS,
+      });
+      if (marked) return { state: 'pending' };
     } catch {
       this.lateMarks.add(jobId);
       return { state: 'pending' };

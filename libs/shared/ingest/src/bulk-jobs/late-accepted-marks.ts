@@ -1,4 +1,4 @@
-import { settleWithin, type Logger } from '@wms/platform';
+import { settleWithin, unitOfWork, type Database, type Logger } from '@wms/platform';
 import type { BulkJobEnds } from './bulk-job-ends.js';
 import type { BulkJobsRepository } from './bulk-jobs.repository.js';
 
@@ -16,6 +16,7 @@ export class LateAcceptedMarks {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
+    private readonly db: Database,
     private readonly repository: BulkJobsRepository,
     private readonly ends: BulkJobEnds,
     private readonly logger: Logger,
@@ -42,7 +43,10 @@ export class LateAcceptedMarks {
   private async markOrTell(jobId: string): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        if (await this.repository.markAnsweredAccepted(jobId, LOCK_WAIT_MS)) return;
+        const marked = await unitOfWork(this.db, (work) => this.repository.markAnsweredAccepted(jobId, work), {
+          lockTimeoutMs: LOCK_WAIT_MS,
+        });
+        if (marked) return;
         await this.ends.tellLate(jobId);
         return;
       } catch (error) {

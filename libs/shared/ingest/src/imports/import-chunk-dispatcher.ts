@@ -1,4 +1,4 @@
-import type { Logger } from '@wms/platform';
+import { unitOfWork, type Database, type Logger } from '@wms/platform';
 import { JobDispatcher, type DispatchSource } from '../dispatch/index.js';
 import { importChunkJob, type ImportsQueue } from './imports.contract.js';
 import type { DispatchChunk, ImportTurnsRepository } from './import-turns.repository.js';
@@ -16,6 +16,7 @@ const TENANTS_PER_PASS = 200;
  * fail its import after five).
  */
 export function importChunkSource(
+  db: Database,
   turns: ImportTurnsRepository,
   chains: number,
 ): DispatchSource<DispatchChunk, ImportsQueue> {
@@ -23,9 +24,9 @@ export function importChunkSource(
     label: 'import chunks',
     async beforePass() {
       for (const tenantId of await turns.tenantsShortOfTurns(chains, TENANTS_PER_PASS))
-        await turns.queueTurns(tenantId, chains, { handing: false });
+        await unitOfWork(db, (work) => turns.queueTurns(tenantId, chains, { transaction: work, handing: false }));
     },
-    dispatch: (limit, staleMs, hand) => turns.dispatch(limit, staleMs, hand),
+    dispatch: (limit, staleMs, hand) => unitOfWork(db, (work) => turns.dispatch(limit, staleMs, hand, work)),
     job: importChunkJob,
     failed: (_chunk, retry) => retry(),
   };
@@ -33,10 +34,11 @@ export function importChunkSource(
 
 /** Feeds the imports queue from the import chunks (every ingest worker runs one). */
 export function createImportDispatcher(
+  db: Database,
   turns: ImportTurnsRepository,
   queue: ImportsQueue,
   logger: Logger,
   chains: number,
 ): ImportDispatcher {
-  return new JobDispatcher(importChunkSource(turns, chains), queue, logger, { pollIntervalMs: 2_000 });
+  return new JobDispatcher(importChunkSource(db, turns, chains), queue, logger, { pollIntervalMs: 2_000 });
 }

@@ -1,7 +1,8 @@
 import type { Transaction } from 'sequelize';
+import { unitOfWork, type Database } from '@wms/platform';
 import type { EventsService } from '@wms/events';
 import { importErrorsPath } from './import-paths.js';
-import type { ImportProgress } from './imports.repository.js';
+import type { ImportProgress, ImportsRepository } from './imports.repository.js';
 
 /**
  * `import.completed`: the import ended (completed, failed or cancelled), with its counts and the link to its
@@ -26,5 +27,22 @@ export async function appendImportEnded(
       failed: ended.failed,
       errorsUrl: ended.failed ? importErrorsPath(ended) : null,
     },
+  });
+}
+
+/**
+ * Ends an import that is queued or running (cancelled, or failed with `error`) and appends its
+ * `import.completed`, in one unit of work. False when it had finished.
+ */
+export function endImport(
+  db: Database,
+  repository: Pick<ImportsRepository, 'end'>,
+  events: EventsService,
+  end: { id: string; state: 'cancelled' | 'failed'; error?: string },
+): Promise<boolean> {
+  return unitOfWork(db, async (work) => {
+    const ended = await repository.end(end.id, end.state, end.error, work);
+    if (ended) await appendImportEnded(events, work, ended);
+    return ended !== null;
   });
 }

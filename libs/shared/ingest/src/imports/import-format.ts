@@ -131,7 +131,7 @@ abstract class CopyRows extends Transform {
   protected row(line: number, body: string): void {
     this.rows += 1;
     if (this.rows > this.maxRows)
-      throw new AppError(413, 'PAYLOAD_TOO_LARGE', `The file holds more than ${this.maxRows} rows (IMPORT_MAX_ROWS)`);
+      throw new AppError('PAYLOAD_TOO_LARGE', `The file holds more than ${this.maxRows} rows (IMPORT_MAX_ROWS)`);
     this.pending += `${this.importId}\t${this.rows}\t${line}\t${copyText(body)}\n`;
     if (this.pending.length >= FLUSH_AT) this.flushPending();
   }
@@ -158,7 +158,6 @@ abstract class CopyRows extends Transform {
 /** 413 ROW_TOO_LARGE: the line (of the file, from 1) is longer than the limit; the answer names it. */
 export function rowTooLarge(line: number, maxRowBytes: number): AppError {
   return new AppError(
-    413,
     'ROW_TOO_LARGE',
     `Line ${line} is longer than ${maxRowBytes} bytes (IMPORT_MAX_ROW_BYTES); nothing was stored`,
     undefined,
@@ -278,7 +277,6 @@ export function csvParser(maxRowBytes: number): Transform {
     cast: (value, context) => {
       if (context.index >= CSV_MAX_COLUMNS)
         throw new AppError(
-          413,
           'ROW_TOO_LARGE',
           `Line ${context.lines} has more than ${CSV_MAX_COLUMNS} fields; nothing was stored`,
           undefined,
@@ -307,7 +305,7 @@ export class ByteLimit extends Transform {
     this.bytes += chunk.length;
     if (this.bytes > this.maxBytes)
       return callback(
-        new AppError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than ${this.maxBytes} bytes (IMPORT_MAX_BYTES)`),
+        new AppError('PAYLOAD_TOO_LARGE', `The file is larger than ${this.maxBytes} bytes (IMPORT_MAX_BYTES)`),
       );
     callback(null, chunk);
   }

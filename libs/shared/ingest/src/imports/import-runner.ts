@@ -11,10 +11,17 @@ import {
   type IngestRegistry,
 } from '../integration/index.js';
 import { BulkAlreadyWritten } from '@wms/warehouse';
-import { VALIDATION_PREFERENCES, currentContext, inStoredTrace, runWithContext, toErrorDetails } from '@wms/platform';
+import {
+  VALIDATION_PREFERENCES,
+  currentContext,
+  inStoredTrace,
+  runWithContext,
+  toErrorDetails,
+  unitOfWork,
+} from '@wms/platform';
 import { importStageSeconds } from '../bulk-jobs/index.js';
 import { entryFromCsv } from './import-format.js';
-import { appendImportEnded } from './import-events.js';
+import { appendImportEnded, endImport } from './import-events.js';
 import type { ImportsRepository, RowError, StagedRow, StoredImport } from './imports.repository.js';
 import type { ImportTurnsRepository } from './import-turns.repository.js';
 import type { ImportChunkData, QueuedChunk } from './imports.contract.js';
@@ -50,7 +57,8 @@ export class ImportRunner {
    */
   async runChunk(queued: ImportChunkData): Promise<QueuedChunk[]> {
     const { tenantId, importId } = queued;
-    const next = () => this.turns.queueTurns(tenantId, this.chains, { handing: true });
+    const next = () =>
+      unitOfWork(this.db, (work) => this.turns.queueTurns(tenantId, this.chains, { transaction: work, handing: true }));
     const job = await this.repository.load(importId);
     if (!job || (job.state !== 'queued' && job.state !== 'running')) return next();
     const handler = this.registry.get(job.entity);
@@ -77,9 +85,7 @@ export class ImportRunner {
 
   /** Ends the import as failed (what was written stays) and says so with `import.completed`. */
   private async fail(importId: string, error: string): Promise<void> {
-    await this.repository.end(importId, 'failed', error, (ended, transaction) =>
-      appendImportEnded(this.events, transaction, ended),
-    );
+    await endImport(this.db, this.repository, this.events, { id: importId, state: 'failed', error });
   }
 
   /** Writes one chunk and answers the chunks queued after it; none when another worker holds or wrote it. */
@@ -126,7 +132,7 @@ export class ImportRunner {
       complete: async (result, transaction) => {
         if (transaction) return record(result, transaction);
         // No entry to write (every row failed before the write): the chunk is claimed and recorded alone.
-        await this.db.sequelize.transaction(async (own) => {
+        await unitOfWork(this.db, async (own) => {
           if (!(await this.repository.claimChunk(job.id, chunk.chunk, own))) throw new BulkAlreadyWritten();
           await record(result, own);
         });

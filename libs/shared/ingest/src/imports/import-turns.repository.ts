@@ -43,19 +43,18 @@ export class ImportTurnsRepository {
   /**
    * Queues the tenant's next chunks at its turns until it has `chains` queued (or none is left): each from
    * its unfinished import whose last turn is oldest (one never served first, then the oldest upload), so
-   * its files share its turns. In `transaction` (a chunk's, so that the chunk written and the next queued
-   * commit together) or in one of its own; the tenant's queuing is serialised by an advisory lock. Answers
+   * its files share its turns. In the caller's unit of work (a chunk's, so that the chunk written and the
+   * next queued commit together, or one of the queuing's own); the tenant's queuing is serialised by an
+   * advisory lock. Answers
    * the chunks queued: `handing` when the caller hands them to BullMQ after the commit (else the
    * dispatcher's pass hands them at once).
    */
   async queueTurns(
     tenantId: string,
     chains: number,
-    options: { transaction?: Transaction; handing: boolean },
+    options: { transaction: Transaction; handing: boolean },
   ): Promise<QueuedChunk[]> {
     const { transaction, handing } = options;
-    if (!transaction)
-      return this.db.sequelize.transaction((own) => this.queueTurns(tenantId, chains, { transaction: own, handing }));
     const query = <Row extends object>(sql: string, bind: unknown[]) =>
       this.db.sequelize.query<Row>(sql, { bind, type: QueryTypes.SELECT, transaction });
     await query(`SELECT pg_advisory_xact_lock(hashtext('import-turns'), hashtext($1))`, [tenantId]);
@@ -101,34 +100,34 @@ export class ImportTurnsRepository {
   /**
    * Runs `hand` over up to `limit` queued chunks of unfinished imports never handed to BullMQ or handed
    * more than `staleMs` ago, locked (SKIP LOCKED: a chunk being written is locked by its writer, and
-   * several dispatchers share the work), and records the hand-over in the same transaction.
+   * several dispatchers share the work), and records the hand-over in the same transaction, the caller's
+   * unit of work.
    */
   async dispatch(
     limit: number,
     staleMs: number,
     hand: (chunks: DispatchChunk[]) => Promise<string[]>,
+    transaction: Transaction,
   ): Promise<number> {
-    return this.db.sequelize.transaction(async (transaction) => {
-      const rows = await this.db.sequelize.query<Omit<DispatchChunk, 'id'>>(
-        `SELECT i.tenant_id AS "tenantId", c.import_id AS "importId", c.chunk, c.turn,
-                c.dispatched_at IS NOT NULL AS "handedBefore"
-           FROM ${QUEUED_CHUNKS.from}
-          WHERE ${QUEUED_CHUNKS.queued}
-            AND (c.dispatched_at IS NULL OR c.dispatched_at <= now() - $2 * interval '1 millisecond')
-          ORDER BY c.dispatched_at NULLS FIRST
-          LIMIT $1
-          FOR UPDATE OF c SKIP LOCKED`,
-        { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
-      );
-      if (!rows.length) return 0;
-      const chunks = rows.map((row) => ({ ...row, id: importChunkJobId(row.importId, row.chunk) }));
-      const handed = await hand(chunks);
-      await this.db.sequelize.query(
-        `UPDATE import_chunks SET dispatched_at = now()
-          WHERE (import_id, chunk) IN (SELECT * FROM unnest($1::text[], $2::int[]))`,
-        { bind: [rows.map((row) => row.importId), rows.map((row) => row.chunk)], transaction },
-      );
-      return handed.length;
-    });
+    const rows = await this.db.sequelize.query<Omit<DispatchChunk, 'id'>>(
+      `SELECT i.tenant_id AS "tenantId", c.import_id AS "importId", c.chunk, c.turn,
+              c.dispatched_at IS NOT NULL AS "handedBefore"
+         FROM ${QUEUED_CHUNKS.from}
+        WHERE ${QUEUED_CHUNKS.queued}
+          AND (c.dispatched_at IS NULL OR c.dispatched_at <= now() - $2 * interval '1 millisecond')
+        ORDER BY c.dispatched_at NULLS FIRST
+        LIMIT $1
+        FOR UPDATE OF c SKIP LOCKED`,
+      { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
+    );
+    if (!rows.length) return 0;
+    const chunks = rows.map((row) => ({ ...row, id: importChunkJobId(row.importId, row.chunk) }));
+    const handed = await hand(chunks);
+    await this.db.sequelize.query(
+      `UPDATE import_chunks SET dispatched_at = now()
+        WHERE (import_id, chunk) IN (SELECT * FROM unnest($1::text[], $2::int[]))`,
+      { bind: [rows.map((row) => row.importId), rows.map((row) => row.chunk)], transaction },
+    );
+    return handed.length;
   }
 }

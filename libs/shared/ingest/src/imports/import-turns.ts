@@ -1,4 +1,4 @@
-import { within } from '@wms/platform';
+import { unitOfWork, within, type Database } from '@wms/platform';
 import { addImportChunks, type ImportsQueue, type QueuedChunk } from './imports.contract.js';
 import type { ImportTurnsRepository } from './import-turns.repository.js';
 
@@ -8,6 +8,7 @@ import type { ImportTurnsRepository } from './import-turns.repository.js';
  */
 export class ImportTurns {
   constructor(
+    private readonly db: Database,
     readonly repository: ImportTurnsRepository,
     private readonly queue: ImportsQueue,
     /** Chunks of one tenant queued or running at once (IMPORT_TENANT_CONCURRENCY). */
@@ -17,7 +18,10 @@ export class ImportTurns {
 
   /** Queues as many of the tenant's chunks as it lacks, and hands them over. */
   async next(tenantId: string): Promise<void> {
-    await this.hand(await this.repository.queueTurns(tenantId, this.chains, { handing: true }));
+    const queued = await unitOfWork(this.db, (work) =>
+      this.repository.queueTurns(tenantId, this.chains, { transaction: work, handing: true }),
+    );
+    await this.hand(queued);
   }
 
   /** Hands queued chunks to BullMQ; a Redis away or slow leaves them to the dispatcher's next pass. */

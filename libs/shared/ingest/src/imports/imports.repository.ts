@@ -8,6 +8,7 @@ import {
   boundedConnection,
   type Database,
   type DatabaseTarget,
+  type ErrorCode,
   type TraceCarrier,
 } from '@wms/platform';
 import type { ImportFormat } from './import-format.js';
@@ -63,7 +64,8 @@ export interface RowError {
   n: number;
   line: number;
   key: string;
-  code: string;
+  /** A code of the error catalogue, as the refused row's answer would carry it. */
+  code: ErrorCode;
   message: string;
   details: unknown;
 }
@@ -287,25 +289,22 @@ export class ImportsRepository {
   }
 
   /**
-   * Ends an import that is queued or running (cancelled or failed); `onEnded` gets its progress in the same
-   * transaction. False when it had finished.
+   * Ends an import that is queued or running (cancelled or failed), in the caller's unit of work; answers its
+   * progress as it ended, or null when it had finished.
    */
   async end(
     id: string,
     state: 'cancelled' | 'failed',
     error: string | undefined,
-    onEnded: (ended: ImportProgress, transaction: Transaction) => Promise<void>,
-  ): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) => {
-      const rows = await this.db.sequelize.query(
-        `UPDATE imports SET state = $2, error = $3, finished_at = now() WHERE id = $1 AND state IN ('queued', 'running')
-         RETURNING id`,
-        { bind: [id, state, error?.slice(0, 1_000) ?? null], type: QueryTypes.SELECT, transaction },
-      );
-      if (rows.length !== 1) return false;
-      await onEnded((await this.progress(id, transaction))!, transaction);
-      return true;
-    });
+    transaction: Transaction,
+  ): Promise<ImportProgress | null> {
+    const rows = await this.db.sequelize.query(
+      `UPDATE imports SET state = $2, error = $3, finished_at = now() WHERE id = $1 AND state IN ('queued', 'running')
+       RETURNING id`,
+      { bind: [id, state, error?.slice(0, 1_000) ?? null], type: QueryTypes.SELECT, transaction },
+    );
+    if (rows.length !== 1) return null;
+    return (await this.progress(id, transaction))!;
   }
 
   /** Failed rows after position `afterN`, with the rows as uploaded, in file order. */
@@ -320,25 +319,24 @@ export class ImportsRepository {
 
   /**
    * Deletes one finished import older than the retention, with its staged rows, chunks and failed rows;
-   * false when there is none. Rows go a bounded number per call, so a large import takes several calls.
+   * false when there is none. Rows go a bounded number per call (the caller's unit of work), so a large
+   * import takes several calls.
    */
-  async purgeOne(retentionSeconds: number, rowLimit: number): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) => {
-      const found = await this.db.sequelize.query<{ id: string }>(
-        `SELECT id FROM imports WHERE finished_at <= now() - $1 * interval '1 second'
-          ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-        { bind: [retentionSeconds], type: QueryTypes.SELECT, transaction },
-      );
-      const id = found[0]?.id;
-      if (!id) return false;
-      const deleted = await this.db.sequelize.query(
-        `DELETE FROM import_rows WHERE import_id = $1 AND n IN (
-           SELECT n FROM import_rows WHERE import_id = $1 ORDER BY n LIMIT $2) RETURNING n`,
-        { bind: [id, rowLimit], type: QueryTypes.SELECT, transaction },
-      );
-      if (deleted.length < rowLimit)
-        await this.db.sequelize.query('DELETE FROM imports WHERE id = $1', { bind: [id], transaction });
-      return true;
-    });
+  async purgeOne(retentionSeconds: number, rowLimit: number, transaction: Transaction): Promise<boolean> {
+    const found = await this.db.sequelize.query<{ id: string }>(
+      `SELECT id FROM imports WHERE finished_at <= now() - $1 * interval '1 second'
+        ORDER BY finished_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      { bind: [retentionSeconds], type: QueryTypes.SELECT, transaction },
+    );
+    const id = found[0]?.id;
+    if (!id) return false;
+    const deleted = await this.db.sequelize.query(
+      `DELETE FROM import_rows WHERE import_id = $1 AND n IN (
+         SELECT n FROM import_rows WHERE import_id = $1 ORDER BY n LIMIT $2) RETURNING n`,
+      { bind: [id, rowLimit], type: QueryTypes.SELECT, transaction },
+    );
+    if (deleted.length < rowLimit)
+      await this.db.sequelize.query('DELETE FROM imports WHERE id = $1', { bind: [id], transaction });
+    return true;
   }
 }

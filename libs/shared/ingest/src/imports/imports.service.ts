@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable, Transform } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import type { Config, Logger } from '@wms/platform';
+import type { Config, Database, Logger } from '@wms/platform';
 import { AppError } from '@wms/platform';
 import { settleWithin } from '@wms/platform';
 import type { EventsService } from '@wms/events';
@@ -21,7 +21,7 @@ import {
 } from './import-format.js';
 import { IMPORT_ID_PREFIX, importErrorsPath, importStatusPath } from './import-paths.js';
 import type { ImportTurns } from './import-turns.js';
-import { appendImportEnded } from './import-events.js';
+import { endImport } from './import-events.js';
 import type { TenantUploadLeases } from './tenant-upload-leases.js';
 import { UploadSlots } from './upload-slots.js';
 import { uploadBody } from './upload-body.js';
@@ -102,6 +102,7 @@ export class ImportsService {
   private readonly slots: UploadSlots;
 
   constructor(
+    private readonly db: Database,
     private readonly repository: ImportsRepository,
     private readonly registry: IngestRegistry,
     private readonly limits: Config['imports'],
@@ -129,15 +130,14 @@ export class ImportsService {
     const format = formatOf(upload.contentType);
     if (!format)
       throw new AppError(
-        415,
         'UNSUPPORTED_MEDIA_TYPE',
         'A file import is application/x-ndjson, or text/csv for items, partners and locations',
       );
     if (format === 'csv' && !CSV_ENTITIES.has(handler.entity))
-      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `${handler.entity} are imported as application/x-ndjson only`);
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${handler.entity} are imported as application/x-ndjson only`);
     const encoding = (upload.contentEncoding ?? 'identity').trim().toLowerCase();
     if (!['identity', 'gzip', 'x-gzip'].includes(encoding))
-      throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding} is not accepted (gzip is)`);
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding} is not accepted (gzip is)`);
     const gzip = encoding !== 'identity';
     const declared = Number(upload.contentLength);
     if (!gzip && Number.isFinite(declared) && declared > this.limits.maxBytes)
@@ -160,7 +160,6 @@ export class ImportsService {
     const { maxConcurrentPerKey } = this.limits;
     if ((await this.repository.unfinishedOf(owner)) + othersInFlight >= maxConcurrentPerKey)
       throw new AppError(
-        429,
         'TOO_MANY_IMPORTS',
         `At most ${maxConcurrentPerKey} imports may be uploading, queued or running at once; retry when one has finished`,
       );
@@ -219,9 +218,7 @@ export class ImportsService {
 
   /** Stops an import: what was written stays, the job says how far it got. 409 when it had finished. */
   async cancel(id: string): Promise<ImportView> {
-    const ended = await this.repository.end(id, 'cancelled', undefined, (progress, transaction) =>
-      appendImportEnded(this.events, transaction, progress),
-    );
+    const ended = await endImport(this.db, this.repository, this.events, { id, state: 'cancelled' });
     if (!ended) {
       const job = await this.repository.load(id);
       if (!job) throw AppError.notFound(`Job ${id} not found`);
@@ -292,7 +289,7 @@ function jsonOrText(body: string | null): unknown {
 }
 
 function tooLarge(message: string): AppError {
-  return new AppError(413, 'PAYLOAD_TOO_LARGE', message);
+  return new AppError('PAYLOAD_TOO_LARGE', message);
 }
 
 /** A body that broke off, a gzip or CSV stream that cannot be read: the client's 400, never a 500. */
@@ -304,6 +301,6 @@ function uploadError(error: unknown): unknown {
   if (code.startsWith('CSV_'))
     return AppError.validation(`The CSV file cannot be read: ${(error as Error).message.split('\n')[0]}`);
   if (['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'].includes(code) || /aborted/i.test(String(error)))
-    return new AppError(400, 'INCOMPLETE_BODY', 'The body ended before it was complete; nothing was stored');
+    return new AppError('INCOMPLETE_BODY', 'The body ended before it was complete; nothing was stored');
   return error;
 }

@@ -90,7 +90,6 @@ function watchRate(body: Readable, out: PassThrough, limits: UploadLimits): () =
 /** 408 UPLOAD_IDLE: the client sent no byte of the body for the idle timeout. */
 function uploadIdle(idleMs: number): AppError {
   return new AppError(
-    408,
     'UPLOAD_IDLE',
     `No byte of the body arrived for ${idleMs} ms (IMPORT_UPLOAD_IDLE_TIMEOUT_MS); nothing was stored`,
   );
@@ -99,7 +98,6 @@ function uploadIdle(idleMs: number): AppError {
 /** 408 UPLOAD_TOO_SLOW: the client sent the body slower than the minimum rate. */
 function uploadTooSlow(minRate: number, windowMs: number): AppError {
   return new AppError(
-    408,
     'UPLOAD_TOO_SLOW',
     `The body arrived slower than ${minRate} bytes a second over ${windowMs} ms (IMPORT_MIN_UPLOAD_BYTES_PER_SECOND); nothing was stored`,
   );

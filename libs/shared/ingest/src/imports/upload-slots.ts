@@ -80,7 +80,7 @@ export class UploadSlots {
 }
 
 function busy(message: string): AppError {
-  return new AppError(503, 'UPLOADS_BUSY', message);
+  return new AppError('UPLOADS_BUSY', message);
 }
 
 function tenantBusy(maxPerTenant: number): AppError {

@@ -1,5 +1,5 @@
 import type { PartialSchemaMap } from 'joi';
-import { Joi } from '@wms/platform';
+import { ERROR_CATALOGUE, Joi, httpStatusOf, type ErrorCode } from '@wms/platform';
 import {
   asnRefSchema,
   itemRefSchema,
@@ -16,62 +16,50 @@ import {
  * are open (`unknown(true)`); what they carry states its fields exactly.
  */
 
-/** The codes of the integration handlers' envelope `{ status: "error", code, … }`. */
-const ENVELOPE_ERROR_CODES: [number, string, string][] = [
-  [
-    400,
-    'VALIDATION_FAILED',
-    'the body, a query parameter or a bulk envelope fails validation; details lists every bad path',
-  ],
-  [400, 'INVALID_JSON', 'the body is not well-formed JSON'],
-  [
-    400,
-    'TENANT_REQUIRED',
-    'a cross-tenant key named no tenantId (message: tenantId is required.); details say where it goes: the top level of a JSON body, or the query',
-  ],
-  [400, 'REFERENCE_NOT_FOUND', 'a referenced sku, partner, warehouse or tenant does not exist in the tenant'],
-  [403, 'TENANT_MISMATCH', 'a tenant-bound key named another tenant'],
-  [403, 'NOT_A_SANDBOX', 'a simulation asked in a tenant that is not a sandbox'],
-  [404, 'NOT_FOUND', 'nothing at this path, or a job of another key'],
-  [409, 'IDEMPOTENCY_KEY_IN_PROGRESS', 'a request with the same Idempotency-Key is still running'],
-  [
-    409,
-    'IDEMPOTENCY_KEY_MISMATCH',
-    'the Idempotency-Key was used with a different request (JSON compared canonically, query parameters in any order); the message and details name the method, path, query or body that differs',
-  ],
-  [
-    409,
-    'DUPLICATE_REFERENCE',
-    'an ASN or order with this referenceNo exists in the tenant; the message names its number',
-  ],
-  [409, 'INVALID_STATE', "the document's state does not allow the operation; the message names the state"],
-  [409, 'INSUFFICIENT_STOCK', 'a simulated shipment: the stock does not cover every line of the order'],
-  [409, 'NOTHING_TO_RECEIVE', 'a simulated receipt: every line of the ASN is received'],
-  [409, 'NO_VARIANCE', 'a simulated count: the counted quantity is what is on hand'],
-  [409, 'BELOW_ALLOCATED', 'a stock change would leave on hand below what orders reserve'],
-  [413, 'PAYLOAD_TOO_LARGE', 'the body exceeds 1 MB'],
+/** The codes of the integration handlers' envelope `{ status: "error", code, … }`; status and meaning from the catalogue. */
+const ENVELOPE_ERROR_CODES: ErrorCode[] = [
+  'VALIDATION_FAILED',
+  'INVALID_JSON',
+  'TENANT_REQUIRED',
+  'REFERENCE_NOT_FOUND',
+  'TENANT_MISMATCH',
+  'NOT_A_SANDBOX',
+  'NOT_FOUND',
+  'IDEMPOTENCY_KEY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_MISMATCH',
+  'DUPLICATE_REFERENCE',
+  'INVALID_STATE',
+  'INSUFFICIENT_STOCK',
+  'NOTHING_TO_RECEIVE',
+  'NO_VARIANCE',
+  'BELOW_ALLOCATED',
+  'PAYLOAD_TOO_LARGE',
 ];
 
 /** The API-key guard's refusals, answered in the shape `{ statusCode, message, error, code, requestId }`. */
-const GUARD_ERROR_CODES: [number, string, string][] = [
-  [
-    401,
-    'MISSING_API_KEY / INVALID_API_KEY / MISSING_SCOPE',
-    'guard answers, in the shape { statusCode, message, error, code, requestId }',
-  ],
-  [
-    403,
-    'IP_NOT_ALLOWED / ORIGIN_NOT_ALLOWED',
-    "guard answers: the caller's address is not in the key's IP whitelist, or its Origin not in allowedOrigins",
-  ],
-  [429, 'RATE_LIMITED', "guard answer: over the key's rateLimitPerMinute (Retry-After header)"],
-  [429, 'TOO_MANY_INVALID_KEYS', 'guard answer: too many unknown keys from this address (Retry-After header)'],
+const GUARD_ERROR_CODES: ErrorCode[] = [
+  'MISSING_API_KEY',
+  'INVALID_API_KEY',
+  'MISSING_SCOPE',
+  'IP_NOT_ALLOWED',
+  'ORIGIN_NOT_ALLOWED',
+  'RATE_LIMITED',
+  'TOO_MANY_INVALID_KEYS',
 ];
+const GUARD_SHAPE = 'guard answer, in the shape { statusCode, message, error, code, requestId }';
+
+const rowsOf = (codes: ErrorCode[], prefix?: string) =>
+  codes.map((code) => ({
+    status: httpStatusOf(code),
+    code,
+    meaning: prefix ? `${prefix}: ${ERROR_CATALOGUE[code].meaning}` : ERROR_CATALOGUE[code].meaning,
+  }));
 
 // By status; Array.prototype.sort is stable, so each list keeps its own order within a status.
-const ERROR_CODES = [...ENVELOPE_ERROR_CODES, ...GUARD_ERROR_CODES].sort(([a], [b]) => a - b);
-
-export const INTEGRATION_ERROR_CODES = ERROR_CODES.map(([status, code, meaning]) => ({ status, code, meaning }));
+export const INTEGRATION_ERROR_CODES = [
+  ...rowsOf(ENVELOPE_ERROR_CODES),
+  ...rowsOf(GUARD_ERROR_CODES, GUARD_SHAPE),
+].sort((a, b) => a.status - b.status);
 
 const open = (keys: PartialSchemaMap) => Joi.object(keys).unknown(true);
 const requestId = Joi.string().guid().description('the id of this request (X-Request-Id)');
@@ -94,7 +82,7 @@ export function pageSchema(item: Joi.Schema, lastPage: string): Joi.ObjectSchema
 const errorEnvelope = open({
   status: Joi.valid('error').required(),
   code: Joi.string()
-    .valid(...ENVELOPE_ERROR_CODES.map(([, code]) => code))
+    .valid(...ENVELOPE_ERROR_CODES)
     .required(),
   message: Joi.string().required(),
   details: Joi.array().items(open({ path: Joi.string(), message: Joi.string() })),

@@ -1,7 +1,7 @@
 import type Joi from 'joi';
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { AppError } from '@wms/platform';
+import { AppError, unitOfWork } from '@wms/platform';
 import { compileCanonicalCheck, toErrorDetails, VALIDATION_PREFERENCES, type CanonicalCheck } from '@wms/platform';
 import { toBulkResult, type BulkEntryResult, type BulkResult } from './envelopes.js';
 import { BulkAlreadyWritten, type EntryOutcome, type WriteGuard } from '@wms/warehouse';
@@ -130,32 +130,28 @@ async function writeValid(
     await writeBatch(handler, valid, write, results, false, onWriteError);
     return finish(results, job);
   }
-  const transaction = await db.sequelize.transaction();
-  try {
-    if (job && !(await job.claim(transaction))) throw new BulkAlreadyWritten();
-    for (let start = 0; start < valid.length; start += batchSize) {
-      const batch = valid.slice(start, start + batchSize);
-      await writeBatch(
-        handler,
-        batch,
-        (values) => handler.writeBatch({ tenantId, transaction }, values),
-        results,
-        dryRun,
-        onWriteError,
-      );
-    }
-    if (dryRun) {
-      await transaction.rollback();
-      return toBulkResult(results);
-    }
-    const result = toBulkResult(results);
-    await job?.complete(result, transaction);
-    await transaction.commit();
-    return result;
-  } catch (error) {
-    await transaction.rollback().catch(() => undefined);
-    throw error;
-  }
+  // A dry run's unit of work rolls back whatever it wrote and answers what the writes would have done.
+  return unitOfWork(
+    db,
+    async (transaction) => {
+      if (job && !(await job.claim(transaction))) throw new BulkAlreadyWritten();
+      for (let start = 0; start < valid.length; start += batchSize) {
+        const batch = valid.slice(start, start + batchSize);
+        await writeBatch(
+          handler,
+          batch,
+          (values) => handler.writeBatch({ tenantId, transaction }, values),
+          results,
+          dryRun,
+          onWriteError,
+        );
+      }
+      const result = toBulkResult(results);
+      if (!dryRun) await job?.complete(result, transaction);
+      return result;
+    },
+    { dryRun },
+  );
 }
 
 async function finish(results: BulkEntryResult[], job: BulkJobHooks | undefined): Promise<BulkResult> {
@@ -206,7 +202,7 @@ export async function writeOne(
   entry: unknown,
 ) {
   const [outcome] = await handler.writeBatch(context, [entry]);
-  if (!outcome) throw new AppError(500, 'INTERNAL_ERROR', 'Internal server error');
+  if (!outcome) throw new AppError('INTERNAL_ERROR', 'Internal server error');
   if (!outcome.ok) throw outcome.error;
   return outcome.document ?? { ...outcome.data, created: outcome.created };
 }

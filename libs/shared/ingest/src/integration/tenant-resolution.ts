@@ -16,7 +16,7 @@ const TENANT_PLACES: Record<TenantPlace, string> = {
  * since a key made for all tenants meets it on its first call.
  */
 function tenantRequiredError(place: TenantPlace): AppError {
-  return new AppError(400, 'TENANT_REQUIRED', TENANT_REQUIRED_MESSAGE, [
+  return new AppError('TENANT_REQUIRED', TENANT_REQUIRED_MESSAGE, [
     {
       path: 'tenantId',
       message: `An API key of all tenants names the tenant of each request: tenantId ${TENANT_PLACES[place]}`,

@@ -1,7 +1,7 @@
 import Joi from 'joi';
-import { configVariables } from './config.schema.js';
+import { configVariables, type ConfigValues } from './config.schema.js';
 import { productionRefusal } from './production.js';
-import { deprecationOf, parseDeprecatedVersions, type VersionPolicy } from '../versions/index.js';
+import { deprecationOf, parseDeprecatedVersions, type ApiVersion, type VersionPolicy } from '../versions/index.js';
 
 export interface RedisNode {
   host: string;
@@ -17,106 +17,9 @@ export type RedisShape =
   | { kind: 'sentinel'; sentinels: RedisNode[]; name: string }
   | { kind: 'cluster'; nodes: RedisNode[] };
 
-export interface Config {
-  nodeEnv: 'development' | 'production' | 'test';
-  port: number;
-  databaseUrl: string;
-  databasePoolMax: number;
-  /** The bounds of every PostgreSQL connection's waits (ADR 0130); the workers have their own statement and lock timeouts. */
-  database: DatabaseBounds;
-  /** Streaming replicas the gateway's inquiries and lists may read; empty: every read on the primary. */
-  readReplicas: { urls: string[]; maxWaitMs: number; maxLagSeconds: number };
-  redisUrl: string;
-  redis: RedisShape;
-  redisKeyPrefix: string;
-  jwt: { secret: string; previousSecret: string | null; accessTtlSeconds: number; refreshTtlSeconds: number };
-  /**
-   * The key ring of stored secrets, first key seals. Null outside production when SECRETS_ENCRYPTION_KEYS
-   * is unset: secrets are then sealed under a key derived from JWT_SECRET (development only).
-   */
-  secretsEncryptionKeys: Array<{ id: string; key: Buffer }> | null;
-  bcryptRounds: number;
-  /** False: the app does not migrate at start but waits for a migrate run to bring the schema up to date. */
-  migrateOnStart: boolean;
-  seedAdmin: { email: string; password: string };
-  trustProxy: string;
-  loginMaxFailedAttempts: number;
-  /** 0: a lock lasts until an admin (or the operator command) lifts it; otherwise it expires after this long. */
-  loginLockSeconds: number;
-  allowRegistration: boolean;
-  /** Which dated version callers get without asking, and which versions the deployment has deprecated. */
-  apiVersions: VersionPolicy;
-  idempotencyTtlSeconds: number;
-  /** A request's deadline from its arrival (a bulk call's wait for its job comes on top). */
-  requestTimeoutMs: number;
-  bulkSyncTimeoutMs: number;
-  bulkJobRetentionSeconds: number;
-  /** How long each growing table keeps its rows; null: kept for ever. */
-  retention: {
-    requestLogDays: number;
-    requestLogRollupDays: number;
-    requestLogPartitionsAheadDays: number;
-    deliveredEventDays: number;
-    failedEventDays: number;
-    auditDays: number | null;
-    stockLedgerDays: number;
-    stockSnapshotDays: number;
-  };
-  ingestConcurrency: number;
-  imports: {
-    maxBytes: number;
-    maxRows: number;
-    maxRowBytes: number;
-    maxConcurrentPerKey: number;
-    maxUploadsInFlight: number;
-    /** Of those, one tenant's at once across every gateway. */
-    maxUploadsPerTenant: number;
-    /** Slowest an upload may send, over `uploadRateWindowMs`; 0: no minimum. */
-    minUploadBytesPerSecond: number;
-    uploadRateWindowMs: number;
-    uploadIdleTimeoutMs: number;
-    chunkRows: number;
-    concurrency: number;
-    tenantConcurrency: number;
-    retentionSeconds: number;
-  };
-  webhook: {
-    concurrency: number;
-    concurrencyPerSlowSubscription: number;
-    timeoutMs: number;
-    maxAttempts: number;
-    backoffBaseMs: number;
-    allowPrivateUrls: boolean;
-    disableAfterHours: number;
-    maxSubscriptionsPerTenant: number;
-  };
-  /** Intervals of the maintenance queue's job schedulers (each runs once per interval over all workers). */
-  maintenance: {
-    retentionSweepMs: number;
-    importPurgeMs: number;
-    requestLogMaintenanceMs: number;
-    webhookDisableSweepMs: number;
-  };
-  workerHealthPort: number;
-  /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
-  metricsToken?: string;
-  shutdownTimeoutMs: number;
-  logLevel: string;
-  throttle: { apiKeyFailuresPerIpPerMinute: number; loginFailuresPerIpPerMinute: number };
-}
-
-export interface DatabaseBounds {
-  connectTimeoutMs: number;
-  acquireTimeoutMs: number;
-  statementTimeoutMs: number;
-  workerStatementTimeoutMs: number;
-  lockTimeoutMs: number;
-  workerLockTimeoutMs: number;
-  idleInTransactionTimeoutMs: number;
-  keepAliveDelayMs: number;
-  /** Connections of the pool that hands bulk calls over, beside DATABASE_POOL_MAX. */
-  handOffPoolMax: number;
-}
+/** The settings as the code reads them: inferred from `configOf`, itself typed by the declarations of the variables. */
+export type Config = ReturnType<typeof configOf>;
+export type DatabaseBounds = Config['database'];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -134,7 +37,7 @@ const envSchema = Joi.object(
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const { value, error } = envSchema.validate(present, { abortEarly: true, convert: true });
+  const { value: validated, error } = envSchema.validate(present, { abortEarly: true, convert: true });
   if (error) {
     const detail = error.details[0];
     const name = String(detail?.path[0] ?? 'environment');
@@ -142,6 +45,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       detail?.type === 'any.required' ? 'is required' : (detail?.message ?? error.message).replace(/^"[^"]+" /, '');
     throw new ConfigError(`Invalid configuration: ${name} ${reason}`);
   }
+  // joi validated (and converted) every variable by the very rules their types are inferred from.
+  const value = validated as ConfigValues;
   if (value.NODE_ENV === 'production' && value.SEED_ADMIN_PASSWORD === DEFAULT_SEED_PASSWORD) {
     throw new ConfigError(
       'Invalid configuration: SEED_ADMIN_PASSWORD must be changed from its default when NODE_ENV=production',
@@ -157,12 +62,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const refusal = value.NODE_ENV === 'production' ? productionRefusal(value) : null;
   if (refusal) throw new ConfigError(`Invalid configuration: ${refusal}`);
+  return configOf(value);
+}
+
+/**
+ * The nested settings the code reads, made from the validated variables. Its return type is `Config`: a
+ * field's type is its variable's declared type (or what the conversion here makes of it).
+ */
+function configOf(value: ConfigValues) {
   return {
     nodeEnv: value.NODE_ENV,
     redis: redisShapeOf(value),
     port: value.PORT,
     databaseUrl: value.DATABASE_URL,
     databasePoolMax: value.DATABASE_POOL_MAX,
+    /** The bounds of every PostgreSQL connection's waits (ADR 0130); the workers have their own statement and lock timeouts. */
     database: {
       connectTimeoutMs: value.DATABASE_CONNECT_TIMEOUT_MS,
       acquireTimeoutMs: value.DATABASE_ACQUIRE_TIMEOUT_MS,
@@ -172,8 +86,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerLockTimeoutMs: value.DATABASE_WORKER_LOCK_TIMEOUT_MS,
       idleInTransactionTimeoutMs: value.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       keepAliveDelayMs: value.DATABASE_KEEPALIVE_DELAY_MS,
+      /** Connections of the pool that hands bulk calls over, beside DATABASE_POOL_MAX. */
       handOffPoolMax: value.DATABASE_BULK_POOL_MAX,
     },
+    /** Streaming replicas the gateway's inquiries and lists may read; empty: every read on the primary. */
     readReplicas: {
       urls: value.DATABASE_READ_URLS ? readUrlsOf(value.DATABASE_READ_URLS) : [],
       maxWaitMs: value.READ_REPLICA_MAX_WAIT_MS,
@@ -187,19 +103,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accessTtlSeconds: value.JWT_ACCESS_TTL,
       refreshTtlSeconds: value.JWT_REFRESH_TTL,
     },
+    /** The key ring of stored secrets, first key seals. Null outside production when SECRETS_ENCRYPTION_KEYS is unset: secrets are then sealed under a key derived from JWT_SECRET (development only). */
     secretsEncryptionKeys: value.SECRETS_ENCRYPTION_KEYS ? keyRingOf(value.SECRETS_ENCRYPTION_KEYS) : null,
     bcryptRounds: value.BCRYPT_ROUNDS,
+    /** False: the app does not migrate at start but waits for a migrate run to bring the schema up to date. */
     migrateOnStart: value.MIGRATE_ON_START,
     seedAdmin: { email: String(value.SEED_ADMIN_EMAIL).trim().toLowerCase(), password: value.SEED_ADMIN_PASSWORD },
     trustProxy: value.TRUST_PROXY,
     loginMaxFailedAttempts: value.LOGIN_MAX_FAILED_ATTEMPTS,
+    /** 0: a lock lasts until an admin (or the operator command) lifts it; otherwise it expires after this long. */
     loginLockSeconds: value.LOGIN_LOCK_SECONDS,
     allowRegistration: value.AUTH_ALLOW_REGISTRATION,
+    /** Which dated version callers get without asking, and which versions the deployment has deprecated. */
     apiVersions: versionPolicyOf(value.API_DEFAULT_VERSION, value.API_DEPRECATED_VERSIONS),
     idempotencyTtlSeconds: value.IDEMPOTENCY_TTL_SECONDS,
+    /** A request's deadline from its arrival (a bulk call's wait for its job comes on top). */
     requestTimeoutMs: value.REQUEST_TIMEOUT_MS,
     bulkSyncTimeoutMs: value.BULK_SYNC_TIMEOUT_MS,
     bulkJobRetentionSeconds: value.BULK_JOB_RETENTION_SECONDS,
+    /** How long each growing table keeps its rows; null: kept for ever. */
     retention: {
       requestLogDays: value.REQUEST_LOG_RETENTION_DAYS,
       requestLogRollupDays: value.REQUEST_LOG_ROLLUP_RETENTION_DAYS,
@@ -217,8 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRowBytes: value.IMPORT_MAX_ROW_BYTES,
       maxConcurrentPerKey: value.IMPORT_MAX_CONCURRENT_PER_KEY,
       maxUploadsInFlight: value.IMPORT_MAX_UPLOADS_IN_FLIGHT,
+      /** Of those, one tenant's at once across every gateway. */
       maxUploadsPerTenant:
         value.IMPORT_MAX_UPLOADS_PER_TENANT ?? Math.max(1, Math.floor(value.IMPORT_MAX_UPLOADS_IN_FLIGHT / 2)),
+      /** Slowest an upload may send, over `uploadRateWindowMs`; 0: no minimum. */
       minUploadBytesPerSecond: value.IMPORT_MIN_UPLOAD_BYTES_PER_SECOND,
       uploadRateWindowMs: value.IMPORT_UPLOAD_RATE_WINDOW_MS,
       uploadIdleTimeoutMs: value.IMPORT_UPLOAD_IDLE_TIMEOUT_MS,
@@ -237,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       disableAfterHours: value.WEBHOOK_DISABLE_AFTER_HOURS,
       maxSubscriptionsPerTenant: value.WEBHOOK_MAX_SUBSCRIPTIONS_PER_TENANT,
     },
+    /** Intervals of the maintenance queue's job schedulers (each runs once per interval over all workers). */
     maintenance: {
       retentionSweepMs: value.RETENTION_SWEEP_INTERVAL_MS,
       importPurgeMs: value.IMPORT_PURGE_INTERVAL_MS,
@@ -244,6 +169,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookDisableSweepMs: value.WEBHOOK_DISABLE_SWEEP_INTERVAL_MS,
     },
     workerHealthPort: value.WORKER_HEALTH_PORT,
+    /** The EDI SFTP endpoint (apps/edi-sftp); hostKeys null outside production: a stored, generated key. */
+    ediSftp: {
+      port: value.EDI_SFTP_PORT,
+      host: value.EDI_SFTP_HOST,
+      hostKeys: value.EDI_SFTP_HOST_KEYS ?? null,
+      maxFileBytes: value.EDI_SFTP_MAX_FILE_BYTES,
+    },
+    /** Bearer token of GET /metrics; undefined = no token asked (never in production). */
     metricsToken: value.METRICS_TOKEN,
     shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     logLevel: value.LOG_LEVEL,
@@ -254,7 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function versionPolicyOf(defaultVersion: string, deprecated: string | undefined): VersionPolicy {
+function versionPolicyOf(defaultVersion: ApiVersion, deprecated: string | undefined): VersionPolicy {
   const policy = { defaultVersion, deprecations: deprecated ? parseDeprecatedVersions(deprecated) : [] };
   if (deprecationOf(policy, defaultVersion)) {
     throw new ConfigError(
@@ -293,7 +226,7 @@ function nodesOf(list: string): RedisNode[] {
   });
 }
 
-function redisShapeOf(value: Record<string, string | undefined>): RedisShape {
+function redisShapeOf(value: ConfigValues): RedisShape {
   const { REDIS_SENTINELS: sentinels, REDIS_SENTINEL_NAME: name, REDIS_CLUSTER_NODES: cluster } = value;
   if (sentinels && cluster) {
     throw new ConfigError('Invalid configuration: set REDIS_SENTINELS or REDIS_CLUSTER_NODES, not both');
@@ -306,7 +239,7 @@ function redisShapeOf(value: Record<string, string | undefined>): RedisShape {
   }
   if (sentinels && name) return { kind: 'sentinel', sentinels: nodesOf(sentinels), name };
   if (cluster) return { kind: 'cluster', nodes: nodesOf(cluster) };
-  return { kind: 'single', url: value.REDIS_URL! };
+  return { kind: 'single', url: value.REDIS_URL };
 }
 
 /**

@@ -4,7 +4,7 @@ import { currentContext } from './request-context.js';
 
 /** The error of work asked for once its request's deadline has passed (the caller was answered 503). */
 export function deadlinePassedError(): AppError {
-  return new AppError(503, 'REQUEST_TIMEOUT', 'The request took longer than its deadline; retry it');
+  return new AppError('REQUEST_TIMEOUT', 'The request took longer than its deadline; retry it');
 }
 
 /** Milliseconds left before the current request's deadline; null outside a request with one. */

@@ -22,6 +22,6 @@ export {
   type SessionBounds,
   type SessionWork,
 } from './session-bounds.js';
-export { unitOfWork, type UnitOfWork } from './unit-of-work.js';
+export { unitOfWork, type UnitOfWork, type UnitOfWorkDatabase, type UnitOfWorkOptions } from './unit-of-work.js';
 export { containsPattern } from './like-pattern.js';
 export { Binds } from './binds.js';

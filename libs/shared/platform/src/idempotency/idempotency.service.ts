@@ -183,7 +183,6 @@ export function mismatchError(differs: FingerprintPart[] | null = null): AppErro
   if (!differs || differs.length === 0) return AppError.conflict('IDEMPOTENCY_KEY_MISMATCH', base);
   const listed = differs.length === 1 ? differs[0] : `${differs.slice(0, -1).join(', ')} and ${differs.at(-1)}`;
   return new AppError(
-    409,
     'IDEMPOTENCY_KEY_MISMATCH',
     `${base}: its ${listed} ${differs.length === 1 ? 'differs' : 'differ'}`,
     differs.map((part) => ({

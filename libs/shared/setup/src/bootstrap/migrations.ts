@@ -62,4 +62,5 @@ export const migrations: Migration[] = [
   webhooksMigrations.subscriptionDestinations,
   ediMigrations.edi,
   webhooksMigrations.ediDestinations,
+  ediMigrations.ediSftp,
 ];

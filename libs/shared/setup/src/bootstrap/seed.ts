@@ -1,6 +1,7 @@
 import type { Config } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { Logger } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 import { DEFAULT_TENANT_CODE, TenantsRepository, UsersRepository } from '@wms/identity';
 import { hashPassword } from '@wms/identity';
 import { DEFAULT_WAREHOUSE_CODE, RECEIVING_LOCATION_CODE, WarehousesRepository } from '@wms/warehouse';
@@ -19,7 +20,7 @@ export async function runSeed(
   const warehouses = new WarehousesRepository(db);
   const users = new UsersRepository(db);
   const passwordHash = await hashPassword(config.seedAdmin.password, config.bcryptRounds);
-  await db.sequelize.transaction(async (transaction) => {
+  await unitOfWork(db, async (transaction) => {
     const tenantId = await tenants.ensure({ code: DEFAULT_TENANT_CODE, name: 'Default tenant' }, transaction);
     await warehouses.ensureWithReceiving(
       { tenantId, code: DEFAULT_WAREHOUSE_CODE, name: 'Main warehouse', receivingCode: RECEIVING_LOCATION_CODE },

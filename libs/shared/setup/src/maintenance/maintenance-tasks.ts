@@ -8,6 +8,7 @@ import {
   type Database,
   type Logger,
   type TenantWrites,
+  unitOfWork,
 } from '@wms/platform';
 import { ImportsRepository } from '@wms/ingest';
 import { WebhookLifecycleService, WebhooksService } from '@wms/webhooks';
@@ -52,7 +53,7 @@ export function maintenanceTasks(
       let purged = 0;
       while (
         purged < IMPORT_PURGE_PASSES &&
-        (await imports.purgeOne(config.imports.retentionSeconds, IMPORT_PURGE_ROWS))
+        (await unitOfWork(db, (work) => imports.purgeOne(config.imports.retentionSeconds, IMPORT_PURGE_ROWS, work)))
       )
         purged += 1;
       return { imports: purged };

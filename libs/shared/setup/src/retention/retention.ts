@@ -1,6 +1,7 @@
 import type { Config } from '@wms/platform';
 import type { Database } from '@wms/platform';
 import type { Logger } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 import { BulkJobsRepository } from '@wms/ingest';
 import type { IdempotencyService } from '@wms/platform';
 import { AddressLocksRepository, AuditRepository } from '@wms/identity';
@@ -48,7 +49,7 @@ export class RetentionSweeper {
   private readonly snapshots: StockSnapshotsService;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly config: Pick<Config, 'bulkJobRetentionSeconds' | 'retention'>,
     private readonly idempotency: Pick<IdempotencyService, 'purgeExpired'>,
     private readonly logger: Logger,
@@ -92,7 +93,7 @@ export class RetentionSweeper {
 
   private async maintainLedger(days: number): Promise<number> {
     try {
-      return (await this.ledger.maintain(days))?.dropped.length ?? 0;
+      return (await unitOfWork(this.db, (work) => this.ledger.maintain(work, days)))?.dropped.length ?? 0;
     } catch (error) {
       this.logger.warn(
         { err: error, table: 'stock_movements' },

@@ -1,5 +1,5 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { Database } from '@wms/platform';
+import type { Database, UnitOfWork } from '@wms/platform';
 
 /** What one pass of ledger maintenance did: months made ahead, months dropped by retention. */
 export interface LedgerMaintenance {
@@ -37,48 +37,54 @@ function monthOfName(name: string): Date {
 export class LedgerPartitionsRepository {
   constructor(private readonly db: Database) {}
 
-  /** Makes the partitions of `from` up to `through` (months) that are missing; answers the names made. */
-  async ensure(from: Date, through: Date): Promise<string[]> {
-    const made = await this.db.sequelize.transaction(async (transaction) => {
-      await this.db.sequelize.query('SELECT pg_advisory_xact_lock($1)', { bind: [LOCK_ID], transaction });
-      return this.addMissing(from, through, transaction);
-    });
-    return made;
+  /**
+   * Makes the partitions of `from` up to `through` (months) that are missing, in the caller's unit of work,
+   * waiting for another process's maintenance to end; answers the names made.
+   */
+  async ensure(from: Date, through: Date, transaction: UnitOfWork): Promise<string[]> {
+    await this.db.sequelize.query('SELECT pg_advisory_xact_lock($1)', { bind: [LOCK_ID], transaction });
+    return this.addMissing(from, through, transaction);
   }
 
-  async maintain(retentionDays: number, now = new Date()): Promise<LedgerMaintenance | null> {
-    return this.db.sequelize.transaction(async (transaction) => {
-      const [lock] = await this.db.sequelize.query<{ locked: boolean }>(
-        'SELECT pg_try_advisory_xact_lock($1) AS locked',
-        { bind: [LOCK_ID], type: QueryTypes.SELECT, transaction },
+  /**
+   * One pass of maintenance in the caller's unit of work (its DDL and checkpoints commit together): null when
+   * another process holds the maintenance lock.
+   */
+  async maintain(transaction: UnitOfWork, retentionDays: number, now = new Date()): Promise<LedgerMaintenance | null> {
+    const [lock] = await this.db.sequelize.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock($1) AS locked',
+      {
+        bind: [LOCK_ID],
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+    if (!lock?.locked) return null;
+    const created = await this.addMissing(monthStart(now, -1), monthStart(now, LEDGER_MONTHS_AHEAD), transaction);
+    const oldestKept = new Date(now.getTime() - retentionDays * 86_400_000);
+    const dropped: string[] = [];
+    for (const name of await this.names(transaction)) {
+      const end = monthStart(monthOfName(name), 1);
+      if (end.getTime() > oldestKept.getTime()) continue;
+      await this.db.sequelize.query(
+        `INSERT INTO stock_checkpoints (stock_row_id, at, tenant_id, qty_on_hand, qty_allocated)
+         SELECT DISTINCT ON (stock_row_id) stock_row_id, $1::timestamptz, tenant_id, qty_on_hand_after, qty_allocated_after
+           FROM ${name} ORDER BY stock_row_id, at DESC, id DESC
+         ON CONFLICT (stock_row_id, at) DO NOTHING`,
+        { bind: [end.toISOString()], transaction },
       );
-      if (!lock?.locked) return null;
-      const created = await this.addMissing(monthStart(now, -1), monthStart(now, LEDGER_MONTHS_AHEAD), transaction);
-      const oldestKept = new Date(now.getTime() - retentionDays * 86_400_000);
-      const dropped: string[] = [];
-      for (const name of await this.names(transaction)) {
-        const end = monthStart(monthOfName(name), 1);
-        if (end.getTime() > oldestKept.getTime()) continue;
-        await this.db.sequelize.query(
-          `INSERT INTO stock_checkpoints (stock_row_id, at, tenant_id, qty_on_hand, qty_allocated)
-           SELECT DISTINCT ON (stock_row_id) stock_row_id, $1::timestamptz, tenant_id, qty_on_hand_after, qty_allocated_after
-             FROM ${name} ORDER BY stock_row_id, at DESC, id DESC
-           ON CONFLICT (stock_row_id, at) DO NOTHING`,
-          { bind: [end.toISOString()], transaction },
-        );
-        await this.db.sequelize.query(`DROP TABLE ${name}`, { transaction });
-        dropped.push(name);
-      }
-      if (dropped.length) {
-        // Only the latest checkpoint of a row before the oldest entry kept is ever read.
-        await this.db.sequelize.query(
-          `DELETE FROM stock_checkpoints c WHERE c.at < $1 AND EXISTS (
-             SELECT 1 FROM stock_checkpoints n WHERE n.stock_row_id = c.stock_row_id AND n.at > c.at AND n.at <= $1)`,
-          { bind: [monthStart(oldestKept).toISOString()], transaction },
-        );
-      }
-      return { created, dropped };
-    });
+      await this.db.sequelize.query(`DROP TABLE ${name}`, { transaction });
+      dropped.push(name);
+    }
+    if (dropped.length) {
+      // Only the latest checkpoint of a row before the oldest entry kept is ever read.
+      await this.db.sequelize.query(
+        `DELETE FROM stock_checkpoints c WHERE c.at < $1 AND EXISTS (
+           SELECT 1 FROM stock_checkpoints n WHERE n.stock_row_id = c.stock_row_id AND n.at > c.at AND n.at <= $1)`,
+        { bind: [monthStart(oldestKept).toISOString()], transaction },
+      );
+    }
+    return { created, dropped };
   }
 
   private async names(transaction: Transaction): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import type { Database } from '@wms/platform';
+import type { Database, UnitOfWork } from '@wms/platform';
 import { dateSql, isoSql, qtySql } from '../inventory/index.js';
 import { balanceAsOfSql } from '../writes/index.js';
 
@@ -94,22 +94,20 @@ export class SnapshotsRepository {
   }
 
   /**
-   * Writes the snapshot's file in one transaction: what an earlier run left is deleted first, so a retried
-   * job writes it once. A snapshot already completed is left as it is.
+   * Writes the snapshot's file in the caller's unit of work (one for the whole file): what an earlier run
+   * left is deleted first, so a retried job writes it once. A snapshot already completed is left as it is.
    */
-  async writeFile(id: string): Promise<void> {
-    await this.db.sequelize.transaction(async (transaction) => {
-      const [claimed] = await this.db.sequelize.query<{ id: string }>(
-        "UPDATE stock_snapshots SET state = 'running' WHERE id = $1 AND state <> 'completed' RETURNING id",
-        { bind: [id], type: QueryTypes.SELECT, transaction },
-      );
-      if (!claimed) return;
-      await this.db.sequelize.query('DELETE FROM stock_snapshot_chunks WHERE snapshot_id = $1', {
-        bind: [id],
-        transaction,
-      });
-      await this.db.sequelize.query(WRITE_FILE_SQL, { bind: [id], transaction });
+  async writeFile(id: string, transaction: UnitOfWork): Promise<void> {
+    const [claimed] = await this.db.sequelize.query<{ id: string }>(
+      "UPDATE stock_snapshots SET state = 'running' WHERE id = $1 AND state <> 'completed' RETURNING id",
+      { bind: [id], type: QueryTypes.SELECT, transaction },
+    );
+    if (!claimed) return;
+    await this.db.sequelize.query('DELETE FROM stock_snapshot_chunks WHERE snapshot_id = $1', {
+      bind: [id],
+      transaction,
     });
+    await this.db.sequelize.query(WRITE_FILE_SQL, { bind: [id], transaction });
   }
 
   /** The snapshot's job could not be handed to BullMQ: the dispatcher hands it on its next pass. */
@@ -119,31 +117,31 @@ export class SnapshotsRepository {
 
   /**
    * Locks up to `limit` unfinished snapshots whose job was never handed to BullMQ, or handed more than
-   * `staleMs` ago, runs `hand` over them and notes the hand-over, in one transaction (the bulk jobs' way).
+   * `staleMs` ago, runs `hand` over them and notes the hand-over, in the caller's unit of work (the bulk
+   * jobs' way: the rows stay locked while they are handed).
    */
   async dispatch(
     limit: number,
     staleMs: number,
     hand: (units: SnapshotDispatchUnit[]) => Promise<string[]>,
+    transaction: UnitOfWork,
   ): Promise<number> {
-    return this.db.sequelize.transaction(async (transaction) => {
-      const units = await this.db.sequelize.query<SnapshotDispatchUnit>(
-        `SELECT id, dispatched_at IS NOT NULL AS "handedBefore" FROM stock_snapshots
-          WHERE state IN ('queued', 'running')
-            AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
-          ORDER BY dispatched_at NULLS FIRST
-          LIMIT $1
-          FOR UPDATE SKIP LOCKED`,
-        { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
-      );
-      if (!units.length) return 0;
-      const handed = await hand(units);
-      await this.db.sequelize.query('UPDATE stock_snapshots SET dispatched_at = now() WHERE id = ANY($1::text[])', {
-        bind: [units.map((unit) => unit.id)],
-        transaction,
-      });
-      return handed.length;
+    const units = await this.db.sequelize.query<SnapshotDispatchUnit>(
+      `SELECT id, dispatched_at IS NOT NULL AS "handedBefore" FROM stock_snapshots
+        WHERE state IN ('queued', 'running')
+          AND (dispatched_at IS NULL OR dispatched_at <= now() - $2 * interval '1 millisecond')
+        ORDER BY dispatched_at NULLS FIRST
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED`,
+      { bind: [limit, staleMs], type: QueryTypes.SELECT, transaction },
+    );
+    if (!units.length) return 0;
+    const handed = await hand(units);
+    await this.db.sequelize.query('UPDATE stock_snapshots SET dispatched_at = now() WHERE id = ANY($1::text[])', {
+      bind: [units.map((unit) => unit.id)],
+      transaction,
     });
+    return handed.length;
   }
 
   async fail(id: string, error: string): Promise<void> {

@@ -6,6 +6,7 @@ import {
   exactNumberText,
   settleWithin,
   toDecimalString,
+  unitOfWork,
   validate,
   type Database,
   type QuantityFormat,
@@ -94,7 +95,7 @@ export class StockSnapshotsService {
   private readonly repository: SnapshotsRepository;
 
   constructor(
-    db: Database,
+    private readonly db: Database,
     private readonly queue: StockSnapshotsQueue | null = null,
   ) {
     this.repository = new SnapshotsRepository(db);
@@ -119,13 +120,13 @@ export class StockSnapshotsService {
     return id;
   }
 
-  /** Unfinished snapshots' jobs, for the dispatcher: see SnapshotsRepository.dispatch. */
+  /** Unfinished snapshots' jobs, for the dispatcher, in one unit of work: see SnapshotsRepository.dispatch. */
   dispatch(
     limit: number,
     staleMs: number,
     hand: (units: SnapshotDispatchUnit[]) => Promise<string[]>,
   ): Promise<number> {
-    return this.repository.dispatch(limit, staleMs, hand);
+    return unitOfWork(this.db, (work) => this.repository.dispatch(limit, staleMs, hand, work));
   }
 
   /** The snapshot of this key, or null. */
@@ -161,7 +162,7 @@ export class StockSnapshotsService {
 
   /** The job's work: writes the snapshot's file (a retry rewrites it whole); a missing snapshot is done. */
   async write(id: string): Promise<void> {
-    await this.repository.writeFile(id);
+    await unitOfWork(this.db, (work) => this.repository.writeFile(id, work));
   }
 
   /** The job's last failure: the snapshot says it failed. */

@@ -1,4 +1,5 @@
 import type { Migration } from '@wms/platform';
+import { unitOfWork } from '@wms/platform';
 
 /** Months of partitions made ahead of the current one here; the retention sweep keeps making them. */
 const MONTHS_AHEAD = 3;
@@ -16,7 +17,7 @@ const MONTHS_AHEAD = 3;
 export const stockLedger: Migration = {
   name: '0059-stock-ledger',
   async up({ sequelize }) {
-    await sequelize.transaction(async (transaction) => {
+    await unitOfWork({ sequelize }, async (transaction) => {
       await sequelize.query(
         `
         CREATE SEQUENCE stock_movements_id_seq AS bigint;

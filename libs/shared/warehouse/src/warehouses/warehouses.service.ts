@@ -1,5 +1,5 @@
 import type { Database } from '@wms/platform';
-import { AppError } from '@wms/platform';
+import { AppError, unitOfWork } from '@wms/platform';
 import type { WarehouseAttributes } from './warehouse.model.js';
 import { WarehousesRepository } from './warehouses.repository.js';
 
@@ -30,7 +30,7 @@ export class WarehousesService {
 
   /** Creates the warehouse and its RECEIVING location in one transaction. */
   async create(input: { tenantId: string; code: string; name: string }): Promise<Warehouse> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const row = await this.repository.insert(input, transaction);
       if (!row) throw AppError.conflict('WAREHOUSE_EXISTS', `Warehouse code ${input.code} already exists`);
       await this.repository.insertReceivingLocation(

@@ -1,6 +1,6 @@
 import type { ChainableCommander } from 'ioredis';
 import type { Database } from '@wms/platform';
-import { within } from '@wms/platform';
+import { within, unitOfWork } from '@wms/platform';
 import {
   WEBHOOK_DELIVERY_BATCH,
   WEBHOOK_DELIVERY_BATCH_JOB,
@@ -106,7 +106,7 @@ export class DeliveryEnqueuer {
   /** Enqueues up to `limit` unqueued deliveries, oldest first; or only those named in `ids`. Returns how many. */
   async enqueue(limit: number, ids?: string[]): Promise<number> {
     if (ids && ids.length === 0) return 0;
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const rows = await this.outbox.claimUnqueued(limit, ids, transaction);
       if (rows.length === 0) return 0;
       await within(this.queue.addBulk(deliveryJobsOf(rows)), this.options.addTimeoutMs ?? 5_000).catch(
@@ -151,7 +151,7 @@ export class DeliveryEnqueuer {
     cutoff: Date,
     batchedDeliveries: (fresh: boolean) => Promise<Set<string>>,
   ): Promise<RecheckPass> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const rows = await this.outbox.claimQueuedBefore(limit, cutoff, transaction);
       if (rows.length === 0) return { checked: 0, lost: 0 };
       const timeoutMs = this.options.addTimeoutMs ?? 5_000;

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Transaction } from 'sequelize';
-import { boundedConnection, type Database, type DatabaseTarget } from '@wms/platform';
+import { boundedConnection, type Database, type DatabaseTarget, unitOfWork } from '@wms/platform';
 import { EVENTS_CHANNEL } from '@wms/events';
 import { PollLoop } from '@wms/platform';
 import type { Logger } from '@wms/platform';
@@ -71,7 +71,7 @@ export class OutboxRelay {
 
   /** Fan-out of up to one batch of events, and the enqueue of the deliveries it writes. */
   async fanOut(): Promise<RelayPass> {
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const enqueue = this.enqueuer.addsAtFanOut;
       const pass = await this.outbox.fanOut(this.batchSize, enqueue, transaction);
       if (!pass) return { events: 0, deliveries: 0, enqueued: 0 }; // another relay is fanning out right now

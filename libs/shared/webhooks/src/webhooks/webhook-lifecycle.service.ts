@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
-import { AppError } from '@wms/platform';
+import { AppError, unitOfWork } from '@wms/platform';
 import type { EventsService } from '@wms/events';
 import { validate } from '@wms/platform';
 import { LifecycleRepository, type DisabledSubscription } from './lifecycle.repository.js';
@@ -44,7 +44,7 @@ export class WebhookLifecycleService {
     const { graceSeconds } = validate(rotateSecretSchema, body ?? {});
     await this.webhooks.get(id, viewer);
     const secret = generateWebhookSecret();
-    const record = await this.db.sequelize.transaction(async (transaction) => {
+    const record = await unitOfWork(this.db, async (transaction) => {
       const rotated = await this.repository.rotateSecret(
         id,
         this.webhooks.secrets.seal(secret),
@@ -84,7 +84,7 @@ export class WebhookLifecycleService {
       throw AppError.validation('Invalid recover window', [{ path: 'until', message: 'until must be after since' }]);
     const subscription = await this.webhooks.get(id, viewer);
     assertActive(subscription);
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const deliveryIds = await this.repository.recover(id, since, until, input.limit, transaction);
       const remaining = await this.repository.countFailed(id, since, until, transaction);
       const result: RecoverResult = {
@@ -109,7 +109,7 @@ export class WebhookLifecycleService {
     const { eventId } = validate(replaySchema, body ?? {});
     const subscription = await this.webhooks.get(id, viewer);
     assertActive(subscription);
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const event = await this.repository.findEvent(eventId, transaction);
       if (!event || (subscription.tenantId && event.tenantId !== subscription.tenantId))
         throw AppError.notFound(`Event ${eventId} not found`);
@@ -131,7 +131,7 @@ export class WebhookLifecycleService {
   /** Enables a disabled subscription (clearing its reason and failure time); an active one is answered as it is. */
   async enable(id: string, viewer: ViewerScope, actorUserId: string | null): Promise<WebhookSubscription> {
     const before = await this.webhooks.get(id, viewer);
-    const enabled = await this.db.sequelize.transaction(async (transaction) => {
+    const enabled = await unitOfWork(this.db, async (transaction) => {
       const record = await this.repository.enable(id, transaction);
       if (record)
         await this.record('webhook.enabled', record, actorUserId, transaction, {
@@ -151,7 +151,7 @@ export class WebhookLifecycleService {
   async disableFailing(hours: number, batch = 100): Promise<number> {
     let disabled = 0;
     for (const id of await this.repository.listFailingFor(hours, batch)) {
-      const done = await this.db.sequelize.transaction(async (transaction) =>
+      const done = await unitOfWork(this.db, async (transaction) =>
         this.announce(await this.repository.disableFailing(id, hours, transaction), transaction),
       );
       if (done) disabled++;
@@ -164,7 +164,7 @@ export class WebhookLifecycleService {
    * false when it was disabled already (several deliveries may meet the 410 at once: one disables it).
    */
   async disableGone(id: string, reason: string): Promise<boolean> {
-    return this.db.sequelize.transaction(async (transaction) =>
+    return unitOfWork(this.db, async (transaction) =>
       this.announce(await this.repository.disableGone(id, reason, transaction), transaction),
     );
   }

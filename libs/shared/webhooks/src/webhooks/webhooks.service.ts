@@ -2,7 +2,7 @@ import { changedFields, type AuditService } from '@wms/identity';
 import type { Transaction } from 'sequelize';
 import type { Config } from '@wms/platform';
 import type { Database } from '@wms/platform';
-import { AppError, type ApiVersion } from '@wms/platform';
+import { AppError, type ApiVersion, unitOfWork } from '@wms/platform';
 import { EventsService } from '@wms/events';
 import { isUuid, validate } from '@wms/platform';
 import { SecretBox } from './secret-box.js';
@@ -75,7 +75,7 @@ export class WebhooksService {
       this.secrets,
     );
     const secret = generateWebhookSecret();
-    const record = await this.db.sequelize.transaction(async (transaction) => {
+    const record = await unitOfWork(this.db, async (transaction) => {
       await this.assertBelowLimit(tenantId, transaction);
       const created = await this.repository.insert(
         {
@@ -149,7 +149,7 @@ export class WebhooksService {
       patch.url = await assertDeliverableUrl(patch.url, this.urlPolicy);
     }
     const destination = newDestination && (await checkedDestination(newDestination, this.urlPolicy, this.secrets));
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const before = await this.repository.findById(id, transaction, { lock: true });
       if (!before) throw AppError.notFound(`Webhook subscription ${id} not found`);
       if (patch.url !== undefined) assertHttpUrlOnly(before.destination.kind);
@@ -166,7 +166,7 @@ export class WebhooksService {
 
   async remove(id: string, viewer: ViewerScope, actorUserId: string | null = null): Promise<void> {
     const subscription = await this.get(id, viewer);
-    await this.db.sequelize.transaction(async (transaction) => {
+    await unitOfWork(this.db, async (transaction) => {
       if (await this.repository.delete(id, transaction))
         await this.record('webhook.deleted', subscription, actorUserId, snapshot(subscription), transaction);
     });
@@ -199,7 +199,7 @@ export class WebhooksService {
   async redeliver(id: string, deliveryId: string, viewer: ViewerScope): Promise<WebhookDelivery> {
     const subscription = await this.get(id, viewer);
     this.assertActive(subscription);
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const delivery = isUuid(deliveryId) ? await this.repository.findDelivery(id, deliveryId, transaction) : null;
       if (!delivery) throw AppError.notFound(`Delivery ${deliveryId} not found`);
       if (!(await this.repository.restartDelivery(id, deliveryId, transaction))) {
@@ -216,7 +216,7 @@ export class WebhooksService {
   async sendTest(id: string, viewer: ViewerScope): Promise<WebhookDelivery> {
     const subscription = await this.get(id, viewer);
     this.assertActive(subscription);
-    return this.db.sequelize.transaction(async (transaction) => {
+    return unitOfWork(this.db, async (transaction) => {
       const event = await this.events.appendTest(transaction, { tenantId: subscription.tenantId, subscriptionId: id });
       const deliveryId = await this.repository.insertDelivery(event.id, id, transaction);
       return (await this.repository.findDelivery(id, deliveryId, transaction))!;

@@ -1,0 +1,1 @@
+export { SftpHostKeysRepository } from './sftp-host-keys.repository.js';

@@ -9,7 +9,6 @@ import {
   validate,
   type CursorPosition,
   type Database,
-  type ErrorCodeOf,
   type ErrorDetail,
   type ListPage,
   type UnitOfWork,
@@ -31,19 +30,18 @@ export interface PartnersServiceDeps {
 }
 
 /** What the unique constraints of edi_trading_partners mean to the admin. */
-const CONFLICTS: Record<string, [code: ErrorCodeOf<409>, message: string]> = {
-  edi_trading_partners_isa: [
-    'PARTNER_ISA_EXISTS',
-    'The tenant already has a trading partner with this ISA qualifier and ID',
-  ],
-  edi_trading_partners_api_key_id_key: ['API_KEY_BOUND', 'The API key is bound to another trading partner'],
-  edi_trading_partners_sftp_username_key: ['SFTP_USERNAME_TAKEN', 'The SFTP user name is taken'],
+const CONFLICTS: Record<string, () => AppError> = {
+  edi_trading_partners_isa: () =>
+    AppError.conflict('PARTNER_ISA_EXISTS', 'The tenant already has a trading partner with this ISA qualifier and ID'),
+  edi_trading_partners_api_key_id_key: () =>
+    AppError.conflict('API_KEY_BOUND', 'The API key is bound to another trading partner'),
+  edi_trading_partners_sftp_username_key: () => AppError.conflict('SFTP_USERNAME_TAKEN', 'The SFTP user name is taken'),
 };
 
 function asConflict(error: unknown): unknown {
   const constraint = (error as { parent?: { constraint?: string } }).parent?.constraint;
   const known = constraint ? CONFLICTS[constraint] : undefined;
-  return known ? AppError.conflict(...known) : error;
+  return known ? known() : error;
 }
 
 /** A user name for the SFTP account from the partner's name: unique by its random tail. */
@@ -225,7 +223,7 @@ export class TradingPartnersService {
     if (details.length) throw AppError.validation('Invalid trading partner', details);
     if (settings.sftpUsername) {
       const holder = await this.repository.idBySftpUsername(settings.sftpUsername, transaction);
-      if (holder && holder !== id) throw AppError.conflict(...CONFLICTS.edi_trading_partners_sftp_username_key!);
+      if (holder && holder !== id) throw CONFLICTS.edi_trading_partners_sftp_username_key!();
     }
   }
 

@@ -32,6 +32,7 @@ import { apiKeysRoutes } from './routes/api-keys.routes.js';
 import { apiVersionsRoutes } from './routes/api-versions.routes.js';
 import { auditLogsRoutes } from './routes/audit-logs.routes.js';
 import { webhooksRoutes } from './routes/webhooks.routes.js';
+import { ediPartnersRoutes } from './routes/edi-partners.routes.js';
 import { operationsRoutes } from './routes/operations.routes.js';
 import { ADMIN_PORTAL_PATH, adminPortalRoutes } from './routes/admin-portal.routes.js';
 import { overviewRoutes } from './routes/overview.routes.js';
@@ -146,6 +147,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
     '/webhooks',
     webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 300 }), logger),
   );
+  api.use('/edi/partners', ediPartnersRoutes(services, tokens));
   api.use('/overview', overviewRoutes(services, tokens, { ingest: ingestQueue, webhook: webhookQueue }));
   api.use(operationsRoutes(runtime, services, tokens));
   app.use('/api/v1', api);
@@ -170,4 +172,4 @@ export function parseTrustProxy(value: string): boolean | number | string[] {
 }
 
 /** The services this process composes; the test harness builds the same. */
-export { createServices, type Services } from './services.js';
+export { createServices, type Services, type ServicesWiring } from './services.js';

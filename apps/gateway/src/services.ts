@@ -3,7 +3,16 @@ import type { Database } from '@wms/platform';
 import { AuthService } from '@wms/identity';
 import { TenantsService } from '@wms/identity';
 import { WarehousesService } from '@wms/warehouse';
-import { ApiKeysService } from '@wms/api-keys';
+import { ApiKeysRepository, ApiKeysService } from '@wms/api-keys';
+import {
+  EdiDocumentsService,
+  EdiOutbound,
+  SftpAccountService,
+  TradingPartnersService,
+  documentLookups,
+  type EdiOutboundControl,
+} from '@wms/edi';
+import { SecretBox } from '@wms/webhooks';
 import { UsersService } from '@wms/identity';
 import { IdempotencyService } from '@wms/platform';
 import { CatalogueService, MasterDataService } from '@wms/warehouse';
@@ -21,9 +30,30 @@ import { AdjustmentsService, CycleCountsService } from '@wms/warehouse';
 import { SimulationsService } from '@wms/warehouse';
 import { ReturnReceiptsService, ReturnsService } from '@wms/warehouse';
 
+/** What a process plugs into its services from the parts that live beside the gateway's. */
+export interface ServicesWiring {
+  /** The EDI outbound side (partners' subscriptions, resend, on-demand 846); by default the library's own. */
+  ediOutbound?: EdiOutboundControl;
+}
+
+/** The trading partners' administration, their SFTP accounts and documents (EDI, ADR 0207). */
+function createEdiServices(
+  db: Database,
+  config: Config,
+  deps: { audit: AuditService; warehouses: WarehousesService; outbound: EdiOutboundControl },
+) {
+  const partners = new TradingPartnersService(db, { ...deps, apiKeys: new ApiKeysRepository(db) });
+  return {
+    partners,
+    sftp: new SftpAccountService(db, partners, config.bcryptRounds),
+    documents: new EdiDocumentsService(db, partners, deps.outbound),
+  };
+}
+
 /** The domain services of one process, built over its connections. Apps stay thin and call these. */
-export function createServices(db: Database, config: Config) {
+export function createServices(db: Database, config: Config, wiring: ServicesWiring = {}) {
   const audit = new AuditService(db);
+  const warehouses = new WarehousesService(db);
   const masterData = new MasterDataService(db);
   const asns = new AsnService(db);
   const events = new EventsService(db, { checkData: config.nodeEnv !== 'production' });
@@ -34,7 +64,7 @@ export function createServices(db: Database, config: Config) {
   return {
     auth: new AuthService(db, config),
     tenants: new TenantsService(db),
-    warehouses: new WarehousesService(db),
+    warehouses,
     apiKeys: new ApiKeysService(db, audit, config.apiVersions.defaultVersion),
     audit,
     users: new UsersService(db, config, audit),
@@ -60,6 +90,11 @@ export function createServices(db: Database, config: Config) {
     returns,
     returnReceipts: new ReturnReceiptsService(db, events),
     simulations: new SimulationsService(db, events, audit),
+    edi: createEdiServices(db, config, {
+      audit,
+      warehouses,
+      outbound: wiring.ediOutbound ?? new EdiOutbound(db, SecretBox.fromConfig(config), documentLookups(db)),
+    }),
   };
 }
 

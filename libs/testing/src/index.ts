@@ -4,6 +4,7 @@ export * from './http.js';
 export * from './factories.js';
 export * from './fulfilment.js';
 export * from './webhooks.js';
+export * from './edi-admin.js';
 export * from './metrics.js';
 export * from './redis-servers.js';
 export * from './postgres-servers.mjs';

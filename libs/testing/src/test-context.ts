@@ -15,7 +15,7 @@ import {
   type Runtime,
 } from '@wms/platform';
 import { migrations, runSeed } from '@wms/setup';
-import { createServices, type Services } from '@wms/gateway';
+import { createServices, type Services, type ServicesWiring } from '@wms/gateway';
 import { createGateway, createGatewayServer, type GatewayDeps } from '@wms/gateway';
 import { startIngestWorker } from '@wms/ingest-worker';
 import {
@@ -42,7 +42,7 @@ export interface TestContext {
   /** Starts a gateway over this context's database and Redis on a free loopback port. */
   startGateway(
     overrides?: Partial<Record<string, string>>,
-    options?: Pick<GatewayDeps, 'apiKeys'>,
+    options?: Pick<GatewayDeps, 'apiKeys'> & ServicesWiring,
   ): Promise<TestGateway>;
   /** Starts an ingest worker in this process over this context's database and Redis prefix. */
   startIngestWorker(overrides?: Partial<Record<string, string>>): Promise<TestWorker>;
@@ -129,7 +129,7 @@ export async function createTestContext(
     config,
     runtime,
     services,
-    async startGateway(gatewayOverrides = {}, options = {}) {
+    async startGateway(gatewayOverrides = {}, { ediOutbound, ...options } = {}) {
       const gatewayConfig = loadConfig({ ...env, ...gatewayOverrides });
       const gatewayRuntime = openRuntime(gatewayConfig, {
         name: 'test-gateway',
@@ -137,7 +137,7 @@ export async function createTestContext(
         databaseWork: 'requests',
         logger,
       });
-      const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig);
+      const gatewayServices = createServices(gatewayRuntime.db, gatewayConfig, { ediOutbound });
       await connected(gatewayRuntime);
       const lifecycle = new AppLifecycle();
       const { app, apiKeyAccess } = createGateway({

@@ -10,3 +10,5 @@ export { auditApi } from './audit';
 export type * from './audit';
 export type * from './types';
 export { roleValues } from './types';
+export { ediApi } from './edi';
+export type * from './edi';

@@ -4417,6 +4417,1007 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/edi/partners': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The trading partners the reader may see, oldest first */
+    get: {
+      parameters: {
+        query?: {
+          /** @description one tenant, for a cross-tenant user */
+          tenantId?: string;
+          status?: 'active' | 'disabled';
+          limit?: number;
+          /** @description X-Next-Cursor of the previous page */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page */
+        200: {
+          headers: {
+            /** @description pass it back as cursor for the next page; absent on the last page */
+            'X-Next-Cursor'?: string;
+            /** @description RFC 8288 rel="next": this query with the next cursor */
+            Link?: string;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TradingPartner'][];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Add a trading partner: envelope identifiers, separators, sets each way, mapping defaults, the 846 schedule */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['CreateTradingPartner'];
+        };
+      };
+      responses: {
+        /** @description created */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TradingPartner'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module; SETS_BEYOND_MODULES; API_KEYS_MODULE_REQUIRED: binding a key needs read on api-keys; TENANT_MISMATCH */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description PARTNER_ISA_EXISTS: the tenant has a partner with this ISA qualifier and ID; API_KEY_BOUND: the key speaks for another partner; SFTP_USERNAME_TAKEN */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One trading partner */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the partner */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TradingPartner'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /** Delete a partner that never exchanged a document (one that did is disabled instead) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description deleted */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description PARTNER_HAS_DOCUMENTS: the partner exchanged documents; disable it */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    /** Change a partner's settings */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['UpdateTradingPartner'];
+        };
+      };
+      responses: {
+        /** @description changed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TradingPartner'];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description PARTNER_ISA_EXISTS: the tenant has a partner with this ISA qualifier and ID; API_KEY_BOUND: the key speaks for another partner; SFTP_USERNAME_TAKEN */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/edi/partners/{id}/disable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Disable a partner: its SFTP account, POST /edi and its advices stop */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description disabled */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TradingPartner'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/enable': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Enable a disabled partner */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description enabled */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TradingPartner'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/sftp/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new password for the partner's SFTP account, in this answer only */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the account and its password */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SftpPassword'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/sftp/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Let a public key log in to the SFTP account */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['AddSftpPublicKey'];
+        };
+      };
+      responses: {
+        /** @description added */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SftpPublicKey'];
+          };
+        };
+        /** @description VALIDATION_FAILED; SFTP_KEY_INVALID: not an SSH public key; SFTP_KEY_PRIVATE: a private key was sent */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description SFTP_KEY_EXISTS; SFTP_KEYS_LIMIT */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/sftp/keys/{fingerprint}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a public key, named by its fingerprint (URL-encoded) */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          fingerprint: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description removed */
+        204: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/documents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The partner's documents (interchanges both ways), newest first, by direction, state or set */
+    get: {
+      parameters: {
+        query?: {
+          direction?: 'in' | 'out';
+          state?:
+            | 'received'
+            | 'processing'
+            | 'accepted'
+            | 'partially_accepted'
+            | 'rejected'
+            | 'unreadable'
+            | 'duplicate'
+            | 'sent'
+            | 'acknowledged'
+            | 'acknowledged_with_errors'
+            | 'acknowledgment_rejected';
+          setCode?: string;
+          limit?: number;
+          /** @description X-Next-Cursor of the previous page */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page */
+        200: {
+          headers: {
+            /** @description pass it back as cursor for the next page; absent on the last page */
+            'X-Next-Cursor'?: string;
+            /** @description RFC 8288 rel="next": this query with the next cursor */
+            Link?: string;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EdiDocument'][];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/documents/{documentId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One document: its text, its segments split with its own separators, its sets and errors, its acknowledgment */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          documentId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description the document */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EdiDocumentDetail'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/documents/{documentId}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send an outbound document again, with new control numbers */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          documentId: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description written to out/ */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EdiInterchange'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description EDI_SENDING_DISABLED: the partner is disabled; EDI_SET_NOT_SENT: the partner is not sent 846s; EDI_RESEND_INBOUND: the document was received */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/edi/partners/{id}/inventory-advice': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send the partner's 846 now */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description written to out/ */
+        202: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['EdiInterchange'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the edi module, or SETS_BEYOND_MODULES: the partner's sets reach beyond its read modules */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no such record (another tenant's record is not found either) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description EDI_SENDING_DISABLED: the partner is disabled; EDI_SET_NOT_SENT: the partner is not sent 846s; EDI_RESEND_INBOUND: the document was received */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4448,7 +5449,8 @@ export interface components {
      * @description GET needs the module in adminModules, every other method in adminModulesWrite
      * @enum {string}
      */
-    AdminModule: 'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit';
+    AdminModule:
+      'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit' | 'edi';
     /** @description the claims of an access token: who is signed in and what they may do */
     AccessTokenClaims: {
       /**
@@ -5285,6 +6287,319 @@ export interface components {
       /** @description null on the last page */
       nextCursor: string | null;
     };
+    TradingPartner: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenantId: string;
+      name: string;
+      /** @enum {string} */
+      status: 'active' | 'disabled';
+      partner: {
+        /** @description ISA05/ISA07 */
+        qualifier: string;
+        /** @description ISA06/ISA08, without its padding */
+        interchangeId: string;
+        /** @description GS02/GS03 */
+        groupCode: string;
+      };
+      us: {
+        /** @description ISA05/ISA07 */
+        qualifier: string;
+        /** @description ISA06/ISA08, without its padding */
+        interchangeId: string;
+        /** @description GS02/GS03 */
+        groupCode: string;
+      };
+      x12Version: string;
+      /** @enum {string} */
+      usageIndicator: 'P' | 'T';
+      separators: {
+        element: string;
+        /** @description ISA16 */
+        component: string;
+        segment: string;
+      };
+      inboundSets: ('940' | '943' | '856' | '997')[];
+      outboundSets: ('944' | '945' | '947' | '846' | '997')[];
+      warehouseCode: string | null;
+      /** @description N1*SF of outbound advices */
+      shipFrom: {
+        name?: string;
+        qualifier?: string;
+        code?: string;
+        address?: string;
+        city?: string;
+        state?: string;
+        postalCode?: string;
+        country?: string;
+      } | null;
+      /** @description null: 846 on demand only */
+      inventoryAdviceMinutes: number | null;
+      /** Format: date-time */
+      nextInventoryAdviceAt: string | null;
+      ackOverdueHours: number;
+      /** Format: uuid */
+      apiKeyId: string | null;
+      sftpUsername: string | null;
+      /** @description the password itself is shown once, when it is made */
+      sftpPasswordSet: boolean;
+      sftpPublicKeys: {
+        /** @description SHA256:… as ssh-keygen -l shows it */
+        fingerprint: string;
+        /** @description ssh-ed25519, ssh-rsa, ecdsa-sha2-… */
+        type: string;
+        comment: string;
+      }[];
+      /**
+       * Format: uuid
+       * @description the partner's own subscription that turns events into its advices
+       */
+      subscriptionId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    SftpPassword: {
+      username: string;
+      /** @description in this answer only; only its bcrypt hash is stored */
+      password: string;
+    };
+    SftpPublicKey: {
+      /** @description SHA256:… as ssh-keygen -l shows it */
+      fingerprint: string;
+      /** @description ssh-ed25519, ssh-rsa, ecdsa-sha2-… */
+      type: string;
+      comment: string;
+    };
+    EdiInterchange: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenantId: string;
+      /** Format: uuid */
+      partnerId: string;
+      /** @enum {string} */
+      direction: 'in' | 'out';
+      /** @enum {string} */
+      source: 'sftp' | 'http' | 'event' | 'schedule' | 'demand' | 'acknowledgment' | 'resend';
+      fileName: string | null;
+      /** @description ISA13; null when the ISA could not be read */
+      interchangeControl: string | null;
+      /** @description 940, 945, 997, TA1… */
+      setCodes: string[];
+      sizeBytes: number;
+      /** @enum {string} */
+      state:
+        | 'received'
+        | 'processing'
+        | 'accepted'
+        | 'partially_accepted'
+        | 'rejected'
+        | 'unreadable'
+        | 'duplicate'
+        | 'sent'
+        | 'acknowledged'
+        | 'acknowledged_with_errors'
+        | 'acknowledgment_rejected';
+      error: string | null;
+      /** Format: uuid */
+      duplicateOf: string | null;
+      /**
+       * Format: uuid
+       * @description inbound: our 997 or TA1; outbound: the partner's 997
+       */
+      acknowledgmentId: string | null;
+      /** Format: uuid */
+      resentFrom: string | null;
+      /** Format: uuid */
+      sourceEventId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      processedAt: string | null;
+      /** Format: date-time */
+      acknowledgedAt: string | null;
+    };
+    EdiDocument: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenantId: string;
+      /** Format: uuid */
+      partnerId: string;
+      /** @enum {string} */
+      direction: 'in' | 'out';
+      /** @enum {string} */
+      source: 'sftp' | 'http' | 'event' | 'schedule' | 'demand' | 'acknowledgment' | 'resend';
+      fileName: string | null;
+      /** @description ISA13; null when the ISA could not be read */
+      interchangeControl: string | null;
+      /** @description 940, 945, 997, TA1… */
+      setCodes: string[];
+      sizeBytes: number;
+      /** @enum {string} */
+      state:
+        | 'received'
+        | 'processing'
+        | 'accepted'
+        | 'partially_accepted'
+        | 'rejected'
+        | 'unreadable'
+        | 'duplicate'
+        | 'sent'
+        | 'acknowledged'
+        | 'acknowledged_with_errors'
+        | 'acknowledgment_rejected';
+      error: string | null;
+      /** Format: uuid */
+      duplicateOf: string | null;
+      /**
+       * Format: uuid
+       * @description inbound: our 997 or TA1; outbound: the partner's 997
+       */
+      acknowledgmentId: string | null;
+      /** Format: uuid */
+      resentFrom: string | null;
+      /** Format: uuid */
+      sourceEventId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      processedAt: string | null;
+      /** Format: date-time */
+      acknowledgedAt: string | null;
+      /** @description outbound and still unacknowledged past the partner's ackOverdueHours */
+      overdue: boolean;
+      setCount: number;
+      /** @description the documents of ours its first sets made or came from */
+      documents: {
+        /** @description order, asn… */
+        kind: string | null;
+        ref: string;
+      }[];
+    };
+    EdiDocumentDetail: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      tenantId: string;
+      /** Format: uuid */
+      partnerId: string;
+      /** @enum {string} */
+      direction: 'in' | 'out';
+      /** @enum {string} */
+      source: 'sftp' | 'http' | 'event' | 'schedule' | 'demand' | 'acknowledgment' | 'resend';
+      fileName: string | null;
+      /** @description ISA13; null when the ISA could not be read */
+      interchangeControl: string | null;
+      /** @description 940, 945, 997, TA1… */
+      setCodes: string[];
+      sizeBytes: number;
+      /** @enum {string} */
+      state:
+        | 'received'
+        | 'processing'
+        | 'accepted'
+        | 'partially_accepted'
+        | 'rejected'
+        | 'unreadable'
+        | 'duplicate'
+        | 'sent'
+        | 'acknowledged'
+        | 'acknowledged_with_errors'
+        | 'acknowledgment_rejected';
+      error: string | null;
+      /** Format: uuid */
+      duplicateOf: string | null;
+      /**
+       * Format: uuid
+       * @description inbound: our 997 or TA1; outbound: the partner's 997
+       */
+      acknowledgmentId: string | null;
+      /** Format: uuid */
+      resentFrom: string | null;
+      /** Format: uuid */
+      sourceEventId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      processedAt: string | null;
+      /** Format: date-time */
+      acknowledgedAt: string | null;
+      /** @description outbound and still unacknowledged past the partner's ackOverdueHours */
+      overdue: boolean;
+      setCount: number;
+      /** @description the documents of ours its first sets made or came from */
+      documents: {
+        /** @description order, asn… */
+        kind: string | null;
+        ref: string;
+      }[];
+      /** @description the text as received or written (its first MiB) */
+      raw: string;
+      rawTruncated: boolean;
+      /** @description what its own ISA declares (positions 3, 104, 105) */
+      separators: {
+        element: string;
+        /** @description ISA16 */
+        component: string;
+        segment: string;
+      } | null;
+      segments: {
+        position: number;
+        id: string;
+        elements: string[];
+      }[];
+      segmentCount: number;
+      parseError: string | null;
+      sets: {
+        /** Format: uuid */
+        id: string;
+        /** @enum {string} */
+        direction: 'in' | 'out';
+        setCode: string;
+        /** @description GS01 */
+        functionalId: string;
+        /** @description GS06 */
+        groupControl: string;
+        /** @description ST02 */
+        setControl: string;
+        state: string;
+        errors: {
+          code?: string;
+          message?: string;
+          segmentId?: string;
+          segmentPosition?: number;
+          elementPosition?: number;
+        }[];
+        documentKind: string | null;
+        documentRef: string | null;
+        /** Format: date-time */
+        createdAt: string;
+        /** Format: date-time */
+        acknowledgedAt: string | null;
+      }[];
+      /** @description its 997 or TA1 (inbound), or the partner's 997 (outbound); the whole document is /documents/{its id} */
+      acknowledgment: {
+        /** Format: uuid */
+        id: string;
+        interchangeControl: string | null;
+        setCodes: string[];
+        /** @description as EdiDocument.state */
+        state: string;
+        /** Format: date-time */
+        createdAt: string;
+      } | null;
+      resends: {
+        /** Format: uuid */
+        id: string;
+        state: string;
+        /** Format: date-time */
+        createdAt: string;
+      }[];
+    };
     Login: {
       email: string;
       password: string;
@@ -5332,10 +6647,10 @@ export interface components {
       /** Format: uuid */
       tenantId?: string | null;
       adminModules?: (
-        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit'
+        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit' | 'edi'
       )[];
       adminModulesWrite?: (
-        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit'
+        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit' | 'edi'
       )[];
     };
     UpdateUser: {
@@ -5350,10 +6665,10 @@ export interface components {
       /** Format: uuid */
       tenantId?: string | null;
       adminModules?: (
-        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit'
+        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit' | 'edi'
       )[];
       adminModulesWrite?: (
-        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit'
+        'users' | 'warehouses' | 'api-keys' | 'webhooks' | 'inbound' | 'orders' | 'inventory' | 'audit' | 'edi'
       )[];
     };
     CreateApiKey: {
@@ -5607,6 +6922,171 @@ export interface components {
     };
     CancelReturnBody: Record<string, unknown>;
     CloseReturnBody: Record<string, unknown>;
+    CreateTradingPartner: {
+      /**
+       * Format: uuid
+       * @description the tenant, for a cross-tenant user
+       */
+      tenantId?: string;
+      /** @description the partner's name, as the portal shows it */
+      name: string;
+      /** @description the partner's envelope identifiers: sender of what it sends */
+      partner: {
+        /** @description ISA qualifier of the partner (ISA05 or ISA07) */
+        qualifier: string;
+        /** @description ISA interchange ID of the partner (ISA06 or ISA08) */
+        interchangeId: string;
+        /** @description GS application code of the partner (GS02 or GS03) */
+        groupCode: string;
+      };
+      /** @description ours, as this partner knows us */
+      us: {
+        /** @description ISA qualifier of us (ISA05 or ISA07) */
+        qualifier: string;
+        /** @description ISA interchange ID of us (ISA06 or ISA08) */
+        interchangeId: string;
+        /** @description GS application code of us (GS02 or GS03) */
+        groupCode: string;
+      };
+      /**
+       * @description GS08
+       * @constant
+       */
+      x12Version?: '004010';
+      /**
+       * @description ISA15: P production, T test
+       * @enum {string}
+       */
+      usageIndicator?: 'P' | 'T';
+      /** @description what we write with; what the partner sends is read with its own ISA's */
+      separators?: {
+        /** @description between elements (the ISA's fourth character) */
+        element: string;
+        /** @description between components (ISA16) */
+        component: string;
+        /** @description after each segment */
+        segment: string;
+      };
+      /** @description the X12 sets the partner sends (of 940, 943, 856, 997) */
+      inboundSets?: ('940' | '943' | '856' | '997')[];
+      /** @description the X12 sets we send (of 944, 945, 947, 846, 997) */
+      outboundSets?: ('944' | '945' | '947' | '846' | '997')[];
+      /** @description the warehouse a document without one maps to */
+      warehouseCode?: string | null;
+      /** @description the ship-from party written into outbound advices (N1*SF) */
+      shipFrom?: ({
+        /** @description N102 */
+        name: string;
+        /** @description N103, e.g. 9 (DUNS+4), 92 (assigned by buyer) */
+        qualifier?: string;
+        /** @description N104 */
+        code?: string;
+        /** @description N301 */
+        address?: string;
+        /** @description N401 */
+        city?: string;
+        /** @description N402 */
+        state?: string;
+        /** @description N403 */
+        postalCode?: string;
+        /** @description N404 */
+        country?: string;
+      } | null) &
+        (unknown | (unknown & unknown));
+      /** @description every how many minutes an 846 is sent (15 to 10080); null: on demand only */
+      inventoryAdviceMinutes?: number | null;
+      /** @description an outbound interchange without a 997 for this long is overdue (default 24) */
+      ackOverdueHours?: number;
+      /**
+       * Format: uuid
+       * @description an active API key of the partner's tenant: its POST /edi speaks for this partner
+       */
+      apiKeyId?: string | null;
+      /** @description the SFTP account's user name; derived from the name when absent at creation */
+      sftpUsername?: string;
+    };
+    UpdateTradingPartner: {
+      /** @description the partner's name, as the portal shows it */
+      name?: string;
+      /** @description the partner's envelope identifiers: sender of what it sends */
+      partner?: {
+        /** @description ISA qualifier of the partner (ISA05 or ISA07) */
+        qualifier: string;
+        /** @description ISA interchange ID of the partner (ISA06 or ISA08) */
+        interchangeId: string;
+        /** @description GS application code of the partner (GS02 or GS03) */
+        groupCode: string;
+      };
+      /** @description ours, as this partner knows us */
+      us?: {
+        /** @description ISA qualifier of us (ISA05 or ISA07) */
+        qualifier: string;
+        /** @description ISA interchange ID of us (ISA06 or ISA08) */
+        interchangeId: string;
+        /** @description GS application code of us (GS02 or GS03) */
+        groupCode: string;
+      };
+      /**
+       * @description GS08
+       * @constant
+       */
+      x12Version?: '004010';
+      /**
+       * @description ISA15: P production, T test
+       * @enum {string}
+       */
+      usageIndicator?: 'P' | 'T';
+      /** @description what we write with; what the partner sends is read with its own ISA's */
+      separators?: {
+        /** @description between elements (the ISA's fourth character) */
+        element: string;
+        /** @description between components (ISA16) */
+        component: string;
+        /** @description after each segment */
+        segment: string;
+      };
+      /** @description the X12 sets the partner sends (of 940, 943, 856, 997) */
+      inboundSets?: ('940' | '943' | '856' | '997')[];
+      /** @description the X12 sets we send (of 944, 945, 947, 846, 997) */
+      outboundSets?: ('944' | '945' | '947' | '846' | '997')[];
+      /** @description the warehouse a document without one maps to */
+      warehouseCode?: string | null;
+      /** @description the ship-from party written into outbound advices (N1*SF) */
+      shipFrom?: ({
+        /** @description N102 */
+        name: string;
+        /** @description N103, e.g. 9 (DUNS+4), 92 (assigned by buyer) */
+        qualifier?: string;
+        /** @description N104 */
+        code?: string;
+        /** @description N301 */
+        address?: string;
+        /** @description N401 */
+        city?: string;
+        /** @description N402 */
+        state?: string;
+        /** @description N403 */
+        postalCode?: string;
+        /** @description N404 */
+        country?: string;
+      } | null) &
+        (unknown | (unknown & unknown));
+      /** @description every how many minutes an 846 is sent (15 to 10080); null: on demand only */
+      inventoryAdviceMinutes?: number | null;
+      /** @description an outbound interchange without a 997 for this long is overdue (default 24) */
+      ackOverdueHours?: number;
+      /**
+       * Format: uuid
+       * @description an active API key of the partner's tenant: its POST /edi speaks for this partner
+       */
+      apiKeyId?: string | null;
+      /** @description the SFTP account's user name; derived from the name when absent at creation */
+      sftpUsername?: string;
+    };
+    AddSftpPublicKey: {
+      /** @description an OpenSSH public key line (ssh-ed25519 AAAA… comment) or a PEM public key */
+      publicKey: string;
+    };
   };
   responses: never;
   parameters: {
@@ -5643,6 +7123,27 @@ export const pathsReturnsGetParametersQueryStatusValues: ReadonlyArray<
 export const pathsImportsPostParametersQueryEntityValues: ReadonlyArray<
   FlattenedDeepRequired<paths>['/imports']['post']['parameters']['query']['entity']
 > = ['items', 'partners', 'locations', 'asn', 'orders'];
+export const pathsEdiPartnersGetParametersQueryStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/edi/partners']['get']['parameters']['query']['status']
+> = ['active', 'disabled'];
+export const pathsEdiPartnersIdDocumentsGetParametersQueryDirectionValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/edi/partners/{id}/documents']['get']['parameters']['query']['direction']
+> = ['in', 'out'];
+export const pathsEdiPartnersIdDocumentsGetParametersQueryStateValues: ReadonlyArray<
+  FlattenedDeepRequired<paths>['/edi/partners/{id}/documents']['get']['parameters']['query']['state']
+> = [
+  'received',
+  'processing',
+  'accepted',
+  'partially_accepted',
+  'rejected',
+  'unreadable',
+  'duplicate',
+  'sent',
+  'acknowledged',
+  'acknowledged_with_errors',
+  'acknowledgment_rejected',
+];
 export const roleValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['Role']> = [
   'admin',
   'manager',
@@ -5659,6 +7160,7 @@ export const adminModuleValues: ReadonlyArray<FlattenedDeepRequired<components>[
   'orders',
   'inventory',
   'audit',
+  'edi',
 ];
 export const userRecordStatusValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UserRecord']['status']
@@ -5736,6 +7238,84 @@ export const returnReceiptsLinesDispositionValues: ReadonlyArray<
 export const stockMovementsPageDataCauseValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['StockMovementsPage']['data']['cause']
 > = ['grn', 'allocation', 'release', 'pick', 'shipment', 'adjustment', 'cycle_count', 'return', 'simulation'];
+export const tradingPartnerStatusValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['TradingPartner']['status']
+> = ['active', 'disabled'];
+export const tradingPartnerUsageIndicatorValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['TradingPartner']['usageIndicator']
+> = ['P', 'T'];
+export const tradingPartnerInboundSetsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['TradingPartner']['inboundSets']
+> = ['940', '943', '856', '997'];
+export const tradingPartnerOutboundSetsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['TradingPartner']['outboundSets']
+> = ['944', '945', '947', '846', '997'];
+export const ediInterchangeDirectionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiInterchange']['direction']
+> = ['in', 'out'];
+export const ediInterchangeSourceValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiInterchange']['source']
+> = ['sftp', 'http', 'event', 'schedule', 'demand', 'acknowledgment', 'resend'];
+export const ediInterchangeStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiInterchange']['state']
+> = [
+  'received',
+  'processing',
+  'accepted',
+  'partially_accepted',
+  'rejected',
+  'unreadable',
+  'duplicate',
+  'sent',
+  'acknowledged',
+  'acknowledged_with_errors',
+  'acknowledgment_rejected',
+];
+export const ediDocumentDirectionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiDocument']['direction']
+> = ['in', 'out'];
+export const ediDocumentSourceValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiDocument']['source']
+> = ['sftp', 'http', 'event', 'schedule', 'demand', 'acknowledgment', 'resend'];
+export const ediDocumentStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiDocument']['state']
+> = [
+  'received',
+  'processing',
+  'accepted',
+  'partially_accepted',
+  'rejected',
+  'unreadable',
+  'duplicate',
+  'sent',
+  'acknowledged',
+  'acknowledged_with_errors',
+  'acknowledgment_rejected',
+];
+export const ediDocumentDetailDirectionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiDocumentDetail']['direction']
+> = ['in', 'out'];
+export const ediDocumentDetailSourceValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiDocumentDetail']['source']
+> = ['sftp', 'http', 'event', 'schedule', 'demand', 'acknowledgment', 'resend'];
+export const ediDocumentDetailStateValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiDocumentDetail']['state']
+> = [
+  'received',
+  'processing',
+  'accepted',
+  'partially_accepted',
+  'rejected',
+  'unreadable',
+  'duplicate',
+  'sent',
+  'acknowledged',
+  'acknowledged_with_errors',
+  'acknowledgment_rejected',
+];
+export const ediDocumentDetailSetsDirectionValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['EdiDocumentDetail']['sets']['direction']
+> = ['in', 'out'];
 export const createUserRoleValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['CreateUser']['role']> = [
   'admin',
   'manager',
@@ -5745,10 +7325,10 @@ export const createUserRoleValues: ReadonlyArray<FlattenedDeepRequired<component
 ];
 export const createUserAdminModulesValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateUser']['adminModules']
-> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit', 'edi'];
 export const createUserAdminModulesWriteValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateUser']['adminModulesWrite']
-> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit', 'edi'];
 export const updateUserRoleValues: ReadonlyArray<FlattenedDeepRequired<components>['schemas']['UpdateUser']['role']> = [
   'admin',
   'manager',
@@ -5758,10 +7338,10 @@ export const updateUserRoleValues: ReadonlyArray<FlattenedDeepRequired<component
 ];
 export const updateUserAdminModulesValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateUser']['adminModules']
-> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit', 'edi'];
 export const updateUserAdminModulesWriteValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['UpdateUser']['adminModulesWrite']
-> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit'];
+> = ['users', 'warehouses', 'api-keys', 'webhooks', 'inbound', 'orders', 'inventory', 'audit', 'edi'];
 export const createApiKeyApiVersionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['CreateApiKey']['apiVersion']
 > = ['2026-11-21', '2026-12-01'];
@@ -5847,4 +7427,22 @@ export const updateSubscriptionApiVersionValues: ReadonlyArray<
 export const returnReceiptLinesDispositionValues: ReadonlyArray<
   FlattenedDeepRequired<components>['schemas']['ReturnReceipt']['lines']['disposition']
 > = ['restock', 'quarantine', 'scrap'];
+export const createTradingPartnerUsageIndicatorValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateTradingPartner']['usageIndicator']
+> = ['P', 'T'];
+export const createTradingPartnerInboundSetsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateTradingPartner']['inboundSets']
+> = ['940', '943', '856', '997'];
+export const createTradingPartnerOutboundSetsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['CreateTradingPartner']['outboundSets']
+> = ['944', '945', '947', '846', '997'];
+export const updateTradingPartnerUsageIndicatorValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateTradingPartner']['usageIndicator']
+> = ['P', 'T'];
+export const updateTradingPartnerInboundSetsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateTradingPartner']['inboundSets']
+> = ['940', '943', '856', '997'];
+export const updateTradingPartnerOutboundSetsValues: ReadonlyArray<
+  FlattenedDeepRequired<components>['schemas']['UpdateTradingPartner']['outboundSets']
+> = ['944', '945', '947', '846', '997'];
 export type operations = Record<string, never>;

@@ -18,6 +18,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Overview', to: '/' },
   { label: 'API keys', to: '/api-keys', module: 'api-keys' },
   { label: 'Webhooks', to: '/webhooks', module: 'webhooks' },
+  { label: 'EDI partners', to: '/edi/partners', module: 'edi' },
   { label: 'Users', to: '/users', module: 'users' },
   { label: 'Returns', to: '/returns', module: 'inbound' },
   { label: 'Stock history', to: '/stock', module: 'inventory' },

@@ -10,6 +10,7 @@ const apiKeys = () => import('../pages/api-keys');
 const webhooks = () => import('../pages/webhooks');
 const users = () => import('../pages/users');
 const returns = () => import('../pages/returns');
+const edi = () => import('../pages/edi');
 
 const routes: RouteObject[] = [
   { path: '/sign-in', element: <SignInPage /> },
@@ -47,6 +48,17 @@ const routes: RouteObject[] = [
               { index: true, lazy: page(async () => (await users()).UsersPage) },
               { path: 'new', lazy: page(async () => (await users()).CreateUserPage) },
               { path: ':id', lazy: page(async () => (await users()).UserDetailPage) },
+            ],
+          },
+          {
+            path: 'edi/partners',
+            element: <RequireModule module="edi" />,
+            children: [
+              { index: true, lazy: page(async () => (await edi()).PartnersPage) },
+              { path: 'new', lazy: page(async () => (await edi()).CreatePartnerPage) },
+              { path: ':id', lazy: page(async () => (await edi()).PartnerDetailPage) },
+              { path: ':id/edit', lazy: page(async () => (await edi()).EditPartnerPage) },
+              { path: ':id/documents/:documentId', lazy: page(async () => (await edi()).DocumentPage) },
             ],
           },
           {

@@ -203,6 +203,8 @@ describe('admin API OpenAPI document', () => {
       await call('GET /webhooks/{id}', `/webhooks/${hookId}`),
       await call('GET /webhooks/event-types', '/webhooks/event-types'),
       await call('GET /orders/{orderNo}', '/orders/NOPE'),
+      await call('GET /edi/partners', '/edi/partners'),
+      await call('GET /edi/partners/{id}', `/edi/partners/${randomUUID()}`),
     ];
 
     expect(calls.flatMap(({ operation, answer }) => check(operation, answer))).toEqual([]);

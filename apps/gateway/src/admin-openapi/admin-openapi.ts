@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/platform';
 import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
+import { EDI_ROUTES } from './edi.table.js';
 import { IMPORT_ROUTES } from './imports.table.js';
 import { KEY_ROUTES } from './keys.table.js';
 import { OPERATION_ROUTES } from './operations.table.js';
@@ -22,6 +23,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...WEBHOOK_ROUTES,
   ...OPERATION_ROUTES,
   ...IMPORT_ROUTES,
+  ...EDI_ROUTES,
 ];
 
 const BEARER = [{ BearerAuth: [] }];

@@ -30,6 +30,7 @@ export const ADMIN_TAGS = {
   webhooks: 'webhook subscriptions, their deliveries, recovery and replay (module webhooks)',
   overview: "the admin portal's first page",
   imports: "file imports of items, partners, locations, ASNs and orders (each entity its module's permission)",
+  edi: 'EDI trading partners, their SFTP accounts and documents, resend and the 846 on demand (module edi)',
   operations:
     'allocate, release, pick, ship, adjust and count (modules orders and inventory); receive returns (module inbound)',
 } as const;

@@ -12,6 +12,7 @@ import {
   shipmentSchema,
 } from '@wms/warehouse';
 import { IMPORT_MODULES } from '../routes/imports.routes.js';
+import { EDI_ANSWER_SCHEMAS } from './edi.answers.js';
 
 const apiVersionAnswer = Joi.string().valid(...API_VERSIONS);
 
@@ -425,4 +426,5 @@ export const ADMIN_ANSWER_SCHEMAS: Record<string, Joi.Schema> = {
     data: Joi.array().items(movementSchema),
     nextCursor: Joi.string().allow(null).description('null on the last page'),
   }),
+  ...EDI_ANSWER_SCHEMAS,
 };

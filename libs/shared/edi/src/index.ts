@@ -1,4 +1,5 @@
 export * from './contracts.js';
+export * from './documents/index.js';
 export * from './inbound/index.js';
 export * from './interchanges/index.js';
 export * from './mailbox/index.js';

@@ -10,6 +10,7 @@ const MODULE_LABELS: Record<AdminModule, string> = {
   inbound: 'Inbound',
   orders: 'Orders',
   inventory: 'Inventory',
+  edi: 'EDI partners',
 };
 
 export const MODULES = (Object.keys(MODULE_LABELS) as AdminModule[]).map((module) => ({

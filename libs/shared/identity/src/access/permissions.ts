@@ -15,6 +15,7 @@ export const adminModules = [
   'orders',
   'inventory',
   'audit',
+  'edi',
 ] as const;
 export type AdminModule = (typeof adminModules)[number];
 

@@ -28,6 +28,11 @@ export const ERROR_CATALOGUE = {
     meaning:
       'a cross-tenant key or user named no tenantId (message: tenantId is required.); details say where it goes: the top level of a JSON body, or the query',
   },
+  SFTP_KEY_INVALID: { status: 400, meaning: "an SFTP account's public key that ssh2 cannot read as one" },
+  SFTP_KEY_PRIVATE: {
+    status: 400,
+    meaning: "a private key was sent as an SFTP account's public key (it is not stored)",
+  },
   REFERENCE_NOT_FOUND: {
     status: 400,
     meaning: 'a referenced sku, partner, warehouse, location, order or tenant does not exist in the tenant',
@@ -67,6 +72,11 @@ export const ERROR_CATALOGUE = {
     status: 403,
     meaning: 'a subscription to these events would reach modules its creator cannot read',
   },
+  SETS_BEYOND_MODULES: {
+    status: 403,
+    meaning: 'a trading partner with these X12 sets would reach modules the user cannot read',
+  },
+  API_KEYS_MODULE_REQUIRED: { status: 403, meaning: 'binding an API key to a trading partner needs read on api-keys' },
   CREDENTIALS_ADMIN_ONLY: { status: 403, meaning: "only an admin sets another user's password or e-mail" },
   INSUFFICIENT_ROLE: { status: 403, meaning: 'a user manages and assigns only roles ranked below its own' },
   INSUFFICIENT_MODULES: { status: 403, meaning: 'a user manages only users whose modules it holds itself' },
@@ -106,6 +116,18 @@ export const ERROR_CATALOGUE = {
   EDI_NOT_OUTBOUND: { status: 409, meaning: 'only an EDI interchange the service sent can be sent again' },
   EDI_NOT_RESENDABLE: { status: 409, meaning: 'the EDI interchange holds no transaction set to send again' },
   EDI_FILE_EXISTS: { status: 409, meaning: "a file of that name is already in the partner's EDI mailbox folder" },
+  PARTNER_ISA_EXISTS: { status: 409, meaning: 'the tenant has a trading partner with this ISA qualifier and ID' },
+  API_KEY_BOUND: { status: 409, meaning: 'the API key speaks for another trading partner' },
+  SFTP_USERNAME_TAKEN: { status: 409, meaning: "another trading partner's SFTP account has this user name" },
+  PARTNER_HAS_DOCUMENTS: {
+    status: 409,
+    meaning: 'the trading partner exchanged documents, which deleting it would delete: disable it',
+  },
+  SFTP_KEY_EXISTS: { status: 409, meaning: 'the SFTP account has this public key already' },
+  SFTP_KEYS_LIMIT: { status: 409, meaning: 'the SFTP account holds the most public keys it may (20)' },
+  EDI_RESEND_INBOUND: { status: 409, meaning: 'only an outbound EDI document can be sent again' },
+  EDI_SENDING_DISABLED: { status: 409, meaning: 'the trading partner is disabled: nothing is sent to it' },
+  EDI_SET_NOT_SENT: { status: 409, meaning: "the set is not among the trading partner's outbound sets" },
   IDEMPOTENCY_KEY_MISMATCH: {
     status: 409,
     meaning:

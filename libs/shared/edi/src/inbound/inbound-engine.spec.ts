@@ -146,7 +146,7 @@ describe('the inbound engine', () => {
     expect((await mailbox.list(partner.id, 'archive')).map((file) => file.name)).toContain('orders-1.x12');
     const { acknowledgmentId } = (await new InterchangesRepository(ctx.runtime.db).find(stored.id))!;
     const answer = (await mailbox.list(partner.id, 'out')).find((file) => file.interchangeId === acknowledgmentId)!;
-    expect(answer.name).toMatch(/^997-\d{9}\.edi$/);
+    expect(answer.name).toMatch(/^997_\d{9}\.x12$/);
     expect((await mailbox.content(answer.id))!.toString('latin1')).toContain('AK9*A*2*2*2~');
     expect(await orders('SFTP')).toBe(2);
   }, 120_000);

@@ -59,7 +59,7 @@ interface GroupReading {
 }
 
 const ENTITY_KIND: Record<MappedSet['entity'], { kind: string; ref: string }> = {
-  orders: { kind: 'order', ref: 'orderNo' },
+  orders: { kind: 'order', ref: 'referenceNo' },
   asn: { kind: 'asn', ref: 'asnNo' },
 };
 
@@ -214,7 +214,7 @@ export class InboundEngine {
         ? (control) => ({
             text: write997(partner, control, groups),
             code: '997',
-            name: `997-${pad9(control.interchange)}.edi`,
+            name: `997_${pad9(control.interchange)}.x12`,
           })
         : null,
     });
@@ -450,7 +450,7 @@ export class InboundEngine {
       acknowledgment: (control) => ({
         text: writeTa1(partner, control.interchange, { control: error.control, date, time }, error.code),
         code: 'TA1',
-        name: `TA1-${pad9(control.interchange)}.edi`,
+        name: `TA1_${pad9(control.interchange)}.x12`,
       }),
     });
     return 'unreadable';

@@ -309,6 +309,10 @@ describe('sending us a file', () => {
 
       await expect(openForWrite(sftp, '/in/one-too-many.x12')).rejects.toThrow(/at most/i);
 
+      const first = x12('000000310');
+      await new Promise<void>((resolve, reject) =>
+        sftp.write(handles[0]!, first, 0, first.length, 0, (error) => (error ? reject(error) : resolve())),
+      );
       await new Promise<void>((resolve, reject) =>
         sftp.close(handles[0]!, (error) => (error ? reject(error) : resolve())),
       );

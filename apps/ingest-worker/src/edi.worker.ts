@@ -67,7 +67,7 @@ export function startEdiWorker(runtime: Runtime, services: Pick<IngestServices, 
     logger.warn({ jobId: job?.id, tenantId: job?.data.tenantId, err: error }, 'EDI interchange failed'),
   );
   worker.on('error', (error) => logger.error({ err: error }, 'EDI worker error'));
-  const dispatcher = createEdiDispatcher(new InboundRepository(runtime.db), queue, logger);
+  const dispatcher = createEdiDispatcher(runtime.db, new InboundRepository(runtime.db), queue, logger);
   dispatcher.start(runtime.redis);
   return {
     worker,

@@ -1,4 +1,4 @@
-import type { Logger } from '@wms/platform';
+import { unitOfWork, type Database, type Logger } from '@wms/platform';
 import { JobDispatcher, type DispatchSource } from '@wms/ingest';
 import { ediJob, type EdiQueue } from './edi.contract.js';
 import type { InboundRepository, QueuedInterchange } from './inbound.repository.js';
@@ -10,16 +10,24 @@ export type EdiDispatcher = JobDispatcher<QueuedInterchange, EdiQueue>;
  * was stored), or left `received`/`processing` by a worker that died, is handed to the `edi` queue again; a
  * job BullMQ gave up on is given another run (reading again is safe: written sets are skipped).
  */
-export function ediInterchangeSource(repository: InboundRepository): DispatchSource<QueuedInterchange, EdiQueue> {
+export function ediInterchangeSource(
+  db: Database,
+  repository: InboundRepository,
+): DispatchSource<QueuedInterchange, EdiQueue> {
   return {
     label: 'EDI interchanges',
-    dispatch: (limit, staleMs, hand) => repository.dispatch(limit, staleMs, hand),
+    dispatch: (limit, staleMs, hand) => unitOfWork(db, (work) => repository.dispatch(limit, staleMs, hand, work)),
     job: ediJob,
     failed: (_unit, retry) => retry(),
   };
 }
 
 /** Feeds the `edi` queue from the inbound interchanges (every ingest worker runs one). */
-export function createEdiDispatcher(repository: InboundRepository, queue: EdiQueue, logger: Logger): EdiDispatcher {
-  return new JobDispatcher(ediInterchangeSource(repository), queue, logger, { pollIntervalMs: 2_000 });
+export function createEdiDispatcher(
+  db: Database,
+  repository: InboundRepository,
+  queue: EdiQueue,
+  logger: Logger,
+): EdiDispatcher {
+  return new JobDispatcher(ediInterchangeSource(db, repository), queue, logger, { pollIntervalMs: 2_000 });
 }

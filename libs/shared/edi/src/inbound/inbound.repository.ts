@@ -1,5 +1,5 @@
 import { QueryTypes } from 'sequelize';
-import { unitOfWork, type Database, type UnitOfWork } from '@wms/platform';
+import type { Database, UnitOfWork } from '@wms/platform';
 import { nextTurnSql, type TurnUnits } from '@wms/ingest';
 import { INTERCHANGE_COLUMNS } from '../interchanges/index.js';
 import type { Interchange, InterchangeState } from '../interchanges/index.js';
@@ -76,8 +76,9 @@ export class InboundRepository {
     limit: number,
     staleMs: number,
     hand: (units: QueuedInterchange[]) => Promise<string[]>,
+    transaction: UnitOfWork,
   ): Promise<number> {
-    return unitOfWork(this.db, async (transaction) => {
+    {
       const rows = await this.db.sequelize.query<QueuedInterchange>(
         `SELECT q.id, q.tenant_id AS "tenantId", COALESCE(q.turn, 1) AS turn,
                 q.dispatched_at IS NOT NULL AS "handedBefore"
@@ -96,7 +97,7 @@ export class InboundRepository {
         { bind: [rows.map((row) => row.id)], transaction },
       );
       return added.length;
-    });
+    }
   }
 
   /** Marks a received interchange as being read; null when it is read already (another run finished it). */

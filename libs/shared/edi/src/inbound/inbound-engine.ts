@@ -33,6 +33,8 @@ import { InboundRepository, type InboundSetRow } from './inbound.repository.js';
 
 /** Sets written per transaction: the bulk path's batch (`createOrders` takes up to 100). */
 export const EDI_SET_BATCH = 100;
+/** Batches of one group written at once, each its own transaction (a 940 of many orders is many bulk calls). */
+export const EDI_BATCHES_IN_FLIGHT = 4;
 
 /** The first interchange of a resend is still being read: the resend waits for its answer (a retry). */
 export class CanonicalStillReading extends Error {
@@ -152,10 +154,23 @@ export class InboundEngine {
     let reading: GroupReading | null = null;
     let pending: PendingSet[] = [];
     let set: { st: ReadSegment; body: ReadSegment[] } | null = null;
+    // A group's batches are written up to EDI_BATCHES_IN_FLIGHT at a time, each in its own transaction, as
+    // several bulk calls are; their answers are kept in the group's order. Memory stays bounded by the
+    // batches in flight.
+    let inFlight: Array<Promise<SetAcknowledgment[]>> = [];
     const flush = async () => {
       if (!pending.length || !reading) return;
-      reading.sets.push(...(await this.writeBatch(interchange, partner, pending)));
+      const writing = this.writeBatch(interchange, partner, pending);
+      writing.catch(() => undefined); // handled where it is awaited, in order
+      inFlight.push(writing);
       pending = [];
+      if (inFlight.length >= EDI_BATCHES_IN_FLIGHT) reading.sets.push(...(await inFlight.shift()!));
+    };
+    const settle = async () => {
+      const written = await Promise.allSettled(inFlight);
+      inFlight = [];
+      for (const outcome of written) if (outcome.status === 'rejected') throw outcome.reason;
+      for (const outcome of written) if (outcome.status === 'fulfilled') reading!.sets.push(...outcome.value);
     };
 
     for await (const segment of openInterchange(raw).segments) {
@@ -182,6 +197,7 @@ export class InboundEngine {
           if (set) pending.push(this.checkedSet(reading.envelope, partner, set, null));
           set = null;
           await flush();
+          await settle();
           const answer = this.groupAnswer(reading);
           for (const done of reading.sets) {
             setCodes.add(done.code);

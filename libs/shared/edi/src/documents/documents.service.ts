@@ -12,7 +12,7 @@ import {
   type Database,
   type ListPage,
 } from '@wms/platform';
-import type { EdiOutboundControl } from '../contracts.js';
+import type { EdiOutboundControl } from '../partners/index.js';
 import type { Interchange } from '../interchanges/index.js';
 import type { TradingPartnersService } from '../partners/index.js';
 import type { EdiDocument, EdiDocumentDetail, DocumentsQuery } from './document.js';

@@ -1,7 +1,7 @@
 import { AuditService } from '@wms/identity';
 import { AppError, unitOfWork, type Database, type UnitOfWork } from '@wms/platform';
 import { DocumentSubscriptions, type SecretBox } from '@wms/webhooks';
-import type { EdiOutboundControl } from '../contracts.js';
+import type { EdiOutboundControl } from '../partners/index.js';
 import { type Interchange, InterchangesRepository } from '../interchanges/index.js';
 import { PartnersRepository, type TradingPartner } from '../partners/index.js';
 import type { DocumentLookups } from './document-lookups.js';

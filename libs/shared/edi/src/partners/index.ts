@@ -1,3 +1,4 @@
+export * from './outbound-control.js';
 export * from './partner-reach.js';
 export * from './partner-record.js';
 export * from './partner.schema.js';

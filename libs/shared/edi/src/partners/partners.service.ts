@@ -14,7 +14,7 @@ import {
   type UnitOfWork,
 } from '@wms/platform';
 import type { WarehousesService } from '@wms/warehouse';
-import type { EdiOutboundControl } from '../contracts.js';
+import type { EdiOutboundControl } from './outbound-control.js';
 import { createPartnerSchema, updatePartnerSchema } from './partner.schema.js';
 import { AUDITED_SETTINGS, PARTNER_ENTITY, settingsOf, toRecord, type TradingPartnerRecord } from './partner-record.js';
 import { assertSetsWithinReach } from './partner-reach.js';

@@ -9,8 +9,9 @@ import { OPERATION_ROUTES } from './operations.table.js';
 import { PEOPLE_ROUTES } from './people.table.js';
 import { WEBHOOK_ROUTES } from './webhooks.table.js';
 
-export const ADMIN_BASE_PATH = '/api/v1';
-export const ADMIN_OPENAPI_PATH = `${ADMIN_BASE_PATH}/openapi.json`;
+import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
+
+export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
 
 /**
  * The admin API's routes in one table: method, path, who may call it, the request schemas the routes

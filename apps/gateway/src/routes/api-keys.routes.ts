@@ -1,4 +1,4 @@
-import { type Router, type Request, type RequestHandler } from 'express';
+import { type Router } from 'express';
 import {
   createApiKeySchema,
   listApiKeysQuerySchema,
@@ -10,14 +10,15 @@ import { assertScopesWithinReach, type TokenService } from '@wms/identity';
 import { Joi, AppError, validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { personRoutes, type PersonHandler, type PersonRequest } from '../http/caller.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { caseSensitiveRouter } from '../http/router.js';
 
 const uuid = Joi.string().uuid();
 
-function actorOf(req: Request): ApiKeyActor {
-  return { userId: req.principal!.sub, tenantId: req.principal!.tenantId };
+function actorOf(req: PersonRequest): ApiKeyActor {
+  return { userId: req.principal.sub, tenantId: req.principal.tenantId };
 }
 
 /**
@@ -28,31 +29,32 @@ function actorOf(req: Request): ApiKeyActor {
 export function apiKeysRoutes(services: Services, tokens: TokenService): Router {
   const router = caseSensitiveRouter();
   router.use(requireJwt(tokens), requireModule('api-keys'));
+  const routes = personRoutes(router);
   router.param('id', (_req, _res, next, id: string) => {
     if (uuid.validate(id).error) throw AppError.notFound(`API key ${id} not found`);
     next();
   });
   /** 403 SCOPE_BEYOND_MODULES when the key named by the path reaches beyond the caller's modules. */
-  const keyWithinReach: RequestHandler = async (req, _res, next) => {
+  const keyWithinReach: PersonHandler = async (req, _res, next) => {
     const key = await services.apiKeys.get(req.params.id as string, actorOf(req));
-    assertScopesWithinReach(req.principal!, key.scopes);
+    assertScopesWithinReach(req.principal, key.scopes);
     next();
   };
 
-  router.post('/', async (req, res) => {
+  routes.post('/', async (req, res) => {
     const input = validate(createApiKeySchema, req.body);
-    const tenantId = tenantScopeOf(req.principal!, input.tenantId, false);
-    assertScopesWithinReach(req.principal!, input.scopes);
+    const tenantId = tenantScopeOf(req.principal, input.tenantId, false);
+    assertScopesWithinReach(req.principal, input.scopes);
     const created = await services.apiKeys.create(
       { ...input, tenantId, rateLimitPerMinute: input.rateLimitPerMinute ?? 0 },
-      req.principal!.sub,
+      req.principal.sub,
     );
     res.status(201).json(created);
   });
 
-  router.get('/', async (req, res) => {
+  routes.get('/', async (req, res) => {
     const query = validate(listApiKeysQuerySchema, req.query, 'Invalid query');
-    tenantScopeOf(req.principal!, query.tenantId, false);
+    tenantScopeOf(req.principal, query.tenantId, false);
     const page = await services.apiKeys.page(actorOf(req), {
       tenantId: query.tenantId ?? null,
       expiringWithinSeconds: query.expiringWithin ?? null,
@@ -63,36 +65,36 @@ export function apiKeysRoutes(services: Services, tokens: TokenService): Router 
     res.json(page.data);
   });
 
-  router.get('/:id', async (req, res) => {
+  routes.get('/:id', async (req, res) => {
     res.json(await services.apiKeys.get(req.params.id as string, actorOf(req)));
   });
 
-  router.patch('/:id', keyWithinReach, async (req, res) => {
+  routes.patch('/:id', keyWithinReach, async (req, res) => {
     const input = validate(updateApiKeySchema, req.body);
-    if (input.scopes) assertScopesWithinReach(req.principal!, input.scopes);
+    if (input.scopes) assertScopesWithinReach(req.principal, input.scopes);
     res.json(await services.apiKeys.update(req.params.id as string, input, actorOf(req)));
   });
 
-  router.post('/:id/revoke', keyWithinReach, async (req, res) => {
+  routes.post('/:id/revoke', keyWithinReach, async (req, res) => {
     res.json(await services.apiKeys.revoke(req.params.id as string, actorOf(req)));
   });
 
-  router.post('/:id/activate', keyWithinReach, async (req, res) => {
+  routes.post('/:id/activate', keyWithinReach, async (req, res) => {
     res.json(await services.apiKeys.activate(req.params.id as string, actorOf(req)));
   });
 
   /** A new raw key, shown once; the previous one works for graceSeconds more (default 0). */
-  router.post('/:id/roll', keyWithinReach, async (req, res) => {
+  routes.post('/:id/roll', keyWithinReach, async (req, res) => {
     const { graceSeconds } = validate(rollApiKeySchema, req.body ?? {});
     res.json(await services.apiKeys.roll(req.params.id as string, graceSeconds, actorOf(req)));
   });
 
   /** Ends a roll's grace period now: the previous raw key stops on every replica. */
-  router.post('/:id/revoke-previous', keyWithinReach, async (req, res) => {
+  routes.post('/:id/revoke-previous', keyWithinReach, async (req, res) => {
     res.json(await services.apiKeys.revokePrevious(req.params.id as string, actorOf(req)));
   });
 
-  router.get('/:id/stats', async (req, res) => {
+  routes.get('/:id/stats', async (req, res) => {
     res.json(await services.apiKeys.stats(req.params.id as string, actorOf(req)));
   });
 

@@ -1,9 +1,10 @@
-import { type Router, type Request } from 'express';
+import { type Router } from 'express';
 import { hasModulePermission, type AdminModule, type Principal, type TokenService } from '@wms/identity';
 import { AppError, Joi, validate } from '@wms/platform';
 import type { ImportsService, StoredImport } from '@wms/ingest';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
+import { personRoutes, type PersonRequest } from '../http/caller.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { withoutDeadline } from '../http/request-deadline.js';
 import { acceptFile, closingUnread, sendErrors } from '../integration/imports.routes.js';
@@ -49,21 +50,22 @@ export function importsAdminRoutes(
 ): Router {
   const router = caseSensitiveRouter();
   router.use(requireJwt(tokens));
+  const routes = personRoutes(router);
 
-  router.get('/', async (req, res) => {
+  routes.get('/', async (req, res) => {
     const { tenantId: requested, limit } = validate<{ tenantId?: string; limit: number }>(
       listImportsQuerySchema,
       req.query,
       'Invalid query',
     );
-    const principal = req.principal!;
+    const principal = req.principal;
     const tenantId = tenantScopeOf(principal, requested, false);
     const entities = Object.keys(IMPORT_MODULES).filter((entity) => allowed(principal, entity, 'read'));
     res.json(await imports.list(tenantId, entities, limit));
   });
 
-  router.post('/', withoutDeadline, async (req, res) => {
-    const principal = req.principal!;
+  routes.post('/', withoutDeadline, async (req, res) => {
+    const principal = req.principal;
     const tenantId = await closingUnread(req, res, async () => {
       const query = validate<{ entity: string; tenantId?: string }>(
         uploadImportQuerySchema,
@@ -80,16 +82,16 @@ export function importsAdminRoutes(
     res.status(202).json({ status: 'accepted', jobId, statusUrl, requestId: req.requestId });
   });
 
-  router.get('/:id', async (req, res) => {
+  routes.get('/:id', async (req, res) => {
     const job = await visibleImport(imports, req, 'read');
     res.json(await imports.view(job.id));
   });
 
-  router.get('/:id/errors', async (req, res) => {
+  routes.get('/:id/errors', async (req, res) => {
     await sendErrors(imports, await visibleImport(imports, req, 'read'), req, res);
   });
 
-  router.delete('/:id', async (req, res) => {
+  routes.delete('/:id', async (req, res) => {
     const job = await visibleImport(imports, req, 'write');
     res.json(await imports.cancel(job.id));
   });
@@ -98,8 +100,12 @@ export function importsAdminRoutes(
 }
 
 /** An import the user may see (its tenant, its entity's module): anything else is not found. */
-async function visibleImport(imports: ImportsService, req: Request, access: 'read' | 'write'): Promise<StoredImport> {
-  const principal = req.principal!;
+async function visibleImport(
+  imports: ImportsService,
+  req: PersonRequest,
+  access: 'read' | 'write',
+): Promise<StoredImport> {
+  const principal = req.principal;
   const id = String(req.params.id);
   const job = await imports.find(id);
   if (!job || (principal.tenantId && job.tenantId !== principal.tenantId) || !allowed(principal, job.entity, 'read'))

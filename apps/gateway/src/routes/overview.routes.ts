@@ -5,6 +5,7 @@ import type { TokenService } from '@wms/identity';
 import type { QueueDepth } from '@wms/overview';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
+import { personRoutes } from '../http/caller.js';
 import { caseSensitiveRouter } from '../http/router.js';
 
 /** How long the overview waits for Redis before showing the queues as unavailable. */
@@ -39,10 +40,10 @@ export function overviewRoutes(
   queues: { ingest: Queue; webhook: Queue },
 ): Router {
   const router = caseSensitiveRouter();
-  router.get('/', requireJwt(tokens), async (req, res) => {
+  personRoutes(router, requireJwt(tokens)).get('/', async (req, res) => {
     const readQueues = () =>
       Promise.all([depthOf('ingest', queues.ingest), depthOf('webhook-delivery', queues.webhook)]);
-    res.json(await services.overview.summary(req.principal!, readQueues));
+    res.json(await services.overview.summary(req.principal, readQueues));
   });
   return router;
 }

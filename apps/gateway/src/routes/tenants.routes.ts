@@ -3,6 +3,7 @@ import { createTenantSchema, type TokenService } from '@wms/identity';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { crossTenantAdminRequired, requireAdminRole, requireJwt } from '../http/jwt-guard.js';
+import { personRoutes } from '../http/caller.js';
 import { caseSensitiveRouter } from '../http/router.js';
 
 /**
@@ -12,15 +13,16 @@ import { caseSensitiveRouter } from '../http/router.js';
 export function tenantsRoutes(services: Services, tokens: TokenService): Router {
   const router = caseSensitiveRouter();
   router.use(requireJwt(tokens), requireAdminRole);
+  const routes = personRoutes(router);
 
-  router.post('/', async (req, res) => {
-    if (req.principal!.tenantId) throw crossTenantAdminRequired();
+  routes.post('/', async (req, res) => {
+    if (req.principal.tenantId) throw crossTenantAdminRequired();
     const tenant = await services.tenants.create(validate(createTenantSchema, req.body));
     res.status(201).json(tenant);
   });
 
-  router.get('/', async (req, res) => {
-    const own = req.principal!.tenantId;
+  routes.get('/', async (req, res) => {
+    const own = req.principal.tenantId;
     if (!own) {
       res.json(await services.tenants.list());
       return;

@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/platform';
 import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
-import { EDI_ROUTES } from './edi.table.js';
 import { IMPORT_ROUTES } from './imports.table.js';
 import { KEY_ROUTES } from './keys.table.js';
 import { OPERATION_ROUTES } from './operations.table.js';
@@ -10,8 +9,15 @@ import { PEOPLE_ROUTES } from './people.table.js';
 import { WEBHOOK_ROUTES } from './webhooks.table.js';
 
 import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
+import { EDI_PARTNER_ROUTES } from '../routes/edi-partners.routes.js';
 
 export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
+
+/**
+ * The admin routes declared once (routes/admin-route.ts: the router and this document are made from the same
+ * entries). The other admin routes are still described by the tables of this folder beside their routers.
+ */
+export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [...EDI_PARTNER_ROUTES];
 
 /**
  * The admin API's routes in one table: method, path, who may call it, the request schemas the routes
@@ -24,7 +30,7 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...WEBHOOK_ROUTES,
   ...OPERATION_ROUTES,
   ...IMPORT_ROUTES,
-  ...EDI_ROUTES,
+  ...DECLARED_ADMIN_ROUTES,
 ];
 
 const BEARER = [{ BearerAuth: [] }];

@@ -26,6 +26,18 @@ export function requireModule(module: AdminModule): RequestHandler {
   };
 }
 
+/** As requireModule, for a route that declares the permission it needs (routes/admin-route.ts). */
+export function requirePermission(module: AdminModule, permission: 'read' | 'write'): RequestHandler {
+  return (req, _res, next) => {
+    const principal = personOf(req);
+    if (!principal) throw AppError.unauthorized('Missing bearer token');
+    if (!hasModulePermission(principal, module, permission)) {
+      throw AppError.forbidden(`Missing ${permission} permission for module ${module}`);
+    }
+    next();
+  };
+}
+
 export const requireAdminRole: RequestHandler = (req, _res, next) => {
   if (personOf(req)?.role !== 'admin') throw AppError.forbidden('Admin role required');
   next();

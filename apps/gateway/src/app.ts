@@ -140,7 +140,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use('/tenants', tenantsRoutes(services, tokens));
   api.use('/warehouses', warehousesRoutes(services, tokens));
   api.use('/users', usersRoutes(services, tokens));
-  api.use('/api-keys', apiKeysRoutes(services, tokens));
+  api.use(apiKeysRoutes(services, tokens));
   api.use('/api-versions', apiVersionsRoutes(config.apiVersions, tokens));
   api.use('/audit-logs', auditLogsRoutes(services, tokens));
   api.use(

@@ -10,6 +10,7 @@ import { WEBHOOK_ROUTES } from './webhooks.table.js';
 
 import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
 import { EDI_PARTNER_ROUTES } from '../routes/edi-partners.routes.js';
+import { API_KEY_ROUTES } from '../routes/api-keys.routes.js';
 
 export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
 
@@ -17,7 +18,7 @@ export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
  * The admin routes declared once (routes/admin-route.ts: the router and this document are made from the same
  * entries). The other admin routes are still described by the tables of this folder beside their routers.
  */
-export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [...EDI_PARTNER_ROUTES];
+export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [...API_KEY_ROUTES, ...EDI_PARTNER_ROUTES];
 
 /**
  * The admin API's routes in one table: method, path, who may call it, the request schemas the routes
@@ -27,10 +28,11 @@ export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [...EDI_PARTNER_ROUT
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...PEOPLE_ROUTES,
   ...KEY_ROUTES,
+  ...API_KEY_ROUTES,
   ...WEBHOOK_ROUTES,
   ...OPERATION_ROUTES,
   ...IMPORT_ROUTES,
-  ...DECLARED_ADMIN_ROUTES,
+  ...EDI_PARTNER_ROUTES,
 ];
 
 const BEARER = [{ BearerAuth: [] }];

@@ -79,8 +79,8 @@ export const listOf = (component: string) => Joi.array().items(Joi.link(`#${comp
  * its document names. `D` is what the route file's handlers work with (its services).
  */
 export interface AdminEndpoint<D> extends AdminRoute {
-  /** Checks after the access, before the handler (a reach check on the record the path names). */
-  before?: (deps: D) => PersonHandler<Record<string, string>>;
+  /** Checks after the access, in order, before the handler (the path's id, a reach check on its record). */
+  before?: ReadonlyArray<(deps: D) => PersonHandler<Record<string, string>>>;
   handle: (deps: D) => PersonHandler<Record<string, string>>;
 }
 
@@ -95,12 +95,12 @@ function accessGuards(access: AdminAccess, tokens: TokenService): RequestHandler
 
 /**
  * A router of the declared routes (their paths are whole: mount it on the admin base path itself): each route's access guards, then its
- * `before` check, then its handler, which receives the signed-in person typed.
+ * `before` checks, then its handler, which receives the signed-in person typed.
  */
 export function adminRouter<D>(endpoints: ReadonlyArray<AdminEndpoint<D>>, deps: D, tokens: TokenService): Router {
   const router = caseSensitiveRouter();
   for (const endpoint of endpoints) {
-    const handlers = [endpoint.before?.(deps), endpoint.handle(deps)].filter((handler) => handler !== undefined);
+    const handlers = [...(endpoint.before ?? []), endpoint.handle].map((make) => make(deps));
     router[endpoint.method](
       endpoint.path,
       ...accessGuards(endpoint.access, tokens),

@@ -80,7 +80,7 @@ const SETTINGS_CONFLICTS = error(
 const NOT_SENDABLE = error(
   'EDI_SENDING_DISABLED: the partner is disabled; EDI_SET_NOT_SENT: the partner is not sent 846s; EDI_RESEND_INBOUND: the document was received',
 );
-const withinReach = { before: partnerWithinReach };
+const withinReach = { before: [partnerWithinReach] };
 
 /**
  * EDI trading partners (module `edi`), their SFTP accounts and documents, each declared once. A tenant-bound

@@ -141,8 +141,8 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use('/warehouses', warehousesRoutes(services, tokens));
   api.use('/users', usersRoutes(services, tokens));
   api.use(apiKeysRoutes(services, tokens));
-  api.use('/api-versions', apiVersionsRoutes(config.apiVersions, tokens));
-  api.use('/audit-logs', auditLogsRoutes(services, tokens));
+  api.use(apiVersionsRoutes(config.apiVersions, tokens));
+  api.use(auditLogsRoutes(services, tokens));
   api.use(
     '/webhooks',
     webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 300 }), logger),

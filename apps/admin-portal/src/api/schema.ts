@@ -1210,84 +1210,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/audit-logs': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The audit trail, newest first, filtered by entity, action, actor and time; one page per call */
-    get: {
-      parameters: {
-        query?: {
-          entityType?: string;
-          entityId?: string;
-          action?: string;
-          actorUserId?: string;
-          actorEmail?: string;
-          from?: string;
-          to?: string;
-          tenantId?: string;
-          limit?: number;
-          cursor?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description one page */
-        200: {
-          headers: {
-            /** @description pass it back as cursor for the next page; absent on the last page */
-            'X-Next-Cursor'?: string;
-            /** @description RFC 8288 rel="next": this query with the next cursor */
-            Link?: string;
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['AuditEntry'][];
-          };
-        };
-        /** @description VALIDATION_FAILED: details names every bad field */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description no access token, or one that is invalid or expired */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description the user lacks the permission the route needs */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api-keys': {
     parameters: {
       query?: never;
@@ -1859,6 +1781,84 @@ export interface paths {
         };
         /** @description no such record (another tenant's record is not found either) */
         404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/audit-logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The audit trail, newest first, filtered by entity, action, actor and time; one page per call */
+    get: {
+      parameters: {
+        query?: {
+          entityType?: string;
+          entityId?: string;
+          action?: string;
+          actorUserId?: string;
+          actorEmail?: string;
+          from?: string;
+          to?: string;
+          tenantId?: string;
+          limit?: number;
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description one page */
+        200: {
+          headers: {
+            /** @description pass it back as cursor for the next page; absent on the last page */
+            'X-Next-Cursor'?: string;
+            /** @description RFC 8288 rel="next": this query with the next cursor */
+            Link?: string;
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AuditEntry'][];
+          };
+        };
+        /** @description VALIDATION_FAILED: details names every bad field */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description no access token, or one that is invalid or expired */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description the user lacks the permission the route needs */
+        403: {
           headers: {
             [name: string]: unknown;
           };

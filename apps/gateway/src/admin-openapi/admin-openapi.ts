@@ -3,7 +3,6 @@ import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/platform';
 import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
 import { IMPORT_ROUTES } from './imports.table.js';
-import { KEY_ROUTES } from './keys.table.js';
 import { OPERATION_ROUTES } from './operations.table.js';
 import { PEOPLE_ROUTES } from './people.table.js';
 import { WEBHOOK_ROUTES } from './webhooks.table.js';
@@ -11,6 +10,8 @@ import { WEBHOOK_ROUTES } from './webhooks.table.js';
 import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
 import { EDI_PARTNER_ROUTES } from '../routes/edi-partners.routes.js';
 import { API_KEY_ROUTES } from '../routes/api-keys.routes.js';
+import { API_VERSION_ROUTES } from '../routes/api-versions.routes.js';
+import { AUDIT_LOG_ROUTES } from '../routes/audit-logs.routes.js';
 
 export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
 
@@ -18,7 +19,12 @@ export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
  * The admin routes declared once (routes/admin-route.ts: the router and this document are made from the same
  * entries). The other admin routes are still described by the tables of this folder beside their routers.
  */
-export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [...API_KEY_ROUTES, ...EDI_PARTNER_ROUTES];
+export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...API_VERSION_ROUTES,
+  ...API_KEY_ROUTES,
+  ...AUDIT_LOG_ROUTES,
+  ...EDI_PARTNER_ROUTES,
+];
 
 /**
  * The admin API's routes in one table: method, path, who may call it, the request schemas the routes
@@ -27,8 +33,9 @@ export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [...API_KEY_ROUTES, 
  */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...PEOPLE_ROUTES,
-  ...KEY_ROUTES,
+  ...API_VERSION_ROUTES,
   ...API_KEY_ROUTES,
+  ...AUDIT_LOG_ROUTES,
   ...WEBHOOK_ROUTES,
   ...OPERATION_ROUTES,
   ...IMPORT_ROUTES,

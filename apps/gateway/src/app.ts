@@ -144,7 +144,6 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use(apiVersionsRoutes(config.apiVersions, tokens));
   api.use(auditLogsRoutes(services, tokens));
   api.use(
-    '/webhooks',
     webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 300 }), logger),
   );
   api.use(ediPartnersRoutes(services, tokens));

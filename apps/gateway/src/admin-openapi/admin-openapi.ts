@@ -5,13 +5,13 @@ import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
 import { IMPORT_ROUTES } from './imports.table.js';
 import { OPERATION_ROUTES } from './operations.table.js';
 import { PEOPLE_ROUTES } from './people.table.js';
-import { WEBHOOK_ROUTES } from './webhooks.table.js';
 
 import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
 import { EDI_PARTNER_ROUTES } from '../routes/edi-partners.routes.js';
 import { API_KEY_ROUTES } from '../routes/api-keys.routes.js';
 import { API_VERSION_ROUTES } from '../routes/api-versions.routes.js';
 import { AUDIT_LOG_ROUTES } from '../routes/audit-logs.routes.js';
+import { WEBHOOK_ROUTES } from '../routes/webhooks.routes.js';
 
 export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
 
@@ -23,6 +23,7 @@ export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
   ...API_VERSION_ROUTES,
   ...API_KEY_ROUTES,
   ...AUDIT_LOG_ROUTES,
+  ...WEBHOOK_ROUTES,
   ...EDI_PARTNER_ROUTES,
 ];
 

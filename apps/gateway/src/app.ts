@@ -121,10 +121,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 
   // A file upload: streamed, so mounted before the admin API's JSON body parser.
-  app.use(
-    '/api/v1/imports',
-    importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens, services.tenants),
-  );
+  app.use('/api/v1', importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens, services.tenants));
   const api = caseSensitiveRouter();
   api.use(parseJsonBody());
   // Every way of trying a password shares one per-address budget of failures.

@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/platform';
 import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
-import { IMPORT_ROUTES } from './imports.table.js';
 import { OPERATION_ROUTES } from './operations.table.js';
 import { PEOPLE_ROUTES } from './people.table.js';
 
@@ -12,6 +11,7 @@ import { API_KEY_ROUTES } from '../routes/api-keys.routes.js';
 import { API_VERSION_ROUTES } from '../routes/api-versions.routes.js';
 import { AUDIT_LOG_ROUTES } from '../routes/audit-logs.routes.js';
 import { WEBHOOK_ROUTES } from '../routes/webhooks.routes.js';
+import { IMPORT_ROUTES } from '../routes/imports.routes.js';
 
 export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
 
@@ -24,6 +24,7 @@ export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
   ...API_KEY_ROUTES,
   ...AUDIT_LOG_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...IMPORT_ROUTES,
   ...EDI_PARTNER_ROUTES,
 ];
 

@@ -134,9 +134,9 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
       refreshTtlSeconds: config.jwt.refreshTtlSeconds,
     }),
   );
-  api.use('/tenants', tenantsRoutes(services, tokens));
-  api.use('/warehouses', warehousesRoutes(services, tokens));
-  api.use('/users', usersRoutes(services, tokens));
+  api.use(tenantsRoutes(services, tokens));
+  api.use(warehousesRoutes(services, tokens));
+  api.use(usersRoutes(services, tokens));
   api.use(apiKeysRoutes(services, tokens));
   api.use(apiVersionsRoutes(config.apiVersions, tokens));
   api.use(auditLogsRoutes(services, tokens));

@@ -7,6 +7,9 @@ import { PEOPLE_ROUTES } from './people.table.js';
 
 import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
 import { EDI_PARTNER_ROUTES } from '../routes/edi-partners.routes.js';
+import { TENANT_ROUTES } from '../routes/tenants.routes.js';
+import { WAREHOUSE_ROUTES } from '../routes/warehouses.routes.js';
+import { USER_ROUTES } from '../routes/users.routes.js';
 import { API_KEY_ROUTES } from '../routes/api-keys.routes.js';
 import { API_VERSION_ROUTES } from '../routes/api-versions.routes.js';
 import { AUDIT_LOG_ROUTES } from '../routes/audit-logs.routes.js';
@@ -20,6 +23,9 @@ export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
  * entries). The other admin routes are still described by the tables of this folder beside their routers.
  */
 export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...TENANT_ROUTES,
+  ...WAREHOUSE_ROUTES,
+  ...USER_ROUTES,
   ...API_VERSION_ROUTES,
   ...API_KEY_ROUTES,
   ...AUDIT_LOG_ROUTES,
@@ -35,6 +41,9 @@ export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
  */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...PEOPLE_ROUTES,
+  ...TENANT_ROUTES,
+  ...WAREHOUSE_ROUTES,
+  ...USER_ROUTES,
   ...API_VERSION_ROUTES,
   ...API_KEY_ROUTES,
   ...AUDIT_LOG_ROUTES,

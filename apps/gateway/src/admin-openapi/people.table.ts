@@ -1,27 +1,7 @@
-import {
-  changePasswordSchema,
-  createTenantSchema,
-  createUserSchema,
-  listUsersQuerySchema,
-  loginSchema,
-  refreshSchema,
-  registerSchema,
-  updateUserSchema,
-} from '@wms/identity';
-import { createWarehouseSchema, listWarehousesQuerySchema } from '@wms/warehouse';
-import {
-  GUARDED,
-  INVALID,
-  NEXT_PAGE_HEADERS,
-  NOT_FOUND,
-  error,
-  listOf,
-  moduleAccess,
-  ok,
-  type AdminRoute,
-} from './admin-route.js';
+import { changePasswordSchema, loginSchema, refreshSchema, registerSchema } from '@wms/identity';
+import { GUARDED, INVALID, error, ok, type AdminRoute } from './admin-route.js';
 
-/** Sign-in and the session, tenants, warehouses, users and the overview. */
+/** Sign-in and the session, and the overview (tenants, warehouses and users are declared in routes/). */
 export const PEOPLE_ROUTES: AdminRoute[] = [
   {
     method: 'post',
@@ -122,109 +102,6 @@ export const PEOPLE_ROUTES: AdminRoute[] = [
     summary: 'Close the queue console: its cookie is cleared',
     responses: { 204: { description: 'closed' } },
   },
-  {
-    method: 'post',
-    path: '/tenants',
-    tag: 'tenants',
-    access: 'admin',
-    summary: 'Create a tenant',
-    body: createTenantSchema,
-    bodyName: 'CreateTenant',
-    responses: {
-      201: ok('created', 'Tenant'),
-      ...INVALID,
-      ...GUARDED,
-      409: error('TENANT_EXISTS: the code is taken'),
-    },
-  },
-  {
-    method: 'get',
-    path: '/tenants',
-    tag: 'tenants',
-    access: 'admin',
-    summary: 'Every tenant',
-    responses: { 200: ok('the tenants', listOf('Tenant')), ...GUARDED },
-  },
-  {
-    method: 'post',
-    path: '/warehouses',
-    tag: 'warehouses',
-    access: moduleAccess('warehouses', 'post'),
-    summary: "Create a warehouse (with its RECEIVING location) in the user's tenant, or the one named",
-    body: createWarehouseSchema,
-    bodyName: 'CreateWarehouse',
-    responses: {
-      201: ok('created', 'Warehouse'),
-      ...INVALID,
-      ...GUARDED,
-      409: error('the code is taken in the tenant'),
-    },
-  },
-  {
-    method: 'get',
-    path: '/warehouses',
-    tag: 'warehouses',
-    access: moduleAccess('warehouses', 'get'),
-    summary: "The warehouses of the user's tenant (a cross-tenant user: all, or the tenant named)",
-    query: listWarehousesQuerySchema,
-    responses: { 200: ok('the warehouses', listOf('Warehouse')), ...INVALID, ...GUARDED },
-  },
-  {
-    method: 'post',
-    path: '/users',
-    tag: 'users',
-    access: moduleAccess('users', 'post'),
-    summary: 'Create a user; nobody grants more than they hold, and a tenant-bound user only in its tenant',
-    body: createUserSchema,
-    bodyName: 'CreateUser',
-    responses: {
-      201: ok('created', 'UserRecord'),
-      ...INVALID,
-      ...GUARDED,
-      409: error('the e-mail is taken'),
-    },
-  },
-  {
-    method: 'get',
-    path: '/users',
-    tag: 'users',
-    access: moduleAccess('users', 'get'),
-    summary: 'Users the reader may see, filtered by status, role and a part of e-mail or name',
-    query: listUsersQuerySchema,
-    responses: {
-      200: { description: 'one page, by e-mail', body: listOf('UserRecord'), headers: NEXT_PAGE_HEADERS },
-      ...INVALID,
-      ...GUARDED,
-    },
-  },
-  ...(['get', 'patch'] as const).map((method): AdminRoute => ({
-    method,
-    path: '/users/:id',
-    tag: 'users',
-    access: moduleAccess('users', method),
-    summary: method === 'get' ? 'One user' : 'Change a user (not their own role or permissions)',
-    ...(method === 'patch' ? { body: updateUserSchema, bodyName: 'UpdateUser' } : {}),
-    responses: {
-      200: ok(method === 'get' ? 'the user' : 'changed', 'UserRecord'),
-      ...(method === 'patch' ? INVALID : {}),
-      ...GUARDED,
-      ...NOT_FOUND,
-    },
-  })),
-  ...(
-    [
-      ['disable', 'Disable a user: it can no longer sign in'],
-      ['enable', 'Enable a disabled user'],
-      ['unlock', 'Unlock a user locked by failed sign-ins'],
-    ] as const
-  ).map(([action, summary]): AdminRoute => ({
-    method: 'post',
-    path: `/users/:id/${action}`,
-    tag: 'users',
-    access: moduleAccess('users', 'post'),
-    summary,
-    responses: { 200: ok('done', 'UserRecord'), ...GUARDED, ...NOT_FOUND },
-  })),
   {
     method: 'get',
     path: '/overview',

@@ -144,7 +144,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
     webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 300 }), logger),
   );
   api.use(ediPartnersRoutes(services, tokens));
-  api.use('/overview', overviewRoutes(services, tokens, { ingest: ingestQueue, webhook: webhookQueue }));
+  api.use(overviewRoutes(services, tokens, { ingest: ingestQueue, webhook: webhookQueue }));
   api.use(operationsRoutes(runtime, services, tokens));
   app.use('/api/v1', api);
 

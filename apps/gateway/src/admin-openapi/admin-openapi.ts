@@ -10,6 +10,7 @@ import { EDI_PARTNER_ROUTES } from '../routes/edi-partners.routes.js';
 import { TENANT_ROUTES } from '../routes/tenants.routes.js';
 import { WAREHOUSE_ROUTES } from '../routes/warehouses.routes.js';
 import { USER_ROUTES } from '../routes/users.routes.js';
+import { OVERVIEW_ROUTES } from '../routes/overview.routes.js';
 import { API_KEY_ROUTES } from '../routes/api-keys.routes.js';
 import { API_VERSION_ROUTES } from '../routes/api-versions.routes.js';
 import { AUDIT_LOG_ROUTES } from '../routes/audit-logs.routes.js';
@@ -23,6 +24,7 @@ export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
  * entries). The other admin routes are still described by the tables of this folder beside their routers.
  */
 export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...OVERVIEW_ROUTES,
   ...TENANT_ROUTES,
   ...WAREHOUSE_ROUTES,
   ...USER_ROUTES,
@@ -41,6 +43,7 @@ export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
  */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...PEOPLE_ROUTES,
+  ...OVERVIEW_ROUTES,
   ...TENANT_ROUTES,
   ...WAREHOUSE_ROUTES,
   ...USER_ROUTES,

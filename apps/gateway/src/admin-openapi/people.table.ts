@@ -1,7 +1,7 @@
 import { changePasswordSchema, loginSchema, refreshSchema, registerSchema } from '@wms/identity';
 import { GUARDED, INVALID, error, ok, type AdminRoute } from './admin-route.js';
 
-/** Sign-in and the session, and the overview (tenants, warehouses and users are declared in routes/). */
+/** Sign-in and the session (the other admin routes of people are declared in routes/). */
 export const PEOPLE_ROUTES: AdminRoute[] = [
   {
     method: 'post',
@@ -101,13 +101,5 @@ export const PEOPLE_ROUTES: AdminRoute[] = [
     access: 'public',
     summary: 'Close the queue console: its cookie is cleared',
     responses: { 204: { description: 'closed' } },
-  },
-  {
-    method: 'get',
-    path: '/overview',
-    tag: 'overview',
-    access: 'signed-in',
-    summary: "Traffic across keys, failing subscriptions and queue depth: each part the reader's modules allow",
-    responses: { 200: ok('the overview', 'Overview'), 401: GUARDED[401]! },
   },
 ];

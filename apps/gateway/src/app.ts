@@ -121,10 +121,7 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   app.get(ADMIN_OPENAPI_PATH, adminOpenApiRoute());
 
   // A file upload: streamed, so mounted before the admin API's JSON body parser.
-  app.use(
-    '/api/v1/imports',
-    importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens, services.tenants),
-  );
+  app.use('/api/v1', importsAdminRoutes(createImportsService(runtime, services, lifecycle), tokens, services.tenants));
   const api = caseSensitiveRouter();
   api.use(parseJsonBody());
   // Every way of trying a password shares one per-address budget of failures.
@@ -137,18 +134,17 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
       refreshTtlSeconds: config.jwt.refreshTtlSeconds,
     }),
   );
-  api.use('/tenants', tenantsRoutes(services, tokens));
-  api.use('/warehouses', warehousesRoutes(services, tokens));
-  api.use('/users', usersRoutes(services, tokens));
-  api.use('/api-keys', apiKeysRoutes(services, tokens));
-  api.use('/api-versions', apiVersionsRoutes(config.apiVersions, tokens));
-  api.use('/audit-logs', auditLogsRoutes(services, tokens));
+  api.use(tenantsRoutes(services, tokens));
+  api.use(warehousesRoutes(services, tokens));
+  api.use(usersRoutes(services, tokens));
+  api.use(apiKeysRoutes(services, tokens));
+  api.use(apiVersionsRoutes(config.apiVersions, tokens));
+  api.use(auditLogsRoutes(services, tokens));
   api.use(
-    '/webhooks',
     webhooksRoutes(services, tokens, new DeliveryEnqueuer(runtime.db, webhookQueue, { addTimeoutMs: 300 }), logger),
   );
-  api.use('/edi/partners', ediPartnersRoutes(services, tokens));
-  api.use('/overview', overviewRoutes(services, tokens, { ingest: ingestQueue, webhook: webhookQueue }));
+  api.use(ediPartnersRoutes(services, tokens));
+  api.use(overviewRoutes(services, tokens, { ingest: ingestQueue, webhook: webhookQueue }));
   api.use(operationsRoutes(runtime, services, tokens));
   app.use('/api/v1', api);
 

@@ -16,6 +16,7 @@ import {
   type VerifiedKey,
 } from '@wms/api-keys';
 import { AppError, type AttemptThrottle, type RateLimitDecision, type SlidingWindowLimiter } from '@wms/platform';
+import { attachKey, keyOf } from './caller.js';
 import { clientIp } from './client-ip.js';
 import { routeTemplate } from './http-metrics.js';
 import type { AnsweredHook } from './request-context.js';
@@ -111,7 +112,7 @@ function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admiss
 
 /** Attaches the key (the request log records the answer of every request that carries one) and runs the route. */
 function enter(principal: ApiKeyPrincipal, { req, next, ip }: Admission): void {
-  req.apiKey = principal;
+  attachKey(req, principal);
   req.clientIp = ip;
   next();
 }
@@ -123,7 +124,7 @@ function enter(principal: ApiKeyPrincipal, { req, next, ip }: Admission): void {
  */
 export function recordKeyRequests(requestLog: ApiKeyRequestLog): AnsweredHook {
   return (req, res, { durationMs }) => {
-    const key = req.apiKey;
+    const key = keyOf(req);
     if (!key) return;
     requestLog.record({
       apiKeyId: key.id,
@@ -174,7 +175,8 @@ function setRateLimitHeaders(res: Response, decision: RateLimitDecision, windowS
  */
 export function requireScope(scope: ApiKeyScope): RequestHandler {
   return (req, _res, next) => {
-    if (!req.apiKey || !hasScope(req.apiKey, scope)) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
+    const key = keyOf(req);
+    if (!key || !hasScope(key, scope)) throw AppError.unauthorized(MISSING_SCOPE, 'MISSING_SCOPE');
     next();
   };
 }

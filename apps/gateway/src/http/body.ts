@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError, MAX_JSON_DEPTH, exceedsJsonDepth } from '@wms/platform';
-import '../integration/request.types.js';
+import './types.js';
 
 /** A request body is at most 1 MB; a larger one is refused with 413 before it is parsed. */
 export const BODY_LIMIT = '1mb';

@@ -1,5 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { ACROSS_TENANTS, type Logger, type ReadRouting } from '@wms/platform';
+import { answerPipeline } from './answer-pipeline.js';
+import { keyOf, personOf } from './caller.js';
 
 /** A tenant a cross-tenant caller names in the query or the body (`tenantId`), as the routes read it. */
 function namedTenant(req: Request): string | undefined {
@@ -17,7 +19,7 @@ function namedTenant(req: Request): string | undefined {
  * tenant.
  */
 function tenantOf(req: Request): string | null {
-  const who = req.apiKey ?? req.principal;
+  const who = keyOf(req) ?? personOf(req);
   if (!who) return null;
   return who.tenantId ?? namedTenant(req) ?? ACROSS_TENANTS;
 }
@@ -61,30 +63,16 @@ export function readsFollowWrites(routing: ReadRouting, logger: Logger): Request
       routing.runReads(() => tenantOf(req), next);
       return;
     }
-    holdAnswer(
-      res,
-      async () => {
-        const tenant = tenantOf(req);
-        if (tenant !== null && mayHaveWritten(res)) await routing.afterWrite(tenant);
-      },
-      logger,
-    );
+    // Stage 4 of the answer pipeline: the answer's end waits until the position is stored.
+    answerPipeline(res).record = async () => {
+      const tenant = tenantOf(req);
+      if (tenant === null || !mayHaveWritten(res)) return;
+      await routing
+        .afterWrite(tenant)
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, "a tenant's write position was not stored: its next read may miss the write"),
+        );
+    };
     next();
   };
-}
-
-/** Delays the end of the answer until `before` has settled (its failure is logged; the answer still goes). */
-function holdAnswer(res: Response, before: () => Promise<void>, logger: Logger): void {
-  const end = res.end.bind(res) as (...args: unknown[]) => Response;
-  let held = false;
-  res.end = ((...args: unknown[]) => {
-    if (held) return end(...args);
-    held = true;
-    before()
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, "a tenant's write position was not stored: its next read may miss the write"),
-      )
-      .finally(() => end(...args));
-    return res;
-  }) as Response['end'];
 }

@@ -1,6 +1,3 @@
-import type { ApiKeyPrincipal } from '@wms/api-keys';
-import type { AccessTokenPayload } from '@wms/identity';
-
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
@@ -9,10 +6,8 @@ declare global {
       requestId: string;
       /** The trace id of this request (its span's, or a caller's `traceparent`'s); travels with the jobs and events it causes. */
       traceId?: string;
-      /** The verified JWT payload, set by the JWT guard. */
-      principal?: AccessTokenPayload;
-      /** The verified API key, set by the API-key guard on integration routes. */
-      apiKey?: ApiKeyPrincipal;
+      /** The body's bytes as received (the JSON parser keeps them), for the idempotency fingerprint. */
+      rawBody?: Buffer;
       /** The client address under TRUST_PROXY, as the API-key guard worked it out for the key's checks and log. */
       clientIp?: string;
     }

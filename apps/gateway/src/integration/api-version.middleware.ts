@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
 import {
   DEFAULT_API_VERSION,
   VERSION_HEADER,
@@ -8,6 +8,8 @@ import {
   type ApiVersion,
   type VersionPolicy,
 } from '@wms/platform';
+import { keyOf } from '../http/caller.js';
+import { answerPipeline } from '../http/answer-pipeline.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -25,22 +27,18 @@ const headerName = VERSION_HEADER.toLowerCase();
  * After the API-key guard: the request's dated version (the `Wms-Version` header overrides the key's pinned
  * version for this request; an unknown one is 400 naming the known ones; neither: the deployment's default),
  * announced on the answer with the deprecation headers of a version the deployment deprecated. Every answer
- * sent through res.json is rendered in that version; the inquiries PostgreSQL builds as JSON text write their
+ * sent through res.json is rendered in that version (answer-pipeline.ts); the inquiries PostgreSQL builds as JSON text write their
  * quantities in it themselves.
  */
 export function apiVersion(policy: VersionPolicy): RequestHandler {
   return (req, res, next) => {
-    const version = requestedVersion(req.headers[headerName], req.apiKey?.apiVersion, policy.defaultVersion);
+    const version = requestedVersion(req.headers[headerName], keyOf(req)?.apiVersion, policy.defaultVersion);
     req.apiVersion = version;
     res.set(versionHeaders(version, policy));
-    renderAnswers(res, version);
+    // Stage 2 of the answer pipeline.
+    answerPipeline(res).render = (body) => renderForVersion(body, version);
     next();
   };
-}
-
-function renderAnswers(res: Response, version: ApiVersion): void {
-  const send = res.json.bind(res);
-  res.json = (body: unknown) => send(renderForVersion(body, version));
 }
 
 /** The version of a request that passed the middleware (the seed's for one that did not). */

@@ -1,5 +1,5 @@
 import './request.types.js';
-import type { Request, Router } from 'express';
+import type { Router } from 'express';
 import { compileValidator, quantityFormatOf, validate } from '@wms/platform';
 import type { ItemListQuery, LocationListQuery, PartnerListQuery, StockLevelsQuery } from '@wms/warehouse';
 import { successEnvelope, successEnvelopeText, type IntegrationRoute } from '@wms/ingest';
@@ -44,7 +44,7 @@ export function catalogueRoutes(router: Router, services: Services): void {
   });
 
   // Built as JSON text by PostgreSQL in the request's version, like GET /stock: sent as it came.
-  mount(router, ROUTES.stockLevels, async (req: Request, res) => {
+  mount(router, ROUTES.stockLevels, async (req, res) => {
     const { tenantId: named, ...query } = validate<Tenanted<StockLevelsQuery>>(
       ROUTES.stockLevels.query,
       req.query,

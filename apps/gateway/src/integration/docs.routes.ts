@@ -15,7 +15,7 @@ import { AsnService, MasterDataService, OrdersService, ReturnsService } from '@w
 import { buildOpenApiDocument, createIngestRegistry } from '@wms/ingest';
 import { ASYNCAPI_PATH, webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
-import { ADMIN_OPENAPI_PATH } from '../admin-openapi/admin-openapi.js';
+import { ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
 import { integrationRoutes } from './route-table.js';
 import { changelogPage } from './changelog.page.js';
 import { caseSensitiveRouter } from '../http/router.js';

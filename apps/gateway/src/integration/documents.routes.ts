@@ -1,5 +1,6 @@
 import './request.types.js';
-import type { Request, RequestHandler, Router } from 'express';
+import type { KeyHandler, KeyRequest } from '../http/caller.js';
+import type { Request, Router } from 'express';
 import {
   Joi,
   compileValidator,
@@ -36,22 +37,17 @@ const checkStockQuery = compileValidator<StockQuery>(ROUTES.stock.query!, 'Query
  * order creation are entities of the ingest registry: entities.routes.ts.) Writes run in one
  * transaction with their idempotency record; reads are one statement each.
  */
-export function documentRoutes(
-  router: Router,
-  runtime: Runtime,
-  services: Services,
-  idempotency: RequestHandler,
-): void {
+export function documentRoutes(router: Router, runtime: Runtime, services: Services, idempotency: KeyHandler): void {
   const write = (
     route: IntegrationRoute,
     status: 200 | 201,
-    work: (req: Request, context: WriteContext) => Promise<unknown>,
+    work: (req: KeyRequest, context: WriteContext) => Promise<unknown>,
   ) =>
     mount(router, route, ...jsonBody, idempotency, async (req, res) => {
       const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
       const body = await unitOfWork(runtime.db, async (transaction) => {
         const envelope = successEnvelope(
-          await work(req, { tenantId, transaction, caller: { apiKeyId: req.apiKey!.id } }),
+          await work(req, { tenantId, transaction, caller: { apiKeyId: req.apiKey.id } }),
           req.requestId,
         );
         await req.idempotency?.storeInTransaction(status, envelope, transaction);
@@ -60,7 +56,7 @@ export function documentRoutes(
       req.idempotency?.markStored();
       res.status(status).json(body);
     });
-  const read = (route: IntegrationRoute, work: (req: Request, tenantId: string) => Promise<unknown>) =>
+  const read = (route: IntegrationRoute, work: (req: KeyRequest, tenantId: string) => Promise<unknown>) =>
     mount(router, route, async (req, res) => {
       const tenantId = await keyTenant(req, services, req.query.tenantId);
       res.json(successEnvelope(await work(req, tenantId), req.requestId));
@@ -69,7 +65,7 @@ export function documentRoutes(
   // query string again at every read of req.query, so it is read once.
   const readJson = (
     route: IntegrationRoute,
-    work: (req: Request, tenantId: string, query: Request['query']) => Promise<string>,
+    work: (req: KeyRequest, tenantId: string, query: Request['query']) => Promise<string>,
   ) =>
     mount(router, route, async (req, res) => {
       const query = req.query;
@@ -147,7 +143,7 @@ function list<Status extends string>(
   services: Services,
   schema: Joi.ObjectSchema,
   fetch: (tenantId: string, query: ListQuery<Status>) => Promise<{ data: unknown[]; nextCursor: string | null }>,
-): RequestHandler {
+): KeyHandler {
   return async (req, res) => {
     const query = validate<ListQuery<Status> & { tenantId?: string }>(schema, req.query, 'Query validation failed');
     const tenantId = await keyTenant(req, services, query.tenantId);

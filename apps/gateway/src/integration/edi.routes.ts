@@ -1,6 +1,6 @@
 import './request.types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import express, { type Request, type RequestHandler, type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import { AppError, closeWithin, queuePrefix, timeLeft, type AppLifecycle, type Runtime } from '@wms/platform';
 import {
   EdiInboxService,
@@ -14,6 +14,7 @@ import { successEnvelope } from '@wms/ingest';
 import { mount } from './scope.js';
 import { EDI_ROUTES } from './edi.route-table.js';
 import { caseSensitiveRouter } from '../http/router.js';
+import type { KeyHandler, KeyRequest } from '../http/caller.js';
 
 const BASE = '/api/v1/integration/v1';
 const X12_TYPES = ['application/edi-x12', 'application/edi', 'text/plain'];
@@ -54,7 +55,7 @@ const reading = (interchange: Interchange) => interchange.state === 'received' |
  * POST /edi (a raw X12 body from the trading partner the key is bound to, stored through the EDI inbox, then
  * waited for a bounded time) and GET /edi/interchanges/:id. Another partner's interchange is not found.
  */
-export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency: RequestHandler): Router {
+export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency: KeyHandler): Router {
   const { config, db, logger } = runtime;
   const queue = createEdiQueue({ connection: runtime.redis, prefix: queuePrefix(config) });
   queue.on('error', () => undefined);
@@ -64,8 +65,8 @@ export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency
   const interchanges = new InterchangesRepository(db);
   const router = caseSensitiveRouter();
 
-  const partnerOf = async (req: Request): Promise<TradingPartner> => {
-    const partner = await partners.findByApiKey(req.apiKey!.id);
+  const partnerOf = async (req: KeyRequest): Promise<TradingPartner> => {
+    const partner = await partners.findByApiKey(req.apiKey.id);
     if (!partner) throw new AppError('EDI_PARTNER_REQUIRED', 'This API key is bound to no EDI trading partner');
     return partner;
   };

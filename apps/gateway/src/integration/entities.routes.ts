@@ -1,5 +1,6 @@
 import './request.types.js';
-import { type Router, type RequestHandler } from 'express';
+import type { KeyHandler } from '../http/caller.js';
+import { type Router } from 'express';
 import { AppError, compileValidator, unitOfWork, validate, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
 import {
@@ -31,12 +32,7 @@ export const INTEGRATION_BASE_PATH = '/api/v1/integration/v1';
  * here, in one transaction with its idempotency record; a bulk call becomes one ingest job (or, with
  * ?dryRun=true, runs here and is rolled back).
  */
-export function entityRoutes(
-  runtime: Runtime,
-  services: Services,
-  jobs: IngestJobs,
-  idempotency: RequestHandler,
-): Router {
+export function entityRoutes(runtime: Runtime, services: Services, jobs: IngestJobs, idempotency: KeyHandler): Router {
   const router = caseSensitiveRouter();
   for (const handler of services.ingest.list()) {
     const single = singleWriteRoute(handler);
@@ -52,7 +48,7 @@ function singleWrite(
   services: Services,
   handler: IngestHandler,
   route: IntegrationRoute,
-): RequestHandler {
+): KeyHandler {
   const schema = route.body!;
   return async (req, res) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body));
@@ -73,7 +69,7 @@ function bulkWrite(
   jobs: IngestJobs,
   handler: IngestHandler<unknown, IngestEntity>,
   route: IntegrationRoute,
-): RequestHandler {
+): KeyHandler {
   const checkBody = bulkBodyValidator(handler, 'Bulk request validation failed');
   const checkQuery = compileValidator<{ dryRun: boolean }>(route.query!, 'Query validation failed');
   return async (req, res) => {
@@ -96,7 +92,7 @@ function bulkWrite(
       id: jobId,
       entity: handler.entity,
       tenantId,
-      apiKeyId: req.apiKey!.id,
+      apiKeyId: req.apiKey.id,
       requestId: req.requestId,
       ...(req.traceId ? { traceId: req.traceId } : {}),
       lane: respondAsync ? 'async' : 'sync',

@@ -1,6 +1,6 @@
 import './request.types.js';
 import './api-version.middleware.js';
-import type { Request, RequestHandler, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import {
   checkIdempotencyKey,
   inProgressError,
@@ -12,11 +12,13 @@ import {
   type Logger,
 } from '@wms/platform';
 import type { Services } from '../services.js';
+import type { KeyRequest } from '../http/caller.js';
+import { answerPipeline } from '../http/answer-pipeline.js';
 
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replay';
 
 /** Integration calls keep their keys per API key. */
-const byApiKey = (req: Request): IdempotencyOwner => ({ apiKeyId: req.apiKey!.id });
+export const byApiKey = (req: KeyRequest): IdempotencyOwner => ({ apiKeyId: req.apiKey.id });
 
 /**
  * Idempotency-Key on integration POSTs and on the warehouse operations (keys per user: `ownerOf`): a
@@ -24,11 +26,11 @@ const byApiKey = (req: Request): IdempotencyOwner => ({ apiKeyId: req.apiKey!.id
  * handler's 2xx and 4xx answers are stored before they are sent; a 5xx gives the key back. A write that
  * answers from its own transaction stores the answer in that transaction instead.
  */
-export function idempotency(
+export function idempotency<R extends Request>(
   services: Pick<Services, 'idempotency'>,
   logger: Logger,
-  ownerOf: (req: Request) => IdempotencyOwner = byApiKey,
-): RequestHandler {
+  ownerOf: (req: R) => IdempotencyOwner,
+): (req: R, res: Response, next: NextFunction) => Promise<void> {
   return async (req, res, next) => {
     const header = req.get('Idempotency-Key');
     if (header === undefined) return next();
@@ -85,25 +87,18 @@ function attach(
         );
     },
   };
-  // Every answer goes out through res.json (handlers and the error handler alike).
-  const send = res.json.bind(res);
-  res.json = (body: unknown) => {
-    if (stored) return send(body);
+  // Stage 1 of the answer pipeline: every answer goes out through res.json (handlers and the error handler alike).
+  answerPipeline(res).store = (body) => {
+    if (stored) return undefined;
     stored = true;
     const status = res.statusCode;
-    const work =
+    const work: Promise<unknown> =
       status >= 500
         ? services.idempotency.release(claim)
         : services.idempotency.complete(claim, status, JSON.stringify(body));
-    // An answer that went out meanwhile (a request answered at its deadline whose work answered too) stands.
-    const sendOnce = () => {
-      if (!res.headersSent) send(body);
-    };
-    work.then(sendOnce, (error: unknown) => {
+    return work.then(undefined, (error: unknown) => {
       // The answer still goes out; the key stays claimed until its lease runs out, then a retry may run.
       logger.error({ err: error, requestId: req.requestId }, 'could not store the idempotent answer');
-      sendOnce();
     });
-    return res;
   };
 }

@@ -1,4 +1,5 @@
 import './request.types.js';
+import type { KeyHandler, KeyRequest } from '../http/caller.js';
 import { once } from 'node:events';
 import { type Router, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
@@ -26,11 +27,11 @@ import { caseSensitiveRouter } from '../http/router.js';
  * /jobs/:jobId of an import (GET /jobs/:jobId is the jobs routes', for bulk jobs and imports alike).
  * Another key's import is not found.
  */
-export function importsRoutes(services: Services, imports: ImportsService, idempotency: RequestHandler): Router {
+export function importsRoutes(services: Services, imports: ImportsService, idempotency: KeyHandler): Router {
   const router = caseSensitiveRouter();
   mount(router, IMPORT_ROUTES.upload, withoutDeadline, fileFingerprint, idempotency, async (req, res) => {
     const tenantId = await closingUnread(req, res, () => keyTenant(req, services, req.query.tenantId));
-    const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey!.id }, tenantId);
+    const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey.id }, tenantId);
     const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: req.requestId };
     res.status(202).json(accepted);
   });
@@ -69,11 +70,11 @@ export function createImportsService(runtime: Runtime, services: Services, lifec
 }
 
 /** The import of this key named by the path, or null (not an import id, none, or another key's). */
-async function ownImport(imports: ImportsService, req: Request): Promise<StoredImport | null> {
+async function ownImport(imports: ImportsService, req: KeyRequest): Promise<StoredImport | null> {
   const jobId = String(req.params.jobId);
   if (!isImportId(jobId)) return null;
   const job = await imports.find(jobId);
-  return job && job.apiKeyId === req.apiKey!.id ? job : null;
+  return job && job.apiKeyId === req.apiKey.id ? job : null;
 }
 
 /**

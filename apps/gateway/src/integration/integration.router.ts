@@ -8,7 +8,7 @@ import { documentRoutes } from './documents.routes.js';
 import { catalogueRoutes } from './catalogue.routes.js';
 import { inOrder } from '../http/in-order.js';
 import { eventFeedRoutes } from './events.routes.js';
-import { idempotency } from './idempotency.middleware.js';
+import { byApiKey, idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from '@wms/ingest';
 import { jobsRoutes } from './jobs.routes.js';
 import { createImportsService, importsRoutes } from './imports.routes.js';
@@ -34,7 +34,7 @@ export function integrationRouter(
   const jobs = new IngestJobs(runtime, lifecycle, services.events);
   const router = caseSensitiveRouter();
   router.use(inOrder(guard, envelopeErrors, apiVersion(runtime.config.apiVersions)));
-  const idempotent = idempotency(services, runtime.logger);
+  const idempotent = idempotency(services, runtime.logger, byApiKey);
   // The inquiries first, on this router itself: they are the most frequent calls, and no entity route
   // shares their paths.
   documentRoutes(router, runtime, services, idempotent);

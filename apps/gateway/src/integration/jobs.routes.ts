@@ -22,20 +22,20 @@ export function jobsRoutes(jobs: IngestJobs, imports: ImportsService, snapshots:
   mount(router, INTEGRATION_ROUTES.job, async (req, res) => {
     const jobId = String(req.params.jobId);
     if (isImportId(jobId)) {
-      const view = await imports.view(jobId, req.apiKey!.id);
+      const view = await imports.view(jobId, req.apiKey.id);
       if (!view) throw AppError.notFound(`Job ${jobId} not found`);
       if (ENDED.has(view.state)) await beforeTellingOfWrites(res);
       res.json(successEnvelope(view, req.requestId));
       return;
     }
     if (isSnapshotId(jobId)) {
-      const snapshot = await snapshots.find(jobId, req.apiKey!.id);
+      const snapshot = await snapshots.find(jobId, req.apiKey.id);
       if (!snapshot) throw AppError.notFound(`Job ${jobId} not found`);
       if (ENDED.has(snapshot.state)) await beforeTellingOfWrites(res);
       res.json(successEnvelope(snapshots.view(snapshot, snapshotPaths(jobId).fileUrl), req.requestId));
       return;
     }
-    const job = await jobs.read(jobId, req.apiKey!.id);
+    const job = await jobs.read(jobId, req.apiKey.id);
     if (!job) throw AppError.notFound(`Job ${jobId} not found`);
     // data.requestId names the bulk call that created the job (the envelope's is this request's own).
     const { state, result, requestId, traceId } = job;

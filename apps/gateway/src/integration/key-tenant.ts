@@ -1,5 +1,5 @@
-import type { Request } from 'express';
 import type { Services } from '../services.js';
+import type { KeyRequest } from '../http/caller.js';
 import { resolveKeyTenant } from '@wms/ingest';
 
 /**
@@ -8,11 +8,11 @@ import { resolveKeyTenant } from '@wms/ingest';
  * (its 400 TENANT_REQUIRED says so), any other (a GET, an upload, a bodiless POST) in its query.
  */
 export function keyTenant(
-  req: Request,
+  req: KeyRequest,
   services: Pick<Services, 'tenants'>,
   requested: unknown,
 ): string | Promise<string> {
-  const key = req.apiKey!;
+  const key = req.apiKey;
   const tenantId = resolveKeyTenant(key, requested, req.body === undefined ? 'query' : 'body');
   if (key.tenantId) return tenantId;
   return services.tenants.requireExisting(tenantId).then(() => tenantId);

@@ -14,8 +14,6 @@ declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
-      /** The body's bytes as received, for the idempotency fingerprint. */
-      rawBody?: Buffer;
       idempotency?: RequestIdempotency;
     }
   }

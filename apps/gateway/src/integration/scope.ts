@@ -4,6 +4,7 @@ import type { IntegrationRoute } from '@wms/ingest';
 import { requireScope } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
 import { parseJsonBody } from '../http/body.js';
+import { withKey, type KeyHandler } from '../http/caller.js';
 import './request.types.js';
 
 /**
@@ -24,11 +25,14 @@ export function scoped(scope: ApiKeyScope): RequestHandler {
 /** Parses a JSON body of at most 1 MB after the guard and scope check, keeping its bytes for the idempotency fingerprint. */
 export const jsonBody: RequestHandler[] = parseJsonBody();
 
-/** Mounts a route of the route table: its method and path, its scope checked before anything else. */
+/**
+ * Mounts a route of the route table: its method and path, its scope checked before anything else, then its
+ * handlers, each receiving the request's API key typed.
+ */
 export function mount(
   router: Router,
   route: Pick<IntegrationRoute, 'method' | 'path' | 'scope'>,
-  ...handlers: RequestHandler[]
+  ...handlers: KeyHandler[]
 ): void {
-  router[route.method](route.path, scoped(route.scope), ...handlers);
+  router[route.method](route.path, scoped(route.scope), ...handlers.map((handler) => withKey(handler)));
 }

@@ -1,5 +1,6 @@
 import './request.types.js';
-import { type Router, type RequestHandler } from 'express';
+import type { KeyHandler } from '../http/caller.js';
+import { type Router } from 'express';
 import { AppError, unitOfWork, type Runtime } from '@wms/platform';
 import { successEnvelope } from '@wms/ingest';
 import type { Services } from '../services.js';
@@ -13,10 +14,10 @@ import { caseSensitiveRouter } from '../http/router.js';
  * checked before the Idempotency-Key is claimed, so a refusal is never stored as an answer; the run, its audit
  * entry and the stored answer share one transaction, so a simulation that cannot run leaves nothing behind.
  */
-export function simulationRoutes(runtime: Runtime, services: Services, idempotency: RequestHandler): Router {
+export function simulationRoutes(runtime: Runtime, services: Services, idempotency: KeyHandler): Router {
   const router = caseSensitiveRouter();
   const route = INTEGRATION_ROUTES.simulations;
-  const sandboxOnly: RequestHandler = async (req, res, next) => {
+  const sandboxOnly: KeyHandler = async (req, res, next) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body));
     res.locals.tenantId = tenantId;
     if (!(await services.tenants.isSandbox(tenantId))) {
@@ -32,9 +33,9 @@ export function simulationRoutes(runtime: Runtime, services: Services, idempoten
     const { tenantId: _named, ...body } = (req.body ?? {}) as Record<string, unknown>;
     const answer = await unitOfWork(runtime.db, async (transaction) => {
       const result = await services.simulations.run(
-        { tenantId, transaction, caller: { apiKeyId: req.apiKey!.id } },
+        { tenantId, transaction, caller: { apiKeyId: req.apiKey.id } },
         body,
-        { apiKeyId: req.apiKey!.id },
+        { apiKeyId: req.apiKey.id },
       );
       const envelope = successEnvelope(result, req.requestId);
       await req.idempotency?.storeInTransaction(202, envelope, transaction);

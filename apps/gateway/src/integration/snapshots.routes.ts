@@ -1,6 +1,7 @@
 import './request.types.js';
+import type { KeyHandler } from '../http/caller.js';
 import { once } from 'node:events';
-import { type Router, type RequestHandler } from 'express';
+import { type Router } from 'express';
 import { AppError, closeWithin, quantityFormatOf, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
 import type { AcceptedEnvelope } from '@wms/ingest';
 import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
@@ -30,15 +31,11 @@ export const snapshotPaths = (id: string) => ({ statusUrl: `${JOBS_PATH}/${id}`,
  * snapshot, written as it is read, a few chunks at a time, its quantities as the request's version sends them
  * (GET /jobs/:jobId is the jobs routes'). Another key's snapshot is not found.
  */
-export function snapshotRoutes(
-  services: Services,
-  snapshots: StockSnapshotsService,
-  idempotency: RequestHandler,
-): Router {
+export function snapshotRoutes(services: Services, snapshots: StockSnapshotsService, idempotency: KeyHandler): Router {
   const router = caseSensitiveRouter();
   mount(router, ROUTES.snapshots, ...jsonBody, idempotency, async (req, res) => {
     const tenantId = await keyTenant(req, services, bodyTenant(req.body) ?? req.query.tenantId);
-    const jobId = await snapshots.request(tenantId, req.apiKey!.id, req.body);
+    const jobId = await snapshots.request(tenantId, req.apiKey.id, req.body);
     const accepted: AcceptedEnvelope = {
       status: 'accepted',
       jobId,
@@ -48,7 +45,7 @@ export function snapshotRoutes(
     res.status(202).json(accepted);
   });
   mount(router, ROUTES.snapshotFile, async (req, res) => {
-    const snapshot = await snapshots.find(String(req.params.jobId), req.apiKey!.id);
+    const snapshot = await snapshots.find(String(req.params.jobId), req.apiKey.id);
     if (!snapshot) throw AppError.notFound(`Job ${String(req.params.jobId)} not found`);
     if (snapshot.state !== 'completed')
       throw AppError.conflict('INVALID_STATE', `Snapshot ${snapshot.id} is ${snapshot.state}: its file is not ready`);

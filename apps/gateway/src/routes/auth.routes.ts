@@ -3,6 +3,7 @@ import { loginSchema, refreshSchema } from '@wms/identity';
 import { AppError, validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { requireJwt } from '../http/jwt-guard.js';
+import { personRoutes } from '../http/caller.js';
 import { readCookie } from '../http/cookies.js';
 import { caseSensitiveRouter } from '../http/router.js';
 
@@ -91,12 +92,13 @@ export function authRoutes(services: Services, options: { secureCookies: boolean
     res.status(201).json({ ...result, requestId: req.requestId });
   });
 
-  router.get('/me', jwt, async (req, res) => {
-    res.json(await services.auth.me(req.principal!));
+  const signedIn = personRoutes(router, jwt);
+  signedIn.get('/me', async (req, res) => {
+    res.json(await services.auth.me(req.principal));
   });
 
-  router.post('/change-password', jwt, async (req, res) => {
-    const result = await services.auth.changePassword(req.principal!, req.body);
+  signedIn.post('/change-password', async (req, res) => {
+    const result = await services.auth.changePassword(req.principal, req.body);
     res.json({ ...result, requestId: req.requestId });
   });
 

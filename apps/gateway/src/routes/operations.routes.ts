@@ -1,4 +1,4 @@
-import { type Router, type Request, type RequestHandler } from 'express';
+import { type Router, type Request } from 'express';
 import type { AdminModule, TokenService } from '@wms/identity';
 import { Joi, listQuerySchema, unitOfWork, validate, type ListQuery, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
@@ -10,6 +10,7 @@ import {
   type WriteContext,
 } from '@wms/warehouse';
 import { requireJwt, requireModule } from '../http/jwt-guard.js';
+import { personRoutes, type PersonHandler, type PersonRequest, type PersonRoutes } from '../http/caller.js';
 import { setNextPage } from '../http/next-page.js';
 import { tenantScopeOf } from '../http/tenant-scope.js';
 import { idempotency } from '../integration/idempotency.middleware.js';
@@ -31,12 +32,15 @@ export const returnListQuerySchema = listQuerySchema(RETURN_STATUSES)
  */
 export function operationsRoutes(runtime: Runtime, services: Services, tokens: TokenService): Router {
   const router = caseSensitiveRouter();
-  const guard = (module: AdminModule): RequestHandler[] => [requireJwt(tokens), requireModule(module)];
+  /** The routes of staff with `module`'s permission: the JWT guard and the module check, then the handlers with the person. */
+  const staff = (module: AdminModule): PersonRoutes => personRoutes(router, requireJwt(tokens), requireModule(module));
+  const orders = staff('orders');
+  const inventory = staff('inventory');
   // After the guard, so a refused token or permission is never stored as an answer; keys are per user.
-  const idempotent = idempotency(services, runtime.logger, (req) => ({ userId: req.principal!.sub }));
-  const tenantOf = (req: Request): string => {
+  const idempotent = idempotency(services, runtime.logger, (req: PersonRequest) => ({ userId: req.principal.sub }));
+  const tenantOf = (req: PersonRequest): string => {
     const query = validate<{ tenantId?: string }>(tenantQuerySchema, req.query, 'Query validation failed');
-    return tenantScopeOf(req.principal!, query.tenantId, true)!;
+    return tenantScopeOf(req.principal, query.tenantId, true)!;
   };
   const orderNo = (req: Request) => String(req.params.orderNo);
 
@@ -45,11 +49,11 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
    * that transaction too, so a retry after a lost answer replays it instead of adjusting stock twice.
    */
   const write =
-    (status: 200 | 201, work: (req: Request, context: WriteContext) => Promise<unknown>): RequestHandler =>
+    (status: 200 | 201, work: (req: PersonRequest, context: WriteContext) => Promise<unknown>): PersonHandler =>
     async (req, res) => {
       const tenantId = tenantOf(req);
       const answer = await unitOfWork(runtime.db, async (transaction) => {
-        const result = await work(req, { tenantId, transaction, caller: { userId: req.principal!.sub } });
+        const result = await work(req, { tenantId, transaction, caller: { userId: req.principal.sub } });
         await req.idempotency?.storeInTransaction(status, result, transaction);
         return result;
       });
@@ -57,13 +61,12 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
       res.status(status).json(answer);
     };
 
-  router.get('/orders/:orderNo', ...guard('orders'), async (req, res) => {
+  orders.get('/orders/:orderNo', async (req, res) => {
     res.json(await services.orders.inquire(tenantOf(req), orderNo(req)));
   });
 
-  router.post(
+  orders.post(
     '/orders/:orderNo/allocate',
-    ...guard('orders'),
     idempotent,
     write(200, async (req, context) => {
       validate(Joi.object({}).label('AllocateBody'), req.body ?? {});
@@ -72,9 +75,8 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
     }),
   );
 
-  router.post(
+  orders.post(
     '/orders/:orderNo/release',
-    ...guard('orders'),
     idempotent,
     write(200, async (req, context) => {
       validate(Joi.object({}).label('ReleaseBody'), req.body ?? {});
@@ -83,88 +85,79 @@ export function operationsRoutes(runtime: Runtime, services: Services, tokens: T
     }),
   );
 
-  router.post(
+  orders.post(
     '/pick-tasks/:id/confirm',
-    ...guard('orders'),
     idempotent,
     write(200, (req, context) => services.picking.confirm(context, String(req.params.id), req.body ?? {})),
   );
 
-  router.post(
+  orders.post(
     '/orders/:orderNo/ship',
-    ...guard('orders'),
     idempotent,
     write(201, (req, context) => services.shipping.ship(context, orderNo(req), req.body ?? {})),
   );
 
   // The inventory ledger's movements, as the integration API lists them (the portal's stock history).
-  router.get('/stock/movements', ...guard('inventory'), async (req, res) => {
+  inventory.get('/stock/movements', async (req, res) => {
     const query = validate<MovementsQuery & { tenantId?: string }>(
       movementsQuerySchema,
       req.query,
       'Query validation failed',
     );
-    const page = await services.ledger.movements(tenantScopeOf(req.principal!, query.tenantId, true)!, query);
+    const page = await services.ledger.movements(tenantScopeOf(req.principal, query.tenantId, true)!, query);
     res.json(page);
   });
 
-  router.post(
+  inventory.post(
     '/stock/adjustments',
-    ...guard('inventory'),
     idempotent,
-    write(201, (req, context) => services.adjustments.adjust(context, req.body, req.principal!.sub)),
+    write(201, (req, context) => services.adjustments.adjust(context, req.body, req.principal.sub)),
   );
 
-  router.post(
+  inventory.post(
     '/cycle-counts',
-    ...guard('inventory'),
     idempotent,
-    write(201, (req, context) => services.cycleCounts.record(context, req.body, req.principal!.sub)),
+    write(201, (req, context) => services.cycleCounts.record(context, req.body, req.principal.sub)),
   );
 
-  returnRoutes(router, services, guard('inbound'), idempotent, write);
+  returnRoutes(staff('inbound'), services, idempotent, write);
   return router;
 }
 
-type Write = (status: 200 | 201, work: (req: Request, context: WriteContext) => Promise<unknown>) => RequestHandler;
+type Write = (
+  status: 200 | 201,
+  work: (req: PersonRequest, context: WriteContext) => Promise<unknown>,
+) => PersonHandler;
 
 /** Customer returns, received by staff with the inbound module: the list, the inquiry, receive, cancel and close. */
-function returnRoutes(
-  router: Router,
-  services: Services,
-  guard: RequestHandler[],
-  idempotent: RequestHandler,
-  write: Write,
-): void {
+function returnRoutes(router: PersonRoutes, services: Services, idempotent: PersonHandler, write: Write): void {
   const rmaNo = (req: Request) => String(req.params.rmaNo);
   const emptyBody = (req: Request, label: string) => validate(Joi.object({}).label(label), req.body ?? {});
 
-  router.get('/returns', ...guard, async (req, res) => {
+  router.get('/returns', async (req, res) => {
     const { tenantId, ...query } = validate<ListQuery<ReturnStatus> & { tenantId?: string }>(
       returnListQuerySchema,
       req.query,
       'Query validation failed',
     );
-    const page = await services.returns.list(tenantScopeOf(req.principal!, tenantId, true)!, query);
+    const page = await services.returns.list(tenantScopeOf(req.principal, tenantId, true)!, query);
     setNextPage(req, res, page.nextCursor);
     res.json(page.data);
   });
 
-  router.get('/returns/:rmaNo', ...guard, async (req, res) => {
+  router.get('/returns/:rmaNo', async (req, res) => {
     const query = validate<{ tenantId?: string }>(tenantQuerySchema, req.query, 'Query validation failed');
-    res.json(await services.returns.inquire(tenantScopeOf(req.principal!, query.tenantId, true)!, rmaNo(req)));
+    res.json(await services.returns.inquire(tenantScopeOf(req.principal, query.tenantId, true)!, rmaNo(req)));
   });
 
   router.post(
     '/returns/:rmaNo/receive',
-    ...guard,
     idempotent,
-    write(200, (req, context) => services.returnReceipts.receive(context, rmaNo(req), req.body, req.principal!.sub)),
+    write(200, (req, context) => services.returnReceipts.receive(context, rmaNo(req), req.body, req.principal.sub)),
   );
 
   router.post(
     '/returns/:rmaNo/cancel',
-    ...guard,
     idempotent,
     write(200, (req, context) => {
       emptyBody(req, 'CancelReturnBody');
@@ -174,7 +167,6 @@ function returnRoutes(
 
   router.post(
     '/returns/:rmaNo/close',
-    ...guard,
     idempotent,
     write(200, (req, context) => {
       emptyBody(req, 'CloseReturnBody');

@@ -4,8 +4,7 @@ import { within } from '@wms/platform';
 import type { TokenService } from '@wms/identity';
 import type { QueueDepth } from '@wms/overview';
 import type { Services } from '../services.js';
-import { requireJwt } from '../http/jwt-guard.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { GUARDED, adminRouter, ok, type AdminEndpoint } from './admin-route.js';
 
 /** How long the overview waits for Redis before showing the queues as unavailable. */
 const QUEUE_COUNT_TIMEOUT_MS = 1_000;
@@ -29,20 +28,39 @@ async function depthOf(name: string, queue: Queue): Promise<QueueDepth> {
   }
 }
 
+interface Deps {
+  services: Pick<Services, 'overview'>;
+  queues: { ingest: Queue; webhook: Queue };
+}
+
 /**
- * GET /api/v1/overview: the admin portal's summary for any signed-in user; each part is present only when
- * the user may read its module (see OverviewService). Queue depth comes from BullMQ's job counts.
+ * GET /api/v1/overview, declared once: the admin portal's summary for any signed-in user; each part is
+ * present only when the user may read its module (see OverviewService). Queue depth comes from BullMQ's job
+ * counts.
  */
+export const OVERVIEW_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
+  {
+    method: 'get',
+    path: '/overview',
+    tag: 'overview',
+    access: 'signed-in',
+    summary: "Traffic across keys, failing subscriptions and queue depth: each part the reader's modules allow",
+    responses: { 200: ok('the overview', 'Overview'), 401: GUARDED[401]! },
+    handle:
+      ({ services, queues }) =>
+      async (req, res) => {
+        const readQueues = () =>
+          Promise.all([depthOf('ingest', queues.ingest), depthOf('webhook-delivery', queues.webhook)]);
+        res.json(await services.overview.summary(req.principal, readQueues));
+      },
+  },
+];
+
+/** The overview's router, made from its declaration (mounted on the admin base path itself). */
 export function overviewRoutes(
   services: Pick<Services, 'overview'>,
   tokens: TokenService,
   queues: { ingest: Queue; webhook: Queue },
 ): Router {
-  const router = caseSensitiveRouter();
-  router.get('/', requireJwt(tokens), async (req, res) => {
-    const readQueues = () =>
-      Promise.all([depthOf('ingest', queues.ingest), depthOf('webhook-delivery', queues.webhook)]);
-    res.json(await services.overview.summary(req.principal!, readQueues));
-  });
-  return router;
+  return adminRouter(OVERVIEW_ROUTES, { services, queues }, tokens);
 }

@@ -10,6 +10,7 @@ import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
 import { readCookie } from '../http/cookies.js';
 import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
+import { personRoutes } from '../http/caller.js';
 import { caseSensitiveRouter } from '../http/router.js';
 
 export const QUEUE_CONSOLE_PATH = '/admin/queues';
@@ -217,8 +218,8 @@ export function queueConsoleSessionRoutes(tokens: TokenService, secureCookies: b
     path: QUEUE_CONSOLE_PATH,
     secure: secureCookies || req.secure,
   });
-  router.post('/', requireJwt(tokens), requireCrossTenantAdmin, (req, res: Response) => {
-    const token = tokens.issueQueueConsole(req.principal!.sub, QUEUE_CONSOLE_TTL_SECONDS);
+  personRoutes(router, requireJwt(tokens), requireCrossTenantAdmin).post('/', (req, res: Response) => {
+    const token = tokens.issueQueueConsole(req.principal.sub, QUEUE_CONSOLE_TTL_SECONDS);
     res.cookie(QUEUE_CONSOLE_COOKIE, token, { ...cookieOptions(req), maxAge: QUEUE_CONSOLE_TTL_SECONDS * 1000 });
     res.json({ url: `${QUEUE_CONSOLE_PATH}/`, expiresIn: QUEUE_CONSOLE_TTL_SECONDS });
   });

@@ -1,0 +1,42 @@
+import { globSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The gateway's folders in their order, lowest first (docs/adr/0064-gateway-request-path.md): the HTTP edge
+ * (guards, the typed caller, the answer pipeline, the Express adapter); the integration API; the admin routes;
+ * the admin API's document. A folder's sources import only from folders below it (and the gateway's service
+ * graph, `services.ts`); nothing imports the app that mounts them.
+ */
+
+const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
+const LAYERS = ['http', 'integration', 'routes', 'admin-openapi'];
+const RELATIVE_IMPORT = /(?:from|import)\s+'\.\.\/([^']+)'/g;
+
+/** Each gateway source (not spec) in a layer folder, with the targets of its imports that leave the folder. */
+function imports(): Array<{ file: string; layer: string; target: string }> {
+  return globSync(['apps/gateway/src/*/*.ts'], { cwd: root })
+    .filter((file) => !file.endsWith('.spec.ts'))
+    .sort()
+    .flatMap((file) => {
+      const layer = file.split('/')[3]!;
+      const text = readFileSync(join(root, file), 'utf8');
+      return [...text.matchAll(RELATIVE_IMPORT)].map((match) => ({ file, layer, target: match[1]! }));
+    })
+    .filter(({ layer }) => LAYERS.includes(layer));
+}
+
+describe("the gateway's folders", () => {
+  it('import only downward', () => {
+    const upward = imports().filter(({ layer, target }) => {
+      const folder = target.includes('/') ? target.split('/')[0]! : null;
+      if (folder === null) return target !== 'services.js';
+      return !LAYERS.includes(folder) || LAYERS.indexOf(folder) >= LAYERS.indexOf(layer);
+    });
+    expect(upward.map(({ file, target }) => `${file} → ${target}`)).toEqual([]);
+  });
+
+  it('are all in the order', () => {
+    const folders = new Set(globSync(['apps/gateway/src/*/'], { cwd: root }).map((dir) => dir.split('/')[3]));
+    expect([...folders].filter((folder) => folder !== 'conformance' && !LAYERS.includes(folder!))).toEqual([]);
+  });
+});

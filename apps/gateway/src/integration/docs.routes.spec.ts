@@ -22,6 +22,7 @@ describe('OpenAPI document and docs page', () => {
       [
         ...['/items', '/items/bulk', '/jobs/{jobId}', '/locations', '/locations/bulk', '/partners', '/partners/bulk'],
         ...['/items/{sku}', '/stock/levels'],
+        ...['/edi', '/edi/interchanges/{interchangeId}'],
         ...['/imports', '/jobs/{jobId}/errors', '/jobs/{jobId}/file'],
         ...[
           '/asn',

@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import bcrypt from 'bcrypt';
-import ssh2 from 'ssh2';
+import { createRequire } from 'node:module';
+import type Ssh2 from 'ssh2';
+
+// ssh2 is loaded when a key is first read, not with the library: most processes that load the partners'
+// administration never read a key, and ssh2 is a large module graph.
+const load = createRequire(import.meta.url);
+let ssh2: typeof Ssh2 | undefined;
+const sshUtils = () => (ssh2 ??= load('ssh2') as typeof Ssh2).utils;
 import { AppError } from '@wms/platform';
 
 /** A public key of a partner's SFTP account as answers show it: never more than the fingerprint and its label. */
@@ -31,7 +38,7 @@ function fingerprintOf(publicSsh: Buffer): string {
  * leave the partner.
  */
 export function publicKeyLine(text: string): { line: string; key: SftpPublicKey } {
-  const parsed = ssh2.utils.parseKey(text.trim());
+  const parsed = sshUtils().parseKey(text.trim());
   const first = Array.isArray(parsed) ? parsed[0] : parsed;
   if (!first || first instanceof Error) {
     throw new AppError('SFTP_KEY_INVALID', 'publicKey is not an SSH public key ssh2 can read (OpenSSH or PEM)', [

@@ -50,12 +50,12 @@ describe("a tenant's reads from a replica when a gateway's link fails or slows",
     for (const gateway of [cutOff, other, far]) {
       await waitFor(
         async () => (await scrapeMetrics(gateway.url)).value('wms_db_replica_in_rotation') === 1,
-        20_000,
+        60_000,
         'the replica in rotation',
       );
     }
     expect((await adjust(other, 10)).status).toBe(201);
-  }, 120_000);
+  }, 240_000);
   afterEach(() => redisProxy.heal());
   afterAll(async () => {
     await ctx?.close();

@@ -26,8 +26,7 @@ export default {
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.mjs',
   reporters: ['default', '<rootDir>/tools/jest-summary-reporter.cjs'],
   testTimeout: 30000,
-  // Three files at once: most of a spec's time is spent waiting on the processes, PostgreSQL and Redis it drives.
-  maxWorkers: 3,
+  maxWorkers: 2,
   // A worker whose memory grew past this after a test file is replaced before the next one: ES modules under
   // vm are not freed between files, and one crash would fail the file that happened to run next.
   workerIdleMemoryLimit: '1GB',

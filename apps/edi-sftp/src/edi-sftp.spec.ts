@@ -12,7 +12,7 @@ import { EdiInboxService, InterchangesRepository, MailboxRepository, createEdiQu
 import { createTestContext, defaultTenantId, waitFor, type TestContext } from '@wms/testing';
 import { startEdiSftp, type EdiSftpServer } from './edi-sftp.js';
 import { MAX_OPEN_UPLOADS_PER_SESSION } from './mailbox-session.js';
-import { resolveHostKeys } from './host-keys.js';
+import { newEd25519KeyPair, resolveHostKeys } from './host-keys.js';
 
 const MAX_FILE_BYTES = 4096;
 const LOGIN_FAILURES_ALLOWED = 4;
@@ -36,7 +36,7 @@ const clients: SftpClient[] = [];
 
 /** A partner of the DEFAULT tenant with an SFTP account (a password and a public key), as the admin API would store it. */
 async function createPartner(label: string, status: 'active' | 'disabled' = 'active'): Promise<Account> {
-  const keys = ssh2.utils.generateKeyPairSync('ed25519');
+  const keys = newEd25519KeyPair();
   const account = {
     username: `${label}-${randomBytes(3).toString('hex')}`,
     password: `pw-${randomBytes(8).toString('hex')}`,
@@ -188,7 +188,7 @@ describe('signing in', () => {
 
   it('when the password is wrong, the user unknown or the partner disabled, the login is refused alike', async () => {
     const disabled = await createPartner('disabled', 'disabled');
-    const stranger = ssh2.utils.generateKeyPairSync('ed25519');
+    const stranger = newEd25519KeyPair();
 
     const refusals = await Promise.all([
       connect(acme, { password: 'not-the-password' }).then(

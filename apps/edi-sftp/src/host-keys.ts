@@ -15,8 +15,29 @@ export async function resolveHostKeys(config: Config, db: Database): Promise<str
   if (config.ediSftp.hostKeys) return parseHostKeys(config.ediSftp.hostKeys);
   if (config.nodeEnv === 'production')
     throw new ConfigError('Invalid configuration: EDI_SFTP_HOST_KEYS is required when NODE_ENV=production');
-  const generated = ssh2.utils.generateKeyPairSync('ed25519').private;
+  const generated = newEd25519KeyPair().private;
   return parseHostKeys(await new SftpHostKeysRepository(db).keep(GENERATED_KEY_NAME, generated));
+}
+
+/** Pairs ssh2 may make before one reads back (each fails with a chance of about one in 256). */
+const KEY_PAIR_ATTEMPTS = 8;
+
+/**
+ * A new Ed25519 key pair in OpenSSH's format that ssh2 and OpenSSH read. ssh2's generator strips the leading
+ * zero bytes of a public key that starts with one (mscdex/ssh2#1390), and neither reader then accepts the
+ * pair: such a pair is dropped and another made.
+ */
+export function newEd25519KeyPair(): { private: string; public: string } {
+  for (let attempt = 0; attempt < KEY_PAIR_ATTEMPTS; attempt += 1) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519');
+    if (readsBack(pair.private) && readsBack(pair.public)) return pair;
+  }
+  throw new Error(`ssh2 made no readable Ed25519 key pair in ${KEY_PAIR_ATTEMPTS} attempts`);
+}
+
+function readsBack(text: string): boolean {
+  const parsed = ssh2.utils.parseKey(text);
+  return !(parsed instanceof Error) && !(Array.isArray(parsed) && parsed.length === 0);
 }
 
 /**

@@ -173,48 +173,59 @@ export class InboundEngine {
       for (const outcome of written) if (outcome.status === 'fulfilled') reading!.sets.push(...outcome.value);
     };
 
-    for await (const segment of openInterchange(raw).segments) {
-      switch (segment.id) {
-        case 'GS':
-          index += 1;
-          reading = { envelope: envelope.groups[index]!, sets: [] };
-          break;
-        case 'ST':
-          if (reading && !reading.envelope.codes.length) {
+    const readSegments = async (): Promise<void> => {
+      for await (const segment of openInterchange(raw).segments) {
+        switch (segment.id) {
+          case 'GS':
+            index += 1;
+            reading = { envelope: envelope.groups[index]!, sets: [] };
+            break;
+          case 'ST':
+            if (reading && !reading.envelope.codes.length) {
+              if (set) pending.push(this.checkedSet(reading.envelope, partner, set, null));
+              set = { st: segment, body: [] };
+            }
+            break;
+          case 'SE':
+            if (set && reading) {
+              pending.push(this.checkedSet(reading.envelope, partner, set, segment));
+              set = null;
+              if (pending.length >= EDI_SET_BATCH) await flush();
+            }
+            break;
+          case 'GE': {
+            if (!reading) break;
             if (set) pending.push(this.checkedSet(reading.envelope, partner, set, null));
-            set = { st: segment, body: [] };
-          }
-          break;
-        case 'SE':
-          if (set && reading) {
-            pending.push(this.checkedSet(reading.envelope, partner, set, segment));
             set = null;
-            if (pending.length >= EDI_SET_BATCH) await flush();
+            await flush();
+            await settle();
+            const answer = this.groupAnswer(reading);
+            for (const done of reading.sets) {
+              setCodes.add(done.code);
+              if (done.status === 'R') rejected += 1;
+              else accepted += 1;
+            }
+            if (reading.envelope.codes.length) rejected += reading.envelope.received;
+            // A group of 997s is never answered by a 997.
+            if (reading.envelope.functionalId !== 'FA') groups.push(answer);
+            reading = null;
+            break;
           }
-          break;
-        case 'GE': {
-          if (!reading) break;
-          if (set) pending.push(this.checkedSet(reading.envelope, partner, set, null));
-          set = null;
-          await flush();
-          await settle();
-          const answer = this.groupAnswer(reading);
-          for (const done of reading.sets) {
-            setCodes.add(done.code);
-            if (done.status === 'R') rejected += 1;
-            else accepted += 1;
-          }
-          if (reading.envelope.codes.length) rejected += reading.envelope.received;
-          // A group of 997s is never answered by a 997.
-          if (reading.envelope.functionalId !== 'FA') groups.push(answer);
-          reading = null;
-          break;
+          default:
+            if (set) {
+              set.body.push({ ...segment, position: segment.position - set.st.position + 1 });
+            }
         }
-        default:
-          if (set) {
-            set.body.push({ ...segment, position: segment.position - set.st.position + 1 });
-          }
       }
+    };
+
+    try {
+      await readSegments();
+    } catch (error) {
+      // A batch that failed (or a read that broke off) is reported once the others in flight have ended:
+      // until then their transactions may still commit, and a retry must find what they wrote.
+      await Promise.allSettled(inFlight);
+      throw error;
     }
 
     const state: InterchangeState =

@@ -126,10 +126,9 @@ export function createGateway({ runtime, services, lifecycle, apiKeys }: Gateway
   api.use(parseJsonBody());
   // Every way of trying a password shares one per-address budget of failures.
   api.post(['/auth/login', '/auth/register', '/auth/change-password'], apiKeyAccess.loginThrottle);
-  api.use('/auth/queue-console-session', queueConsoleSessionRoutes(tokens, config.nodeEnv === 'production'));
+  api.use(queueConsoleSessionRoutes(tokens, config.nodeEnv === 'production'));
   api.use(
-    '/auth',
-    authRoutes(services, {
+    authRoutes(services, tokens, {
       secureCookies: config.nodeEnv === 'production',
       refreshTtlSeconds: config.jwt.refreshTtlSeconds,
     }),

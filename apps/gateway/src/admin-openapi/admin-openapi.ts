@@ -1,11 +1,12 @@
 import type { RequestHandler } from 'express';
 import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/platform';
-import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from './admin-route.js';
+import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from '../routes/admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
-import { OPERATION_ROUTES } from './operations.table.js';
-import { PEOPLE_ROUTES } from './people.table.js';
 
 import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
+import { AUTH_ROUTES } from '../routes/auth.routes.js';
+import { QUEUE_CONSOLE_SESSION_ROUTES } from '../routes/queue-console.routes.js';
+import { OPERATION_ROUTES } from '../routes/operations.routes.js';
 import { EDI_PARTNER_ROUTES } from '../routes/edi-partners.routes.js';
 import { TENANT_ROUTES } from '../routes/tenants.routes.js';
 import { WAREHOUSE_ROUTES } from '../routes/warehouses.routes.js';
@@ -20,29 +21,13 @@ import { IMPORT_ROUTES } from '../routes/imports.routes.js';
 export { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH };
 
 /**
- * The admin routes declared once (routes/admin-route.ts: the router and this document are made from the same
- * entries). The other admin routes are still described by the tables of this folder beside their routers.
- */
-export const DECLARED_ADMIN_ROUTES: readonly AdminRoute[] = [
-  ...OVERVIEW_ROUTES,
-  ...TENANT_ROUTES,
-  ...WAREHOUSE_ROUTES,
-  ...USER_ROUTES,
-  ...API_VERSION_ROUTES,
-  ...API_KEY_ROUTES,
-  ...AUDIT_LOG_ROUTES,
-  ...WEBHOOK_ROUTES,
-  ...IMPORT_ROUTES,
-  ...EDI_PARTNER_ROUTES,
-];
-
-/**
- * The admin API's routes in one table: method, path, who may call it, the request schemas the routes
- * validate with, and the answers. The document is generated from it, and a spec holds it equal to what
- * the gateway mounts under /api/v1.
+ * The admin API's routes, each declared once beside its handler (routes/admin-route.ts): method, path, who may
+ * call it, the request schemas the route validates with, and the answers. The gateway's routers and this
+ * document are made from the same entries, in the document's order.
  */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
-  ...PEOPLE_ROUTES,
+  ...AUTH_ROUTES,
+  ...QUEUE_CONSOLE_SESSION_ROUTES,
   ...OVERVIEW_ROUTES,
   ...TENANT_ROUTES,
   ...WAREHOUSE_ROUTES,
@@ -64,7 +49,7 @@ function accessExtensions(access: AdminAccess): Record<string, unknown> {
   return { 'x-access': 'module', 'x-module': access.module, 'x-permission': access.permission };
 }
 
-/** The admin API's OpenAPI 3.1 document, generated from its route table. */
+/** The admin API's OpenAPI 3.1 document, generated from the routes' declarations. */
 export function adminOpenApiDocument(version = '1'): Record<string, unknown> {
   return buildOpenApi({
     info: {

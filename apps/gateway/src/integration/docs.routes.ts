@@ -5,14 +5,11 @@ import type { Services } from '../services.js';
 import {
   API_VERSIONS,
   NEWEST_API_VERSION,
-  createSequelize,
   openApiDocumentForVersion,
   unknownVersion,
   type VersionPolicy,
 } from '@wms/platform';
-import { EventsService } from '@wms/events';
-import { AsnService, MasterDataService, OrdersService, ReturnsService } from '@wms/warehouse';
-import { buildOpenApiDocument, createIngestRegistry } from '@wms/ingest';
+import { INGEST_ENTITIES, buildOpenApiDocument, type IngestEntity, type IngestEntityDeclaration } from '@wms/ingest';
 import { ASYNCAPI_PATH, webhooksOpenApi } from '@wms/webhooks';
 import { strictPageCsp } from '../http/page-csp.js';
 import { ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
@@ -22,9 +19,14 @@ import { caseSensitiveRouter } from '../http/router.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
 
-/** The document is built once per process from the route table, whose schemas the routes validate with. */
-export function openApiDocumentOf(services: Pick<Services, 'ingest'>): Record<string, unknown> {
-  return buildOpenApiDocument(integrationRoutes(services.ingest.list()), {
+/**
+ * The document is built once per process from the route table, whose schemas the routes validate with; the
+ * entities' part from their declarations (a running gateway passes its registry's handlers).
+ */
+export function openApiDocumentOf(
+  entities: ReadonlyArray<IngestEntityDeclaration<unknown, IngestEntity>> = INGEST_ENTITIES,
+): Record<string, unknown> {
+  return buildOpenApiDocument(integrationRoutes(entities), {
     version: '1',
     serverUrl: '/api/v1/integration/v1',
     webhooks: webhooksOpenApi(),
@@ -32,22 +34,12 @@ export function openApiDocumentOf(services: Pick<Services, 'ingest'>): Record<st
 }
 
 /**
- * The same document without a running service, for the typed client's generator and its drift check: the
- * document reads the entity handlers' schemas only, so their services stand on a database never connected to.
- * The client's types follow the newest version (and the client sends it as `Wms-Version`).
+ * The same document without a running service, for the typed client's generator and its drift check: made
+ * from the entities' declarations, which hold everything the document reads. The client's types follow the
+ * newest version (and the client sends it as `Wms-Version`).
  */
 export function integrationOpenApiDocument(): Record<string, unknown> {
-  const db = {
-    sequelize: createSequelize({ databaseUrl: 'postgres://127.0.0.1/openapi-document', databasePoolMax: 2 }),
-  };
-  const orders = new OrdersService(db, new EventsService(db));
-  const ingest = createIngestRegistry({
-    masterData: new MasterDataService(db),
-    asns: new AsnService(db),
-    orders,
-    returns: new ReturnsService(db),
-  });
-  return openApiDocumentForVersion(openApiDocumentOf({ ingest }), NEWEST_API_VERSION);
+  return openApiDocumentForVersion(openApiDocumentOf(), NEWEST_API_VERSION);
 }
 
 /**
@@ -57,7 +49,7 @@ export function integrationOpenApiDocument(): Record<string, unknown> {
  * 400).
  */
 export function openApiRoute(services: Pick<Services, 'ingest'>, policy: VersionPolicy): RequestHandler {
-  const built = openApiDocumentOf(services);
+  const built = openApiDocumentOf(services.ingest.list());
   const documents = new Map(API_VERSIONS.map((version) => [version, openApiDocumentForVersion(built, version)]));
   return (req, res) => {
     const asked = req.query.version;

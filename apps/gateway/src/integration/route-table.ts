@@ -29,7 +29,7 @@ import {
   singleBodySchema,
   successSchema,
   type IngestEntity,
-  type IngestHandler,
+  type IngestEntityDeclaration,
   type IntegrationRoute,
 } from '@wms/ingest';
 import { IMPORT_ROUTES } from './imports.route-table.js';
@@ -66,12 +66,12 @@ const ENTITY_ERRORS: Record<number, RouteAnswer> = {
   413: error('PAYLOAD_TOO_LARGE'),
 };
 
-type EntityHandler = IngestHandler<unknown, IngestEntity>;
+type EntityDeclaration = IngestEntityDeclaration<unknown, IngestEntity>;
 
-const keyFieldOf = (handler: EntityHandler) => handler.keyField ?? 'referenceNo';
+const keyFieldOf = (handler: EntityDeclaration) => handler.keyField ?? 'referenceNo';
 
 /** POST /<entity>: one entry, written in the gateway. */
-export function singleWriteRoute(handler: EntityHandler): IntegrationRoute {
+export function singleWriteRoute(handler: EntityDeclaration): IntegrationRoute {
   const document = handler.singleStatus === 201;
   const what = handler.title.toLowerCase();
   const data = handler.documentSchema
@@ -96,7 +96,7 @@ export function singleWriteRoute(handler: EntityHandler): IntegrationRoute {
 }
 
 /** POST /<entity>/bulk: many entries, one ingest job. */
-export function bulkWriteRoute(handler: EntityHandler): IntegrationRoute {
+export function bulkWriteRoute(handler: EntityDeclaration): IntegrationRoute {
   const merging = handler.mergeDuplicates;
   return {
     method: 'post',
@@ -373,7 +373,7 @@ export const INTEGRATION_ROUTES = {
 } satisfies Record<string, IntegrationRoute>;
 
 /** Every route of the integration API. */
-export function integrationRoutes(handlers: EntityHandler[]): IntegrationRoute[] {
+export function integrationRoutes(handlers: readonly EntityDeclaration[]): IntegrationRoute[] {
   return [
     ...handlers.flatMap((handler) => [singleWriteRoute(handler), bulkWriteRoute(handler)]),
     ...Object.values(INTEGRATION_ROUTES),

@@ -64,7 +64,7 @@ export const NEXT_PAGE_HEADERS = {
 };
 
 /** A module route: read for GET, write otherwise. */
-export const moduleAccess = (module: AdminModule, method: DocumentedRoute['method']): AdminAccess => ({
+export const moduleAccess = (module: AdminModule, method: DocumentedRoute['method']): GuardedAccess => ({
   module,
   permission: method === 'get' ? 'read' : 'write',
 });
@@ -72,21 +72,31 @@ export const moduleAccess = (module: AdminModule, method: DocumentedRoute['metho
 /** A JSON array of a component (`User[]`). */
 export const listOf = (component: string) => Joi.array().items(Joi.link(`#${component}`));
 
+/** The access of a route behind the token guard. */
+export type GuardedAccess = Exclude<AdminAccess, 'public'>;
+
 /**
  * An admin route declared once: what its document says (an `AdminRoute`) and what the gateway runs. The
  * router is made from the declarations (`adminRouter`) and the admin OpenAPI document from the same
  * entries, so a route cannot be mounted undocumented or documented unmounted, and its guard is the access
- * its document names. `D` is what the route file's handlers work with (its services).
+ * its document names. `D` is what the route file's handlers work with (its services). Its handlers receive
+ * the signed-in person typed.
  */
 export interface AdminEndpoint<D> extends AdminRoute {
+  access: GuardedAccess;
   /** Checks after the access, in order, before the handler (the path's id, a reach check on its record). */
   before?: ReadonlyArray<(deps: D) => PersonHandler<Record<string, string>>>;
   handle: (deps: D) => PersonHandler<Record<string, string>>;
 }
 
+/** A public admin route (sign-in, renewal, sign-out), declared once as the others: no one is signed in yet. */
+export interface PublicEndpoint<D> extends AdminRoute {
+  access: 'public';
+  handle: (deps: D) => RequestHandler<Record<string, string>>;
+}
+
 /** The guards of a declared access: the token, then the role or the module permission it names. */
-function accessGuards(access: AdminAccess, tokens: TokenService): RequestHandler[] {
-  if (access === 'public') return [];
+function accessGuards(access: GuardedAccess, tokens: TokenService): RequestHandler[] {
   const jwt = requireJwt(tokens);
   if (access === 'signed-in') return [jwt];
   if (access === 'admin') return [jwt, requireAdminRole];
@@ -97,9 +107,17 @@ function accessGuards(access: AdminAccess, tokens: TokenService): RequestHandler
  * A router of the declared routes (their paths are whole: mount it on the admin base path itself): each route's access guards, then its
  * `before` checks, then its handler, which receives the signed-in person typed.
  */
-export function adminRouter<D>(endpoints: ReadonlyArray<AdminEndpoint<D>>, deps: D, tokens: TokenService): Router {
+export function adminRouter<D>(
+  endpoints: ReadonlyArray<AdminEndpoint<D> | PublicEndpoint<D>>,
+  deps: D,
+  tokens: TokenService,
+): Router {
   const router = caseSensitiveRouter();
   for (const endpoint of endpoints) {
+    if (endpoint.access === 'public') {
+      router[endpoint.method](endpoint.path, endpoint.handle(deps));
+      continue;
+    }
     const handlers = [...(endpoint.before ?? []), endpoint.handle].map((make) => make(deps));
     router[endpoint.method](
       endpoint.path,

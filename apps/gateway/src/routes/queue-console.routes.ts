@@ -1,4 +1,4 @@
-import { type Router, type Request, type RequestHandler, type Response } from 'express';
+import { type Router, type Request, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
@@ -10,8 +10,8 @@ import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
 import { readCookie } from '../http/cookies.js';
 import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
-import { personRoutes } from '../http/caller.js';
 import { caseSensitiveRouter } from '../http/router.js';
+import { GUARDED, adminRouter, ok, type AdminEndpoint, type PublicEndpoint } from './admin-route.js';
 
 export const QUEUE_CONSOLE_PATH = '/admin/queues';
 export const QUEUE_CONSOLE_COOKIE = 'wms_queue_console';
@@ -206,26 +206,61 @@ function consoleAuth(tokens: TokenService, db: Database): RequestHandler {
   };
 }
 
+interface SessionDeps {
+  tokens: TokenService;
+  secureCookies: boolean;
+}
+
+const consoleCookieOptions = (req: Request, secureCookies: boolean) => ({
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  path: QUEUE_CONSOLE_PATH,
+  secure: secureCookies || req.secure,
+});
+
 /**
  * POST opens a console session for the signed-in admin (the cookie only; the token is never in a body),
- * DELETE ends it. The admin portal calls POST, then sends the browser to /admin/queues/.
+ * DELETE ends it. The admin portal calls POST, then sends the browser to /admin/queues/. Declared once: the
+ * router below and the admin document are made from these entries.
  */
+export const QUEUE_CONSOLE_SESSION_ROUTES: ReadonlyArray<AdminEndpoint<SessionDeps> | PublicEndpoint<SessionDeps>> = [
+  {
+    method: 'post',
+    path: '/auth/queue-console-session',
+    tag: 'auth',
+    access: 'admin',
+    summary: 'Open the queue console: a short session cookie scoped to /admin/queues',
+    responses: { 200: ok('the console is open at url', 'QueueConsoleSession'), ...GUARDED },
+    // The console shows every tenant's jobs: an admin bound to a tenant is refused.
+    before: [() => requireCrossTenantAdmin],
+    handle:
+      ({ tokens, secureCookies }) =>
+      (req, res) => {
+        const token = tokens.issueQueueConsole(req.principal.sub, QUEUE_CONSOLE_TTL_SECONDS);
+        res.cookie(QUEUE_CONSOLE_COOKIE, token, {
+          ...consoleCookieOptions(req, secureCookies),
+          maxAge: QUEUE_CONSOLE_TTL_SECONDS * 1000,
+        });
+        res.json({ url: `${QUEUE_CONSOLE_PATH}/`, expiresIn: QUEUE_CONSOLE_TTL_SECONDS });
+      },
+  },
+  {
+    method: 'delete',
+    path: '/auth/queue-console-session',
+    tag: 'auth',
+    access: 'public',
+    summary: 'Close the queue console: its cookie is cleared',
+    responses: { 204: { description: 'closed' } },
+    handle:
+      ({ secureCookies }) =>
+      (req, res) => {
+        res.clearCookie(QUEUE_CONSOLE_COOKIE, consoleCookieOptions(req, secureCookies));
+        res.status(204).end();
+      },
+  },
+];
+
+/** The console session's router, made from its declarations (mounted on the admin base path itself). */
 export function queueConsoleSessionRoutes(tokens: TokenService, secureCookies: boolean): Router {
-  const router = caseSensitiveRouter();
-  const cookieOptions = (req: Request) => ({
-    httpOnly: true,
-    sameSite: 'strict' as const,
-    path: QUEUE_CONSOLE_PATH,
-    secure: secureCookies || req.secure,
-  });
-  personRoutes(router, requireJwt(tokens), requireCrossTenantAdmin).post('/', (req, res: Response) => {
-    const token = tokens.issueQueueConsole(req.principal.sub, QUEUE_CONSOLE_TTL_SECONDS);
-    res.cookie(QUEUE_CONSOLE_COOKIE, token, { ...cookieOptions(req), maxAge: QUEUE_CONSOLE_TTL_SECONDS * 1000 });
-    res.json({ url: `${QUEUE_CONSOLE_PATH}/`, expiresIn: QUEUE_CONSOLE_TTL_SECONDS });
-  });
-  router.delete('/', (req, res) => {
-    res.clearCookie(QUEUE_CONSOLE_COOKIE, cookieOptions(req));
-    res.status(204).end();
-  });
-  return router;
+  return adminRouter(QUEUE_CONSOLE_SESSION_ROUTES, { tokens, secureCookies }, tokens);
 }

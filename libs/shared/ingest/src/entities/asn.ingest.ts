@@ -1,5 +1,5 @@
-import { stringField, type IngestHandler } from '../integration/index.js';
-import type { AsnService } from '@wms/warehouse';
+import { stringField, type IngestEntityDeclaration, type IngestHandler } from '../integration/index.js';
+import type { AsnService, WriteContext } from '@wms/warehouse';
 import { asnRefSchema, asnDocumentSchema, asnSchema, type AsnInput } from '@wms/warehouse';
 
 /** Bulk ASNs and orders take at most 100 entries per request. */
@@ -10,20 +10,24 @@ export const DOCUMENT_BULK_LIMIT = 100;
  * `{ asns: [...] }`. Documents are created, never updated: an entry whose referenceNo exists (earlier in
  * the same bulk included) is an entry error 409 DUPLICATE_REFERENCE, so entries are not merged.
  */
+export const ASN_ENTITY = {
+  entity: 'asn',
+  bulkField: 'asns',
+  title: 'Asn',
+  maxEntries: DOCUMENT_BULK_LIMIT,
+  batchSize: DOCUMENT_BULK_LIMIT,
+  entrySchema: asnSchema,
+  refSchema: asnRefSchema,
+  documentSchema: asnDocumentSchema,
+  singleStatus: 201,
+  mergeDuplicates: false,
+  singleStatement: false,
+  keyOf: (entry) => stringField(entry, 'referenceNo'),
+} satisfies IngestEntityDeclaration<AsnInput, 'asn'>;
+
 export function asnIngestHandler(service: AsnService): IngestHandler<AsnInput, 'asn'> {
   return {
-    entity: 'asn',
-    bulkField: 'asns',
-    title: 'Asn',
-    maxEntries: DOCUMENT_BULK_LIMIT,
-    batchSize: DOCUMENT_BULK_LIMIT,
-    entrySchema: asnSchema,
-    refSchema: asnRefSchema,
-    documentSchema: asnDocumentSchema,
-    singleStatus: 201,
-    mergeDuplicates: false,
-    singleStatement: false,
-    keyOf: (entry) => stringField(entry, 'referenceNo'),
-    writeBatch: (context, entries) => service.createAsns(context, entries),
+    ...ASN_ENTITY,
+    writeBatch: (context: WriteContext, entries: AsnInput[]) => service.createAsns(context, entries),
   };
 }

@@ -1,5 +1,5 @@
-import { stringField, type IngestHandler } from '../integration/index.js';
-import type { MasterDataService } from '@wms/warehouse';
+import { stringField, type IngestEntityDeclaration, type IngestHandler } from '../integration/index.js';
+import type { MasterDataService, StatementContext } from '@wms/warehouse';
 import {
   itemRefSchema,
   itemSchema,
@@ -20,7 +20,43 @@ export function locationKey(entry: unknown): string {
   return `${stringField(entry, 'warehouseCode')}/${stringField(entry, 'code')}`;
 }
 
+const MASTER_DATA = {
+  maxEntries: MASTER_DATA_BULK_LIMIT,
+  batchSize: MASTER_DATA_BULK_LIMIT,
+  singleStatus: 200,
+  mergeDuplicates: true,
+  singleStatement: true,
+} as const;
+
 /** Items, partners and locations as entities of the integration API (single and bulk upserts). */
+export const ITEM_ENTITY = {
+  ...MASTER_DATA,
+  entity: 'items',
+  title: 'Item',
+  entrySchema: itemSchema,
+  refSchema: itemRefSchema,
+  keyOf: (entry) => stringField(entry, 'sku'),
+} satisfies IngestEntityDeclaration<ItemInput, 'items'>;
+
+export const PARTNER_ENTITY = {
+  ...MASTER_DATA,
+  entity: 'partners',
+  title: 'Partner',
+  entrySchema: partnerSchema,
+  refSchema: partnerRefSchema,
+  keyOf: (entry) => stringField(entry, 'code'),
+} satisfies IngestEntityDeclaration<PartnerInput, 'partners'>;
+
+export const LOCATION_ENTITY = {
+  ...MASTER_DATA,
+  entity: 'locations',
+  title: 'Location',
+  entrySchema: locationSchema,
+  refSchema: locationRefSchema,
+  keyOf: locationKey,
+} satisfies IngestEntityDeclaration<LocationInput, 'locations'>;
+
+/** The master-data entities with their upserts, each one statement. */
 export function masterDataIngestHandlers(
   service: MasterDataService,
 ): [
@@ -28,41 +64,18 @@ export function masterDataIngestHandlers(
   IngestHandler<PartnerInput, 'partners'>,
   IngestHandler<LocationInput, 'locations'>,
 ] {
-  const common = {
-    maxEntries: MASTER_DATA_BULK_LIMIT,
-    batchSize: MASTER_DATA_BULK_LIMIT,
-    singleStatus: 200 as const,
-    mergeDuplicates: true,
-  };
-  const items: IngestHandler<ItemInput, 'items'> = {
-    ...common,
-    entity: 'items',
-    title: 'Item',
-    entrySchema: itemSchema,
-    refSchema: itemRefSchema,
-    keyOf: (entry) => stringField(entry, 'sku'),
-    singleStatement: true,
-    writeBatch: (context, entries) => service.upsertItems(context, entries),
-  };
-  const partners: IngestHandler<PartnerInput, 'partners'> = {
-    ...common,
-    entity: 'partners',
-    title: 'Partner',
-    entrySchema: partnerSchema,
-    refSchema: partnerRefSchema,
-    keyOf: (entry) => stringField(entry, 'code'),
-    singleStatement: true,
-    writeBatch: (context, entries) => service.upsertPartners(context, entries),
-  };
-  const locations: IngestHandler<LocationInput, 'locations'> = {
-    ...common,
-    entity: 'locations',
-    title: 'Location',
-    entrySchema: locationSchema,
-    refSchema: locationRefSchema,
-    keyOf: locationKey,
-    singleStatement: true,
-    writeBatch: (context, entries) => service.upsertLocations(context, entries),
-  };
-  return [items, partners, locations];
+  return [
+    {
+      ...ITEM_ENTITY,
+      writeBatch: (context: StatementContext, entries: ItemInput[]) => service.upsertItems(context, entries),
+    },
+    {
+      ...PARTNER_ENTITY,
+      writeBatch: (context: StatementContext, entries: PartnerInput[]) => service.upsertPartners(context, entries),
+    },
+    {
+      ...LOCATION_ENTITY,
+      writeBatch: (context: StatementContext, entries: LocationInput[]) => service.upsertLocations(context, entries),
+    },
+  ];
 }

@@ -1,5 +1,5 @@
-import { stringField, type IngestHandler } from '../integration/index.js';
-import type { OrdersService } from '@wms/warehouse';
+import { stringField, type IngestEntityDeclaration, type IngestHandler } from '../integration/index.js';
+import type { OrdersService, WriteContext } from '@wms/warehouse';
 import { orderRefSchema, orderDocumentSchema, orderSchema, type OrderInput } from '@wms/warehouse';
 
 /** Bulk orders take at most 100 entries per request. */
@@ -10,19 +10,23 @@ export const ORDER_BULK_LIMIT = 100;
  * POST /orders/bulk with `{ orders: [...] }`. Orders are created, never updated:
  * a repeated referenceNo is an entry error 409 DUPLICATE_REFERENCE naming the existing order.
  */
+export const ORDER_ENTITY = {
+  entity: 'orders',
+  title: 'Order',
+  maxEntries: ORDER_BULK_LIMIT,
+  batchSize: ORDER_BULK_LIMIT,
+  entrySchema: orderSchema,
+  refSchema: orderRefSchema,
+  documentSchema: orderDocumentSchema,
+  singleStatus: 201,
+  mergeDuplicates: false,
+  singleStatement: false,
+  keyOf: (entry) => stringField(entry, 'referenceNo'),
+} satisfies IngestEntityDeclaration<OrderInput, 'orders'>;
+
 export function orderIngestHandler(service: OrdersService): IngestHandler<OrderInput, 'orders'> {
   return {
-    entity: 'orders',
-    title: 'Order',
-    maxEntries: ORDER_BULK_LIMIT,
-    batchSize: ORDER_BULK_LIMIT,
-    entrySchema: orderSchema,
-    refSchema: orderRefSchema,
-    documentSchema: orderDocumentSchema,
-    singleStatus: 201,
-    mergeDuplicates: false,
-    singleStatement: false,
-    keyOf: (entry) => stringField(entry, 'referenceNo'),
-    writeBatch: (context, entries) => service.createOrders(context, entries),
+    ...ORDER_ENTITY,
+    writeBatch: (context: WriteContext, entries: OrderInput[]) => service.createOrders(context, entries),
   };
 }

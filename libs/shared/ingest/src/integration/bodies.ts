@@ -1,5 +1,5 @@
 import { Joi, validate } from '@wms/platform';
-import { bulkFieldOf, type IngestHandler } from './ingest-handler.js';
+import { bulkFieldOf, type IngestEntityDeclaration } from './ingest-handler.js';
 
 const tenantId = Joi.string()
   .guid()
@@ -9,7 +9,7 @@ const tenantId = Joi.string()
  * The envelope of a bulk body (`{ <entity>: [ … ], tenantId? }`): an object, the array present, not
  * empty and within the limit. Entries are not checked here: a bad entry is an entry error of a 207.
  */
-export function bulkBodySchema(handler: IngestHandler, entries?: Joi.Schema): Joi.ObjectSchema {
+export function bulkBodySchema(handler: IngestEntityDeclaration, entries?: Joi.Schema): Joi.ObjectSchema {
   // Without an entry schema the array's items are not visited at all (the worker checks each entry).
   const array = entries ? Joi.array().items(entries) : Joi.array();
   return Joi.object({
@@ -19,7 +19,7 @@ export function bulkBodySchema(handler: IngestHandler, entries?: Joi.Schema): Jo
 }
 
 /** A single write's body: the entry itself, plus `tenantId` for a cross-tenant key. */
-export function singleBodySchema(handler: IngestHandler): Joi.ObjectSchema {
+export function singleBodySchema(handler: IngestEntityDeclaration): Joi.ObjectSchema {
   // required: a POST without a body is a 400, not an undefined entry.
   return handler.entrySchema.keys({ tenantId }).required();
 }
@@ -30,7 +30,7 @@ export function singleBodySchema(handler: IngestHandler): Joi.ObjectSchema {
  * visits and copies each); anything else (a tenantId to check, an error to write) goes to joi as before.
  */
 export function bulkBodyValidator(
-  handler: IngestHandler,
+  handler: IngestEntityDeclaration,
   message: string,
 ): (value: unknown) => Record<string, unknown> {
   const schema = bulkBodySchema(handler);

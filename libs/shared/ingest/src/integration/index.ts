@@ -16,7 +16,14 @@ export {
   type AcceptedEnvelope,
 } from './envelopes.js';
 export { resolveKeyTenant, TENANT_REQUIRED_MESSAGE, type TenantPlace } from './tenant-resolution.js';
-export { IngestRegistry, stringField, bulkFieldOf, type IngestHandler, type IngestEntityOf } from './ingest-handler.js';
+export {
+  IngestRegistry,
+  stringField,
+  bulkFieldOf,
+  type IngestHandler,
+  type IngestEntityOf,
+  type IngestEntityDeclaration,
+} from './ingest-handler.js';
 export {
   runBulk,
   writeOne,

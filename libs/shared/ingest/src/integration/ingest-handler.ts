@@ -61,6 +61,15 @@ export type IngestHandler<Entry = unknown, Entity extends string = string> = Ing
   );
 
 /**
+ * What an entity is, without how its batches are written: its routes, their schemas and the integration API's
+ * document read only this, so the document is made without any service or database.
+ */
+export type IngestEntityDeclaration<Entry = unknown, Entity extends string = string> = IngestHandlerBase<
+  Entry,
+  Entity
+> & { singleStatement: boolean };
+
+/**
  * The entities the integration API knows, by name. `Entity` is the union of the registered handlers'
  * names, inferred from the handlers given, so the names the registry answers are typed by what it holds.
  */

@@ -77,7 +77,7 @@ describe('the ways to PostgreSQL', () => {
       // The migrations' advisory lock.
       'libs/shared/platform/src/db/migrator.ts',
       // LISTEN for the outbox relay.
-      'libs/shared/webhooks/src/webhooks/outbox-relay.ts',
+      'libs/shared/webhooks/src/outbox/outbox-relay.ts',
     ]);
   });
 });

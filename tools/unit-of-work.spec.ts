@@ -43,7 +43,7 @@ describe('transactions', () => {
     const files = sources().map(({ file }) => file);
 
     expect(files).toContain(UNIT_OF_WORK);
-    expect(files).toContain('libs/shared/webhooks/src/webhooks/webhooks.service.ts');
+    expect(files).toContain('libs/shared/webhooks/src/subscriptions/webhooks.service.ts');
     expect(files).toContain('libs/testing/src/factories.ts');
   });
 });

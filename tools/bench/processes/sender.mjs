@@ -5,7 +5,7 @@
 // Requests from the parent: { cmd: 'run', client: 'got' | 'node', url, count, concurrency }.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { createWebhookSender } from '../../../libs/shared/webhooks/dist/webhooks/http-sender.js';
+import { createWebhookSender } from '../../../libs/shared/webhooks/dist/delivery/http-sender.js';
 
 const TIMEOUT_MS = 10_000;
 const READ_LIMIT = 64 * 1024;

@@ -1,7 +1,7 @@
 import { MicroBatcher } from '@wms/platform';
 import { PreparedStatement, parseWithExactQuantities, type Database, type TraceCarrier } from '@wms/platform';
 import type { EventName } from '@wms/events';
-import type { DeliveryStatus } from './webhook.types.js';
+import type { DeliveryStatus } from '../subscriptions/index.js';
 
 /** Everything one attempt needs, read in one query. */
 export interface DeliveryWork {

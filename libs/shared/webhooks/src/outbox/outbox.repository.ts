@@ -1,9 +1,9 @@
 import type { Transaction } from 'sequelize';
-import type { EventFilter } from './event-filter.js';
+import type { EventFilter } from '../subscriptions/index.js';
 import { type Database } from '@wms/platform';
 import type { OutboxStats } from './outbox-gauges.js';
 // Serialises fan-out passes across relays, so feed positions become visible in the order they are given.
-import { FAN_OUT_LOCK_KEY } from './delivery.repository.js';
+import { FAN_OUT_LOCK_KEY } from '../delivery/index.js';
 
 /** A delivery row written but not yet in the delivery queue (or to be looked up there again). */
 export interface UnqueuedRow {

@@ -1,8 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Database } from '@wms/platform';
 import type { EventName } from '@wms/events';
-import { SUBSCRIPTION_COLUMNS } from './subscriptions.repository.js';
-import type { WebhookSubscription } from './webhook.types.js';
+import { SUBSCRIPTION_COLUMNS, type WebhookSubscription } from '../subscriptions/index.js';
 
 /**
  * The queue priority of recovered and replayed deliveries. BullMQ runs every job without a priority

@@ -2,7 +2,7 @@ import http, { type IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import got, { type Got } from 'got';
-import { guardedLookup } from './url-guard.js';
+import { guardedLookup } from '../subscriptions/index.js';
 
 /** How much of a subscriber's answer is kept: the first 1 KB. */
 export const RESPONSE_SNIPPET_BYTES = 1024;

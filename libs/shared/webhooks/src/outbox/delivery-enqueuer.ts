@@ -9,7 +9,7 @@ import {
   deliveryIdsOf,
   deliveryJobId,
   type WebhookDeliveryQueue,
-} from './webhook-delivery.contract.js';
+} from '../delivery/index.js';
 import { OutboxRepository, type UnqueuedRow } from './outbox.repository.js';
 
 export type { UnqueuedRow } from './outbox.repository.js';

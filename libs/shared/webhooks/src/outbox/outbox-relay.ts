@@ -6,7 +6,7 @@ import { PollLoop } from '@wms/platform';
 import type { Logger } from '@wms/platform';
 import type { DeliveryEnqueuer, RecheckPass } from './delivery-enqueuer.js';
 import type { UnqueuedRow } from './outbox.repository.js';
-import { FilterCache } from './event-filter.js';
+import { FilterCache } from '../subscriptions/index.js';
 import { OutboxRepository, type FanOutRows } from './outbox.repository.js';
 
 /** After a reconnection, how long other processes get to find the new primary before a second full recheck. */

@@ -1,7 +1,7 @@
 import { BROKER_IDLE_MS, BROKER_MAX_CONNECTIONS, BrokerPublisher } from '../destinations/index.js';
 import type { DeliveryWork } from './delivery.repository.js';
 import { createWebhookSender, type SendResult, type WebhookSender } from './http-sender.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../subscriptions/index.js';
 
 /** A broker's confirm, in the place of an HTTP answer: no status code, what the broker said as the snippet. */
 export interface BrokerAck {

@@ -4,16 +4,19 @@ import { AppError, unitOfWork } from '@wms/platform';
 import type { EventsService } from '@wms/events';
 import { validate } from '@wms/platform';
 import { LifecycleRepository, type DisabledSubscription } from './lifecycle.repository.js';
-import { generateWebhookSecret } from './signing.js';
-import { RECOVER_WINDOW_DAYS, recoverSchema, replaySchema, rotateSecretSchema } from './webhook.schema.js';
-import type {
-  CreatedWebhookSubscription,
-  RecoverResult,
-  ReplayResult,
-  ViewerScope,
-  WebhookSubscription,
-} from './webhook.types.js';
-import type { WebhooksService } from './webhooks.service.js';
+import {
+  generateWebhookSecret,
+  RECOVER_WINDOW_DAYS,
+  recoverSchema,
+  replaySchema,
+  rotateSecretSchema,
+  type CreatedWebhookSubscription,
+  type RecoverResult,
+  type ReplayResult,
+  type ViewerScope,
+  type WebhookSubscription,
+  type WebhooksService,
+} from '../subscriptions/index.js';
 
 const DAY_MS = 24 * 3_600_000;
 

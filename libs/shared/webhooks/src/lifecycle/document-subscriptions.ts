@@ -5,8 +5,7 @@ import {
   type DocumentSubscriptionValues,
 } from './document-subscriptions.repository.js';
 import { LifecycleRepository } from './lifecycle.repository.js';
-import type { SecretBox } from './secret-box.js';
-import { generateWebhookSecret } from './signing.js';
+import { generateWebhookSecret, type SecretBox } from '../subscriptions/index.js';
 
 /**
  * Keeps the subscription of a document destination (a trading partner's EDI mailbox, ADR 0207) for the

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AttemptPermits,
   WEBHOOK_DELIVERY_BATCH,
   WEBHOOK_DELIVERY_BATCH_JOB,
   WEBHOOK_DELIVERY_JOB,
   deliveryIdsOf,
   deliveryJobId,
-} from './webhook-delivery.contract.js';
-import { AttemptPermits } from './attempt-permits.js';
+} from '../delivery/index.js';
 import { deliveryJobsOf } from './delivery-enqueuer.js';
 
 const row = (priority = 0) => ({

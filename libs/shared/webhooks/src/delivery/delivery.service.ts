@@ -8,11 +8,16 @@ import { backoffDelay, parseRetryAfter } from './backoff.js';
 import { DeliveryRepository, type DeliveryWork } from './delivery.repository.js';
 import { DestinationSenders, type DocumentDestination, type Sent } from './destination-senders.js';
 import { sendInEventTrace } from './delivery-trace.js';
-import { SecretBox } from './secret-box.js';
 import type { Pace, SubscriberGate } from './subscriber-gate.js';
-import { webhookHeaders, webhookSigningKey } from './signing.js';
 import { versionedWebhookBody } from './versioned-body.js';
-import { isBlockedAddress, literalAddress, parseWebhookUrl } from './url-guard.js';
+import {
+  isBlockedAddress,
+  literalAddress,
+  parseWebhookUrl,
+  SecretBox,
+  webhookHeaders,
+  webhookSigningKey,
+} from '../subscriptions/index.js';
 import { brokerHostUrl } from '../destinations/index.js';
 
 /** What one attempt came to; the queue processor turns it into BullMQ's terms. */

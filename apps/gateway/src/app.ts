@@ -1,4 +1,3 @@
-import './http/types.js';
 import express, { type Express } from 'express';
 import { closeWithin, openReadRouting, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
 import { gatewayProcessMetrics } from '@wms/setup';

@@ -1,4 +1,3 @@
-import './request.types.js';
 import { type Router, type RequestHandler } from 'express';
 import { API_VERSIONS, sentSchemaForVersion, unknownVersion, type VersionPolicy } from '@wms/platform';
 import { asyncApiDocument, eventTypeCatalogue } from '@wms/webhooks';
@@ -6,6 +5,7 @@ import { mount } from './scope.js';
 import { EVENT_TYPE_ROUTES } from './event-types.route-table.js';
 import { caseSensitiveRouter } from '../http/router.js';
 import { versionOf } from './api-version.middleware.js';
+import { requestIdOf } from '../http/request-state.js';
 
 /** GET /event-types: the catalogue of event types with their schemas, in the request's dated version. */
 export function eventTypeRoutes(): Router {
@@ -13,7 +13,7 @@ export function eventTypeRoutes(): Router {
   const catalogue = eventTypeCatalogue();
   const byVersion = new Map(API_VERSIONS.map((version) => [version, sentSchemaForVersion(catalogue, version)]));
   mount(router, EVENT_TYPE_ROUTES.eventTypes, (req, res) => {
-    res.json({ status: 'success', data: byVersion.get(versionOf(req)), requestId: req.requestId });
+    res.json({ status: 'success', data: byVersion.get(versionOf(req)), requestId: requestIdOf(req) });
   });
   return router;
 }

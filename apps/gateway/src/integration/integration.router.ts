@@ -1,4 +1,3 @@
-import './request.types.js';
 import { type Router, type RequestHandler } from 'express';
 import type { AppLifecycle, Runtime } from '@wms/platform';
 import type { Services } from '../services.js';

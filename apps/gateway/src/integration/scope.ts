@@ -5,7 +5,6 @@ import { requireScope } from '../http/api-key-guard.js';
 import { useErrorFormat } from '../http/errors.js';
 import { parseJsonBody } from '../http/body.js';
 import { withKey, type KeyHandler } from '../http/caller.js';
-import './request.types.js';
 
 /**
  * The scope check is part of the guard, so its 401 keeps the guard's plain shape; after it, errors

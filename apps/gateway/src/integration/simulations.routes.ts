@@ -1,4 +1,3 @@
-import './request.types.js';
 import type { KeyHandler } from '../http/caller.js';
 import { type Router } from 'express';
 import { AppError, unitOfWork, type Runtime } from '@wms/platform';
@@ -8,6 +7,8 @@ import { bodyTenant, keyTenant } from './key-tenant.js';
 import { jsonBody, mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
 import { caseSensitiveRouter } from '../http/router.js';
+import { requestIdOf } from '../http/request-state.js';
+import { idempotencyOf } from './idempotency.middleware.js';
 
 /**
  * POST /simulations: a sandbox tenant's key runs real warehouse operations (SimulationsService). The tenant is
@@ -37,11 +38,11 @@ export function simulationRoutes(runtime: Runtime, services: Services, idempoten
         body,
         { apiKeyId: req.apiKey.id },
       );
-      const envelope = successEnvelope(result, req.requestId);
-      await req.idempotency?.storeInTransaction(202, envelope, transaction);
+      const envelope = successEnvelope(result, requestIdOf(req));
+      await idempotencyOf(req)?.storeInTransaction(202, envelope, transaction);
       return envelope;
     });
-    req.idempotency?.markStored();
+    idempotencyOf(req)?.markStored();
     res.status(202).json(answer);
   });
   return router;

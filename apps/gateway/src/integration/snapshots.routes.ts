@@ -1,4 +1,3 @@
-import './request.types.js';
 import type { KeyHandler } from '../http/caller.js';
 import { once } from 'node:events';
 import { type Router } from 'express';
@@ -12,6 +11,7 @@ import { versionOf } from './api-version.middleware.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
 import { caseSensitiveRouter } from '../http/router.js';
+import { requestIdOf } from '../http/request-state.js';
 
 const JOBS_PATH = '/api/v1/integration/v1/jobs';
 
@@ -40,7 +40,7 @@ export function snapshotRoutes(services: Services, snapshots: StockSnapshotsServ
       status: 'accepted',
       jobId,
       statusUrl: snapshotPaths(jobId).statusUrl,
-      requestId: req.requestId,
+      requestId: requestIdOf(req),
     };
     res.status(202).json(accepted);
   });

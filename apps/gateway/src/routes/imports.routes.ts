@@ -8,6 +8,7 @@ import { tenantScopeOf } from '../http/tenant-scope.js';
 import { withoutDeadline } from '../http/request-deadline.js';
 import { acceptFile, closingUnread, sendErrors } from '../integration/imports.routes.js';
 import { GUARDED, INVALID, NOT_FOUND, adminRouter, error, listOf, ok, type AdminEndpoint } from './admin-route.js';
+import { requestIdOf } from '../http/request-state.js';
 
 /** The module whose permissions cover importing an entity: master data is the warehouses' module. */
 export const IMPORT_MODULES: Record<string, AdminModule> = {
@@ -131,7 +132,7 @@ export const IMPORT_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
           return scoped;
         });
         const { jobId, statusUrl } = await acceptFile(imports, req, res, { userId: principal.sub }, tenantId);
-        res.status(202).json({ status: 'accepted', jobId, statusUrl, requestId: req.requestId });
+        res.status(202).json({ status: 'accepted', jobId, statusUrl, requestId: requestIdOf(req) });
       },
   },
   {

@@ -8,9 +8,7 @@ import {
   type ApiVersion,
   type VersionPolicy,
 } from '@wms/platform';
-import { keyOf } from '../http/caller.js';
-import { answerPipeline } from '../http/answer-pipeline.js';
-import { apiVersionOf, setApiVersion } from '../http/request-state.js';
+import { answerPipeline, apiVersionOf, keyOf, setApiVersion } from '../http/index.js';
 
 const headerName = VERSION_HEADER.toLowerCase();
 

@@ -7,7 +7,7 @@ import { mount } from './scope.js';
 import { keyTenant } from './key-tenant.js';
 import { CATALOGUE_ROUTES as ROUTES } from './catalogue.route-table.js';
 import { versionOf } from './api-version.middleware.js';
-import { requestIdOf } from '../http/request-state.js';
+import { requestIdOf } from '../http/index.js';
 
 type Tenanted<Query> = Query & { tenantId?: string };
 

@@ -14,11 +14,9 @@ import { EventsService } from '@wms/events';
 import { AsnService, MasterDataService, OrdersService, ReturnsService } from '@wms/warehouse';
 import { buildOpenApiDocument, createIngestRegistry } from '@wms/ingest';
 import { ASYNCAPI_PATH, webhooksOpenApi } from '@wms/webhooks';
-import { strictPageCsp } from '../http/page-csp.js';
-import { ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
+import { ADMIN_OPENAPI_PATH, caseSensitiveRouter, strictPageCsp } from '../http/index.js';
 import { integrationRoutes } from './route-table.js';
 import { changelogPage } from './changelog.page.js';
-import { caseSensitiveRouter } from '../http/router.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
 

@@ -1,4 +1,4 @@
-import type { KeyHandler, KeyRequest } from '../http/caller.js';
+import { requestIdOf, type KeyHandler, type KeyRequest } from '../http/index.js';
 import type { Request, Router } from 'express';
 import {
   Joi,
@@ -24,7 +24,6 @@ import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
 import { versionOf } from './api-version.middleware.js';
-import { requestIdOf } from '../http/request-state.js';
 import { idempotencyOf } from './idempotency.middleware.js';
 
 const checkOrderQuery = compileValidator(ROUTES.order.query!, 'Query validation failed');

@@ -12,9 +12,14 @@ import {
 import { successEnvelope } from '@wms/ingest';
 import { mount } from './scope.js';
 import { EDI_ROUTES } from './edi.route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import type { KeyHandler, KeyRequest } from '../http/caller.js';
-import { rawBodyOf, requestIdOf, setRawBody } from '../http/request-state.js';
+import {
+  caseSensitiveRouter,
+  rawBodyOf,
+  requestIdOf,
+  setRawBody,
+  type KeyHandler,
+  type KeyRequest,
+} from '../http/index.js';
 import { idempotencyOf } from './idempotency.middleware.js';
 
 const BASE = '/api/v1/integration/v1';

@@ -1,4 +1,4 @@
-import type { KeyHandler } from '../http/caller.js';
+import { caseSensitiveRouter, extendDeadline, requestIdOf, traceIdOf, type KeyHandler } from '../http/index.js';
 import { type Router } from 'express';
 import { AppError, compileValidator, unitOfWork, validate, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
@@ -19,11 +19,8 @@ import {
 import { randomUUID } from 'node:crypto';
 import { jsonBody, mount } from './scope.js';
 import type { IngestJobs } from '@wms/ingest';
-import { extendDeadline } from '../http/request-deadline.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { bulkWriteRoute, singleWriteRoute } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import { requestIdOf, traceIdOf } from '../http/request-state.js';
 import { idempotencyOf } from './idempotency.middleware.js';
 
 export const INTEGRATION_BASE_PATH = '/api/v1/integration/v1';

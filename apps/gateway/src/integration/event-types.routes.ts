@@ -3,9 +3,8 @@ import { API_VERSIONS, sentSchemaForVersion, unknownVersion, type VersionPolicy 
 import { asyncApiDocument, eventTypeCatalogue } from '@wms/webhooks';
 import { mount } from './scope.js';
 import { EVENT_TYPE_ROUTES } from './event-types.route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { caseSensitiveRouter, requestIdOf } from '../http/index.js';
 import { versionOf } from './api-version.middleware.js';
-import { requestIdOf } from '../http/request-state.js';
 
 /** GET /event-types: the catalogue of event types with their schemas, in the request's dated version. */
 export function eventTypeRoutes(): Router {

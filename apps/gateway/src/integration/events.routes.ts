@@ -4,8 +4,7 @@ import type { Services } from '../services.js';
 import { keyTenant } from './key-tenant.js';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import { requestIdOf } from '../http/request-state.js';
+import { caseSensitiveRouter, requestIdOf } from '../http/index.js';
 
 /**
  * GET /events: the reconciliation feed. A client that missed webhooks reads the

@@ -11,9 +11,7 @@ import {
   type UnitOfWork,
 } from '@wms/platform';
 import type { Services } from '../services.js';
-import type { KeyRequest } from '../http/caller.js';
-import { answerPipeline } from '../http/answer-pipeline.js';
-import { apiVersionOf, rawBodyOf, requestIdOf } from '../http/request-state.js';
+import { answerPipeline, apiVersionOf, rawBodyOf, requestIdOf, type KeyRequest } from '../http/index.js';
 
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replay';
 

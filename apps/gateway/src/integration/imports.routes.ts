@@ -1,4 +1,12 @@
-import type { KeyHandler, KeyRequest } from '../http/caller.js';
+import {
+  caseSensitiveRouter,
+  liftDeadline,
+  requestIdOf,
+  setRawBody,
+  withoutDeadline,
+  type KeyHandler,
+  type KeyRequest,
+} from '../http/index.js';
 import { once } from 'node:events';
 import { type Router, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
@@ -16,11 +24,8 @@ import {
   type StoredImport,
 } from '@wms/ingest';
 import { mount } from './scope.js';
-import { liftDeadline, withoutDeadline } from '../http/request-deadline.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import { requestIdOf, setRawBody } from '../http/request-state.js';
 
 /**
  * POST /imports (a file, streamed: no JSON body parser runs), GET /jobs/:jobId/errors and DELETE

@@ -6,9 +6,7 @@ import { INTEGRATION_ROUTES } from './route-table.js';
 import type { IngestJobs } from '@wms/ingest';
 import { isSnapshotId, type StockSnapshotsService } from '@wms/warehouse';
 import { snapshotPaths } from './snapshots.routes.js';
-import { beforeTellingOfWrites } from '../http/reads-follow-writes.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import { requestIdOf } from '../http/request-state.js';
+import { beforeTellingOfWrites, caseSensitiveRouter, requestIdOf } from '../http/index.js';
 
 /** States after which a job writes nothing more: telling them is telling of the job's writes. */
 const ENDED = new Set(['completed', 'failed', 'cancelled']);

@@ -1,4 +1,4 @@
-import type { KeyHandler } from '../http/caller.js';
+import { caseSensitiveRouter, requestIdOf, type KeyHandler } from '../http/index.js';
 import { type Router } from 'express';
 import { AppError, unitOfWork, type Runtime } from '@wms/platform';
 import { successEnvelope } from '@wms/ingest';
@@ -6,8 +6,6 @@ import type { Services } from '../services.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { jsonBody, mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import { requestIdOf } from '../http/request-state.js';
 import { idempotencyOf } from './idempotency.middleware.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { KeyHandler } from '../http/caller.js';
+import { caseSensitiveRouter, liftDeadline, requestIdOf, type KeyHandler } from '../http/index.js';
 import { once } from 'node:events';
 import { type Router } from 'express';
 import { AppError, closeWithin, quantityFormatOf, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
@@ -6,12 +6,9 @@ import type { AcceptedEnvelope } from '@wms/ingest';
 import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
 import type { Services } from '../services.js';
 import { jsonBody, mount } from './scope.js';
-import { liftDeadline } from '../http/request-deadline.js';
 import { versionOf } from './api-version.middleware.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import { requestIdOf } from '../http/request-state.js';
 
 const JOBS_PATH = '/api/v1/integration/v1/jobs';
 

@@ -1,7 +1,6 @@
 import { type Router } from 'express';
 import { checkReadiness, type Runtime } from '@wms/platform';
-import { caseSensitiveRouter } from '../http/router.js';
-import { requestIdOf } from '../http/request-state.js';
+import { caseSensitiveRouter, requestIdOf } from '../http/index.js';
 
 export function healthRoutes(runtime: Pick<Runtime, 'db' | 'redis' | 'keySpace'>): Router {
   const router = caseSensitiveRouter();

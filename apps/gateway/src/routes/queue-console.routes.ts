@@ -8,10 +8,14 @@ import { AppError, RedisDeadline, RedisTimeoutError, type Database } from '@wms/
 import type { MaintenanceQueue } from '@wms/setup';
 import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
-import { readCookie } from '../http/cookies.js';
-import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
-import { personRoutes } from '../http/caller.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import {
+  caseSensitiveRouter,
+  crossTenantAdminRequired,
+  personRoutes,
+  readCookie,
+  requireCrossTenantAdmin,
+  requireJwt,
+} from '../http/index.js';
 
 export const QUEUE_CONSOLE_PATH = '/admin/queues';
 export const QUEUE_CONSOLE_COOKIE = 'wms_queue_console';

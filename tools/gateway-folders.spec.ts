@@ -1,5 +1,6 @@
 import { globSync, readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
+import { LAYERS as GATEWAY_PARTS } from './gateway-layers.mjs';
 
 /**
  * The gateway's folders in their order, lowest first (docs/adr/0064-gateway-request-path.md): the HTTP edge
@@ -10,7 +11,8 @@ import { dirname, join, posix } from 'node:path';
  */
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..');
-const LAYERS = ['http', 'integration', 'routes', 'admin-openapi'];
+/** The folders among the gateway's parts (tools/gateway-layers.mjs keeps their order). */
+const LAYERS = GATEWAY_PARTS.filter((part) => !part.endsWith('.ts'));
 const RELATIVE_IMPORT = /(?:from|import)\s+'\.\.\/([^']+)'/g;
 const INDEXED = ['http', 'integration'];
 const GATEWAY = 'apps/gateway/src';

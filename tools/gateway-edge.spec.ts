@@ -3,7 +3,8 @@ import { join } from 'node:path';
 
 /**
  * The gateway's request edge (docs/adr/0064-gateway-request-path.md): a route receives its caller typed, so
- * no source asserts a key or a person onto the request; an answer leaves through the one pipeline, so only
+ * no source asserts a key or a person onto the request, and what middleware learns of a request lives in
+ * typed slots, not on the global `Request` type; an answer leaves through the one pipeline, so only
  * the Express adapter (`http/server.ts`) replaces a response's `json`/`end` or swaps a prototype.
  */
 
@@ -31,6 +32,13 @@ describe('the request edge', () => {
   it('declares no key or person on the global Request type', () => {
     const augmented = sources().filter(({ text }) => /interface Request\s*\{[^}]*\b(apiKey|principal)\??:/s.test(text));
     expect(augmented.map(({ file }) => file)).toEqual([]);
+  });
+
+  it("adds nothing to Express' global Request type: a request's state is read through http/request-state.ts", () => {
+    const augmenting = sources().filter(
+      ({ file, text }) => file.startsWith('apps/gateway/') && /\bdeclare global\b/.test(text),
+    );
+    expect(augmenting.map(({ file }) => file)).toEqual([]);
   });
 });
 

@@ -1,4 +1,3 @@
-import './http/types.js';
 import express, { type Express } from 'express';
 import { closeWithin, openReadRouting, type AppLifecycle, type Runtime, queuePrefix } from '@wms/platform';
 import { gatewayProcessMetrics } from '@wms/setup';
@@ -6,20 +5,31 @@ import type { Services } from './services.js';
 import { createMaintenanceQueue } from '@wms/setup';
 import { createIngestQueue } from '@wms/ingest';
 import { ASYNCAPI_PATH, DeliveryEnqueuer, createWebhookDeliveryQueue } from '@wms/webhooks';
-import { parseJsonBody } from './http/body.js';
-import { errorHandler, notFoundHandler } from './http/errors.js';
-import { integrationRouter } from './integration/integration.router.js';
-import { OPENAPI_PATH, docsRoutes, openApiRoute } from './integration/docs.routes.js';
-import { asyncApiRoute } from './integration/event-types.routes.js';
-import { INTEGRATION_BASE_PATH } from './integration/entities.routes.js';
-import { inOrder } from './http/in-order.js';
-import { securityHeaders } from './http/security-headers.js';
-import { requestContext } from './http/request-context.js';
-import { requestDeadline } from './http/request-deadline.js';
-import { refuseNulInTarget } from './http/request-target.js';
-import { httpMetrics } from './http/http-metrics.js';
-import { readsFollowWrites } from './http/reads-follow-writes.js';
-import { caseSensitiveRouter } from './http/router.js';
+import {
+  caseSensitiveRouter,
+  createApiKeyAccess,
+  errorHandler,
+  httpMetrics,
+  inOrder,
+  notFoundHandler,
+  parseJsonBody,
+  readsFollowWrites,
+  refuseNulInTarget,
+  requestContext,
+  requestDeadline,
+  securityHeaders,
+  type ApiKeyAccess,
+  type ApiKeyAccessOptions,
+} from './http/index.js';
+import {
+  asyncApiRoute,
+  createImportsService,
+  docsRoutes,
+  INTEGRATION_BASE_PATH,
+  integrationRouter,
+  OPENAPI_PATH,
+  openApiRoute,
+} from './integration/index.js';
 import { metricsRoute } from './routes/metrics.routes.js';
 import { QUEUE_CONSOLE_PATH, queueConsoleRoutes, queueConsoleSessionRoutes } from './routes/queue-console.routes.js';
 import { authRoutes } from './routes/auth.routes.js';
@@ -27,7 +37,6 @@ import { healthRoutes } from './routes/health.routes.js';
 import { tenantsRoutes } from './routes/tenants.routes.js';
 import { warehousesRoutes } from './routes/warehouses.routes.js';
 import { usersRoutes } from './routes/users.routes.js';
-import { createApiKeyAccess, type ApiKeyAccess, type ApiKeyAccessOptions } from './http/api-key-access.js';
 import { apiKeysRoutes } from './routes/api-keys.routes.js';
 import { apiVersionsRoutes } from './routes/api-versions.routes.js';
 import { auditLogsRoutes } from './routes/audit-logs.routes.js';
@@ -37,10 +46,9 @@ import { operationsRoutes } from './routes/operations.routes.js';
 import { ADMIN_PORTAL_PATH, adminPortalRoutes } from './routes/admin-portal.routes.js';
 import { overviewRoutes } from './routes/overview.routes.js';
 import { importsAdminRoutes } from './routes/imports.routes.js';
-import { createImportsService } from './integration/imports.routes.js';
 import { ADMIN_OPENAPI_PATH, adminOpenApiRoute } from './admin-openapi/admin-openapi.js';
 
-export { createGatewayServer } from './http/server.js';
+export { createGatewayServer } from './http/index.js';
 
 export interface GatewayDeps {
   runtime: Runtime;

@@ -1,8 +1,7 @@
 import { AppLifecycle, claimKeySpaceAtStart, installShutdown, loadConfigOrExit, openRuntime } from '@wms/platform';
 import { createServices } from './services.js';
 import { createApp } from './app.js';
-import { createGatewayServer } from './http/server.js';
-import { ServerDrain } from './http/server-drain.js';
+import { createGatewayServer, ServerDrain } from './http/index.js';
 
 const config = loadConfigOrExit();
 const runtime = openRuntime(config, { name: 'gateway', redisRole: 'producer', databaseWork: 'requests' });

@@ -3,7 +3,7 @@ import { IDEMPOTENCY_KEY_PARAMETER, buildOpenApi } from '@wms/platform';
 import { ADMIN_TAGS, type AdminAccess, type AdminRoute } from '../routes/admin-route.js';
 import { ADMIN_ANSWER_SCHEMAS } from './answers.js';
 
-import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
+import { ADMIN_BASE_PATH, ADMIN_OPENAPI_PATH } from '../http/index.js';
 import { AUTH_ROUTES } from '../routes/auth.routes.js';
 import { QUEUE_CONSOLE_SESSION_ROUTES } from '../routes/queue-console.routes.js';
 import { OPERATION_ROUTES } from '../routes/operations.routes.js';

@@ -21,6 +21,7 @@ import { clientIp } from './client-ip.js';
 import { routeTemplate } from './http-metrics.js';
 import type { AnsweredHook } from './request-context.js';
 import { tooManyRequests } from './too-many-requests.js';
+import { apiVersionOf, clientIpOf, setClientIp } from './request-state.js';
 
 /** A client sends its key as `X-API-Key: <key>` or as `Authorization: ApiKey <key>`. */
 export function extractApiKey(headers: {
@@ -113,7 +114,7 @@ function admit(deps: ApiKeyGuardDeps, key: VerifiedKey | null, admission: Admiss
 /** Attaches the key (the request log records the answer of every request that carries one) and runs the route. */
 function enter(principal: ApiKeyPrincipal, { req, next, ip }: Admission): void {
   attachKey(req, principal);
-  req.clientIp = ip;
+  setClientIp(req, ip);
   next();
 }
 
@@ -130,12 +131,12 @@ export function recordKeyRequests(requestLog: ApiKeyRequestLog): AnsweredHook {
       apiKeyId: key.id,
       endpoint: routeTemplate(req),
       method: req.method,
-      ip: req.clientIp || null,
+      ip: clientIpOf(req) || null,
       origin: req.headers.origin ?? null,
       statusCode: res.statusCode,
       responseTimeMs: durationMs,
       createdAt: new Date(),
-      apiVersion: req.apiVersion ?? null,
+      apiVersion: apiVersionOf(req) ?? null,
     });
   };
 }

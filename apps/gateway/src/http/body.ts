@@ -1,6 +1,6 @@
 import express, { type Request, type RequestHandler } from 'express';
 import { AppError, MAX_JSON_DEPTH, exceedsJsonDepth } from '@wms/platform';
-import './types.js';
+import { setRawBody } from './request-state.js';
 
 /** A request body is at most 1 MB; a larger one is refused with 413 before it is parsed. */
 export const BODY_LIMIT = '1mb';
@@ -20,7 +20,7 @@ export function parseJsonBody(): RequestHandler[] {
       if (exceedsJsonDepth(buffer)) {
         throw AppError.validation(`Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
       }
-      (req as Request).rawBody = buffer;
+      setRawBody(req, buffer);
     },
   });
   const requireJson: RequestHandler = (req, _res, next) => {

@@ -11,6 +11,7 @@ import {
   type Logger,
 } from '@wms/platform';
 import { answeredAtDeadline } from './request-deadline.js';
+import { requestIdOf } from './request-state.js';
 
 /**
  * The integration API answers errors of its handlers in its envelope `{ status: 'error', code, message,
@@ -105,7 +106,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const { error: appError, status } = refusalOf(error);
     // Read by the HTTP metrics, which count the API-key guard's refusals by their code.
     res.locals.errorCode = appError.code;
-    if (status >= 500) logger.error({ err: error, requestId: req.requestId }, 'request failed');
+    if (status >= 500) logger.error({ err: error, requestId: requestIdOf(req) }, 'request failed');
     const body =
       res.locals.errorFormat === 'envelope'
         ? {
@@ -114,7 +115,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
             message: appError.message,
             ...(appError.details ? { details: appError.details } : {}),
             ...appError.extra,
-            requestId: req.requestId,
+            requestId: requestIdOf(req),
           }
         : {
             statusCode: status,
@@ -123,7 +124,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
             code: appError.code,
             ...(appError.details ? { details: appError.details } : {}),
             ...appError.extra,
-            requestId: req.requestId,
+            requestId: requestIdOf(req),
           };
     // Every 503 is a dependency that is away for now (the database, the ingest queue): worth a retry soon.
     if (status === 503) res.setHeader('Retry-After', '1');

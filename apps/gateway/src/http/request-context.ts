@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import { activeSpanContext, callerTraceId, explicitLineLogger, runWithContext, type Logger } from '@wms/platform';
+import { setRequestIds } from './request-state.js';
 
 /** An answer that has gone out: the request's path without its query, and the time from its arrival. */
 export interface Answered {
@@ -25,10 +26,9 @@ export function requestContext(logger: Logger, onAnswered?: AnsweredHook): Reque
   return (req, res, next) => {
     const requestId = randomUUID();
     const started = process.hrtime.bigint();
-    req.requestId = requestId;
     const span = activeSpanContext();
     const traceId = span?.traceId ?? callerTraceId(req.headers);
-    if (traceId) req.traceId = traceId;
+    setRequestIds(req, requestId, traceId);
     res.setHeader('X-Request-Id', requestId);
     res.on('finish', () => {
       const url = req.originalUrl;

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { currentContext, deadlinePassedError, runWithContext } from '@wms/platform';
+import { requestIdOf } from './request-state.js';
 
 interface Deadline {
   /** Moves the deadline `ms` later (a wait with its own bound, such as a bulk call's for its job). */
@@ -57,7 +58,7 @@ function passed(req: Request, res: Response, answer: ErrorRequestHandler): void 
   }
   // The answer's own statements (an Idempotency-Key given back) run in a context of their own without the
   // deadline: only the abandoned work is refused.
-  const { deadlineAt: _passed, ...context } = currentContext() ?? { requestId: req.requestId };
+  const { deadlineAt: _passed, ...context } = currentContext() ?? { requestId: requestIdOf(req) };
   runWithContext(context, () => answer(deadlinePassedError(), req, res, () => undefined));
   res.locals.answeredAtDeadline = true;
 }

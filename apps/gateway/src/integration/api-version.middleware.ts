@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import {
   DEFAULT_API_VERSION,
   VERSION_HEADER,
@@ -8,18 +8,7 @@ import {
   type ApiVersion,
   type VersionPolicy,
 } from '@wms/platform';
-import { keyOf } from '../http/caller.js';
-import { answerPipeline } from '../http/answer-pipeline.js';
-
-declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
-  namespace Express {
-    interface Request {
-      /** The dated version this integration request is served in: its `Wms-Version` header's, else its key's. */
-      apiVersion?: ApiVersion;
-    }
-  }
-}
+import { answerPipeline, apiVersionOf, keyOf, setApiVersion } from '../http/index.js';
 
 const headerName = VERSION_HEADER.toLowerCase();
 
@@ -33,7 +22,7 @@ const headerName = VERSION_HEADER.toLowerCase();
 export function apiVersion(policy: VersionPolicy): RequestHandler {
   return (req, res, next) => {
     const version = requestedVersion(req.headers[headerName], keyOf(req)?.apiVersion, policy.defaultVersion);
-    req.apiVersion = version;
+    setApiVersion(req, version);
     res.set(versionHeaders(version, policy));
     // Stage 2 of the answer pipeline.
     answerPipeline(res).render = (body) => renderForVersion(body, version);
@@ -42,4 +31,4 @@ export function apiVersion(policy: VersionPolicy): RequestHandler {
 }
 
 /** The version of a request that passed the middleware (the seed's for one that did not). */
-export const versionOf = (req: { apiVersion?: ApiVersion }): ApiVersion => req.apiVersion ?? DEFAULT_API_VERSION;
+export const versionOf = (req: Request): ApiVersion => apiVersionOf(req) ?? DEFAULT_API_VERSION;

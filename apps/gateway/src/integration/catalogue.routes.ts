@@ -1,4 +1,3 @@
-import './request.types.js';
 import type { Router } from 'express';
 import { compileValidator, quantityFormatOf, validate } from '@wms/platform';
 import type { ItemListQuery, LocationListQuery, PartnerListQuery, StockLevelsQuery } from '@wms/warehouse';
@@ -8,6 +7,7 @@ import { mount } from './scope.js';
 import { keyTenant } from './key-tenant.js';
 import { CATALOGUE_ROUTES as ROUTES } from './catalogue.route-table.js';
 import { versionOf } from './api-version.middleware.js';
+import { requestIdOf } from '../http/index.js';
 
 type Tenanted<Query> = Query & { tenantId?: string };
 
@@ -30,7 +30,7 @@ export function catalogueRoutes(router: Router, services: Services): void {
       );
       const tenantId = await keyTenant(req, services, named);
       const { data, nextCursor } = await fetch(tenantId, query as Query);
-      res.json({ status: 'success', data, nextCursor, requestId: req.requestId });
+      res.json({ status: 'success', data, nextCursor, requestId: requestIdOf(req) });
     });
 
   page<ItemListQuery>(ROUTES.items, (tenantId, query) => services.catalogue.items(tenantId, query));
@@ -40,7 +40,7 @@ export function catalogueRoutes(router: Router, services: Services): void {
   mount(router, ROUTES.item, async (req, res) => {
     const { tenantId: named } = checkItemQuery(req.query) as { tenantId?: string };
     const tenantId = await keyTenant(req, services, named);
-    res.json(successEnvelope(await services.catalogue.item(tenantId, String(req.params.sku)), req.requestId));
+    res.json(successEnvelope(await services.catalogue.item(tenantId, String(req.params.sku)), requestIdOf(req)));
   });
 
   // Built as JSON text by PostgreSQL in the request's version, like GET /stock: sent as it came.
@@ -52,6 +52,6 @@ export function catalogueRoutes(router: Router, services: Services): void {
     );
     const tenantId = await keyTenant(req, services, named);
     const levels = await services.stock.levelsJson(tenantId, query, quantityFormatOf(versionOf(req)));
-    res.type('application/json').send(successEnvelopeText(levels, req.requestId));
+    res.type('application/json').send(successEnvelopeText(levels, requestIdOf(req)));
   });
 }

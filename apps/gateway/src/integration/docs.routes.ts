@@ -11,11 +11,9 @@ import {
 } from '@wms/platform';
 import { INGEST_ENTITIES, buildOpenApiDocument, type IngestEntity, type IngestEntityDeclaration } from '@wms/ingest';
 import { ASYNCAPI_PATH, webhooksOpenApi } from '@wms/webhooks';
-import { strictPageCsp } from '../http/page-csp.js';
-import { ADMIN_OPENAPI_PATH } from '../http/admin-paths.js';
+import { ADMIN_OPENAPI_PATH, caseSensitiveRouter, strictPageCsp } from '../http/index.js';
 import { integrationRoutes } from './route-table.js';
 import { changelogPage } from './changelog.page.js';
-import { caseSensitiveRouter } from '../http/router.js';
 
 export const OPENAPI_PATH = '/api/v1/integration/v1/openapi.json';
 

@@ -1,5 +1,4 @@
-import './request.types.js';
-import type { KeyHandler, KeyRequest } from '../http/caller.js';
+import { requestIdOf, type KeyHandler, type KeyRequest } from '../http/index.js';
 import type { Request, Router } from 'express';
 import {
   Joi,
@@ -25,6 +24,7 @@ import { jsonBody, mount } from './scope.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
 import { versionOf } from './api-version.middleware.js';
+import { idempotencyOf } from './idempotency.middleware.js';
 
 const checkOrderQuery = compileValidator(ROUTES.order.query!, 'Query validation failed');
 const checkAsnQuery = compileValidator(ROUTES.asn.query!, 'Query validation failed');
@@ -48,18 +48,18 @@ export function documentRoutes(router: Router, runtime: Runtime, services: Servi
       const body = await unitOfWork(runtime.db, async (transaction) => {
         const envelope = successEnvelope(
           await work(req, { tenantId, transaction, caller: { apiKeyId: req.apiKey.id } }),
-          req.requestId,
+          requestIdOf(req),
         );
-        await req.idempotency?.storeInTransaction(status, envelope, transaction);
+        await idempotencyOf(req)?.storeInTransaction(status, envelope, transaction);
         return envelope;
       });
-      req.idempotency?.markStored();
+      idempotencyOf(req)?.markStored();
       res.status(status).json(body);
     });
   const read = (route: IntegrationRoute, work: (req: KeyRequest, tenantId: string) => Promise<unknown>) =>
     mount(router, route, async (req, res) => {
       const tenantId = await keyTenant(req, services, req.query.tenantId);
-      res.json(successEnvelope(await work(req, tenantId), req.requestId));
+      res.json(successEnvelope(await work(req, tenantId), requestIdOf(req)));
     });
   // The inquiries whose answer PostgreSQL builds as JSON text: it is sent as it came. Express parses the
   // query string again at every read of req.query, so it is read once.
@@ -71,7 +71,7 @@ export function documentRoutes(router: Router, runtime: Runtime, services: Servi
       const query = req.query;
       const tenant = keyTenant(req, services, query.tenantId);
       const data = await work(req, typeof tenant === 'string' ? tenant : await tenant, query);
-      res.type('application/json').send(successEnvelopeText(data, req.requestId));
+      res.type('application/json').send(successEnvelopeText(data, requestIdOf(req)));
     });
 
   // The inquiries first: a request is matched against the routes in the order they were added.
@@ -119,7 +119,7 @@ export function documentRoutes(router: Router, runtime: Runtime, services: Servi
     const tenantId = await keyTenant(req, services, query.tenantId);
     // Read as exact decimal strings: the version renderer keeps them, or makes numbers of them for 2026-11-21.
     const page = await services.ledger.movements(tenantId, query, 'decimal');
-    res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: req.requestId });
+    res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: requestIdOf(req) });
   });
   mount(
     router,
@@ -148,6 +148,6 @@ function list<Status extends string>(
     const query = validate<ListQuery<Status> & { tenantId?: string }>(schema, req.query, 'Query validation failed');
     const tenantId = await keyTenant(req, services, query.tenantId);
     const page = await fetch(tenantId, query);
-    res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: req.requestId });
+    res.json({ status: 'success', data: page.data, nextCursor: page.nextCursor, requestId: requestIdOf(req) });
   };
 }

@@ -1,4 +1,3 @@
-import './request.types.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express, { type RequestHandler, type Router } from 'express';
 import { AppError, closeWithin, queuePrefix, timeLeft, type AppLifecycle, type Runtime } from '@wms/platform';
@@ -13,8 +12,15 @@ import {
 import { successEnvelope } from '@wms/ingest';
 import { mount } from './scope.js';
 import { EDI_ROUTES } from './edi.route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
-import type { KeyHandler, KeyRequest } from '../http/caller.js';
+import {
+  caseSensitiveRouter,
+  rawBodyOf,
+  requestIdOf,
+  setRawBody,
+  type KeyHandler,
+  type KeyRequest,
+} from '../http/index.js';
+import { idempotencyOf } from './idempotency.middleware.js';
 
 const BASE = '/api/v1/integration/v1';
 const X12_TYPES = ['application/edi-x12', 'application/edi', 'text/plain'];
@@ -87,7 +93,7 @@ export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency
           ),
         );
       if (error) return next(error);
-      req.rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      setRawBody(req, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
       // The idempotency fingerprint takes the bytes; the body is no JSON.
       req.body = undefined;
       next();
@@ -96,7 +102,7 @@ export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency
 
   mount(router, EDI_ROUTES.receive, x12Body, idempotency, async (req, res) => {
     const partner = await partnerOf(req);
-    let interchange = await inbox.receive(partner, { source: 'http', fileName: null, content: req.rawBody! });
+    let interchange = await inbox.receive(partner, { source: 'http', fileName: null, content: rawBodyOf(req)! });
     const left = timeLeft();
     const until = Date.now() + Math.min(config.ediHttpWaitMs, left === null ? Infinity : left - DEADLINE_MARGIN_MS);
     while (reading(interchange) && Date.now() < until) {
@@ -105,11 +111,13 @@ export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency
     }
     const statusUrl = `${BASE}/edi/interchanges/${interchange.id}`;
     if (reading(interchange)) {
-      res.status(202).json({ status: 'accepted', interchangeId: interchange.id, statusUrl, requestId: req.requestId });
+      res
+        .status(202)
+        .json({ status: 'accepted', interchangeId: interchange.id, statusUrl, requestId: requestIdOf(req) });
       return;
     }
     const status = await statusOf(interchanges, interchange);
-    await req.idempotency?.storeText(200, JSON.stringify(successEnvelope(status, req.requestId)));
+    await idempotencyOf(req)?.storeText(200, JSON.stringify(successEnvelope(status, requestIdOf(req))));
     res
       .status(200)
       .set('X-Interchange-Id', interchange.id)
@@ -124,7 +132,7 @@ export function ediRoutes(runtime: Runtime, lifecycle: AppLifecycle, idempotency
     const interchange = /^[0-9a-f-]{36}$/i.test(id) ? await interchanges.find(id) : null;
     if (!interchange || interchange.partnerId !== partner.id || interchange.direction !== 'in')
       throw AppError.notFound(`Interchange ${id} not found`);
-    res.json(successEnvelope(await statusOf(interchanges, interchange), req.requestId));
+    res.json(successEnvelope(await statusOf(interchanges, interchange), requestIdOf(req)));
   });
   return router;
 }

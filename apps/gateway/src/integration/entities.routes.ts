@@ -1,5 +1,4 @@
-import './request.types.js';
-import type { KeyHandler } from '../http/caller.js';
+import { caseSensitiveRouter, extendDeadline, requestIdOf, traceIdOf, type KeyHandler } from '../http/index.js';
 import { type Router } from 'express';
 import { AppError, compileValidator, unitOfWork, validate, type Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
@@ -20,10 +19,9 @@ import {
 import { randomUUID } from 'node:crypto';
 import { jsonBody, mount } from './scope.js';
 import type { IngestJobs } from '@wms/ingest';
-import { extendDeadline } from '../http/request-deadline.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { bulkWriteRoute, singleWriteRoute } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { idempotencyOf } from './idempotency.middleware.js';
 
 export const INTEGRATION_BASE_PATH = '/api/v1/integration/v1';
 
@@ -54,11 +52,11 @@ function singleWrite(
     const tenantId = await keyTenant(req, services, bodyTenant(req.body));
     const { tenantId: _named, ...entry } = validate<Record<string, unknown>>(schema, req.body);
     const body = await unitOfWork(runtime.db, async (transaction) => {
-      const envelope = successEnvelope(await writeOne(handler, { tenantId, transaction }, entry), req.requestId);
-      await req.idempotency?.storeInTransaction(handler.singleStatus, envelope, transaction);
+      const envelope = successEnvelope(await writeOne(handler, { tenantId, transaction }, entry), requestIdOf(req));
+      await idempotencyOf(req)?.storeInTransaction(handler.singleStatus, envelope, transaction);
       return envelope;
     });
-    req.idempotency?.markStored();
+    idempotencyOf(req)?.markStored();
     res.status(handler.singleStatus).json(body);
   };
 }
@@ -80,12 +78,12 @@ function bulkWrite(
 
     if (dryRun) {
       const result = await runBulk(runtime.db, handler, entries, { tenantId, dryRun: true });
-      res.status(bulkHttpStatus(result)).json(bulkEnvelope(result, req.requestId));
+      res.status(bulkHttpStatus(result)).json(bulkEnvelope(result, requestIdOf(req)));
       return;
     }
 
     // Keyed by the Idempotency-Key's generation: a retry finds the job it started, never a second one.
-    const claim = req.idempotency?.claim;
+    const claim = idempotencyOf(req)?.claim;
     const jobId = claim ? `ingest-${claim.claimId}` : randomUUID();
     const respondAsync = prefersAsync(req.get('Prefer'));
     const submitted = await jobs.submit({
@@ -93,8 +91,8 @@ function bulkWrite(
       entity: handler.entity,
       tenantId,
       apiKeyId: req.apiKey.id,
-      requestId: req.requestId,
-      ...(req.traceId ? { traceId: req.traceId } : {}),
+      requestId: requestIdOf(req),
+      ...(traceIdOf(req) ? { traceId: traceIdOf(req) } : {}),
       lane: respondAsync ? 'async' : 'sync',
       entries,
     });
@@ -107,8 +105,8 @@ function bulkWrite(
     if (outcome.state === 'pending' && !respondAsync) outcome = await jobs.answerAccepted(jobId);
     if (outcome.state === 'completed') {
       // The stored result is JSON text: it goes out (and into the idempotency record) as it is.
-      const answer = bulkEnvelopeText(outcome.result, req.requestId);
-      await req.idempotency?.storeText(answer.status, answer.body);
+      const answer = bulkEnvelopeText(outcome.result, requestIdOf(req));
+      await idempotencyOf(req)?.storeText(answer.status, answer.body);
       res.status(answer.status).type('application/json').send(answer.body);
     } else if (outcome.state === 'failed') {
       throw new AppError('INGEST_FAILED', `Bulk job ${jobId} failed; retry the request`);
@@ -117,7 +115,7 @@ function bulkWrite(
         status: 'accepted',
         jobId,
         statusUrl: `${INTEGRATION_BASE_PATH}/jobs/${jobId}`,
-        requestId: req.requestId,
+        requestId: requestIdOf(req),
       };
       res.status(202).json(accepted);
     }

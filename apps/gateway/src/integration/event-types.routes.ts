@@ -1,10 +1,9 @@
-import './request.types.js';
 import { type Router, type RequestHandler } from 'express';
 import { API_VERSIONS, sentSchemaForVersion, unknownVersion, type VersionPolicy } from '@wms/platform';
 import { asyncApiDocument, eventTypeCatalogue } from '@wms/webhooks';
 import { mount } from './scope.js';
 import { EVENT_TYPE_ROUTES } from './event-types.route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { caseSensitiveRouter, requestIdOf } from '../http/index.js';
 import { versionOf } from './api-version.middleware.js';
 
 /** GET /event-types: the catalogue of event types with their schemas, in the request's dated version. */
@@ -13,7 +12,7 @@ export function eventTypeRoutes(): Router {
   const catalogue = eventTypeCatalogue();
   const byVersion = new Map(API_VERSIONS.map((version) => [version, sentSchemaForVersion(catalogue, version)]));
   mount(router, EVENT_TYPE_ROUTES.eventTypes, (req, res) => {
-    res.json({ status: 'success', data: byVersion.get(versionOf(req)), requestId: req.requestId });
+    res.json({ status: 'success', data: byVersion.get(versionOf(req)), requestId: requestIdOf(req) });
   });
   return router;
 }

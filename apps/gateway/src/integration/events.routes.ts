@@ -1,11 +1,10 @@
-import './request.types.js';
 import { type Router } from 'express';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { keyTenant } from './key-tenant.js';
 import { mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { caseSensitiveRouter, requestIdOf } from '../http/index.js';
 
 /**
  * GET /events: the reconciliation feed. A client that missed webhooks reads the
@@ -27,7 +26,7 @@ export function eventFeedRoutes(services: Pick<Services, 'events' | 'tenants'>):
     ]);
     // The feed lists the webhook bodies: a sandbox tenant's say so, as its deliveries do.
     const events = sandbox ? page.events.map(({ data, ...event }) => ({ ...event, sandbox: true, data })) : page.events;
-    res.json({ status: 'success', data: events, nextCursor: page.nextCursor, requestId: req.requestId });
+    res.json({ status: 'success', data: events, nextCursor: page.nextCursor, requestId: requestIdOf(req) });
   });
   return router;
 }

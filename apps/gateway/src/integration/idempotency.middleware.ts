@@ -1,5 +1,3 @@
-import './request.types.js';
-import './api-version.middleware.js';
 import type { NextFunction, Request, Response } from 'express';
 import {
   checkIdempotencyKey,
@@ -10,12 +8,28 @@ import {
   type IdempotencyClaim,
   type IdempotencyOwner,
   type Logger,
+  type UnitOfWork,
 } from '@wms/platform';
 import type { Services } from '../services.js';
-import type { KeyRequest } from '../http/caller.js';
-import { answerPipeline } from '../http/answer-pipeline.js';
+import { answerPipeline, apiVersionOf, rawBodyOf, requestIdOf, type KeyRequest } from '../http/index.js';
 
 export const IDEMPOTENT_REPLAY_HEADER = 'Idempotent-Replay';
+
+/** What the idempotency middleware gives the handler of a request that holds an Idempotency-Key. */
+export interface RequestIdempotency {
+  claim: IdempotencyClaim;
+  /** Stores the answer in the write's transaction (both commit or neither); call markStored after the commit. */
+  storeInTransaction(status: number, body: unknown, transaction: UnitOfWork): Promise<void>;
+  markStored(): void;
+  /** Stores an answer that is JSON text already (it is then sent as it is, not through res.json). */
+  storeText(status: number, body: string): Promise<void>;
+}
+
+const IDEMPOTENCY = Symbol('idempotency');
+type Claimed = Request & { [IDEMPOTENCY]?: RequestIdempotency };
+
+/** The claimed Idempotency-Key of a request that holds one, once the middleware let it through. */
+export const idempotencyOf = (req: Request): RequestIdempotency | undefined => (req as Claimed)[IDEMPOTENCY];
 
 /** Integration calls keep their keys per API key. */
 export const byApiKey = (req: KeyRequest): IdempotencyOwner => ({ apiKeyId: req.apiKey.id });
@@ -38,7 +52,7 @@ export function idempotency<R extends Request>(
     const fingerprint = requestFingerprint({
       method: req.method,
       url: req.originalUrl,
-      bytes: req.rawBody,
+      bytes: rawBodyOf(req),
       // Express leaves the body undefined unless the JSON parser read one (an upload's never is).
       json: req.body === undefined ? undefined : { value: req.body },
     });
@@ -51,7 +65,7 @@ export function idempotency<R extends Request>(
       case 'replay':
         res.status(outcome.status).set(IDEMPOTENT_REPLAY_HEADER, 'true');
         // An integration answer is rendered again in this request's dated version, as the first was in its own.
-        if (req.apiVersion) res.json(parseWithExactQuantities(outcome.body));
+        if (apiVersionOf(req)) res.json(parseWithExactQuantities(outcome.body));
         else res.type('application/json').send(outcome.body);
         return;
       case 'claimed':
@@ -69,7 +83,7 @@ function attach(
   logger: Logger,
 ): void {
   let stored = false;
-  req.idempotency = {
+  (req as Claimed)[IDEMPOTENCY] = {
     claim,
     async storeInTransaction(status, body, transaction) {
       await services.idempotency.completeInTransaction(claim, status, JSON.stringify(body), transaction);
@@ -83,7 +97,7 @@ function attach(
       await services.idempotency
         .complete(claim, status, body)
         .catch((error: unknown) =>
-          logger.error({ err: error, requestId: req.requestId }, 'could not store the idempotent answer'),
+          logger.error({ err: error, requestId: requestIdOf(req) }, 'could not store the idempotent answer'),
         );
     },
   };
@@ -98,7 +112,7 @@ function attach(
         : services.idempotency.complete(claim, status, JSON.stringify(body));
     return work.then(undefined, (error: unknown) => {
       // The answer still goes out; the key stays claimed until its lease runs out, then a retry may run.
-      logger.error({ err: error, requestId: req.requestId }, 'could not store the idempotent answer');
+      logger.error({ err: error, requestId: requestIdOf(req) }, 'could not store the idempotent answer');
     });
   };
 }

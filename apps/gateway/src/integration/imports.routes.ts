@@ -1,5 +1,12 @@
-import './request.types.js';
-import type { KeyHandler, KeyRequest } from '../http/caller.js';
+import {
+  caseSensitiveRouter,
+  liftDeadline,
+  requestIdOf,
+  setRawBody,
+  withoutDeadline,
+  type KeyHandler,
+  type KeyRequest,
+} from '../http/index.js';
 import { once } from 'node:events';
 import { type Router, type Request, type RequestHandler, type Response } from 'express';
 import { AppError, closeWithin, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
@@ -17,10 +24,8 @@ import {
   type StoredImport,
 } from '@wms/ingest';
 import { mount } from './scope.js';
-import { liftDeadline, withoutDeadline } from '../http/request-deadline.js';
 import { keyTenant } from './key-tenant.js';
 import { IMPORT_ROUTES } from './imports.route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
 
 /**
  * POST /imports (a file, streamed: no JSON body parser runs), GET /jobs/:jobId/errors and DELETE
@@ -32,7 +37,7 @@ export function importsRoutes(services: Services, imports: ImportsService, idemp
   mount(router, IMPORT_ROUTES.upload, withoutDeadline, fileFingerprint, idempotency, async (req, res) => {
     const tenantId = await closingUnread(req, res, () => keyTenant(req, services, req.query.tenantId));
     const { jobId, statusUrl } = await acceptFile(imports, req, res, { apiKeyId: req.apiKey.id }, tenantId);
-    const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: req.requestId };
+    const accepted: AcceptedEnvelope = { status: 'accepted', jobId, statusUrl, requestId: requestIdOf(req) };
     res.status(202).json(accepted);
   });
   mount(router, IMPORT_ROUTES.errors, async (req, res) => {
@@ -43,7 +48,7 @@ export function importsRoutes(services: Services, imports: ImportsService, idemp
   mount(router, IMPORT_ROUTES.cancel, async (req, res) => {
     const job = await ownImport(imports, req);
     if (!job) throw AppError.notFound(`Job ${String(req.params.jobId)} not found`);
-    res.json(successEnvelope(await imports.cancel(job.id), req.requestId));
+    res.json(successEnvelope(await imports.cancel(job.id), requestIdOf(req)));
   });
   return router;
 }
@@ -83,7 +88,7 @@ async function ownImport(imports: ImportsService, req: KeyRequest): Promise<Stor
  */
 export const fileFingerprint: RequestHandler = (req, _res, next) => {
   const headers = ['content-type', 'content-encoding', 'content-length'].map((name) => req.get(name) ?? '');
-  req.rawBody = Buffer.from(headers.join('\n'));
+  setRawBody(req, Buffer.from(headers.join('\n')));
   next();
 };
 
@@ -104,7 +109,7 @@ export async function acceptFile(
       contentEncoding: req.get('content-encoding'),
       contentLength: req.get('content-length'),
       body: req,
-      requestId: req.requestId,
+      requestId: requestIdOf(req),
     }),
   );
 }

@@ -1,12 +1,10 @@
-import './request.types.js';
 import { type Router, type RequestHandler } from 'express';
 import type { AppLifecycle, Runtime } from '@wms/platform';
 import type { Services } from '../services.js';
-import { useErrorFormat } from '../http/errors.js';
+import { caseSensitiveRouter, inOrder, useErrorFormat } from '../http/index.js';
 import { entityRoutes } from './entities.routes.js';
 import { documentRoutes } from './documents.routes.js';
 import { catalogueRoutes } from './catalogue.routes.js';
-import { inOrder } from '../http/in-order.js';
 import { eventFeedRoutes } from './events.routes.js';
 import { byApiKey, idempotency } from './idempotency.middleware.js';
 import { IngestJobs } from '@wms/ingest';
@@ -15,7 +13,6 @@ import { createImportsService, importsRoutes } from './imports.routes.js';
 import { simulationRoutes } from './simulations.routes.js';
 import { apiVersion } from './api-version.middleware.js';
 import { createSnapshotsService, snapshotRoutes } from './snapshots.routes.js';
-import { caseSensitiveRouter } from '../http/router.js';
 import { eventTypeRoutes } from './event-types.routes.js';
 import { ediRoutes } from './edi.routes.js';
 

@@ -6,8 +6,7 @@ import { INTEGRATION_ROUTES } from './route-table.js';
 import type { IngestJobs } from '@wms/ingest';
 import { isSnapshotId, type StockSnapshotsService } from '@wms/warehouse';
 import { snapshotPaths } from './snapshots.routes.js';
-import { beforeTellingOfWrites } from '../http/reads-follow-writes.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { beforeTellingOfWrites, caseSensitiveRouter, requestIdOf } from '../http/index.js';
 
 /** States after which a job writes nothing more: telling them is telling of the job's writes. */
 const ENDED = new Set(['completed', 'failed', 'cancelled']);
@@ -25,14 +24,14 @@ export function jobsRoutes(jobs: IngestJobs, imports: ImportsService, snapshots:
       const view = await imports.view(jobId, req.apiKey.id);
       if (!view) throw AppError.notFound(`Job ${jobId} not found`);
       if (ENDED.has(view.state)) await beforeTellingOfWrites(res);
-      res.json(successEnvelope(view, req.requestId));
+      res.json(successEnvelope(view, requestIdOf(req)));
       return;
     }
     if (isSnapshotId(jobId)) {
       const snapshot = await snapshots.find(jobId, req.apiKey.id);
       if (!snapshot) throw AppError.notFound(`Job ${jobId} not found`);
       if (ENDED.has(snapshot.state)) await beforeTellingOfWrites(res);
-      res.json(successEnvelope(snapshots.view(snapshot, snapshotPaths(jobId).fileUrl), req.requestId));
+      res.json(successEnvelope(snapshots.view(snapshot, snapshotPaths(jobId).fileUrl), requestIdOf(req)));
       return;
     }
     const job = await jobs.read(jobId, req.apiKey.id);
@@ -40,7 +39,7 @@ export function jobsRoutes(jobs: IngestJobs, imports: ImportsService, snapshots:
     // data.requestId names the bulk call that created the job (the envelope's is this request's own).
     const { state, result, requestId, traceId } = job;
     if (ENDED.has(state)) await beforeTellingOfWrites(res);
-    res.json(successEnvelope({ jobId, state, result, requestId, ...(traceId ? { traceId } : {}) }, req.requestId));
+    res.json(successEnvelope({ jobId, state, result, requestId, ...(traceId ? { traceId } : {}) }, requestIdOf(req)));
   });
   return router;
 }

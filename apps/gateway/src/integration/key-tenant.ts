@@ -1,5 +1,5 @@
 import type { Services } from '../services.js';
-import type { KeyRequest } from '../http/caller.js';
+import type { KeyRequest } from '../http/index.js';
 import { resolveKeyTenant } from '@wms/ingest';
 
 /**

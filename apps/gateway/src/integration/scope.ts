@@ -1,11 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import type { ApiKeyScope } from '@wms/api-keys';
 import type { IntegrationRoute } from '@wms/ingest';
-import { requireScope } from '../http/api-key-guard.js';
-import { useErrorFormat } from '../http/errors.js';
-import { parseJsonBody } from '../http/body.js';
-import { withKey, type KeyHandler } from '../http/caller.js';
-import './request.types.js';
+import { parseJsonBody, requireScope, useErrorFormat, withKey, type KeyHandler } from '../http/index.js';
 
 /**
  * The scope check is part of the guard, so its 401 keeps the guard's plain shape; after it, errors

@@ -1,5 +1,4 @@
-import './request.types.js';
-import type { KeyHandler } from '../http/caller.js';
+import { caseSensitiveRouter, requestIdOf, type KeyHandler } from '../http/index.js';
 import { type Router } from 'express';
 import { AppError, unitOfWork, type Runtime } from '@wms/platform';
 import { successEnvelope } from '@wms/ingest';
@@ -7,7 +6,7 @@ import type { Services } from '../services.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { jsonBody, mount } from './scope.js';
 import { INTEGRATION_ROUTES } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { idempotencyOf } from './idempotency.middleware.js';
 
 /**
  * POST /simulations: a sandbox tenant's key runs real warehouse operations (SimulationsService). The tenant is
@@ -37,11 +36,11 @@ export function simulationRoutes(runtime: Runtime, services: Services, idempoten
         body,
         { apiKeyId: req.apiKey.id },
       );
-      const envelope = successEnvelope(result, req.requestId);
-      await req.idempotency?.storeInTransaction(202, envelope, transaction);
+      const envelope = successEnvelope(result, requestIdOf(req));
+      await idempotencyOf(req)?.storeInTransaction(202, envelope, transaction);
       return envelope;
     });
-    req.idempotency?.markStored();
+    idempotencyOf(req)?.markStored();
     res.status(202).json(answer);
   });
   return router;

@@ -1,5 +1,4 @@
-import './request.types.js';
-import type { KeyHandler } from '../http/caller.js';
+import { caseSensitiveRouter, liftDeadline, requestIdOf, type KeyHandler } from '../http/index.js';
 import { once } from 'node:events';
 import { type Router } from 'express';
 import { AppError, closeWithin, quantityFormatOf, queuePrefix, type AppLifecycle, type Runtime } from '@wms/platform';
@@ -7,11 +6,9 @@ import type { AcceptedEnvelope } from '@wms/ingest';
 import { StockSnapshotsService, createStockSnapshotsQueue } from '@wms/warehouse';
 import type { Services } from '../services.js';
 import { jsonBody, mount } from './scope.js';
-import { liftDeadline } from '../http/request-deadline.js';
 import { versionOf } from './api-version.middleware.js';
 import { bodyTenant, keyTenant } from './key-tenant.js';
 import { INTEGRATION_ROUTES as ROUTES } from './route-table.js';
-import { caseSensitiveRouter } from '../http/router.js';
 
 const JOBS_PATH = '/api/v1/integration/v1/jobs';
 
@@ -40,7 +37,7 @@ export function snapshotRoutes(services: Services, snapshots: StockSnapshotsServ
       status: 'accepted',
       jobId,
       statusUrl: snapshotPaths(jobId).statusUrl,
-      requestId: req.requestId,
+      requestId: requestIdOf(req),
     };
     res.status(202).json(accepted);
   });

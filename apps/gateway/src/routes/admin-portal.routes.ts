@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Router, type RequestHandler } from 'express';
-import { strictPageCsp } from '../http/page-csp.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import { caseSensitiveRouter, strictPageCsp } from '../http/index.js';
 
 export const ADMIN_PORTAL_PATH = '/admin';
 

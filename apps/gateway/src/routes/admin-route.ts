@@ -1,9 +1,14 @@
 import type { RequestHandler, Router } from 'express';
 import type { AdminModule, TokenService } from '@wms/identity';
 import { Joi, type DocumentedRoute, type RouteAnswer } from '@wms/platform';
-import { requireAdminRole, requireJwt, requirePermission } from '../http/jwt-guard.js';
-import { withPerson, type PersonHandler } from '../http/caller.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import {
+  caseSensitiveRouter,
+  requireAdminRole,
+  requireJwt,
+  requirePermission,
+  withPerson,
+  type PersonHandler,
+} from '../http/index.js';
 
 /** Who may call an admin route. */
 export type AdminAccess =

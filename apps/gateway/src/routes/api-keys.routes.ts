@@ -9,9 +9,7 @@ import {
 import { assertScopesWithinReach, type TokenService } from '@wms/identity';
 import { Joi, AppError, validate } from '@wms/platform';
 import type { Services } from '../services.js';
-import type { PersonHandler, PersonRequest } from '../http/caller.js';
-import { setNextPage } from '../http/next-page.js';
-import { tenantScopeOf } from '../http/tenant-scope.js';
+import { setNextPage, tenantScopeOf, type PersonHandler, type PersonRequest } from '../http/index.js';
 import {
   GUARDED,
   INVALID,

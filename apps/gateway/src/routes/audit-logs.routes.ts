@@ -2,8 +2,7 @@ import { type Router } from 'express';
 import { auditListQuerySchema, type TokenService } from '@wms/identity';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
-import { setNextPage } from '../http/next-page.js';
-import { tenantScopeOf } from '../http/tenant-scope.js';
+import { setNextPage, tenantScopeOf } from '../http/index.js';
 import {
   GUARDED,
   INVALID,

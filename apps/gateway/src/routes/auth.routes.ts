@@ -2,7 +2,7 @@ import { type Router, type Request, type Response } from 'express';
 import { changePasswordSchema, loginSchema, refreshSchema, registerSchema, type TokenService } from '@wms/identity';
 import { AppError, validate } from '@wms/platform';
 import type { Services } from '../services.js';
-import { readCookie } from '../http/cookies.js';
+import { readCookie, requestIdOf } from '../http/index.js';
 import { GUARDED, INVALID, adminRouter, error, ok, type AdminEndpoint, type PublicEndpoint } from './admin-route.js';
 
 /**
@@ -82,9 +82,9 @@ const SESSION_ROUTES: ReadonlyArray<PublicEndpoint<Deps>> = [
       return async (req, res) => {
         const { email, password, refreshCookie } = validate(loginSchema, req.body);
         const { refreshToken, ...result } = await services.auth.login(email, password);
-        if (!refreshCookie) return void res.json({ ...result, refreshToken, requestId: req.requestId });
+        if (!refreshCookie) return void res.json({ ...result, refreshToken, requestId: requestIdOf(req) });
         cookies.set(req, res, refreshToken);
-        res.json({ ...result, requestId: req.requestId });
+        res.json({ ...result, requestId: requestIdOf(req) });
       };
     },
   },
@@ -110,7 +110,7 @@ const SESSION_ROUTES: ReadonlyArray<PublicEndpoint<Deps>> = [
         const { refreshToken } = validate(refreshSchema, req.body ?? {});
         if (refreshToken) {
           const tokens = await services.auth.refresh(refreshToken);
-          return void res.json({ ...tokens, requestId: req.requestId });
+          return void res.json({ ...tokens, requestId: requestIdOf(req) });
         }
         const cookie = readCookie(req, REFRESH_COOKIE);
         if (!cookie) {
@@ -120,7 +120,7 @@ const SESSION_ROUTES: ReadonlyArray<PublicEndpoint<Deps>> = [
         try {
           const { refreshToken: renewed, ...tokens } = await services.auth.refresh(cookie);
           cookies.set(req, res, renewed);
-          res.json({ ...tokens, requestId: req.requestId });
+          res.json({ ...tokens, requestId: requestIdOf(req) });
         } catch (error) {
           // A session that can no longer be renewed is over: the browser forgets its cookie.
           cookies.clear(req, res);
@@ -169,7 +169,7 @@ const SESSION_ROUTES: ReadonlyArray<PublicEndpoint<Deps>> = [
       ({ services }) =>
       async (req, res) => {
         const result = await services.auth.register(req.body);
-        res.status(201).json({ ...result, requestId: req.requestId });
+        res.status(201).json({ ...result, requestId: requestIdOf(req) });
       },
   },
 ];
@@ -206,7 +206,7 @@ const SIGNED_IN_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
       ({ services }) =>
       async (req, res) => {
         const result = await services.auth.changePassword(req.principal, req.body);
-        res.json({ ...result, requestId: req.requestId });
+        res.json({ ...result, requestId: requestIdOf(req) });
       },
   },
 ];

@@ -10,9 +10,7 @@ import {
 } from '@wms/edi';
 import { AppError, validate, type CursorPosition } from '@wms/platform';
 import type { Services } from '../services.js';
-import { setNextPage } from '../http/next-page.js';
-import { tenantScopeOf } from '../http/tenant-scope.js';
-import type { PersonHandler } from '../http/caller.js';
+import { setNextPage, tenantScopeOf, type PersonHandler } from '../http/index.js';
 import {
   GUARDED,
   INVALID,

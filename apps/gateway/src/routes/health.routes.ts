@@ -1,6 +1,6 @@
 import { type Router } from 'express';
 import { checkReadiness, type Runtime } from '@wms/platform';
-import { caseSensitiveRouter } from '../http/router.js';
+import { caseSensitiveRouter, requestIdOf } from '../http/index.js';
 
 export function healthRoutes(runtime: Pick<Runtime, 'db' | 'redis' | 'keySpace'>): Router {
   const router = caseSensitiveRouter();
@@ -11,7 +11,7 @@ export function healthRoutes(runtime: Pick<Runtime, 'db' | 'redis' | 'keySpace'>
     const { ready, ...readiness } = await checkReadiness(runtime.db.sequelize, runtime.redis, runtime.keySpace);
     res
       .status(ready ? 200 : 503)
-      .json({ status: ready ? 'ready' : 'unavailable', ...readiness, requestId: req.requestId });
+      .json({ status: ready ? 'ready' : 'unavailable', ...readiness, requestId: requestIdOf(req) });
   });
   return router;
 }

@@ -3,10 +3,8 @@ import { hasModulePermission, type AdminModule, type Principal, type TokenServic
 import { AppError, Joi, validate } from '@wms/platform';
 import type { ImportsService, StoredImport } from '@wms/ingest';
 import type { Services } from '../services.js';
-import type { PersonRequest } from '../http/caller.js';
-import { tenantScopeOf } from '../http/tenant-scope.js';
-import { withoutDeadline } from '../http/request-deadline.js';
-import { acceptFile, closingUnread, sendErrors } from '../integration/imports.routes.js';
+import { requestIdOf, tenantScopeOf, withoutDeadline, type PersonRequest } from '../http/index.js';
+import { acceptFile, closingUnread, sendErrors } from '../integration/index.js';
 import { GUARDED, INVALID, NOT_FOUND, adminRouter, error, listOf, ok, type AdminEndpoint } from './admin-route.js';
 
 /** The module whose permissions cover importing an entity: master data is the warehouses' module. */
@@ -131,7 +129,7 @@ export const IMPORT_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
           return scoped;
         });
         const { jobId, statusUrl } = await acceptFile(imports, req, res, { userId: principal.sub }, tenantId);
-        res.status(202).json({ status: 'accepted', jobId, statusUrl, requestId: req.requestId });
+        res.status(202).json({ status: 'accepted', jobId, statusUrl, requestId: requestIdOf(req) });
       },
   },
   {

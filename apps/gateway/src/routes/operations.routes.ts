@@ -14,10 +14,8 @@ import {
   type ReturnStatus,
   type WriteContext,
 } from '@wms/warehouse';
-import type { PersonHandler, PersonRequest } from '../http/caller.js';
-import { setNextPage } from '../http/next-page.js';
-import { tenantScopeOf } from '../http/tenant-scope.js';
-import { idempotency } from '../integration/idempotency.middleware.js';
+import { setNextPage, tenantScopeOf, type PersonHandler, type PersonRequest } from '../http/index.js';
+import { idempotency, idempotencyOf } from '../integration/index.js';
 import {
   GUARDED,
   INVALID,
@@ -71,10 +69,10 @@ const write =
     const tenantId = tenantOf(req);
     const answer = await unitOfWork(runtime.db, async (transaction) => {
       const result = await work(req, { tenantId, transaction, caller: { userId: req.principal.sub } });
-      await req.idempotency?.storeInTransaction(status, result, transaction);
+      await idempotencyOf(req)?.storeInTransaction(status, result, transaction);
       return result;
     });
-    req.idempotency?.markStored();
+    idempotencyOf(req)?.markStored();
     res.status(status).json(answer);
   };
 

@@ -8,9 +8,13 @@ import { AppError, RedisDeadline, RedisTimeoutError, type Database } from '@wms/
 import type { MaintenanceQueue } from '@wms/setup';
 import type { IngestQueue } from '@wms/ingest';
 import type { WebhookDeliveryQueue } from '@wms/webhooks';
-import { readCookie } from '../http/cookies.js';
-import { crossTenantAdminRequired, requireCrossTenantAdmin, requireJwt } from '../http/jwt-guard.js';
-import { caseSensitiveRouter } from '../http/router.js';
+import {
+  caseSensitiveRouter,
+  crossTenantAdminRequired,
+  readCookie,
+  requireCrossTenantAdmin,
+  requireJwt,
+} from '../http/index.js';
 import { GUARDED, adminRouter, ok, type AdminEndpoint, type PublicEndpoint } from './admin-route.js';
 
 export const QUEUE_CONSOLE_PATH = '/admin/queues';

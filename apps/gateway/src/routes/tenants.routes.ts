@@ -2,7 +2,7 @@ import { type Router } from 'express';
 import { createTenantSchema, type TokenService } from '@wms/identity';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
-import { crossTenantAdminRequired } from '../http/jwt-guard.js';
+import { crossTenantAdminRequired } from '../http/index.js';
 import { GUARDED, INVALID, adminRouter, error, listOf, ok, type AdminEndpoint } from './admin-route.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type Router } from 'express';
 import { createUserSchema, listUsersQuerySchema, updateUserSchema, type TokenService } from '@wms/identity';
 import type { Services } from '../services.js';
-import { setNextPage } from '../http/next-page.js';
+import { setNextPage } from '../http/index.js';
 import {
   GUARDED,
   INVALID,

@@ -3,7 +3,7 @@ import type { TokenService } from '@wms/identity';
 import { validate } from '@wms/platform';
 import type { Services } from '../services.js';
 import { createWarehouseSchema, listWarehousesQuerySchema } from '@wms/warehouse';
-import { tenantScopeOf } from '../http/tenant-scope.js';
+import { tenantScopeOf } from '../http/index.js';
 import { GUARDED, INVALID, adminRouter, error, listOf, moduleAccess, ok, type AdminEndpoint } from './admin-route.js';
 
 /** Warehouses of a tenant (module `warehouses`), each route declared once. */

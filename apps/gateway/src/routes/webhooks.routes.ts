@@ -14,9 +14,7 @@ import {
   updateSubscriptionSchema,
   type DeliveryEnqueuer,
 } from '@wms/webhooks';
-import type { PersonHandler } from '../http/caller.js';
-import { setNextPage } from '../http/next-page.js';
-import { tenantScopeOf } from '../http/tenant-scope.js';
+import { setNextPage, tenantScopeOf, type PersonHandler } from '../http/index.js';
 import {
   GUARDED,
   INVALID,

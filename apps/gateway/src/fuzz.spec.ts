@@ -6,19 +6,14 @@ import {
   createSubscription,
   createUser,
   defaultTenantId,
-  endpointName,
-  fuzzEndpoints,
-  hostile,
-  hostileValue,
   loginAs,
   request,
-  type FuzzEndpoint,
-  type FuzzIds,
   type HttpResponse,
   type TestContext,
   type TestGateway,
   createTestContext,
 } from '@wms/testing';
+import { endpointName, fuzzEndpoints, hostile, hostileValue, type FuzzEndpoint, type FuzzIds } from '@wms/testing/fuzz';
 
 /**
  * Property-based fuzzing of every endpoint from the joi schemas that validate it: plausible requests with

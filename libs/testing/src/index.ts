@@ -8,8 +8,6 @@ export * from './edi-admin.js';
 export * from './metrics.js';
 export * from './redis-servers.js';
 export * from './postgres-servers.mjs';
-export * from './fuzz/joi-arbitraries.js';
-export * from './fuzz/endpoints.js';
 export * from './wait.js';
 export * from './app-processes.js';
 export * from './maintenance.js';

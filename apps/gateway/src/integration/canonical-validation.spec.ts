@@ -2,8 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type Joi from 'joi';
 import { compileCanonicalCheck, VALIDATION_PREFERENCES } from '@wms/platform';
-import { createIngestRegistry } from '@wms/ingest';
-import { hostile, plausible } from '@wms/testing';
+import { INGEST_ENTITIES } from '@wms/ingest';
+import { hostile, plausible } from '@wms/testing/fuzz';
 import { integrationRoutes } from './route-table.js';
 
 /**
@@ -59,12 +59,10 @@ function nearCanonical(schema: Joi.Schema): fc.Arbitrary<unknown> {
   });
 }
 
-const registry = createIngestRegistry({ masterData: {}, asns: {}, orders: {}, returns: {} } as unknown as Parameters<
-  typeof createIngestRegistry
->[0]);
-const routes = integrationRoutes(registry.list());
+const entity = (name: string) => INGEST_ENTITIES.find((declared) => declared.entity === name)!;
+const routes = integrationRoutes(INGEST_ENTITIES);
 const schemas: Array<[string, Joi.Schema]> = [
-  ...registry.list().map((handler): [string, Joi.Schema] => [`${handler.entity} entry`, handler.entrySchema]),
+  ...INGEST_ENTITIES.map((handler): [string, Joi.Schema] => [`${handler.entity} entry`, handler.entrySchema]),
   ...routes.flatMap((route) => [
     ...(route.body ? [[`${route.method} ${route.path} body`, route.body] as [string, Joi.Schema]] : []),
     ...(route.query ? [[`${route.method} ${route.path} query`, route.query] as [string, Joi.Schema]] : []),
@@ -94,7 +92,7 @@ describe('the compiled check of canonical values', () => {
 
   it('answers canonical item, partner and location entries without joi, and leaves a nudged one to joi', () => {
     const item = { sku: 'A-1', name: 'Item', baseUomCode: 'EA', category: 'bench', tracking: 'lot', weightKg: 1.25 };
-    const check = compileCanonicalCheck(registry.get('items')!.entrySchema);
+    const check = compileCanonicalCheck(entity('items').entrySchema);
 
     expect(check(item)).toBe(true);
     expect(check({ ...item, sku: ' A-1' })).toBe(false);
@@ -104,8 +102,8 @@ describe('the compiled check of canonical values', () => {
     expect(check({ ...item, name: 'A\u0000B' })).toBe(false);
     expect(
       fc
-        .sample(plausible(registry.get('locations')!.entrySchema, { everyKey: true }), 200)
-        .some((value) => compileCanonicalCheck(registry.get('locations')!.entrySchema)(value)),
+        .sample(plausible(entity('locations').entrySchema, { everyKey: true }), 200)
+        .some((value) => compileCanonicalCheck(entity('locations').entrySchema)(value)),
     ).toBe(true);
   });
 });

@@ -46,7 +46,7 @@ interface Deps {
 }
 
 type OperationRequest = PersonRequest<Record<string, string>>;
-type Work = (req: OperationRequest, context: WriteContext) => Promise<unknown>;
+type Work = (req: OperationRequest, context: WriteContext, services: Services) => Promise<unknown>;
 
 const CONFLICT: AdminRoute['responses'] = {
   409: error("INVALID_STATE (the document's state forbids it) or an Idempotency-Key conflict"),
@@ -64,11 +64,11 @@ function tenantOf(req: OperationRequest): string {
  */
 const write =
   (status: 200 | 201, work: Work) =>
-  ({ runtime }: Deps): PersonHandler<Record<string, string>> =>
+  ({ runtime, services }: Deps): PersonHandler<Record<string, string>> =>
   async (req, res) => {
     const tenantId = tenantOf(req);
     const answer = await unitOfWork(runtime.db, async (transaction) => {
-      const result = await work(req, { tenantId, transaction, caller: { userId: req.principal.sub } });
+      const result = await work(req, { tenantId, transaction, caller: { userId: req.principal.sub } }, services);
       await idempotencyOf(req)?.storeInTransaction(status, result, transaction);
       return result;
     });
@@ -116,14 +116,15 @@ const operation = (
 });
 
 /** The order after a command, read in the command's transaction. */
-const orderAfter =
-  (command: (services: Services, context: WriteContext, orderNo: string) => Promise<unknown>, label: string) =>
-  (deps: Deps) =>
-    write(200, async (req, context) => {
-      emptyBody(req, label);
-      await command(deps.services, context, req.params.orderNo!);
-      return deps.services.orders.inquire(context.tenantId, req.params.orderNo!, context.transaction);
-    })(deps);
+const orderAfter = (
+  command: (services: Services, context: WriteContext, orderNo: string) => Promise<unknown>,
+  label: string,
+) =>
+  write(200, async (req, context, services) => {
+    emptyBody(req, label);
+    await command(services, context, req.params.orderNo!);
+    return services.orders.inquire(context.tenantId, req.params.orderNo!, context.transaction);
+  });
 
 /**
  * The warehouse operations (allocate, release, pick, ship, adjust, count, returns) and a stock item's history,
@@ -164,8 +165,7 @@ export const OPERATION_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
     '/pick-tasks/:id/confirm',
     'Confirm a pick task; the last one confirmed makes the order picked',
     { 200: ok('the task and the order status', 'ConfirmedPick') },
-    (deps) =>
-      write(200, (req, context) => deps.services.picking.confirm(context, req.params.id!, req.body ?? {}))(deps),
+    write(200, (req, context, services) => services.picking.confirm(context, req.params.id!, req.body ?? {})),
     { body: confirmPickSchema, bodyName: 'ConfirmPick', bodyRequired: false },
   ),
   operation(
@@ -174,8 +174,7 @@ export const OPERATION_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
     '/orders/:orderNo/ship',
     'Ship a picked order in one shipment',
     { 201: ok('shipped', 'Shipment') },
-    (deps) =>
-      write(201, (req, context) => deps.services.shipping.ship(context, req.params.orderNo!, req.body ?? {}))(deps),
+    write(201, (req, context, services) => services.shipping.ship(context, req.params.orderNo!, req.body ?? {})),
     { body: shipSchema, bodyName: 'Ship', bodyRequired: false },
   ),
   operation(
@@ -184,8 +183,7 @@ export const OPERATION_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
     '/stock/adjustments',
     'Adjust the stock of one row by a signed quantity, with a reason',
     { 201: ok('adjusted', 'Adjustment') },
-    (deps) =>
-      write(201, (req, context) => deps.services.adjustments.adjust(context, req.body, req.principal.sub))(deps),
+    write(201, (req, context, services) => services.adjustments.adjust(context, req.body, req.principal.sub)),
     { body: adjustmentSchema, bodyName: 'NewAdjustment' },
   ),
   operation(
@@ -194,8 +192,7 @@ export const OPERATION_ROUTES: ReadonlyArray<AdminEndpoint<Deps>> = [
     '/cycle-counts',
     'Record a count of one row; on hand is set to it where allocations allow',
     { 201: ok('counted', 'CycleCount') },
-    (deps) =>
-      write(201, (req, context) => deps.services.cycleCounts.record(context, req.body, req.principal.sub))(deps),
+    write(201, (req, context, services) => services.cycleCounts.record(context, req.body, req.principal.sub)),
     { body: cycleCountSchema, bodyName: 'NewCycleCount' },
   ),
   // The inventory ledger's movements, as the integration API lists them (the portal's stock history).
@@ -263,10 +260,9 @@ function returnRoutes(): AdminEndpoint<Deps>[] {
           'RECEIPT_EXCEEDS_RETURN (more than a line still expects), INVALID_STATE (not open or partially received) or an Idempotency-Key conflict',
         ),
       },
-      (deps) =>
-        write(200, (req, context) =>
-          deps.services.returnReceipts.receive(context, req.params.rmaNo!, req.body, req.principal.sub),
-        )(deps),
+      write(200, (req, context, services) =>
+        services.returnReceipts.receive(context, req.params.rmaNo!, req.body, req.principal.sub),
+      ),
       { body: returnReceiptSchema, bodyName: 'ReturnReceipt' },
     ),
     operation(
@@ -275,11 +271,10 @@ function returnRoutes(): AdminEndpoint<Deps>[] {
       '/returns/:rmaNo/cancel',
       'Cancel an open return (nothing received yet)',
       { 200: ok('the cancelled return', 'Return') },
-      (deps) =>
-        write(200, (req, context) => {
-          emptyBody(req, 'CancelReturnBody');
-          return deps.services.returnReceipts.cancel(context, req.params.rmaNo!);
-        })(deps),
+      write(200, (req, context, services) => {
+        emptyBody(req, 'CancelReturnBody');
+        return services.returnReceipts.cancel(context, req.params.rmaNo!);
+      }),
       emptyBodyDeclared('CancelReturnBody'),
     ),
     operation(
@@ -288,11 +283,10 @@ function returnRoutes(): AdminEndpoint<Deps>[] {
       '/returns/:rmaNo/close',
       'Close a received return, or a partially received one whose rest will not come (return.completed is then sent)',
       { 200: ok('the closed return', 'Return') },
-      (deps) =>
-        write(200, (req, context) => {
-          emptyBody(req, 'CloseReturnBody');
-          return deps.services.returnReceipts.close(context, req.params.rmaNo!);
-        })(deps),
+      write(200, (req, context, services) => {
+        emptyBody(req, 'CloseReturnBody');
+        return services.returnReceipts.close(context, req.params.rmaNo!);
+      }),
       emptyBodyDeclared('CloseReturnBody'),
     ),
   ];
